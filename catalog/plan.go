@@ -1,0 +1,130 @@
+package catalog
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sort"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+)
+
+// Published is what Plan needs to know of one published object.
+type Published struct {
+	ID   string
+	Kind content.Kind
+	Path string
+	Hash string
+}
+
+// namespace groups kinds whose paths share one id space: rules and
+// workflows are one namespace, context another, the mpf a third.
+func namespace(k content.Kind) string {
+	switch k {
+	case content.KindRule, content.KindWorkflow:
+		return "rule"
+	default:
+		return string(k)
+	}
+}
+
+type key struct{ ns, path string }
+
+// Plan returns the events that make the manifest equal the files:
+// catalog.publish for every new or changed file and catalog.remove for every
+// published object whose file is gone, in a deterministic order (publishes by
+// path, then removes). An unchanged tree gives no events.
+//
+// An object keeps its id across edits. A file that appears while a
+// published file of the same namespace with the same hash disappears is
+// taken as a rename and keeps that id. New objects get a new id:
+// p-<32 hex> for rules and workflows, c-<32 hex> for context; the mpf is
+// always META_PROMPT.md.
+func Plan(workspaceID string, files []content.File, published []Published) ([]events.Event, error) {
+	onDisk := make(map[key]bool, len(files))
+	for _, f := range files {
+		onDisk[key{namespace(f.Kind), f.Path}] = true
+	}
+	byPath := make(map[key]Published, len(published))
+	gone := make(map[string][]Published) // by hash: published objects whose file is gone
+	for _, p := range published {
+		k := key{namespace(p.Kind), p.Path}
+		byPath[k] = p
+		if !onDisk[k] {
+			gone[p.Hash] = append(gone[p.Hash], p)
+		}
+	}
+
+	sorted := append([]content.File(nil), files...)
+	sort.Slice(sorted, func(i, j int) bool {
+		if a, b := namespace(sorted[i].Kind), namespace(sorted[j].Kind); a != b {
+			return a < b
+		}
+		return sorted[i].Path < sorted[j].Path
+	})
+
+	var out []events.Event
+	renamed := make(map[string]bool)
+	for _, f := range sorted {
+		k := key{namespace(f.Kind), f.Path}
+		var id string
+		if p, ok := byPath[k]; ok {
+			if p.Hash == f.Hash && p.Kind == f.Kind {
+				continue
+			}
+			id = p.ID
+		} else if p, ok := takeRename(gone, f, renamed); ok {
+			id = p.ID
+		} else {
+			id = newID(f.Kind)
+		}
+		ev, err := events.New(workspaceID, events.TypeCatalogPublish, events.PublishData{
+			ID: id, Kind: string(f.Kind), Path: f.Path, Name: f.Name, Group: f.Group,
+			Hash: f.Hash, Body: f.Body, Description: Describe(f.Body),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("plan publish %s: %w", f.Path, err)
+		}
+		out = append(out, ev)
+	}
+
+	removed := append([]Published(nil), published...)
+	sort.Slice(removed, func(i, j int) bool { return removed[i].Path < removed[j].Path })
+	for _, p := range removed {
+		if onDisk[key{namespace(p.Kind), p.Path}] || renamed[p.ID] {
+			continue
+		}
+		ev, err := events.New(workspaceID, events.TypeCatalogRemove, events.RemoveData{ID: p.ID, Kind: string(p.Kind), Path: p.Path})
+		if err != nil {
+			return nil, fmt.Errorf("plan remove %s: %w", p.Path, err)
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+// takeRename finds a vanished object of f's namespace with f's hash.
+func takeRename(gone map[string][]Published, f content.File, renamed map[string]bool) (Published, bool) {
+	for _, p := range gone[f.Hash] {
+		if namespace(p.Kind) == namespace(f.Kind) && !renamed[p.ID] && f.Kind != content.KindMPF {
+			renamed[p.ID] = true
+			return p, true
+		}
+	}
+	return Published{}, false
+}
+
+// newID returns a fresh object id for kind k.
+func newID(k content.Kind) string {
+	if k == content.KindMPF {
+		return content.MetaPromptPath
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	prefix := "p-"
+	if k == content.KindContext {
+		prefix = "c-"
+	}
+	return prefix + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,218 @@
+package content
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxFileSize is the largest content file, in bytes, that Scan accepts.
+const MaxFileSize = 1 << 20
+
+// File is one content file as found on disk.
+type File struct {
+	Source string // path relative to the content root, slash separated: "rules/workflow/CODING.md"
+	Kind   Kind
+	Path   string // public path: "workflow/CODING.md", "<dir>/X.md", "META_PROMPT.md"
+	Name   string // base name without ".md": "CODING"; "META_PROMPT" for the meta prompt
+	Group  string // first segment of Path when Path has a folder, else ""; "" for the meta prompt
+	Body   string // the exact bytes of the file
+	Hash   string // Hash([]byte(Body))
+}
+
+// Scan reads the content tree under root and returns its files ordered by
+// namespace, then by public path: the meta prompt first, then rules and
+// workflows, then context. The order depends only on the tree.
+//
+// Scan looks only at META_PROMPT.md, rules/ and context/ in root and skips
+// folders and files whose names start with "."; everything that Classify
+// does not call content is ignored. A missing root, rules/ or context/ is
+// an empty part of the tree, not an error. Files that are not regular files
+// (devices, pipes, sockets) are ignored.
+//
+// Symlinks: a symlinked content file whose target lies inside root is read
+// through the link; a symlink to a folder inside root is not followed (so the
+// walk cannot loop); a symlink to a folder outside root, or a content file
+// linked to a target outside root, is an error wrapping ErrOutsideRoot. Root
+// itself may be a symlink.
+//
+// Scan returns no files and a *FileError naming the first bad file in
+// lexical order when a content file is not valid UTF-8 (ErrNotUTF8), is
+// larger than MaxFileSize (ErrTooLarge), has a name that CleanPath would not
+// return unchanged or that IsMetaPrompt matches outside the root
+// (ErrUnsafeName), or cannot be read (the read error).
+func Scan(root string) ([]File, error) {
+	dir, err := filepath.Abs(root)
+	if err == nil {
+		dir, err = filepath.EvalSymlinks(dir)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("content: scan %s: %w", root, err)
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("content: scan %s: %w", root, err)
+	}
+	defer r.Close()
+
+	s := &scanner{root: r, dir: dir}
+	if err := fs.WalkDir(r.FS(), ".", s.visit); err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("content: scan %s: %w", root, err)
+	}
+	slices.SortFunc(s.files, func(a, b File) int {
+		return cmp.Or(cmp.Compare(namespace(a.Kind), namespace(b.Kind)), strings.Compare(a.Path, b.Path))
+	})
+	return s.files, nil
+}
+
+// namespace orders the kinds in Scan's result.
+func namespace(k Kind) int {
+	switch k {
+	case KindMPF:
+		return 0
+	case KindRule, KindWorkflow:
+		return 1
+	}
+	return 2
+}
+
+// scanner collects the files of one Scan.
+type scanner struct {
+	root  *os.Root // confines every read to the content root
+	dir   string   // the content root, absolute and free of symlinks
+	files []File
+}
+
+// visit is the fs.WalkDirFunc of Scan; rel is slash separated.
+func (s *scanner) visit(rel string, d fs.DirEntry, err error) error {
+	if err != nil {
+		if rel == "." {
+			return err
+		}
+		return &FileError{Path: rel, Err: err}
+	}
+	if rel == "." {
+		return nil
+	}
+	topLevel := !strings.Contains(rel, "/")
+	skip := strings.HasPrefix(d.Name(), ".") ||
+		topLevel && rel != "rules" && rel != "context" && (rel != MetaPromptPath || d.IsDir())
+	switch {
+	case skip && d.IsDir():
+		return fs.SkipDir
+	case skip, d.IsDir():
+		return nil
+	}
+
+	kind, public, isContent := Classify(rel)
+	if isContent {
+		if reason := nameProblem(kind, public); reason != "" {
+			return &FileError{Path: rel, Err: &unsafeNameError{reason: reason}}
+		}
+	}
+	if d.Type()&fs.ModeSymlink != 0 {
+		return s.visitSymlink(rel, isContent, kind, public)
+	}
+	if !isContent || !d.Type().IsRegular() {
+		return nil
+	}
+	return s.read(rel, rel, kind, public)
+}
+
+// visitSymlink applies Scan's symlink rules to the link at rel.
+func (s *scanner) visitSymlink(rel string, isContent bool, kind Kind, public string) error {
+	target, err := filepath.EvalSymlinks(filepath.Join(s.dir, filepath.FromSlash(rel)))
+	var info fs.FileInfo
+	if err == nil {
+		info, err = os.Stat(target)
+	}
+	if err != nil {
+		if isContent {
+			return &FileError{Path: rel, Err: err}
+		}
+		return nil // a broken link that is not content
+	}
+	inside, err := filepath.Rel(s.dir, target)
+	if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) || filepath.IsAbs(inside) {
+		if isContent || info.IsDir() {
+			return &FileError{Path: rel, Err: ErrOutsideRoot}
+		}
+		return nil
+	}
+	if !isContent || !info.Mode().IsRegular() {
+		return nil
+	}
+	// Read the resolved target, which holds no symlinks: os.Root refuses
+	// absolute links even when they point inside the root.
+	return s.read(rel, filepath.ToSlash(inside), kind, public)
+}
+
+// nameProblem returns why a content file's public path is unsafe, or "".
+func nameProblem(kind Kind, public string) string {
+	if kind == KindMPF {
+		return ""
+	}
+	clean, reason := cleanPath(public)
+	switch {
+	case reason != "":
+		return reason
+	case clean != public:
+		return "leading or trailing white space"
+	case IsMetaPrompt(public):
+		return "META_PROMPT is reserved for the meta prompt at the root"
+	}
+	return ""
+}
+
+// read reads the content file at rel, whose bytes live at from (both
+// relative to the root), and adds it to the result.
+func (s *scanner) read(rel, from string, kind Kind, public string) error {
+	f, err := s.root.Open(filepath.FromSlash(from))
+	if err != nil {
+		return &FileError{Path: rel, Err: err}
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return &FileError{Path: rel, Err: err}
+	}
+	if !info.Mode().IsRegular() {
+		return nil // replaced by something else since the walk saw it
+	}
+	if info.Size() > MaxFileSize {
+		return &FileError{Path: rel, Err: ErrTooLarge}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	switch {
+	case err != nil:
+		return &FileError{Path: rel, Err: err}
+	case len(b) > MaxFileSize:
+		return &FileError{Path: rel, Err: ErrTooLarge}
+	case !utf8.Valid(b):
+		return &FileError{Path: rel, Err: ErrNotUTF8}
+	}
+	s.files = append(s.files, File{
+		Source: rel,
+		Kind:   kind,
+		Path:   public,
+		Name:   NameOf(public),
+		Group:  GroupOf(public), // "" for META_PROMPT.md, which has no folder
+		Body:   string(b),
+		Hash:   Hash(b),
+	})
+	return nil
+}

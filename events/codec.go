@@ -1,0 +1,42 @@
+package events
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Encode returns the stored form of e: its JSON envelope without Seq.
+// It fails with ErrMalformed if e does not validate.
+func Encode(e Event) ([]byte, error) {
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	e.Seq = 0
+	if len(e.Data) == 0 {
+		e.Data = json.RawMessage(`{}`)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encode event %s: %w", e.ID, err)
+	}
+	return b, nil
+}
+
+// Decode parses the stored form of an event. It returns an error wrapping
+// ErrIncompatible for an event written by a newer schema version and one
+// wrapping ErrMalformed for anything that is not an event.
+func Decode(b []byte) (Event, error) {
+	var e Event
+	if err := json.Unmarshal(b, &e); err != nil {
+		return Event{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if e.V > SchemaVersion {
+		return Event{}, fmt.Errorf("%w: event %s has schema version %d, this build reads up to %d; upgrade clumsies",
+			ErrIncompatible, e.ID, e.V, SchemaVersion)
+	}
+	e.Seq = 0
+	if err := e.Validate(); err != nil {
+		return Event{}, err
+	}
+	return e, nil
+}

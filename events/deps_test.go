@@ -1,0 +1,12 @@
+package events_test
+
+import (
+	"testing"
+
+	"github.com/clumsies/clumsies/internal/archtest"
+)
+
+func TestImportRules(t *testing.T) {
+	archtest.AllowImports(t, ".", "github.com/oklog/ulid/v2")
+	archtest.AllowImports(t, "eventstest", archtest.Module+"/events")
+}

@@ -1,0 +1,117 @@
+package events
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// SchemaVersion is the version of the envelope and payload encoding written
+// by this build. Decode refuses events written by a newer version.
+const SchemaVersion = 1
+
+// Outcome says whether the tool call that produced an event succeeded.
+type Outcome string
+
+// Outcomes of a tool call. Non-tool events (catalog, review) are always OK.
+const (
+	OutcomeOK    Outcome = "ok"
+	OutcomeError Outcome = "error"
+)
+
+// Event is the immutable envelope of one ledger entry. Data holds the
+// type-specific payload (see payloads.go) as raw JSON so that the envelope can
+// be read without knowing every payload.
+type Event struct {
+	// Seq is the stream sequence. It is set when an event is read from a Log
+	// and is never part of the stored bytes.
+	Seq         uint64          `json:"seq,omitempty"`
+	V           int             `json:"v"`
+	ID          string          `json:"id"`
+	Type        Type            `json:"type"`
+	Time        string          `json:"time"`
+	WorkspaceID string          `json:"workspaceId"`
+	SessionID   string          `json:"sessionId"`
+	Tool        string          `json:"tool,omitempty"`
+	Outcome     Outcome         `json:"outcome"`
+	ErrorCode   string          `json:"errorCode,omitempty"`
+	DurationUs  int64           `json:"durationUs"`
+	Data        json.RawMessage `json:"data"`
+}
+
+// TimeLayout is the envelope's time format: RFC 3339, UTC, milliseconds.
+const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// FormatTime renders t in the envelope's time format.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
+
+var workspaceIDPattern = regexp.MustCompile(`^ws-[a-z0-9][a-z0-9-]{0,62}$`)
+
+// ValidWorkspaceID reports whether id can be used as a workspace id: it is
+// part of every subject, so it may hold no dots, wildcards or spaces.
+func ValidWorkspaceID(id string) bool { return workspaceIDPattern.MatchString(id) }
+
+// New returns an event of type t with a fresh id, the current time, outcome
+// OK and data encoded from payload (nil payload encodes as {}).
+func New(workspaceID string, t Type, payload any) (Event, error) {
+	data, err := marshalPayload(payload)
+	if err != nil {
+		return Event{}, fmt.Errorf("encode %s payload: %w", t, err)
+	}
+	return Event{
+		V:           SchemaVersion,
+		ID:          NewID(),
+		Type:        t,
+		Time:        FormatTime(time.Now()),
+		WorkspaceID: workspaceID,
+		Outcome:     OutcomeOK,
+		Data:        data,
+	}, nil
+}
+
+func marshalPayload(payload any) (json.RawMessage, error) {
+	if payload == nil {
+		return json.RawMessage(`{}`), nil
+	}
+	if raw, ok := payload.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(payload)
+}
+
+// Validate checks the fields every stored event must have.
+func (e Event) Validate() error {
+	switch {
+	case e.ID == "":
+		return fmt.Errorf("%w: empty id", ErrMalformed)
+	case !ValidWorkspaceID(e.WorkspaceID):
+		return fmt.Errorf("%w: workspace id %q", ErrMalformed, e.WorkspaceID)
+	case !e.Type.Valid():
+		return fmt.Errorf("%w: unknown type %q", ErrMalformed, e.Type)
+	case e.Outcome != OutcomeOK && e.Outcome != OutcomeError:
+		return fmt.Errorf("%w: outcome %q", ErrMalformed, e.Outcome)
+	case e.V < 1:
+		return fmt.Errorf("%w: schema version %d", ErrMalformed, e.V)
+	}
+	return nil
+}
+
+// Payload decodes e.Data into the payload type registered for e.Type, or
+// into FailureData when the event records a failed call.
+func (e Event) Payload() (any, error) {
+	p, ok := NewPayload(e.Type)
+	if e.Outcome == OutcomeError {
+		p, ok = new(FailureData), true
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: unknown type %q", ErrMalformed, e.Type)
+	}
+	if len(e.Data) == 0 {
+		return p, nil
+	}
+	if err := json.Unmarshal(e.Data, p); err != nil {
+		return nil, fmt.Errorf("decode %s payload of %s: %w", e.Type, e.ID, err)
+	}
+	return p, nil
+}

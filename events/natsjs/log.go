@@ -1,0 +1,109 @@
+package natsjs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Log is an events.Log stored in a workspace's JetStream stream. It does not
+// own the connection it was opened on; close that when done. A Log is safe
+// for concurrent use.
+type Log struct {
+	js          jetstream.JetStream
+	stream      jetstream.Stream
+	name        string
+	workspaceID string
+}
+
+var _ events.Log = (*Log)(nil)
+
+// Open returns the log of workspaceID on nc, creating the workspace's stream
+// if it does not exist. It fails with an error wrapping
+// events.ErrIncompatible if the stream exists but was made by a newer
+// clumsies, by something else, or for other subjects.
+func Open(ctx context.Context, nc *nats.Conn, workspaceID string, opts Options) (*Log, error) {
+	if !events.ValidWorkspaceID(workspaceID) {
+		return nil, fmt.Errorf("open log: %w: workspace id %q", events.ErrMalformed, workspaceID)
+	}
+	js, err := newJetStream(nc, opts.Domain)
+	if err != nil {
+		return nil, fmt.Errorf("open log of %s: %w", workspaceID, err)
+	}
+	want := streamConfig(workspaceID, opts)
+	stream, err := createOrBind(ctx, js, want)
+	if err != nil {
+		return nil, fmt.Errorf("open log of %s: %w", workspaceID, err)
+	}
+	if err := checkCompatible(stream.CachedInfo().Config, want); err != nil {
+		return nil, fmt.Errorf("open log of %s: %w", workspaceID, err)
+	}
+	return &Log{js: js, stream: stream, name: want.Name, workspaceID: workspaceID}, nil
+}
+
+func newJetStream(nc *nats.Conn, domain string) (jetstream.JetStream, error) {
+	if domain != "" {
+		return jetstream.NewWithDomain(nc, domain)
+	}
+	return jetstream.New(nc)
+}
+
+// createOrBind binds to the stream named in cfg, creating it if missing.
+func createOrBind(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	stream, err := js.Stream(ctx, cfg.Name)
+	if err == nil {
+		return stream, nil
+	}
+	if !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return nil, fmt.Errorf("bind stream %s: %w", cfg.Name, err)
+	}
+	stream, err = js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		// Someone else created it meanwhile, maybe with other settings.
+		stream, err = js.Stream(ctx, cfg.Name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create stream %s: %w", cfg.Name, err)
+	}
+	return stream, nil
+}
+
+// Stream returns the name of the log's stream.
+func (l *Log) Stream() string { return l.name }
+
+// Append implements events.Log. The event is stored under ev.Subject() with
+// its id as Nats-Msg-Id, and Append returns once JetStream has acknowledged
+// it. An id already stored within the dedupe window returns the original
+// sequence. It fails with an error wrapping events.ErrMalformed if ev does
+// not validate or belongs to another workspace.
+func (l *Log) Append(ctx context.Context, ev events.Event) (uint64, error) {
+	if ev.WorkspaceID != l.workspaceID && events.ValidWorkspaceID(ev.WorkspaceID) {
+		return 0, fmt.Errorf("append %s: %w: event of workspace %s in the log of %s",
+			ev.Type, events.ErrMalformed, ev.WorkspaceID, l.workspaceID)
+	}
+	b, err := events.Encode(ev)
+	if err != nil {
+		return 0, fmt.Errorf("append %s: %w", ev.Type, err)
+	}
+	ack, err := l.js.Publish(ctx, ev.Subject(), b, jetstream.WithMsgID(ev.ID))
+	if err != nil {
+		return 0, fmt.Errorf("append %s %s: %w", ev.Type, ev.ID, err)
+	}
+	if ack.Stream != l.name {
+		return 0, fmt.Errorf("append %s %s: acknowledged by stream %s, want %s", ev.Type, ev.ID, ack.Stream, l.name)
+	}
+	return ack.Sequence, nil
+}
+
+// LastSeq implements events.Log with one stream info request.
+func (l *Log) LastSeq(ctx context.Context) (uint64, error) {
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("read last sequence of %s: %w", l.name, err)
+	}
+	return info.State.LastSeq, nil
+}

@@ -1,0 +1,116 @@
+package events
+
+import "encoding/json"
+
+// SetupData is the payload of attest.setup: the META_PROMPT hash the agent
+// knew, the current one, and whether content was sent.
+type SetupData struct {
+	KnownHash string `json:"knownHash"`
+	Hash      string `json:"hash"`
+	Changed   bool   `json:"changed"`
+}
+
+// DiscoverData is the payload of attest.discover: the filters and how many
+// items matched.
+type DiscoverData struct {
+	Kind  string `json:"kind,omitempty"`
+	Group string `json:"group,omitempty"`
+	Query string `json:"query,omitempty"`
+	Count int    `json:"count"`
+}
+
+// LoadData is the payload of attest.load.
+type LoadData struct {
+	Items []LoadedItem `json:"items"`
+}
+
+// LoadedItem is one item served by memload.
+type LoadedItem struct {
+	ID      string `json:"id"`
+	Hash    string `json:"hash"`
+	Changed bool   `json:"changed"`
+}
+
+// ReferData is the payload of attest.refer: every accepted reference of one
+// memref call.
+type ReferData struct {
+	Refs []Ref `json:"refs"`
+}
+
+// Ref is one constraint an agent declared it applied.
+type Ref struct {
+	RuleID       string `json:"ruleId"`
+	RuleHash     string `json:"ruleHash"`
+	ConstraintID string `json:"constraintId"`
+	Name         string `json:"name"`
+	TextHash     string `json:"textHash"`
+	Reason       string `json:"reason,omitempty"`
+}
+
+// AgentReportData is the payload of attest.agent_report.
+type AgentReportData struct {
+	Summary string `json:"summary"`
+}
+
+// RejectData is the payload of attest.reject.
+type RejectData struct {
+	Reason string `json:"reason,omitempty"`
+}
+
+// DraftData is the payload of every attest.draft.* event. It carries the
+// whole draft, so replaying the stream rebuilds every draft.
+//
+// ID is the public id the draft is keyed by: the tmp- id of a create draft,
+// the object id for update, rename and delete, META_PROMPT.md for the mpf.
+type DraftData struct {
+	Resource    string `json:"resource"`
+	ID          string `json:"id"`
+	Path        string `json:"path,omitempty"`
+	NewPath     string `json:"newPath,omitempty"`
+	Body        string `json:"body,omitempty"`
+	BaseHash    string `json:"baseHash,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// FailureData is the payload of every failed tool call: the message the
+// agent got and the arguments it sent (cut to MaxFailureArgs bytes).
+type FailureData struct {
+	Message       string          `json:"message"`
+	Args          json.RawMessage `json:"args,omitempty"`
+	ArgsTruncated bool            `json:"argsTruncated,omitempty"`
+}
+
+// MaxFailureArgs bounds the arguments recorded with a failed call.
+const MaxFailureArgs = 64 << 10
+
+// PublishData is the payload of catalog.publish: one published object with
+// its whole body.
+type PublishData struct {
+	ID          string `json:"id"`
+	Kind        string `json:"kind"`
+	Path        string `json:"path"`
+	Name        string `json:"name"`
+	Group       string `json:"group,omitempty"`
+	Hash        string `json:"hash"`
+	Body        string `json:"body"`
+	Description string `json:"description,omitempty"`
+}
+
+// RemoveData is the payload of catalog.remove.
+type RemoveData struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+	Path string `json:"path"`
+}
+
+// SubmitData is the payload of draft.submit: a draft handed to review.
+type SubmitData struct {
+	DraftID string `json:"draftId"`
+}
+
+// ReviewData is the payload of review.accept and review.decline.
+type ReviewData struct {
+	DraftID  string `json:"draftId"`
+	Reviewer string `json:"reviewer,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}

@@ -1,0 +1,84 @@
+package events
+
+import "strings"
+
+// Type names an event type. Tool events share the family "attest"; the
+// others are catalog, draft and review events written by publishing and by
+// the review flow.
+type Type string
+
+// Event types written for tool calls, one per tool (artifact: one per op).
+const (
+	TypeSetup         Type = "attest.setup"
+	TypeDiscover      Type = "attest.discover"
+	TypeLoad          Type = "attest.load"
+	TypeRefer         Type = "attest.refer"
+	TypeAgentReport   Type = "attest.agent_report"
+	TypeReject        Type = "attest.reject"
+	TypeDraftCreate   Type = "attest.draft.create"
+	TypeDraftUpdate   Type = "attest.draft.update"
+	TypeDraftRename   Type = "attest.draft.rename"
+	TypeDraftDelete   Type = "attest.draft.delete"
+	TypeDraftDiscard  Type = "attest.draft.discard"
+	TypeArtifactError Type = "attest.artifact" // a failed artifact call whose op could not be read
+)
+
+// Event types that are not tool calls.
+const (
+	TypeCatalogPublish Type = "catalog.publish"
+	TypeCatalogRemove  Type = "catalog.remove"
+	TypeDraftSubmit    Type = "draft.submit"
+	TypeReviewAccept   Type = "review.accept"
+	TypeReviewDecline  Type = "review.decline"
+)
+
+// registry maps every known type to a constructor of its payload.
+var registry = map[Type]func() any{
+	TypeSetup:          func() any { return new(SetupData) },
+	TypeDiscover:       func() any { return new(DiscoverData) },
+	TypeLoad:           func() any { return new(LoadData) },
+	TypeRefer:          func() any { return new(ReferData) },
+	TypeAgentReport:    func() any { return new(AgentReportData) },
+	TypeReject:         func() any { return new(RejectData) },
+	TypeDraftCreate:    func() any { return new(DraftData) },
+	TypeDraftUpdate:    func() any { return new(DraftData) },
+	TypeDraftRename:    func() any { return new(DraftData) },
+	TypeDraftDelete:    func() any { return new(DraftData) },
+	TypeDraftDiscard:   func() any { return new(DraftData) },
+	TypeArtifactError:  func() any { return new(FailureData) },
+	TypeCatalogPublish: func() any { return new(PublishData) },
+	TypeCatalogRemove:  func() any { return new(RemoveData) },
+	TypeDraftSubmit:    func() any { return new(SubmitData) },
+	TypeReviewAccept:   func() any { return new(ReviewData) },
+	TypeReviewDecline:  func() any { return new(ReviewData) },
+}
+
+// Valid reports whether t is a registered type.
+func (t Type) Valid() bool { _, ok := registry[t]; return ok }
+
+// IsTool reports whether events of type t record a tool call.
+func (t Type) IsTool() bool { return strings.HasPrefix(string(t), "attest.") }
+
+// IsDraft reports whether t is one of the artifact draft operations.
+func (t Type) IsDraft() bool { return strings.HasPrefix(string(t), "attest.draft.") }
+
+// Types returns every registered type in a stable order.
+func Types() []Type {
+	return []Type{
+		TypeSetup, TypeDiscover, TypeLoad, TypeRefer, TypeAgentReport, TypeReject,
+		TypeDraftCreate, TypeDraftUpdate, TypeDraftRename, TypeDraftDelete, TypeDraftDiscard,
+		TypeArtifactError,
+		TypeCatalogPublish, TypeCatalogRemove, TypeDraftSubmit, TypeReviewAccept, TypeReviewDecline,
+	}
+}
+
+// NewPayload returns a pointer to a zero payload of the type registered for
+// t. Failed tool calls carry FailureData whatever their type; use
+// Event.Payload, which knows that.
+func NewPayload(t Type) (any, bool) {
+	f, ok := registry[t]
+	if !ok {
+		return nil, false
+	}
+	return f(), true
+}

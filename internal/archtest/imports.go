@@ -1,0 +1,74 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Module is the module path of clumsies.
+const Module = "github.com/clumsies/clumsies"
+
+// AllowImports fails tb if a non-test Go file in dir imports anything other
+// than the standard library and packages under one of the allowed import
+// path prefixes (a prefix matches itself and everything below it).
+func AllowImports(tb testing.TB, dir string, allowed ...string) {
+	tb.Helper()
+	for _, imp := range Imports(tb, dir) {
+		if isStdlib(imp) || matchesAny(imp, allowed) {
+			continue
+		}
+		tb.Errorf("%s imports %s, which its import rules do not allow (allowed: stdlib, %s)",
+			dir, imp, strings.Join(allowed, ", "))
+	}
+}
+
+// Imports returns the sorted, distinct imports of the non-test Go files in dir.
+func Imports(tb testing.TB, dir string) []string {
+	tb.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatalf("read %s: %v", dir, err)
+	}
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ImportsOnly)
+		if err != nil {
+			tb.Fatalf("parse %s: %v", name, err)
+		}
+		for _, spec := range f.Imports {
+			p, _ := strconv.Unquote(spec.Path.Value)
+			seen[p] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isStdlib(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return !strings.Contains(first, ".")
+}
+
+func matchesAny(p string, prefixes []string) bool {
+	for _, pre := range prefixes {
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,86 @@
+package workspace
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// ConfigName is the config file inside .clumsies/.
+const ConfigName = "config.toml"
+
+// DefaultContent is the content root when the config names none: the
+// .clumsies folder itself.
+const DefaultContent = DirName
+
+// Config is .clumsies/config.toml.
+type Config struct {
+	// WorkspaceID is assigned once by init and is part of every subject.
+	WorkspaceID string `toml:"workspace_id"`
+	// Content is the content root, relative to the workspace folder.
+	Content string `toml:"content"`
+	// Hub holds the optional hub connection.
+	Hub HubConfig `toml:"hub"`
+}
+
+// HubConfig is the [hub] table.
+type HubConfig struct {
+	URL string `toml:"url"`
+}
+
+// NewWorkspaceID returns a fresh id of the form ws-<32 lowercase hex>.
+func NewWorkspaceID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "ws-" + hex.EncodeToString(b[:])
+}
+
+// ReadConfig reads and checks a config file. Errors name the file and say
+// what to fix.
+func ReadConfig(file string) (Config, error) {
+	var cfg Config
+	md, err := toml.DecodeFile(file, &cfg)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return cfg, err
+		}
+		return cfg, fmt.Errorf("read %s: %w; fix the file or move it away and run `clumsies init`", file, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		return cfg, fmt.Errorf("read %s: unknown setting %q", file, undecoded[0].String())
+	}
+	if !events.ValidWorkspaceID(cfg.WorkspaceID) {
+		return cfg, fmt.Errorf("read %s: workspace_id %q is not of the form ws-<lowercase hex>", file, cfg.WorkspaceID)
+	}
+	if cfg.Content == "" {
+		cfg.Content = DefaultContent
+	}
+	if c := path.Clean(strings.ReplaceAll(cfg.Content, `\`, "/")); c == ".." || strings.HasPrefix(c, "../") {
+		return cfg, fmt.Errorf("read %s: content %q points outside the workspace", file, cfg.Content)
+	}
+	return cfg, nil
+}
+
+// Encode renders cfg as the commented TOML that init writes.
+func (cfg Config) Encode() []byte {
+	var b bytes.Buffer
+	b.WriteString("# clumsies workspace settings. Commit this file.\n")
+	b.WriteString("# workspace_id is part of every event subject: never change it by hand.\n")
+	fmt.Fprintf(&b, "workspace_id = %q\n", cfg.WorkspaceID)
+	b.WriteString("# The folder holding META_PROMPT.md, rules/ and context/, relative to the workspace.\n")
+	fmt.Fprintf(&b, "content = %q\n", cfg.Content)
+	b.WriteString("\n[hub]\n# url = \"nats-leaf://hub.example:7422\"\n")
+	if cfg.Hub.URL != "" {
+		fmt.Fprintf(&b, "url = %q\n", cfg.Hub.URL)
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,122 @@
+package workspace_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/workspace"
+)
+
+func TestInit(t *testing.T) {
+	root := t.TempDir()
+	ws, wrote, err := workspace.Init(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !events.ValidWorkspaceID(ws.ID()) {
+		t.Fatalf("got workspace id %q, want a valid one", ws.ID())
+	}
+	for _, want := range []string{".clumsies/config.toml", ".clumsies/.gitignore", ".clumsies/META_PROMPT.md",
+		".clumsies/rules/workflow/CODING.md", ".clumsies/rules/style/ERRORS.md"} {
+		if _, err := os.Stat(filepath.Join(root, want)); err != nil {
+			t.Fatalf("init did not write %s: %v", want, err)
+		}
+	}
+	if len(wrote) != 5 {
+		t.Fatalf("got %d written files %v, want 5", len(wrote), wrote)
+	}
+	gi, _ := os.ReadFile(filepath.Join(root, ".clumsies/.gitignore"))
+	if !strings.Contains(string(gi), "state/") {
+		t.Fatalf("got .gitignore %q, want it to ignore state/", gi)
+	}
+	mp, _ := os.ReadFile(filepath.Join(root, ".clumsies/META_PROMPT.md"))
+	for _, want := range []string{"loaded rules > this meta-prompt > your defaults", "memsetup", "memref"} {
+		if !strings.Contains(string(mp), want) {
+			t.Fatalf("META_PROMPT.md lacks %q", want)
+		}
+	}
+
+	t.Run("AgainKeepsIDAndFiles", func(t *testing.T) {
+		custom := filepath.Join(root, ".clumsies/META_PROMPT.md")
+		if err := os.WriteFile(custom, []byte("# mine\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		again, wrote, err := workspace.Init(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.ID() != ws.ID() || len(wrote) != 0 {
+			t.Fatalf("got id %s and wrote %v, want id %s and nothing written", again.ID(), wrote, ws.ID())
+		}
+		if b, _ := os.ReadFile(custom); string(b) != "# mine\n" {
+			t.Fatalf("init overwrote META_PROMPT.md: %q", b)
+		}
+	})
+}
+
+func TestFind(t *testing.T) {
+	root := t.TempDir()
+	if _, _, err := workspace.Init(root); err != nil {
+		t.Fatal(err)
+	}
+	deep := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := workspace.Find(deep)
+	if err != nil || got != root {
+		t.Fatalf("got %q, %v, want %q", got, err, root)
+	}
+	t.Run("ErrNotFound", func(t *testing.T) {
+		if _, err := workspace.Find(t.TempDir()); !errors.Is(err, workspace.ErrNotFound) {
+			t.Fatalf("got %v, want ErrNotFound", err)
+		}
+		if _, err := workspace.Open(t.TempDir()); !errors.Is(err, workspace.ErrNotFound) || !strings.Contains(err.Error(), "clumsies init") {
+			t.Fatalf("got %v, want ErrNotFound saying to run clumsies init", err)
+		}
+	})
+}
+
+func TestReadConfig(t *testing.T) {
+	dir := t.TempDir()
+	write := func(tb testing.TB, body string) string {
+		tb.Helper()
+		p := filepath.Join(dir, "config.toml")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct{ name, body, wantErr string }{
+		{"Valid", "workspace_id = \"ws-abc\"\n", ""},
+		{"BadID", "workspace_id = \"my ws\"\n", "workspace_id"},
+		{"Syntax", "workspace_id = \n", "config.toml"},
+		{"Unknown", "workspace_id = \"ws-abc\"\ncolour = \"red\"\n", "unknown setting"},
+		{"Outside", "workspace_id = \"ws-abc\"\ncontent = \"../x\"\n", "outside"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := workspace.ReadConfig(write(t, c.body))
+			if c.wantErr == "" {
+				if err != nil || cfg.Content != workspace.DefaultContent {
+					t.Fatalf("got %+v, %v, want default content and no error", cfg, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Fatalf("got %v, want an error containing %q", err, c.wantErr)
+			}
+		})
+	}
+	t.Run("EncodeRoundTrip", func(t *testing.T) {
+		cfg := workspace.Config{WorkspaceID: "ws-00ff", Content: "docs/agents", Hub: workspace.HubConfig{URL: "nats://h:1"}}
+		got, err := workspace.ReadConfig(write(t, string(cfg.Encode())))
+		if err != nil || got != cfg {
+			t.Fatalf("got %+v, %v, want %+v", got, err, cfg)
+		}
+	})
+}
