@@ -3,6 +3,8 @@ package events
 import (
 	"encoding/json"
 	"fmt"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // Encode returns the stored form of e: its JSON envelope without Seq.
@@ -15,7 +17,7 @@ func Encode(e Event) ([]byte, error) {
 	if len(e.Data) == 0 {
 		e.Data = json.RawMessage(`{}`)
 	}
-	b, err := json.Marshal(e)
+	b, err := fastjson.Marshal(e)
 	if err != nil {
 		return nil, fmt.Errorf("encode event %s: %w", e.ID, err)
 	}
@@ -27,7 +29,7 @@ func Encode(e Event) ([]byte, error) {
 // wrapping ErrMalformed for anything that is not an event.
 func Decode(b []byte) (Event, error) {
 	var e Event
-	if err := json.Unmarshal(b, &e); err != nil {
+	if err := fastjson.Unmarshal(b, &e); err != nil {
 		return Event{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	if e.V > SchemaVersion {

@@ -102,3 +102,25 @@ func TestTypes_Registered(t *testing.T) {
 		}
 	}
 }
+
+func TestValidWorkspaceID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"ws-0123456789abcdef0123456789abcdef": true, "ws-a": true, "ws-a-b": true,
+		"": false, "ws-": false, "ws--a": false, "ws-A": false, "ws-a.b": false, "ws-a b": false,
+		"ws-a*": false, "ws->": false, "xs-a": false, "ws-" + strings.Repeat("a", 64): false,
+	} {
+		if got := events.ValidWorkspaceID(id); got != want {
+			t.Fatalf("ValidWorkspaceID(%q): got %t, want %t", id, got, want)
+		}
+	}
+}
+
+func BenchmarkDecode(b *testing.B) {
+	raw, _ := events.Encode(eventstest.Event(b, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := events.Decode(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

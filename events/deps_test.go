@@ -7,6 +7,6 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", "github.com/oklog/ulid/v2")
+	archtest.AllowImports(t, ".", "github.com/oklog/ulid/v2", "github.com/segmentio/encoding/json")
 	archtest.AllowImports(t, "eventstest", archtest.Module+"/events")
 }

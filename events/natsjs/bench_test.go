@@ -1,7 +1,6 @@
 package natsjs_test
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/eventstest"
+	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -45,7 +45,7 @@ func BenchmarkRawPublish(b *testing.B) {
 	for _, sm := range syncModes {
 		b.Run(sm.name, func(b *testing.B) {
 			n := startNode(b, b.TempDir(), sm.mode)
-			l := n.open(b)
+			n.open(b) // creates the stream
 			js := jetStream(b, n.nc)
 			ctx := testCtx(b)
 			ev := eventstest.Event(b, 0)
@@ -54,7 +54,6 @@ func BenchmarkRawPublish(b *testing.B) {
 				b.Fatal(err)
 			}
 			subject := ev.Subject()
-			_ = l
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := js.Publish(ctx, subject, payload, jetstream.WithMsgID(events.NewID())); err != nil {
@@ -162,7 +161,7 @@ func jetStream(tb testing.TB, nc *nats.Conn) jetstream.JetStream {
 	return js
 }
 
-func streamName() string { return fmt.Sprintf("CLUMSIES_%s", workspace) }
+func streamName() string { return natsjs.StreamName(workspace) }
 
 // reportRate adds an events/s metric over all loop iterations.
 func reportRate(b *testing.B, perLoop int, elapsed time.Duration) {

@@ -36,15 +36,16 @@ func startNode(tb testing.TB, dir string, sync embeddednats.SyncMode) *node {
 		tb.Fatalf("connect: %v", err)
 	}
 	n := &node{srv: srv, nc: nc}
-	tb.Cleanup(n.stop)
+	tb.Cleanup(func() { n.stop(tb) })
 	return n
 }
 
 // stop closes the connection and the server; it may be called twice.
-func (n *node) stop() {
+func (n *node) stop(tb testing.TB) {
+	tb.Helper()
 	n.nc.Close()
 	if err := n.srv.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
-		panic(err)
+		tb.Errorf("close server: %v", err)
 	}
 }
 

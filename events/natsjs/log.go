@@ -81,13 +81,13 @@ func (l *Log) Stream() string { return l.name }
 // sequence. It fails with an error wrapping events.ErrMalformed if ev does
 // not validate or belongs to another workspace.
 func (l *Log) Append(ctx context.Context, ev events.Event) (uint64, error) {
-	if ev.WorkspaceID != l.workspaceID && events.ValidWorkspaceID(ev.WorkspaceID) {
-		return 0, fmt.Errorf("append %s: %w: event of workspace %s in the log of %s",
-			ev.Type, events.ErrMalformed, ev.WorkspaceID, l.workspaceID)
-	}
 	b, err := events.Encode(ev)
 	if err != nil {
 		return 0, fmt.Errorf("append %s: %w", ev.Type, err)
+	}
+	if ev.WorkspaceID != l.workspaceID {
+		return 0, fmt.Errorf("append %s: %w: event of workspace %s in the log of %s",
+			ev.Type, events.ErrMalformed, ev.WorkspaceID, l.workspaceID)
 	}
 	ack, err := l.js.Publish(ctx, ev.Subject(), b, jetstream.WithMsgID(ev.ID))
 	if err != nil {

@@ -53,7 +53,7 @@ func TestLog_Reopen(t *testing.T) {
 	dir := t.TempDir()
 	first := startNode(t, dir, embeddednats.SyncAlways)
 	want := appendN(t, first.open(t), 20)
-	first.stop()
+	first.stop(t)
 
 	l := startNode(t, dir, embeddednats.SyncAlways).open(t)
 	got := replayAll(t, l)
@@ -74,7 +74,7 @@ func TestLog_DedupeAcrossRestart(t *testing.T) {
 	dir := t.TempDir()
 	first := startNode(t, dir, embeddednats.SyncAlways)
 	evs := appendN(t, first.open(t), 3)
-	first.stop()
+	first.stop(t)
 
 	l := startNode(t, dir, embeddednats.SyncAlways).open(t)
 	retry := evs[1]
@@ -271,5 +271,36 @@ func TestOpen_Incompatible(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestLog_ReadLeavesNoConsumers(t *testing.T) {
+	n := startNode(t, t.TempDir(), embeddednats.SyncAlways)
+	l := n.open(t)
+	appendN(t, l, 5)
+	replayAll(t, l)
+	ctx, cancel := context.WithCancel(testCtx(t))
+	done := make(chan error, 1)
+	go func() {
+		done <- l.Subscribe(ctx, 1, func(ev events.Event) error {
+			if ev.Seq == 5 {
+				cancel()
+			}
+			return nil
+		})
+	}()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("got Subscribe error %v, want context.Canceled", err)
+	}
+	st, err := jetStream(t, n.nc).Stream(testCtx(t), l.Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := info.State.Consumers; got != 0 {
+		t.Errorf("got %d consumers after Replay and Subscribe, want 0", got)
 	}
 }

@@ -3,13 +3,19 @@ package natsjs
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // pullBatch is how many messages the ordered consumer asks for at a time.
-const pullBatch = 1000
+// Measured on a 2-core machine, 2000 replays a little faster than the
+// library's default of 500; decoding, not reading, is the bottleneck.
+const pullBatch = 2000
+
+// dropTimeout bounds the clean-up request after a replay.
+const dropTimeout = 2 * time.Second
 
 // Replay implements events.Log. It reads with an ordered consumer from
 // max(from, 1) up to the stream's last sequence when Replay starts. A stored
@@ -42,6 +48,7 @@ func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event
 	if err != nil {
 		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
 	}
+	defer l.dropConsumer(ctx, cons)
 	msgs, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
 	if err != nil {
 		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
@@ -66,6 +73,19 @@ func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event
 			return nil
 		}
 	}
+}
+
+// dropConsumer deletes the server side of a finished ordered consumer, so
+// that frequent replays do not pile up consumers. It is best effort: the
+// server also removes an idle ordered consumer by itself after five minutes.
+func (l *Log) dropConsumer(ctx context.Context, cons jetstream.Consumer) {
+	info := cons.CachedInfo()
+	if info == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dropTimeout)
+	defer cancel()
+	_ = l.js.DeleteConsumer(ctx, l.name, info.Name)
 }
 
 // decode turns a stream message into an event with Seq set.

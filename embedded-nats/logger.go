@@ -1,0 +1,76 @@
+package embeddednats
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// slogLogger passes nats-server's log lines to a slog.Logger. Debug and trace
+// output stay off (the server is given debug=false, trace=false).
+//
+// nats-server's own logger exits the process on Fatalf. This one does not: it
+// logs the line at error level and remembers the first one, so that Start can
+// stop the half-started server and return the reason as an error.
+type slogLogger struct {
+	l *slog.Logger
+
+	mu    sync.Mutex
+	fatal string
+}
+
+var _ server.Logger = (*slogLogger)(nil)
+
+func newSlogLogger(l *slog.Logger) *slogLogger {
+	if l == nil {
+		l = slog.New(slog.DiscardHandler)
+	}
+	return &slogLogger{l: l.With("component", "nats-server")}
+}
+
+// Noticef logs at info level.
+func (a *slogLogger) Noticef(format string, v ...any) { a.log(slog.LevelInfo, format, v) }
+
+// Warnf logs at warn level.
+func (a *slogLogger) Warnf(format string, v ...any) { a.log(slog.LevelWarn, format, v) }
+
+// Errorf logs at error level.
+func (a *slogLogger) Errorf(format string, v ...any) { a.log(slog.LevelError, format, v) }
+
+// Debugf logs at debug level.
+func (a *slogLogger) Debugf(format string, v ...any) { a.log(slog.LevelDebug, format, v) }
+
+// Tracef logs at debug level; slog has nothing finer.
+func (a *slogLogger) Tracef(format string, v ...any) { a.log(slog.LevelDebug, format, v) }
+
+// Fatalf logs at error level and records the message for fatalError.
+func (a *slogLogger) Fatalf(format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	a.mu.Lock()
+	if a.fatal == "" {
+		a.fatal = msg
+	}
+	a.mu.Unlock()
+	a.l.Error(msg, "fatal", true)
+}
+
+// fatalError returns the first Fatalf message as an error, or nil.
+func (a *slogLogger) fatalError() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.fatal == "" {
+		return nil
+	}
+	return fmt.Errorf("nats-server: %s", a.fatal)
+}
+
+func (a *slogLogger) log(level slog.Level, format string, v []any) {
+	ctx := context.Background()
+	if !a.l.Enabled(ctx, level) {
+		return
+	}
+	a.l.Log(ctx, level, fmt.Sprintf(format, v...))
+}

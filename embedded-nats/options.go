@@ -1,0 +1,62 @@
+package embeddednats
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// serverName is the base of the nats-server name. The name is stable across
+// restarts and never random; with a Domain it becomes "clumsies-<domain>" so
+// that workspaces seen by one hub have distinct names.
+const serverName = "clumsies"
+
+// options turns the Server's fields into nats-server options. It checks the
+// fields and touches nothing on disk.
+func (s *Server) options() (*server.Options, error) {
+	if s.Dir == "" {
+		return nil, errors.New("embeddednats: Dir is empty")
+	}
+	if s.Sync != SyncAlways && s.Sync != SyncInterval {
+		return nil, fmt.Errorf("embeddednats: unknown sync mode %d", int(s.Sync))
+	}
+	o := &server.Options{
+		ServerName:      serverName,
+		JetStream:       true,
+		JetStreamDomain: s.Domain,
+		// nats-server puts its store in StoreDir/jetstream.
+		StoreDir: s.Dir,
+		// The caller owns signal handling.
+		NoSigs: true,
+		// Every message is fsynced before its ack; otherwise JetStream's
+		// periodic sync (SyncInterval left at its default) applies.
+		SyncAlways: s.Sync == SyncAlways,
+	}
+	if s.Domain != "" {
+		o.ServerName = serverName + "-" + s.Domain
+	}
+	if s.Listen == "" {
+		o.DontListen = true
+		return o, nil
+	}
+	if s.Token == "" {
+		return nil, fmt.Errorf("embeddednats: Listen %q needs a Token", s.Listen)
+	}
+	host, portText, err := net.SplitHostPort(s.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("parse Listen %q: %w", s.Listen, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port < 0 || port > 65535 {
+		return nil, fmt.Errorf("parse Listen %q: bad port %q", s.Listen, portText)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT // nats-server reads 0 as its default port, 4222
+	}
+	o.Host, o.Port = host, port
+	o.Authorization = s.Token
+	return o, nil
+}

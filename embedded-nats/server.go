@@ -1,0 +1,179 @@
+package embeddednats
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// readyTimeout bounds how long Start waits for nats-server to come up.
+const readyTimeout = 5 * time.Second
+
+// Server is one workspace's embedded NATS server with JetStream. Set the
+// exported fields, call Start once, and Close when done. The fields must not
+// change after Start.
+type Server struct {
+	// Dir is the workspace state folder (<workspace>/.clumsies/state). Start
+	// creates it with mode 0700 if missing. The JetStream store goes to
+	// Dir/jetstream and the lock file is Dir/owner.lock.
+	Dir string
+	// Sync says when JetStream fsyncs its store. The zero value, SyncAlways,
+	// fsyncs every message before it is acknowledged.
+	Sync SyncMode
+	// Listen is the "host:port" of an opt-in TCP client listener; port 0
+	// picks a free port. Empty means no TCP listener at all: clients use
+	// Connect.
+	Listen string
+	// Token is the client token required when Listen is set. Connect
+	// supplies it itself.
+	Token string
+	// Domain is an optional JetStream domain.
+	Domain string
+	// Logger receives nats-server's log lines (never stdout). Nil discards
+	// them.
+	Logger *slog.Logger
+
+	mu     sync.Mutex
+	ns     *server.Server
+	lock   *lockFile
+	closed bool
+}
+
+// Start takes the state folder's lock, then starts nats-server with
+// JetStream and waits until it is ready. It returns a *LockedError (matching
+// ErrLocked) if another Server owns Dir; the store is then left untouched.
+// Start may be called once; after Close it returns an error wrapping
+// net.ErrClosed.
+func (s *Server) Start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return fmt.Errorf("start nats: %w", net.ErrClosed)
+	case s.ns != nil:
+		return errors.New("start nats: embeddednats: server already started")
+	}
+	ns, lock, err := s.start()
+	if err != nil {
+		return fmt.Errorf("start nats: %w", err)
+	}
+	s.ns, s.lock = ns, lock
+	return nil
+}
+
+// start does Start's work and leaves nothing running or locked on failure.
+func (s *Server) start() (*server.Server, *lockFile, error) {
+	opts, err := s.options()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("create state folder %s: %w", s.Dir, err)
+	}
+	// The lock comes before anything that could touch the store.
+	lock, err := acquireLock(filepath.Join(s.Dir, lockName))
+	if err != nil {
+		return nil, nil, err
+	}
+	ns, err := s.run(opts)
+	if err != nil {
+		return nil, nil, errors.Join(err, lock.release())
+	}
+	return ns, lock, nil
+}
+
+// run starts nats-server with opts and waits until it serves JetStream.
+func (s *Server) run(opts *server.Options) (*server.Server, error) {
+	storeDir := filepath.Join(s.Dir, server.JetStreamStoreDir)
+	if err := os.MkdirAll(storeDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create store folder %s: %w", storeDir, err)
+	}
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("configure nats-server: %w", err)
+	}
+	logger := newSlogLogger(s.Logger)
+	ns.SetLoggerV2(logger, false, false, false)
+	ns.Start()
+	err = logger.fatalError()
+	if err == nil && !ns.ReadyForConnections(readyTimeout) {
+		err = fmt.Errorf("nats-server not ready after %s", readyTimeout)
+	}
+	if err == nil && !ns.JetStreamEnabled() {
+		err = errors.New("nats-server started without JetStream")
+	}
+	if err != nil {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+		return nil, err
+	}
+	return ns, nil
+}
+
+// Connect returns a client connection to the running server over an
+// in-process pipe; it needs no TCP listener. It adds Token when one is set;
+// opts are applied after that and may override it.
+func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
+	ns, err := s.running()
+	if err != nil {
+		return nil, fmt.Errorf("connect nats: %w", err)
+	}
+	all := []nats.Option{nats.InProcessServer(ns)}
+	if s.Token != "" {
+		all = append(all, nats.Token(s.Token))
+	}
+	nc, err := nats.Connect(ns.ClientURL(), append(all, opts...)...)
+	if err != nil {
+		return nil, fmt.Errorf("connect nats: %w", err)
+	}
+	return nc, nil
+}
+
+// NATS returns the underlying nats-server, for adapters that need it. It is
+// nil before Start.
+func (s *Server) NATS() *server.Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ns
+}
+
+// Close shuts the server down, waits until it has stopped and then releases
+// the lock. A second Close returns an error wrapping net.ErrClosed.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("close nats: %w", net.ErrClosed)
+	}
+	s.closed = true
+	if s.ns == nil {
+		return nil
+	}
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+	if err := s.lock.release(); err != nil {
+		return fmt.Errorf("close nats: %w", err)
+	}
+	return nil
+}
+
+// running returns the started server, or an error if there is none.
+func (s *Server) running() (*server.Server, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return nil, net.ErrClosed
+	case s.ns == nil:
+		return nil, errors.New("embeddednats: server not started")
+	}
+	return s.ns, nil
+}
