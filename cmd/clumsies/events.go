@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// EventsCommand prints the ledger.
+type EventsCommand struct {
+	m      *Main
+	ws     wsFlags
+	follow bool
+	typ    string
+	json   bool
+	from   uint64
+}
+
+// Run implements command.
+func (c *EventsCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("events", "events [--follow] [--type T] [--json] [--from SEQ]")
+	c.ws.register(fs)
+	fs.BoolVar(&c.follow, "follow", false, "keep printing new events until interrupted")
+	fs.StringVar(&c.typ, "type", "", "only events whose type starts with `T` (e.g. attest.refer, catalog)")
+	fs.BoolVar(&c.json, "json", false, "one JSON envelope per line, with the stream sequence as seq")
+	fs.Uint64Var(&c.from, "from", 1, "start at stream sequence `SEQ`")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	n, err := c.ws.open(ctx, c.m, false)
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	print := func(ev events.Event) error {
+		if c.typ != "" && !strings.HasPrefix(string(ev.Type), c.typ) {
+			return nil
+		}
+		if c.json {
+			b, err := json.Marshal(ev)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(c.m.Stdout, string(b))
+			return err
+		}
+		return printEvent(c.m.Stdout, ev)
+	}
+	if c.follow {
+		err = n.Log.Subscribe(ctx, c.from, print)
+		if errors.Is(err, context.Canceled) {
+			return nil
+		}
+		return err
+	}
+	return n.Log.Replay(ctx, c.from, print)
+}
+
+// printEvent writes one human-readable ledger line.
+func printEvent(w io.Writer, ev events.Event) error {
+	outcome := string(ev.Outcome)
+	if ev.ErrorCode != "" {
+		outcome += ":" + ev.ErrorCode
+	}
+	session := ev.SessionID
+	if session == "" {
+		session = "-"
+	}
+	_, err := fmt.Fprintf(w, "%6d  %s  %-22s %-16s %-24s %6dus  %s\n",
+		ev.Seq, ev.Time, ev.Type, truncate(session, 16), outcome, ev.DurationUs, summarize(ev))
+	return err
+}
+
+// summarize renders the interesting part of an event's payload in one line.
+func summarize(ev events.Event) string {
+	p, err := ev.Payload()
+	if err != nil {
+		return "(unreadable payload)"
+	}
+	switch d := p.(type) {
+	case *events.FailureData:
+		return truncate(d.Message, 80)
+	case *events.SetupData:
+		return fmt.Sprintf("mpf %s changed=%t", shortHash(d.Hash), d.Changed)
+	case *events.DiscoverData:
+		return fmt.Sprintf("%d items kind=%q group=%q query=%q", d.Count, d.Kind, d.Group, d.Query)
+	case *events.LoadData:
+		ids := make([]string, len(d.Items))
+		for i, it := range d.Items {
+			ids[i] = it.ID
+		}
+		return "ids " + truncate(strings.Join(ids, ","), 80)
+	case *events.ReferData:
+		refs := make([]string, len(d.Refs))
+		for i, r := range d.Refs {
+			refs[i] = r.RuleID + "#" + r.ConstraintID
+		}
+		return truncate(strings.Join(refs, " "), 100)
+	case *events.AgentReportData:
+		return truncate(d.Summary, 80)
+	case *events.RejectData:
+		return truncate(d.Reason, 80)
+	case *events.DraftData:
+		return strings.TrimSpace(fmt.Sprintf("%s %s %s %s", d.Resource, d.ID, d.Path, d.NewPath))
+	case *events.PublishData:
+		return fmt.Sprintf("%s %s %s", d.Kind, d.Path, shortHash(d.Hash))
+	case *events.RemoveData:
+		return fmt.Sprintf("%s %s", d.Kind, d.Path)
+	case *events.SubmitData:
+		return d.DraftID
+	case *events.ReviewData:
+		return strings.TrimSpace(d.DraftID + " " + d.Reviewer)
+	}
+	return ""
+}
+
+func shortHash(h string) string {
+	h = strings.TrimPrefix(h, "sha256:")
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func truncate(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,142 @@
+// Command clumsies is the MCP server that brings a team's rules, workflows
+// and context to coding agents and records which rules they applied.
+//
+// This package is wiring only: flags, config and one file per subcommand.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// Main runs one invocation of the command line. The end-to-end tests build
+// the binary; Main keeps the wiring in one testable place.
+type Main struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// command is one subcommand.
+type command interface {
+	// Run parses args and runs the subcommand until it ends or ctx ends.
+	Run(ctx context.Context, args []string) error
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	err := m.Run(ctx, os.Args[1:])
+	stop()
+	if err != nil {
+		os.Exit(m.report(err))
+	}
+}
+
+// errUsage marks a command-line mistake (exit status 2).
+var errUsage = errors.New("usage")
+
+// errSilent is an error whose message has already been printed.
+type errSilent struct{ code int }
+
+func (e errSilent) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// report prints err once and returns the exit status.
+func (m *Main) report(err error) int {
+	var silent errSilent
+	switch {
+	case errors.As(err, &silent):
+		return silent.code
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(m.Stderr, "clumsies:", err)
+		return 2
+	}
+	fmt.Fprintln(m.Stderr, "clumsies:", err)
+	return 1
+}
+
+// Run dispatches args to a subcommand.
+func (m *Main) Run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		m.usage(m.Stderr)
+		return errSilent{2}
+	}
+	cmds := map[string]command{
+		"init":    &InitCommand{m: m},
+		"serve":   &ServeCommand{m: m},
+		"demo":    &DemoCommand{m: m},
+		"publish": &PublishCommand{m: m},
+		"events":  &EventsCommand{m: m},
+		"stats":   &StatsCommand{m: m},
+		"rebuild": &RebuildCommand{m: m},
+		"verify":  &VerifyCommand{m: m},
+	}
+	switch args[0] {
+	case "help", "-h", "--help", "-help":
+		m.usage(m.Stdout)
+		return nil
+	case "version", "--version":
+		fmt.Fprintln(m.Stdout, "clumsies", version)
+		return nil
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		m.usage(m.Stderr)
+		return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+	}
+	return cmd.Run(ctx, args[1:])
+}
+
+func (m *Main) usage(w io.Writer) {
+	fmt.Fprint(w, `clumsies: your team's rules, workflows and context for coding agents, with a ledger of what they applied.
+
+Usage: clumsies <command> [flags]
+
+Commands:
+  init [DIR]      create a workspace with a starter META_PROMPT and example rules
+  serve           run the MCP server over stdio (for Claude Code, Codex, Cursor, VS Code)
+  demo            run a scripted agent session against a throw-away workspace
+  publish         publish the content tree as catalog events (serve does it on start)
+  events          print the ledger (--follow, --type T, --json)
+  stats           usage per rule and constraint, sessions, tool metrics (--json)
+  rebuild         drop the read models and replay the stream; prints a digest
+  verify          check the read models against a replay and the content hashes
+  version         print the version
+
+Every command takes --workspace DIR (default: the nearest parent holding .clumsies/).
+Run 'clumsies <command> -h' for its flags.
+`)
+}
+
+// newFlags returns a flag set that reports errors as usage errors.
+func (m *Main) newFlags(name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(m.Stderr, "Usage: clumsies %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args and turns flag errors into usage errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errSilent{2}
+	}
+	return nil
+}

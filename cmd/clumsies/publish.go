@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// PublishCommand publishes the content tree.
+type PublishCommand struct {
+	m    *Main
+	ws   wsFlags
+	json bool
+}
+
+// Run implements command.
+func (c *PublishCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("publish", "publish [--workspace DIR] [--json]")
+	c.ws.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print the appended events as JSON lines")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	n, err := c.ws.open(ctx, c.m, true)
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	evs, err := n.Publish(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ev := range evs {
+		if c.json {
+			b, _ := json.Marshal(ev)
+			fmt.Fprintln(c.m.Stdout, string(b))
+			continue
+		}
+		p, _ := ev.Payload()
+		switch d := p.(type) {
+		case *events.PublishData:
+			fmt.Fprintf(c.m.Stdout, "published %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
+		case *events.RemoveData:
+			fmt.Fprintf(c.m.Stdout, "removed   %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
+		}
+	}
+	if !c.json {
+		if len(evs) == 0 {
+			fmt.Fprintln(c.m.Stdout, "Nothing to publish: the manifest matches the content tree.")
+		} else {
+			fmt.Fprintf(c.m.Stdout, "%d change(s) published.\n", len(evs))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// RebuildCommand drops the read models and replays the stream.
+type RebuildCommand struct {
+	m    *Main
+	ws   wsFlags
+	json bool
+}
+
+// Run implements command.
+func (c *RebuildCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("rebuild", "rebuild [--workspace DIR] [--json]")
+	c.ws.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	n, err := c.ws.open(ctx, c.m, false)
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	var progress func(done, total uint64)
+	tty := isTerminal(c.m.Stderr)
+	if tty {
+		last := time.Time{}
+		progress = func(done, total uint64) {
+			if now := time.Now(); now.Sub(last) > 100*time.Millisecond || done == total {
+				last = now
+				pct := 100.0
+				if total > 0 {
+					pct = float64(done) * 100 / float64(total)
+				}
+				fmt.Fprintf(c.m.Stderr, "\rreplaying %d/%d events (%.0f%%)", done, total, pct)
+			}
+		}
+	}
+	start := time.Now()
+	digest, err := n.Rebuild(ctx, progress)
+	if tty {
+		fmt.Fprintln(c.m.Stderr)
+	}
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	events := n.Store.Checkpoint()
+	if c.json {
+		return json.NewEncoder(c.m.Stdout).Encode(map[string]any{"events": events, "digest": digest, "seconds": took.Seconds()})
+	}
+	rate := float64(events) / max(took.Seconds(), 1e-9)
+	fmt.Fprintf(c.m.Stdout, "rebuilt read models from %d events in %s (%.0f events/s)\ndigest %s\n", events, took.Round(time.Millisecond), rate, digest)
+	return nil
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/clumsies/clumsies/projections"
+)
+
+// StatsCommand prints usage and tool metrics.
+type StatsCommand struct {
+	m    *Main
+	ws   wsFlags
+	json bool
+}
+
+// statsJSON is the stable shape of `clumsies stats --json`. Fields may be
+// added; none may change.
+type statsJSON struct {
+	WorkspaceID string        `json:"workspaceId"`
+	Events      uint64        `json:"events"`
+	Sessions    int           `json:"sessions"`
+	Rules       []ruleJSON    `json:"rules"`
+	Tools       []toolJSON    `json:"tools"`
+	Drafts      int           `json:"drafts"`
+	Objects     int           `json:"objects"`
+	SessionList []sessionJSON `json:"sessionList"`
+}
+
+type ruleJSON struct {
+	ID          string           `json:"id"`
+	Path        string           `json:"path"`
+	Kind        string           `json:"kind"`
+	Refs        uint64           `json:"refs"`
+	Constraints []constraintJSON `json:"constraints"`
+}
+
+type constraintJSON struct {
+	ID   string `json:"id"`
+	Refs uint64 `json:"refs"`
+}
+
+type toolJSON struct {
+	Tool   string `json:"tool"`
+	Calls  uint64 `json:"calls"`
+	Errors uint64 `json:"errors"`
+	AvgUs  uint64 `json:"avgUs"`
+	MaxUs  uint64 `json:"maxUs"`
+}
+
+type sessionJSON struct {
+	ID      string `json:"id"`
+	First   string `json:"first"`
+	Last    string `json:"last"`
+	Calls   uint64 `json:"calls"`
+	Refs    uint64 `json:"refs"`
+	Reports uint64 `json:"reports"`
+	Rejects uint64 `json:"rejects"`
+}
+
+// Run implements command.
+func (c *StatsCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("stats", "stats [--workspace DIR] [--json]")
+	c.ws.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	n, err := c.ws.open(ctx, c.m, true)
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	st := collectStats(n.WS.ID(), n.Store)
+	if c.json {
+		enc := json.NewEncoder(c.m.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	return printStats(c.m.Stdout, st)
+}
+
+func collectStats(wsID string, s *projections.Store) statsJSON {
+	sum := s.Summary()
+	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, Drafts: sum.Drafts, Objects: sum.Objects,
+		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}}
+	for _, u := range s.Usage() {
+		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Refs: u.Refs, Constraints: []constraintJSON{}}
+		for _, c := range u.Constraints {
+			r.Constraints = append(r.Constraints, constraintJSON{ID: c.ID, Refs: c.Refs})
+		}
+		st.Rules = append(st.Rules, r)
+	}
+	for _, t := range s.Tools() {
+		st.Tools = append(st.Tools, toolJSON{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
+	}
+	for _, se := range s.Sessions() {
+		st.SessionList = append(st.SessionList, sessionJSON{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
+	}
+	return st
+}
+
+func printStats(w io.Writer, st statsJSON) error {
+	fmt.Fprintf(w, "Workspace %s: %d events, %d sessions, %d published objects, %d drafts\n\n",
+		st.WorkspaceID, st.Events, st.Sessions, st.Objects, st.Drafts)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RULE\tKIND\tREFS\tCONSTRAINT\tREFS")
+	for _, r := range st.Rules {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t\t\n", r.Path, r.Kind, r.Refs)
+		for _, c := range r.Constraints {
+			fmt.Fprintf(tw, "\t\t\t%s\t%d\n", c.ID, c.Refs)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tCALLS\tERRORS\tAVG µs\tMAX µs")
+	for _, t := range st.Tools {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", t.Tool, t.Calls, t.Errors, t.AvgUs, t.MaxUs)
+	}
+	return tw.Flush()
+}

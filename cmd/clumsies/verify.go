@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/clumsies/clumsies/node"
+)
+
+// VerifyCommand checks the read models and the content.
+type VerifyCommand struct {
+	m    *Main
+	ws   wsFlags
+	json bool
+}
+
+// Run implements command. It exits with status 1 when anything disagrees.
+func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("verify", "verify [--workspace DIR] [--json]")
+	c.ws.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	n, err := c.ws.open(ctx, c.m, true)
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	r, err := n.Verify(ctx)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		if r.Problems == nil {
+			r.Problems = []string{}
+		}
+		if err := json.NewEncoder(c.m.Stdout).Encode(struct {
+			OK bool `json:"ok"`
+			node.Report
+		}{r.OK(), r}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(c.m.Stdout, "events %d, objects %d\nlive   %s\nreplay %s\n", r.Events, r.Objects, r.Digest, r.ReplayDigest)
+		for _, p := range r.Problems {
+			fmt.Fprintln(c.m.Stdout, "PROBLEM:", p)
+		}
+		if r.OK() {
+			fmt.Fprintln(c.m.Stdout, "ok: read models match a replay of the stream; content hashes match")
+		}
+	}
+	if !r.OK() {
+		return errSilent{1}
+	}
+	return nil
+}

@@ -1,0 +1,16 @@
+package mcp
+
+import (
+	"testing"
+
+	"github.com/clumsies/clumsies/internal/archtest"
+)
+
+func TestImportRules(t *testing.T) {
+	archtest.AllowImports(t, ".",
+		archtest.Module+"/events",
+		archtest.Module+"/content",
+		archtest.Module+"/projections",
+		"github.com/modelcontextprotocol/go-sdk",
+	)
+}

@@ -1,0 +1,152 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// memload returns the content of the ids an agent asks for, draft-aware,
+// with delta loading: content is null when the agent's known hash is
+// current. Rules and workflows always come with their constraints, and
+// their content ends with the refer footer (footer.go).
+
+func (s *Server) loadTool() *tool {
+	return &tool{
+		name: "memload",
+		typ:  events.TypeLoad,
+		desc: "Load the content of rules, workflows and context files by id (ids come from memdisc). " +
+			"Rules and workflows come with their constraints: the parts you can declare with memref. " +
+			"Content is null when the hash you already know is current.",
+		input: object("",
+			required("ids", array("The ids to load, from memdisc (p-..., c-... or tmp-...).", nonEmpty("An id from memdisc."), 1)),
+			required("knownHashes", stringMap(
+				`A hash for EVERY id in ids, keyed by id: the hash you got for it earlier, or "" when you do not know it. `+
+					`An id missing here fails the call; pass "" rather than leaving it out.`,
+				`The hash you remember for this id, or "" when you do not know it.`)),
+		),
+		output: output("The loaded items.",
+			optional("workspaceId", str("The workspace id.")),
+			optional("items", array("One item per requested id, in request order.", openObject("",
+				optional("id", str("The id you asked for.")),
+				optional("kind", enum("", string(content.KindRule), string(content.KindWorkflow), string(content.KindContext))),
+				optional("path", str("Path in the workspace.")),
+				optional("changed", boolean("False when your known hash is current; then content is null.")),
+				optional("hash", str("The current hash; pass it as ruleHash to memref and as knownHashes next time.")),
+				optional("hasDraft", boolean("Whether this content comes from a local draft.")),
+				optional("draftBaseHash", str("With a draft: the published hash the draft is based on.")),
+				optional("content", nullableStr("The content; null when unchanged.")),
+				optional("constraints", array("Rules and workflows only: what you can declare with memref. Copy id exactly as constraintId.",
+					openObject("",
+						optional("id", str("The constraintId to pass to memref, exactly as written.")),
+						optional("name", str("The section title.")),
+						optional("text", str("What the constraint says.")),
+						optional("textHash", str("Hash of text.")),
+					), 0)),
+			), 0)),
+		),
+		run: s.load,
+	}
+}
+
+type loadResult struct {
+	WorkspaceID string     `json:"workspaceId"`
+	Items       []loadItem `json:"items"`
+}
+
+type loadItem struct {
+	ID            string               `json:"id"`
+	Kind          content.Kind         `json:"kind"`
+	Path          string               `json:"path"`
+	Changed       bool                 `json:"changed"`
+	Hash          string               `json:"hash"`
+	HasDraft      bool                 `json:"hasDraft"`
+	DraftBaseHash string               `json:"draftBaseHash,omitempty"`
+	Content       *string              `json:"content"`
+	Constraints   []content.Constraint `json:"constraints,omitzero"`
+}
+
+func (s *Server) load(_ context.Context, c *call) (any, entry, error) {
+	e := entry{typ: events.TypeLoad}
+	if err := requireSession(c); err != nil {
+		return nil, e, err
+	}
+	f, err := decodeObject(c.raw, "", "ids", "knownHashes")
+	if err != nil {
+		return nil, e, err
+	}
+	rawIDs, err := f.array("ids")
+	if err != nil {
+		return nil, e, err
+	}
+	ids := make([]string, 0, len(rawIDs))
+	seen := map[string]bool{}
+	for i, raw := range rawIDs {
+		var id string
+		if !isJSONString(raw) || json.Unmarshal(raw, &id) != nil {
+			return nil, e, invalidParams(fmt.Sprintf("ids[%d]", i), "ids[%d] must be a string, got %s", i, jsonType(raw))
+		}
+		if id == "" {
+			return nil, e, invalidParams(fmt.Sprintf("ids[%d]", i), "ids[%d] must not be empty", i)
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	known, err := f.stringMap("knownHashes")
+	if err != nil {
+		return nil, e, err
+	}
+	for _, id := range ids {
+		if _, ok := known[id]; !ok {
+			return nil, e, invalidParams(fmt.Sprintf("knownHashes[%q]", id),
+				`knownHashes has no entry for %q: include every requested id, with "" when you do not know its hash`, id)
+		}
+	}
+	res := loadResult{WorkspaceID: s.cfg.WorkspaceID, Items: make([]loadItem, 0, len(ids))}
+	var data events.LoadData
+	for _, id := range ids {
+		it, err := s.cfg.Catalog.View(id)
+		switch {
+		case errors.Is(err, projections.ErrNotFound) || err == nil && !loadable(it.Kind):
+			return nil, e, toolErr(CodeUnknownRule, "Unknown rule id: %s", id)
+		case err != nil:
+			return nil, e, fmt.Errorf("view %s: %w", id, err)
+		}
+		item := loadItem{
+			ID: id, Kind: it.Kind, Path: it.Path, Hash: it.Hash,
+			Changed:  content.NormalizeHash(known[id]) != it.Hash,
+			HasDraft: it.HasDraft, DraftBaseHash: it.DraftBaseHash,
+		}
+		if referable(it.Kind) {
+			item.Constraints = it.Constraints
+			if item.Constraints == nil {
+				item.Constraints = []content.Constraint{}
+			}
+		}
+		if item.Changed {
+			body := it.Body
+			if referable(it.Kind) {
+				body = withFooter(body, id, it.Hash, it.Constraints)
+			}
+			item.Content = &body
+		}
+		res.Items = append(res.Items, item)
+		data.Items = append(data.Items, events.LoadedItem{ID: id, Hash: it.Hash, Changed: item.Changed})
+	}
+	e.payload = data
+	return res, e, nil
+}
+
+// loadable reports whether memload serves items of kind k.
+func loadable(k content.Kind) bool { return referable(k) || k == content.KindContext }
+
+// referable reports whether items of kind k have constraints memref can
+// refer to.
+func referable(k content.Kind) bool { return k == content.KindRule || k == content.KindWorkflow }

@@ -1,0 +1,107 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// Ledger records one event durably. Record returns once the event is stored
+// and the projections have applied it, so the next read of the Catalog sees
+// it. An error means the event may not be stored; the tool answers
+// unavailable.
+type Ledger interface {
+	Record(ctx context.Context, ev events.Event) error
+}
+
+// LogLedger is the Ledger of a process that owns the log and the
+// projections: it appends to Log and waits until Store has applied the
+// event.
+type LogLedger struct {
+	Log   events.Log
+	Store interface {
+		WaitFor(ctx context.Context, seq uint64) error
+	}
+}
+
+// Record implements Ledger.
+func (l LogLedger) Record(ctx context.Context, ev events.Event) error {
+	seq, err := l.Log.Append(ctx, ev)
+	if err != nil {
+		return fmt.Errorf("append %s: %w", ev.Type, err)
+	}
+	if err := l.Store.WaitFor(ctx, seq); err != nil {
+		return fmt.Errorf("wait for %s at seq %d: %w", ev.Type, seq, err)
+	}
+	return nil
+}
+
+// entry is what a tool call leaves in the ledger, apart from the envelope
+// fields every call shares.
+type entry struct {
+	typ       events.Type
+	payload   any    // for a successful call
+	sessionID string // the session the call belongs to
+}
+
+// newEvent builds the one event of a tool call. A failed call carries
+// FailureData with the raw arguments, cut to events.MaxFailureArgs. It
+// returns the failure the call ends with: fail, or internal when the
+// payload could not be encoded.
+func (s *Server) newEvent(tool string, e entry, raw json.RawMessage, fail *ToolError, took time.Duration) (events.Event, *ToolError) {
+	var payload any = e.payload
+	if fail != nil {
+		payload = failureData(fail.Message, raw)
+	}
+	ev, err := events.New(s.cfg.WorkspaceID, e.typ, payload)
+	if err != nil {
+		// Only a payload that cannot be encoded gets here; record the call
+		// anyway, as a failure without its data.
+		s.log.Error("encode event payload", "tool", tool, "type", e.typ, "error", err)
+		ev, _ = events.New(s.cfg.WorkspaceID, e.typ, events.FailureData{Message: msgInternal})
+		fail = toolErr(CodeInternal, msgInternal)
+	}
+	ev.SessionID = e.sessionID
+	ev.Tool = tool
+	if fail != nil {
+		ev.Outcome = events.OutcomeError
+		ev.ErrorCode = string(fail.Code)
+	}
+	ev.DurationUs = took.Microseconds()
+	return ev, fail
+}
+
+// failureData is the payload of a failed call. Arguments longer than
+// events.MaxFailureArgs are kept as a JSON string holding their start, so
+// that the payload stays valid JSON.
+func failureData(msg string, raw json.RawMessage) events.FailureData {
+	f := events.FailureData{Message: msg}
+	switch {
+	case len(raw) == 0:
+	case len(raw) <= events.MaxFailureArgs && json.Valid(raw):
+		f.Args = raw
+	default:
+		f.Args, f.ArgsTruncated = cutArgs(raw), true
+	}
+	return f
+}
+
+// cutArgs returns a JSON string of at most events.MaxFailureArgs bytes
+// holding the start of raw.
+func cutArgs(raw []byte) json.RawMessage {
+	n := min(len(raw), events.MaxFailureArgs)
+	for {
+		for n > 0 && n < len(raw) && !utf8.RuneStart(raw[n]) {
+			n-- // never cut a character in two
+		}
+		b, _ := json.Marshal(string(raw[:n]))
+		if len(b) <= events.MaxFailureArgs {
+			return b
+		}
+		n = max(0, n-(len(b)-events.MaxFailureArgs))
+	}
+}

@@ -1,0 +1,258 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Catalog is the read side the tools need. *projections.Store implements it.
+type Catalog interface {
+	// View returns the draft-aware state of a rule, workflow, context item,
+	// create draft (tmp- id) or META_PROMPT.md. It returns
+	// projections.ErrNotFound for an unknown id and for an object that has a
+	// delete draft.
+	View(id string) (projections.Item, error)
+	// List returns the draft-aware inventory (no bodies, no META_PROMPT).
+	List(f projections.Filter) []projections.Item
+	// Object returns a published object; projections.ErrNotFound if none.
+	Object(id string) (projections.Object, error)
+	// Draft returns the draft keyed by a public id; projections.ErrNotFound
+	// if there is none.
+	Draft(id string) (projections.Draft, error)
+	// ObjectIDByPath returns the id of the published object at a path.
+	ObjectIDByPath(ns projections.Namespace, path string) (string, bool)
+}
+
+var _ Catalog = (*projections.Store)(nil)
+
+// Config configures a Server.
+type Config struct {
+	WorkspaceID string       // ws-...; stamped on every event
+	Catalog     Catalog      // what the tools read
+	Ledger      Ledger       // where every call is recorded
+	Logger      *slog.Logger // failures in full (never stdout: it is the protocol); nil means stderr
+	Version     string       // reported as the server's version
+	ReadOnly    bool         // artifact fails read_only
+}
+
+// Server is the clumsies MCP server: the seven tools over one Catalog and
+// one Ledger. It serves any number of connections; each binds at most one
+// agent session.
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	mcp      *mcp.Server
+	sessions sessions
+	tools    []*tool
+	// drafts serialises artifact calls from their checks to their record,
+	// so that two connections cannot both pass the checks for one path.
+	drafts sync.Mutex
+}
+
+// NewServer returns a Server for cfg. Catalog and Ledger must be set.
+func NewServer(cfg Config) *Server {
+	if cfg.Catalog == nil || cfg.Ledger == nil {
+		panic("mcp: NewServer needs a Catalog and a Ledger")
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	s := &Server{cfg: cfg, log: log}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "clumsies", Title: "clumsies", Version: s.version()}, &mcp.ServerOptions{
+		// The SDK logs every connection at info level; keep its warnings.
+		Logger:       slog.New(minLevel{slog.LevelWarn, log.Handler()}),
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	// The instructions are the current META_PROMPT, so they are filled in
+	// per connection rather than fixed in ServerOptions.
+	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware)
+	s.tools = s.toolset()
+	for _, t := range s.tools {
+		s.mcp.AddTool(t.spec(), s.handler(t))
+	}
+	return s
+}
+
+// ServeStdio serves one connection over in and out (newline-delimited
+// JSON-RPC). It returns nil when the client closes in, and ctx.Err() when
+// ctx ends first. out is never closed.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	rc, ok := in.(io.ReadCloser)
+	if !ok {
+		rc = io.NopCloser(in)
+	}
+	return s.mcp.Run(ctx, &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{out}})
+}
+
+// HTTPHandler serves MCP over Streamable HTTP at the handler's root. Every
+// MCP session is one connection and so binds its own agent session.
+func (s *Server) HTTPHandler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// tool is one of the seven tools: its advertised definition and its body.
+type tool struct {
+	name   string
+	desc   string
+	input  *schema
+	output *schema
+	typ    events.Type // the event type of its calls when run cannot say (a panic)
+	// run does the work of a call. It returns the result and what to record,
+	// or an error; e says what to record on failure too (its typ is always
+	// set). It reads only the Catalog.
+	run func(ctx context.Context, c *call) (result any, e entry, err error)
+	// commit, if set, is called after the event of a successful call is
+	// recorded (true) or failed to record (false).
+	commit func(c *call, recorded bool)
+	// serial tools run one call at a time, from their checks to their
+	// record (artifact).
+	serial bool
+}
+
+func (t *tool) spec() *mcp.Tool {
+	return &mcp.Tool{Name: t.name, Description: t.desc, InputSchema: t.input, OutputSchema: t.output}
+}
+
+// call is one tools/call as a tool sees it.
+type call struct {
+	conn    *mcp.ServerSession
+	raw     json.RawMessage // the arguments as sent
+	session string          // the agent session bound to conn, "" before memsetup
+	state   any             // what run leaves for commit
+}
+
+// handler adapts a tool to the SDK. Every call, failed or not, records
+// exactly one event before it answers; a call whose event cannot be
+// recorded answers unavailable.
+func (s *Server) handler(t *tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if t.serial {
+			s.drafts.Lock()
+			defer s.drafts.Unlock()
+		}
+		start := time.Now()
+		c := &call{conn: req.Session, raw: req.Params.Arguments}
+		c.session = s.sessions.of(c.conn)
+		result, e, fail := s.run(ctx, t, c)
+		var body []byte
+		if fail == nil {
+			var err error
+			if body, err = json.Marshal(result); err != nil {
+				fail = classify(fmt.Errorf("encode %s result: %w", t.name, err), s.log, t.name)
+			}
+		}
+		if e.typ == "" {
+			e.typ = t.typ
+		}
+		if e.sessionID == "" {
+			e.sessionID = c.session
+		}
+		ev, fail := s.newEvent(t.name, e, c.raw, fail, time.Since(start))
+		err := s.cfg.Ledger.Record(ctx, ev)
+		if t.commit != nil && fail == nil {
+			t.commit(c, err == nil)
+		}
+		switch {
+		case err != nil:
+			s.log.Error("record event", "tool", t.name, "type", ev.Type, "id", ev.ID, "error", err)
+			return errorResult(toolErr(CodeUnavailable, msgUnavailable)), nil
+		case fail != nil:
+			return errorResult(fail), nil
+		}
+		return &mcp.CallToolResult{
+			StructuredContent: json.RawMessage(body),
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		}, nil
+	}
+}
+
+// run calls t.run, turning a panic or a non-ToolError into an internal
+// error.
+func (s *Server) run(ctx context.Context, t *tool, c *call) (result any, e entry, fail *ToolError) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("tool call panicked", "tool", t.name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			result, fail = nil, toolErr(CodeInternal, msgInternal)
+		}
+	}()
+	result, e, err := t.run(ctx, c)
+	if err != nil {
+		return nil, e, classify(err, s.log, t.name)
+	}
+	return result, e, nil
+}
+
+// errorResult is a failed call's answer: the payload as structuredContent
+// and, for clients that read only content, the same JSON as text.
+func errorResult(e *ToolError) *mcp.CallToolResult {
+	p := e.payload()
+	return &mcp.CallToolResult{
+		IsError:           true,
+		StructuredContent: p,
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(p)}},
+	}
+}
+
+// minLevel is a slog.Handler that drops records below a level.
+type minLevel struct {
+	min slog.Level
+	h   slog.Handler
+}
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.min && m.h.Enabled(ctx, l)
+}
+func (m minLevel) Handle(ctx context.Context, r slog.Record) error { return m.h.Handle(ctx, r) }
+func (m minLevel) WithAttrs(a []slog.Attr) slog.Handler            { return minLevel{m.min, m.h.WithAttrs(a)} }
+func (m minLevel) WithGroup(g string) slog.Handler                 { return minLevel{m.min, m.h.WithGroup(g)} }
+
+// toolset returns the seven tools (tools/list sorts them by name).
+func (s *Server) toolset() []*tool {
+	return []*tool{
+		s.setupTool(),
+		s.discoverTool(),
+		s.loadTool(),
+		s.referTool(),
+		s.reportTool(),
+		s.rejectTool(),
+		s.artifactTool(),
+	}
+}
+
+// unknownToolMiddleware answers a call of a tool this server does not have
+// with the JSON-RPC error the protocol names ("Unknown tool: <name>"); no
+// event is recorded for it.
+func (s *Server) unknownToolMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && !slices.ContainsFunc(s.tools, func(t *tool) bool { return t.name == r.Params.Name }) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Unknown tool: " + r.Params.Name}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+func (s *Server) version() string {
+	if s.cfg.Version == "" {
+		return "dev"
+	}
+	return s.cfg.Version
+}

@@ -1,0 +1,134 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestServeStdio(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.seed()
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- e.srv.ServeStdio(context.Background(), serverIn, serverOut) }()
+
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "stdio-test"}, nil).
+		Connect(ctx, &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cs.InitializeResult().Instructions; got != metaPrompt {
+		t.Fatalf("got instructions %q, want the META_PROMPT", got)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memdisc"})
+	if err != nil || !res.IsError {
+		t.Fatalf("memdisc before memsetup: got %+v, %v; want session_required", res, err)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "memsetup", Arguments: map[string]any{
+		"session_id": "stdio-1", "knownHashes": map[string]any{"META_PROMPT.md": ""}}})
+	if err != nil || res.IsError {
+		t.Fatalf("memsetup: got %+v, %v", res, err)
+	}
+	if err := cs.Close(); err != nil { // closes the client's stdout, the server's stdin
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("ServeStdio: got %v, want nil after the client closed stdin", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeStdio did not return after the client closed stdin")
+	}
+	if got := len(e.toolEvents()); got != 2 {
+		t.Fatalf("got %d events, want 2", got)
+	}
+}
+
+func TestServeStdio_ContextEnds(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	in, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.srv.ServeStdio(ctx, in, io.Discard) }()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("got %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeStdio did not return after ctx ended")
+	}
+}
+
+func TestHTTPHandler(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.seed()
+	hs := httptest.NewServer(e.srv.HTTPHandler())
+	t.Cleanup(hs.Close) // after the clients close: Close waits for their streams
+	ctx := context.Background()
+	connect := func() *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test"}, nil).
+			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cs.Close() })
+		return cs
+	}
+	a, b := connect(), connect()
+	if got := a.InitializeResult().Instructions; got != metaPrompt {
+		t.Fatalf("got instructions %q, want the META_PROMPT", got)
+	}
+	for _, c := range []struct {
+		cs      *mcp.ClientSession
+		session string
+	}{{a, "http-a"}, {b, "http-b"}} {
+		res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "memsetup", Arguments: map[string]any{
+			"session_id": c.session, "knownHashes": map[string]any{"META_PROMPT.md": ""}}})
+		if err != nil || res.IsError {
+			t.Fatalf("memsetup %s: got %+v, %v", c.session, res, err)
+		}
+	}
+	res, err := a.CallTool(ctx, &mcp.CallToolParams{Name: "agentreport", Arguments: map[string]any{"summary": "done"}})
+	if err != nil || res.IsError {
+		t.Fatalf("agentreport: got %+v, %v", res, err)
+	}
+	evs := e.toolEvents()
+	if got := evs[len(evs)-1].SessionID; got != "http-a" {
+		t.Fatalf("got session %q on a's event, want http-a: each HTTP session binds its own", got)
+	}
+}
+
+func TestConnectCommand(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	ctx := context.Background()
+	c, err := ConnectCommand(ctx, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Instructions(); got != protocolSummary {
+		t.Fatalf("got instructions %q, want the protocol summary", got)
+	}
+	setup(t, c, "child-1")
+	mustFail(t, c, "memload", map[string]any{"ids": []string{"p-1"}, "knownHashes": map[string]any{"p-1": ""}}, CodeUnknownRule)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !cmd.ProcessState.Success() {
+		t.Fatalf("the server exited with %v, want 0 after stdin closed", cmd.ProcessState)
+	}
+}

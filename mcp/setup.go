@@ -1,0 +1,110 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+)
+
+// memsetup binds the connection to the agent's session and hands out the
+// frame: the META_PROMPT, or the built-in protocol summary when the
+// workspace has none (then mpf.hash is the summary's hash, so delta loading
+// works the same either way).
+
+const descSessionID = "The real session or thread id that your host (the agent adapter) gave you for this conversation. " +
+	"Copy it exactly; never invent, guess or generate one. 1 to 128 characters from A-Z a-z 0-9 _ . : -"
+
+func (s *Server) setupTool() *tool {
+	return &tool{
+		name: "memsetup",
+		typ:  events.TypeSetup,
+		desc: "Start a clumsies session. Call it once, before any other clumsies tool, with the real host session id. " +
+			"Returns the workspace id, the session id and the META_PROMPT frame (its content only when your known hash is out of date). " +
+			"Follow the frame: discover, load, apply, refer, refine, submit.",
+		input: object("",
+			required("session_id", sessionIDSchema()),
+			required("knownHashes", object(`Hashes you already know. Must contain "META_PROMPT.md": the hash memsetup gave you before, or "" when you do not know it (the usual case).`,
+				required(content.MetaPromptPath, str(`The META_PROMPT.md hash you remember, or "" when you do not know it.`)),
+			)),
+		),
+		output: output("The session frame.",
+			optional("workspaceId", str("The workspace id.")),
+			optional("sessionId", str("The session this connection is bound to.")),
+			optional("mpf", openObject("The META_PROMPT frame.",
+				optional("hash", str("The current hash of the frame.")),
+				optional("content", nullableStr("The frame's text; null when your known hash is current.")),
+				optional("changed", boolean("False when your known hash is current.")),
+			)),
+		),
+		run:    s.setup,
+		commit: s.commitSetup,
+	}
+}
+
+type setupResult struct {
+	WorkspaceID string    `json:"workspaceId"`
+	SessionID   string    `json:"sessionId"`
+	MPF         mpfResult `json:"mpf"`
+}
+
+type mpfResult struct {
+	Hash    string  `json:"hash"`
+	Content *string `json:"content"`
+	Changed bool    `json:"changed"`
+}
+
+// setupState tells commitSetup which binding to undo when the event could
+// not be recorded.
+type setupState struct{ fresh bool }
+
+func (s *Server) setup(_ context.Context, c *call) (any, entry, error) {
+	e := entry{typ: events.TypeSetup}
+	f, err := decodeObject(c.raw, "", "session_id", "knownHashes")
+	if err != nil {
+		return nil, e, err
+	}
+	id, err := f.sessionID()
+	if err != nil {
+		return nil, e, err
+	}
+	e.sessionID = id
+	known, err := f.object("knownHashes", content.MetaPromptPath)
+	if err != nil {
+		return nil, e, err
+	}
+	if !known.has(content.MetaPromptPath) {
+		return nil, e, invalidParams(known.at(content.MetaPromptPath),
+			`knownHashes must contain "META_PROMPT.md": the hash you remember, or "" when you do not know it`)
+	}
+	knownHash, err := known.str(content.MetaPromptPath, true, false, 0)
+	if err != nil {
+		return nil, e, err
+	}
+	body, hash, _, err := s.frame()
+	if err != nil {
+		return nil, e, err
+	}
+	other, fresh := s.sessions.claim(c.conn, id)
+	if other != "" {
+		return nil, e, toolErr(CodeSessionConflict,
+			"this connection is already bound to session %q; one connection serves one session. Keep using %q, or open a new connection for the other session.",
+			other, other)
+	}
+	c.state = setupState{fresh: fresh}
+	changed := content.NormalizeHash(knownHash) != hash
+	res := setupResult{WorkspaceID: s.cfg.WorkspaceID, SessionID: id, MPF: mpfResult{Hash: hash, Changed: changed}}
+	if changed {
+		res.MPF.Content = &body
+	}
+	e.payload = events.SetupData{KnownHash: knownHash, Hash: hash, Changed: changed}
+	return res, e, nil
+}
+
+// commitSetup undoes a fresh binding whose event was not recorded, so the
+// agent's retry starts from scratch.
+func (s *Server) commitSetup(c *call, recorded bool) {
+	if st, ok := c.state.(setupState); ok && st.fresh && !recorded {
+		s.sessions.release(c.conn)
+	}
+}

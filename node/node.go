@@ -1,0 +1,203 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"sync"
+	"time"
+
+	embeddednats "github.com/clumsies/clumsies/embedded-nats"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/workspace"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Options configure a Node.
+type Options struct {
+	// Sync is the JetStream durability: SyncAlways (default) fsyncs every
+	// event before it is acknowledged.
+	Sync embeddednats.SyncMode
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// Node is an open workspace owned by this process.
+type Node struct {
+	WS    *workspace.Workspace
+	NATS  *embeddednats.Server
+	Conn  *nats.Conn
+	Log   *natsjs.Log
+	Store *projections.Store
+
+	logger *slog.Logger
+
+	mu       sync.Mutex
+	stopProj context.CancelFunc
+	projDone chan struct{}
+	projErr  error
+	closed   bool
+}
+
+// ProjectionsDir returns where the read models live in a state folder.
+func ProjectionsDir(stateDir string) string { return filepath.Join(stateDir, "projections") }
+
+// Open takes ownership of ws: it locks the state folder, starts the embedded
+// NATS server and opens the event log. It does not open the projections;
+// call StartProjections (or Rebuild). A workspace owned by another process
+// gives an error wrapping embeddednats.ErrLocked.
+func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, error) {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: opts.Sync, Logger: logger}
+	if err := srv.Start(); err != nil {
+		return nil, err
+	}
+	nc, err := srv.Connect()
+	if err != nil {
+		srv.Close()
+		return nil, fmt.Errorf("connect to the workspace server: %w", err)
+	}
+	log, err := natsjs.Open(ctx, nc, ws.ID(), natsjs.Options{})
+	if err != nil {
+		nc.Close()
+		srv.Close()
+		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
+	}
+	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger}, nil
+}
+
+// StartProjections opens the read models and starts the projector, which
+// catches up with the log and then follows it.
+func (n *Node) StartProjections(ctx context.Context) error {
+	store, err := projections.Open(ProjectionsDir(n.WS.StateDir()), projections.Options{Logger: n.logger})
+	if err != nil {
+		return err
+	}
+	n.startProjector(store)
+	return nil
+}
+
+func (n *Node) startProjector(store *projections.Store) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	n.mu.Lock()
+	n.Store, n.stopProj, n.projDone, n.projErr = store, cancel, done, nil
+	n.mu.Unlock()
+	go func() {
+		defer close(done)
+		err := store.Run(ctx, n.Log)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			n.logger.Error("projector stopped", "err", err)
+			n.mu.Lock()
+			n.projErr = err
+			n.mu.Unlock()
+		}
+	}()
+}
+
+// stopProjector stops the projector and closes the store.
+func (n *Node) stopProjector() error {
+	n.mu.Lock()
+	stop, done, store := n.stopProj, n.projDone, n.Store
+	n.stopProj, n.Store = nil, nil
+	n.mu.Unlock()
+	if stop == nil {
+		return nil
+	}
+	stop()
+	<-done
+	return store.Close()
+}
+
+// ErrProjector means the projector stopped with an error; the read models
+// are behind the log until it is fixed (usually by `clumsies rebuild`).
+var ErrProjector = errors.New("node: projector stopped")
+
+// WaitApplied blocks until the projections have applied seq. It fails fast
+// with ErrProjector when the projector has died.
+func (n *Node) WaitApplied(ctx context.Context, seq uint64) error {
+	n.mu.Lock()
+	store, done := n.Store, n.projDone
+	n.mu.Unlock()
+	if store == nil {
+		return fmt.Errorf("%w: projections are not open", ErrProjector)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err := store.WaitFor(ctx, seq)
+	if err != nil && store.Checkpoint() < seq {
+		n.mu.Lock()
+		perr := n.projErr
+		n.mu.Unlock()
+		if perr != nil {
+			return fmt.Errorf("%w: %v", ErrProjector, perr)
+		}
+		return err
+	}
+	return nil
+}
+
+// Record appends ev and returns once it is durable and applied to the
+// projections, so that the caller's next read sees it. It implements the
+// MCP layer's Ledger.
+func (n *Node) Record(ctx context.Context, ev events.Event) error {
+	seq, err := n.Log.Append(ctx, ev)
+	if err != nil {
+		return err
+	}
+	return n.WaitApplied(ctx, seq)
+}
+
+// CatchUp waits until the projections have applied every event in the log.
+func (n *Node) CatchUp(ctx context.Context) error {
+	last, err := n.Log.LastSeq(ctx)
+	if err != nil {
+		return fmt.Errorf("read the stream's last sequence: %w", err)
+	}
+	if last == 0 {
+		return nil
+	}
+	return n.WaitApplied(ctx, last)
+}
+
+// Close stops the projector, closes the store, the log connection and the
+// server, and releases the lock. A second Close returns an error wrapping
+// net.ErrClosed.
+func (n *Node) Close() error {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return fmt.Errorf("close node: %w", net.ErrClosed)
+	}
+	n.closed = true
+	n.mu.Unlock()
+	err := n.stopProjector()
+	n.Conn.Drain()
+	waitClosed(n.Conn, 2*time.Second)
+	return errors.Join(err, n.NATS.Close())
+}
+
+func waitClosed(nc *nats.Conn, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for !nc.IsClosed() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	nc.Close()
+}

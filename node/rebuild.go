@@ -1,0 +1,24 @@
+package node
+
+import (
+	"context"
+
+	"github.com/clumsies/clumsies/projections"
+)
+
+// Rebuild stops the projector, drops every read model, replays the whole
+// stream and starts the projector again. It returns the digest of the
+// rebuilt read models. progress, when not nil, is called as events apply.
+func (n *Node) Rebuild(ctx context.Context, progress func(done, total uint64)) (string, error) {
+	if err := n.stopProjector(); err != nil {
+		return "", err
+	}
+	store, err := projections.Rebuild(ctx, n.Log, ProjectionsDir(n.WS.StateDir()),
+		projections.Options{Logger: n.logger}, progress)
+	if err != nil {
+		return "", err
+	}
+	digest, err := store.Digest()
+	n.startProjector(store)
+	return digest, err
+}

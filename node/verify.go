@@ -1,0 +1,129 @@
+package node
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// Report is the outcome of Verify. Problems is empty when everything agrees.
+type Report struct {
+	Events       uint64   `json:"events"`
+	Digest       string   `json:"digest"`
+	ReplayDigest string   `json:"replayDigest"`
+	Objects      int      `json:"objects"`
+	Problems     []string `json:"problems"`
+}
+
+// OK reports whether verification found no problem.
+func (r Report) OK() bool { return len(r.Problems) == 0 }
+
+// Verify checks that the live read models equal a fresh replay of the stream
+// (built in memory, the live store is not touched), that every published
+// object's hash and constraint hashes match its body, and that the content
+// tree on disk matches the published manifest.
+func (n *Node) Verify(ctx context.Context) (Report, error) {
+	var r Report
+	if err := n.CatchUp(ctx); err != nil {
+		return r, err
+	}
+	live := n.Store
+	var err error
+	if r.Digest, err = live.Digest(); err != nil {
+		return r, err
+	}
+	replay, err := projections.Rebuild(ctx, n.Log, "", projections.Options{FS: vfs.NewMem(), Logger: n.logger}, nil)
+	if err != nil {
+		return r, fmt.Errorf("replay the stream: %w", err)
+	}
+	defer replay.Close()
+	if r.ReplayDigest, err = replay.Digest(); err != nil {
+		return r, err
+	}
+	r.Events = replay.Checkpoint()
+	if live.Checkpoint() != replay.Checkpoint() {
+		r.Problems = append(r.Problems, fmt.Sprintf("read models are at sequence %d, the stream at %d", live.Checkpoint(), replay.Checkpoint()))
+	}
+	if r.Digest != r.ReplayDigest {
+		r.Problems = append(r.Problems, "read models differ from a replay of the stream: "+diffModels(live, replay)+"; run `clumsies rebuild`")
+	}
+	objs := live.Objects()
+	r.Objects = len(objs)
+	for _, meta := range objs {
+		r.Problems = append(r.Problems, checkObject(live, meta.ID)...)
+	}
+	plan, err := n.Plan()
+	if err != nil {
+		r.Problems = append(r.Problems, "content tree: "+err.Error())
+	} else if len(plan) > 0 {
+		r.Problems = append(r.Problems, fmt.Sprintf("content tree differs from the published manifest (%s); run `clumsies publish`", describePlan(plan)))
+	}
+	return r, nil
+}
+
+// checkObject compares an object's stored hashes with its body.
+func checkObject(s *projections.Store, id string) []string {
+	o, err := s.Object(id)
+	if err != nil {
+		return []string{fmt.Sprintf("object %s: %v", id, err)}
+	}
+	var out []string
+	if h := content.Hash([]byte(o.Body)); h != o.Hash {
+		out = append(out, fmt.Sprintf("object %s (%s): stored hash %s, body hashes to %s", o.ID, o.Path, o.Hash, h))
+	}
+	if o.Kind == content.KindRule || o.Kind == content.KindWorkflow {
+		if want := content.ParseConstraints(o.Name, o.Body); !reflect.DeepEqual(normal(o.Constraints), normal(want)) {
+			out = append(out, fmt.Sprintf("object %s (%s): stored constraints differ from its body", o.ID, o.Path))
+		}
+	}
+	return out
+}
+
+func normal(cs []content.Constraint) []content.Constraint {
+	if len(cs) == 0 {
+		return nil
+	}
+	return cs
+}
+
+// diffModels names the read models that differ between two stores.
+func diffModels(a, b *projections.Store) string {
+	var names []string
+	if !reflect.DeepEqual(a.Objects(), b.Objects()) {
+		names = append(names, "manifest")
+	}
+	if !reflect.DeepEqual(a.Drafts(), b.Drafts()) {
+		names = append(names, "drafts")
+	}
+	if !reflect.DeepEqual(a.Usage(), b.Usage()) {
+		names = append(names, "usage")
+	}
+	if !reflect.DeepEqual(a.Sessions(), b.Sessions()) {
+		names = append(names, "sessions")
+	}
+	if !reflect.DeepEqual(a.Tools(), b.Tools()) {
+		names = append(names, "tool metrics")
+	}
+	if len(names) == 0 {
+		return "stored bytes differ"
+	}
+	return fmt.Sprint(names)
+}
+
+func describePlan(evs []events.Event) string {
+	pub, rem := 0, 0
+	for _, ev := range evs {
+		if ev.Type == events.TypeCatalogRemove {
+			rem++
+		} else {
+			pub++
+		}
+	}
+	return fmt.Sprintf("%d to publish, %d to remove", pub, rem)
+}

@@ -1,0 +1,11 @@
+package projections_test
+
+import (
+	"testing"
+
+	"github.com/clumsies/clumsies/internal/archtest"
+)
+
+func TestImportRules(t *testing.T) {
+	archtest.AllowImports(t, ".", archtest.Module+"/events", archtest.Module+"/content", "github.com/cockroachdb/pebble/v2")
+}

@@ -1,0 +1,18 @@
+// Package projections owns the projector, its checkpoint, the read models
+// and their rebuild; it imports only events, content, pebble and the
+// standard library, and nothing that serves MCP or runs NATS.
+//
+// A Store keeps every read model in one pebble database: the manifest of
+// published objects, draft state, usage per rule and per constraint,
+// sessions and tool metrics. The projector (Apply, Run) turns ledger events
+// into rows and writes them together with the checkpoint, the sequence of
+// the last applied event, in one batch. Batches are not synced: after a
+// crash rows and checkpoint roll back together and the projector replays
+// forward from the ledger, so every event counts exactly once.
+//
+// Reads are served from memory (the catalog metadata, drafts and counters
+// are loaded once at Open and kept current by the projector) except object
+// bodies, which one pebble Get fetches. Everything here can be thrown away
+// and rebuilt from the ledger (Rebuild); Digest proves that a rebuild and
+// the live store agree.
+package projections

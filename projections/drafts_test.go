@@ -1,0 +1,129 @@
+package projections_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+func TestStore_Drafts(t *testing.T) {
+	const tmp = "tmp-rule-0123456789ab"
+	create := events.DraftData{Resource: "rule", ID: tmp, Path: "go/NEW.md", Body: "new", Description: "first"}
+
+	t.Run("Create", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		ev := l.add(events.TypeDraftCreate, create, inSession("s7"))
+		apply(t, s, ev)
+		got, err := s.Draft(tmp)
+		if err != nil {
+			t.Fatalf("draft: %v", err)
+		}
+		want := projections.Draft{ID: tmp, Resource: "rule", Op: projections.OpCreate, Path: "go/NEW.md",
+			Body: "new", Description: "first", SessionID: "s7", Seq: ev.Seq}
+		if got != want {
+			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))
+		}
+	})
+	t.Run("UpdateOfCreateStaysCreate", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s,
+			l.add(events.TypeDraftCreate, create),
+			l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: tmp, Body: "newer"}),
+		)
+		got, _ := s.Draft(tmp)
+		if got.Op != projections.OpCreate || got.Body != "newer" || got.Description != "first" || got.Path != "go/NEW.md" {
+			t.Errorf("got %s, want a create draft with the new body and the old description", jsonOf(got))
+		}
+	})
+	t.Run("Update", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s, l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: ruleA, Body: "b", BaseHash: "sha256:base"}))
+		got, _ := s.Draft(ruleA)
+		if got.Op != projections.OpUpdate || got.Body != "b" || got.BaseHash != "sha256:base" {
+			t.Errorf("got %s, want an update draft", jsonOf(got))
+		}
+	})
+	t.Run("Rename", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s, l.add(events.TypeDraftRename, events.DraftData{Resource: "rule", ID: ruleA, Path: "go/A.md", NewPath: "go/B.md"}))
+		got, _ := s.Draft(ruleA)
+		if got.Op != projections.OpRename || got.Path != "go/A.md" || got.NewPath != "go/B.md" {
+			t.Errorf("got %s, want a rename draft", jsonOf(got))
+		}
+	})
+	t.Run("Delete", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s,
+			l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: ruleA, Body: "b"}),
+			l.add(events.TypeDraftDelete, events.DraftData{Resource: "rule", ID: ruleA}),
+		)
+		got, _ := s.Draft(ruleA)
+		if got.Op != projections.OpDelete || got.Body != "" {
+			t.Errorf("got %s, want a delete draft replacing the update", jsonOf(got))
+		}
+	})
+	t.Run("DeleteOfCreateDiscards", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s, l.add(events.TypeDraftCreate, create), l.add(events.TypeDraftDelete, events.DraftData{Resource: "rule", ID: tmp}))
+		if _, err := s.Draft(tmp); !errors.Is(err, projections.ErrNotFound) {
+			t.Errorf("got %v, want ErrNotFound", err)
+		}
+	})
+	t.Run("Discard", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s,
+			l.add(events.TypeDraftRename, events.DraftData{Resource: "rule", ID: ruleA, NewPath: "x/A.md"}),
+			l.add(events.TypeDraftDiscard, events.DraftData{Resource: "rule", ID: ruleA}),
+		)
+		if n := len(s.Drafts()); n != 0 {
+			t.Errorf("got %d drafts, want 0", n)
+		}
+	})
+	t.Run("Submit", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s, l.add(events.TypeDraftCreate, create))
+		ev := l.add(events.TypeDraftSubmit, events.SubmitData{DraftID: tmp})
+		apply(t, s, ev)
+		got, _ := s.Draft(tmp)
+		if !got.Submitted || got.Seq != ev.Seq {
+			t.Errorf("got %s, want submitted at seq %d", jsonOf(got), ev.Seq)
+		}
+	})
+	for _, typ := range []events.Type{events.TypeReviewAccept, events.TypeReviewDecline} {
+		t.Run(string(typ), func(t *testing.T) {
+			l, s := newLedger(t), openMem(t)
+			apply(t, s,
+				l.add(events.TypeDraftCreate, create),
+				l.add(events.TypeDraftSubmit, events.SubmitData{DraftID: tmp}),
+				l.add(typ, events.ReviewData{DraftID: tmp, Reviewer: "rev"}),
+			)
+			if n := len(s.Drafts()); n != 0 {
+				t.Errorf("got %d drafts, want 0", n)
+			}
+		})
+	}
+	t.Run("DraftsSorted", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s,
+			l.add(events.TypeDraftDelete, events.DraftData{Resource: "rule", ID: ruleB}),
+			l.add(events.TypeDraftCreate, create),
+			l.add(events.TypeDraftDelete, events.DraftData{Resource: "rule", ID: ruleA}),
+		)
+		var got []string
+		for _, d := range s.Drafts() {
+			got = append(got, d.ID)
+		}
+		if want := []string{ruleA, ruleB, tmp}; jsonOf(got) != jsonOf(want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+	})
+	t.Run("FailedCallChangesNothing", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s, l.add(events.TypeDraftCreate, create, failed("draft_exists")))
+		if n := len(s.Drafts()); n != 0 {
+			t.Errorf("got %d drafts, want 0", n)
+		}
+	})
+}

@@ -1,0 +1,175 @@
+package projections
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// Checkpoint returns the sequence of the last applied event, 0 if none.
+func (s *Store) Checkpoint() uint64 { return s.checkpoint.Load() }
+
+// decoded is an event with the payload the projector needs, nil for
+// events whose payload changes no read model.
+type decoded struct {
+	ev      *events.Event
+	payload any
+}
+
+// Apply is the projector: it applies events in order and writes their rows
+// and the new checkpoint in one pebble batch, committed without sync, so
+// that after a crash the rows and the checkpoint roll back together and
+// replay moves forward. Run calls it; so may tests and tools.
+//
+// Apply must be deterministic, as hashicorp/raft asks of an FSM: the same
+// events in the same order give the same bytes in the store, whatever the
+// batches they came in, the wall clock or the order of map iteration. Rows
+// hold only what the events say (times are the envelope's strings) and
+// are written from the resulting state, not from the batch; Digest proves
+// it, since a rebuild gives the digest of the live store.
+//
+// Events with Seq <= Checkpoint() are skipped. The others must follow on
+// without holes: Apply returns an error wrapping ErrGap, and applies
+// nothing, if one has a sequence other than the one expected. It also
+// applies nothing and returns an error if an event has no sequence or a
+// payload that does not decode, ErrClosed after Close, and the storage
+// error if the batch cannot be committed (the read models then stay as
+// they were).
+func (s *Store) Apply(evs ...events.Event) error {
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
+	todo, err := s.decode(evs)
+	if err != nil || len(todo) == 0 {
+		return err
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed.Load():
+		return ErrClosed
+	case s.broken != nil:
+		return s.broken
+	}
+	s.ch.reset()
+	for _, d := range todo {
+		s.st.apply(d, s.ch)
+	}
+	if s.ch.catalog {
+		s.inv.Store(nil)
+	}
+	if err := s.commit(); err != nil {
+		return err
+	}
+	s.checkpoint.Store(s.st.checkpoint)
+	s.notify()
+	return nil
+}
+
+// decode picks the events Apply has to apply and decodes their payloads.
+func (s *Store) decode(evs []events.Event) ([]decoded, error) {
+	next := s.Checkpoint() + 1
+	var todo []decoded
+	for i := range evs {
+		ev := &evs[i]
+		switch {
+		case ev.Seq == 0:
+			return nil, fmt.Errorf("apply event %s: no sequence (events must come from a Log)", ev.ID)
+		case ev.Seq < next:
+			continue
+		case ev.Seq > next:
+			return nil, fmt.Errorf("apply seq %d: %w: expected %d", ev.Seq, ErrGap, next)
+		}
+		p, err := payloadOf(ev)
+		if err != nil {
+			return nil, fmt.Errorf("apply seq %d: %w", ev.Seq, err)
+		}
+		if todo == nil {
+			todo = make([]decoded, 0, len(evs)-i)
+		}
+		todo = append(todo, decoded{ev, p})
+		next++
+	}
+	return todo, nil
+}
+
+// apply changes the state for one event. Failed calls change only the tool
+// metrics and the session (their payload is nil).
+func (st *state) apply(d decoded, ch *changes) {
+	ev := d.ev
+	st.events++
+	st.checkpoint = ev.Seq
+	st.recordTool(ev, ch)
+	st.touchSession(ev, ch)
+	switch p := d.payload.(type) {
+	case refs:
+		st.refer(ev, p, ch)
+	case *events.PublishData:
+		st.publish(ev.Seq, p, ch)
+	case *events.RemoveData:
+		st.remove(p, ch)
+	case *events.DraftData:
+		st.applyDraft(ev, p, ch)
+	case *events.SubmitData:
+		st.submit(ev.Seq, p, ch)
+	case *events.ReviewData:
+		st.dropDraft(p.DraftID, ch)
+	}
+}
+
+// commit writes the rows of s.ch in one batch. If that fails, it reloads
+// the state from the store, so memory matches what pebble holds. The
+// caller holds s.mu.
+func (s *Store) commit() error {
+	b := s.db.NewBatch()
+	defer b.Close()
+	err := s.st.write(b, s.ch)
+	if err == nil {
+		err = b.Commit(pebble.NoSync)
+	}
+	if err == nil {
+		return nil
+	}
+	err = fmt.Errorf("commit through seq %d: %w", s.st.checkpoint, err)
+	st, lerr := loadState(s.db)
+	if lerr != nil {
+		s.broken = fmt.Errorf("projections store %s is unusable after a failed commit (%w); reload failed: %w", s.dir, err, lerr)
+		return s.broken
+	}
+	s.st = st
+	s.inv.Store(nil)
+	return err
+}
+
+// notify wakes every WaitFor.
+func (s *Store) notify() {
+	s.waitMu.Lock()
+	close(s.applied)
+	s.applied = make(chan struct{})
+	s.waitMu.Unlock()
+}
+
+// WaitFor blocks until the event with sequence seq has been applied, so a
+// caller can read its own write. It returns ctx.Err() if ctx ends first and
+// ErrClosed if the store is closed first.
+func (s *Store) WaitFor(ctx context.Context, seq uint64) error {
+	for {
+		s.waitMu.Lock()
+		wake := s.applied
+		s.waitMu.Unlock()
+		if s.Checkpoint() >= seq {
+			return nil
+		}
+		if s.closed.Load() {
+			return ErrClosed
+		}
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

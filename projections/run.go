@@ -1,0 +1,112 @@
+package projections
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// Run keeps the store current with log: it catches up from Checkpoint()+1,
+// then follows new appends until ctx ends, and returns ctx.Err() then.
+//
+// While catching up it writes up to the batch size (Options.BatchSize)
+// events per batch, and reads a long backlog with several replays at once;
+// when following, it commits as soon as the log has nothing more to give
+// right now, so a tool call waiting for its own event (WaitFor) is not held
+// back. It returns the first error of the log or of Apply.
+func (s *Store) Run(ctx context.Context, log events.Log) error {
+	known, err := log.LastSeq(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("run projector: read last sequence: %w", err)
+	}
+	if err := s.catchUp(ctx, log, known, nil); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("run projector: catch up: %w", err)
+	}
+	if err := s.pump(ctx, log.Subscribe, known, nil); err != nil {
+		return fmt.Errorf("run projector: %w", err)
+	}
+	return ctx.Err()
+}
+
+// source delivers the events of a log from a sequence on: Log.Replay or
+// Log.Subscribe.
+type source func(ctx context.Context, from uint64, fn func(events.Event) error) error
+
+// pump applies the events src delivers from Checkpoint()+1 until src
+// returns. src runs in its own goroutine, so decoding envelopes (the log's
+// work) overlaps with applying them. Events up to known are known to exist:
+// batches wait for them rather than commit early. progress, if not nil, is
+// called with the checkpoint after each commit.
+func (s *Store) pump(parent context.Context, src source, known uint64, progress func(uint64)) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	feed := make(chan events.Event, s.batchSize)
+	srcErr := make(chan error, 1)
+	go func() {
+		defer close(feed)
+		srcErr <- src(ctx, s.Checkpoint()+1, func(ev events.Event) error {
+			select {
+			case feed <- ev:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	err := s.drain(feed, known, progress)
+	cancel()
+	for range feed {
+		// Unblock the source so it can return.
+	}
+	// The source has returned. Unless drain failed (and pump cancelled it),
+	// it did so on its own: its error counts, save that of parent ending.
+	if serr := <-srcErr; err == nil && parent.Err() == nil {
+		err = serr
+	}
+	return err
+}
+
+// drain applies the events of feed in batches until feed is closed or
+// Apply fails. A batch is committed when it is full, or when feed is empty
+// and no event up to known is still to come.
+func (s *Store) drain(feed <-chan events.Event, known uint64, progress func(uint64)) error {
+	batch := make([]events.Event, 0, s.batchSize)
+	for {
+		ev, open := <-feed
+		if !open {
+			return nil
+		}
+		batch = append(batch[:0], ev)
+	fill:
+		for open && len(batch) < s.batchSize {
+			if batch[len(batch)-1].Seq < known {
+				ev, open = <-feed
+			} else {
+				select {
+				case ev, open = <-feed:
+				default:
+					break fill
+				}
+			}
+			if open {
+				batch = append(batch, ev)
+			}
+		}
+		if err := s.Apply(batch...); err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(s.Checkpoint())
+		}
+		if !open {
+			return nil
+		}
+	}
+}

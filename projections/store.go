@@ -1,0 +1,208 @@
+package projections
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// Options configure a Store.
+type Options struct {
+	// FS is the file system the store lives on; nil means the OS file
+	// system. Tests use vfs.NewMem().
+	FS vfs.FS
+	// BatchSize bounds the events written in one pebble batch while Run
+	// and Rebuild catch up; 0 means 1000.
+	BatchSize int
+	// Logger receives pebble's messages (its informational ones at debug
+	// level); nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultBatchSize is the batch size used when Options.BatchSize is 0.
+const DefaultBatchSize = 1000
+
+func (o Options) withDefaults() Options {
+	if o.FS == nil {
+		o.FS = vfs.Default
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Store owns the pebble database that holds every read model, and an
+// in-memory copy of all of it but object bodies. One projector (Apply or
+// Run) writes it; any number of goroutines may read it meanwhile.
+type Store struct {
+	dir       string
+	db        *pebble.DB
+	lock      *pebble.Lock
+	logger    *slog.Logger
+	batchSize int
+
+	applyMu sync.Mutex // one Apply at a time
+	ch      *changes   // the rows of the batch being applied; guarded by applyMu
+
+	mu     sync.RWMutex // guards st and broken; held for writing from change to commit
+	st     *state
+	broken error                     // a failed commit that could not be rolled back in memory
+	closed atomic.Bool               // set under mu, so a reader holding mu sees an open db
+	inv    atomic.Pointer[inventory] // nil after the catalog changed
+
+	checkpoint atomic.Uint64
+	waitMu     sync.Mutex
+	applied    chan struct{} // closed and replaced after each commit, and at Close
+}
+
+// Open opens the store in dir, creating it if needed, and loads the read
+// models into memory.
+//
+// It returns an error wrapping ErrLocked if another process (or another
+// Store) has the store open, ErrIncompatible if the store was written in
+// another layout, and ErrCorrupt if its files cannot be read; the last two
+// errors name dir and say to run `clumsies rebuild`.
+func Open(dir string, opts Options) (*Store, error) {
+	opts = opts.withDefaults()
+	if err := opts.FS.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open projections store %s: %w: %w; %s", dir, ErrCorrupt, err, rebuildHint)
+	}
+	lock, err := pebble.LockDirectory(dir, opts.FS)
+	if err != nil {
+		return nil, fmt.Errorf("open projections store %s: %w (is another clumsies process serving this workspace?): %w", dir, ErrLocked, err)
+	}
+	return openLocked(dir, opts, lock)
+}
+
+// openLocked opens the store in dir, whose lock the caller holds. The
+// store takes the lock over; on error the lock is released.
+func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
+	db, err := pebble.Open(dir, &pebble.Options{
+		FS:                 opts.FS,
+		Lock:               lock,
+		Logger:             pebbleLogger{opts.Logger},
+		FormatMajorVersion: pebble.FormatNewest,
+	})
+	if err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("open projections store %s: %w: %w; %s", dir, ErrCorrupt, err, rebuildHint)
+	}
+	st, err := prepare(db)
+	if err != nil {
+		db.Close()
+		lock.Close()
+		return nil, fmt.Errorf("open projections store %s: %w; %s", dir, err, rebuildHint)
+	}
+	s := &Store{
+		dir: dir, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
+		ch: newChanges(), st: st, applied: make(chan struct{}),
+	}
+	s.checkpoint.Store(st.checkpoint)
+	return s, nil
+}
+
+// prepare checks the layout version of db, writing it into an empty
+// database, and loads the state.
+func prepare(db *pebble.DB) (*state, error) {
+	v, closer, err := db.Get(keySchema)
+	switch {
+	case errors.Is(err, pebble.ErrNotFound):
+		empty, err := isEmpty(db)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		if !empty {
+			return nil, fmt.Errorf("%w: it has no layout version", ErrIncompatible)
+		}
+		if err := db.Set(keySchema, encodeU64(schemaVersion), pebble.Sync); err != nil {
+			return nil, fmt.Errorf("write layout version: %w", err)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("%w: read layout version: %w", ErrCorrupt, err)
+	default:
+		version, err := decodeU64(v)
+		closer.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%w: layout version: %w", ErrCorrupt, err)
+		}
+		if version != schemaVersion {
+			return nil, fmt.Errorf("%w: layout version %d, this build reads %d", ErrIncompatible, version, schemaVersion)
+		}
+	}
+	st, err := loadState(db)
+	if err != nil {
+		return nil, fmt.Errorf("%w: load read models: %w", ErrCorrupt, err)
+	}
+	return st, nil
+}
+
+func isEmpty(db *pebble.DB) (bool, error) {
+	it, err := db.NewIter(nil)
+	if err != nil {
+		return false, err
+	}
+	empty := !it.First()
+	return empty, errors.Join(it.Error(), it.Close())
+}
+
+// Close waits for a running Apply, closes the database (pebble syncs its
+// log on close), releases the directory and wakes every WaitFor, which then
+// returns ErrClosed. A second Close returns an error wrapping ErrClosed.
+func (s *Store) Close() error {
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
+	s.mu.Lock()
+	wasClosed := s.closed.Swap(true)
+	s.mu.Unlock()
+	if wasClosed {
+		return fmt.Errorf("close projections store %s: %w", s.dir, ErrClosed)
+	}
+	s.notify()
+	err := s.db.Close()
+	if lerr := s.lock.Close(); err == nil {
+		err = lerr
+	}
+	if err != nil {
+		return fmt.Errorf("close projections store %s: %w", s.dir, err)
+	}
+	return nil
+}
+
+// body reads the published body of object id. The caller holds s.mu and
+// has checked that the store is open.
+func (s *Store) body(id string) (string, error) {
+	v, closer, err := s.db.Get(bodyKey(id))
+	if err != nil {
+		return "", fmt.Errorf("read body of %s: %w", id, err)
+	}
+	defer closer.Close()
+	return string(v), nil
+}
+
+// pebbleLogger hands pebble's messages to slog.
+type pebbleLogger struct{ l *slog.Logger }
+
+func (p pebbleLogger) Infof(format string, args ...any) {
+	p.l.Debug(fmt.Sprintf(format, args...), "component", "pebble")
+}
+
+func (p pebbleLogger) Errorf(format string, args ...any) {
+	p.l.Error(fmt.Sprintf(format, args...), "component", "pebble")
+}
+
+// Fatalf logs and panics: pebble calls it when it cannot go on, and does
+// not expect it to return.
+func (p pebbleLogger) Fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	p.l.Error(msg, "component", "pebble")
+	panic("pebble: " + msg)
+}

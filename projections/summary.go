@@ -1,0 +1,23 @@
+package projections
+
+// Summary counts what the store holds.
+type Summary struct {
+	Checkpoint uint64 `json:"checkpoint"` // sequence of the last applied event
+	Events     uint64 `json:"events"`     // events applied
+	Sessions   int    `json:"sessions"`
+	Objects    int    `json:"objects"` // published objects, the meta prompt included
+	Drafts     int    `json:"drafts"`
+}
+
+// Summary returns the counts of the store.
+func (s *Store) Summary() Summary {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return Summary{
+		Checkpoint: s.st.checkpoint,
+		Events:     s.st.events,
+		Sessions:   len(s.st.sessions),
+		Objects:    len(s.st.objects),
+		Drafts:     len(s.st.drafts),
+	}
+}

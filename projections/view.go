@@ -1,0 +1,235 @@
+package projections
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/clumsies/clumsies/content"
+)
+
+// Item is the draft-aware current state of one id, as memdisc lists it and
+// memload loads it: a published object with its draft, if any, laid over
+// it, or a create draft.
+type Item struct {
+	ID          string       `json:"id"`
+	Kind        content.Kind `json:"kind"`
+	Path        string       `json:"path"`
+	Name        string       `json:"name"`
+	Group       string       `json:"group,omitempty"`
+	Hash        string       `json:"hash"`
+	Description string       `json:"description,omitempty"`
+	Body        string       `json:"body,omitempty"` // View only
+	// Constraints are parsed from the current body (the draft's, if it has
+	// one); rules and workflows only, View only.
+	Constraints   []content.Constraint `json:"constraints,omitempty"`
+	HasDraft      bool                 `json:"hasDraft"`
+	DraftOp       string               `json:"draftOp,omitempty"`       // OpCreate, OpUpdate or OpRename
+	DraftBaseHash string               `json:"draftBaseHash,omitempty"` // the published hash a draft is based on
+	Published     bool                 `json:"published"`               // false for a create draft
+}
+
+// Filter selects items in List. Empty fields select everything.
+type Filter struct {
+	Kind  string // exact kind: rule, workflow or context
+	Group string // exact group
+	// Query is a case-insensitive search: every white-space separated word
+	// must occur in the id, path, name, group or description.
+	Query string
+}
+
+// View returns the draft-aware current state of one id, body and
+// constraints included: an object id, the tmp- id of a create draft, or
+// content.MetaPromptPath. An update or create draft gives the draft's body
+// and hash, a rename draft the new path.
+//
+// It returns ErrNotFound for an unknown id and for an object with a delete
+// draft, ErrClosed after Close, and the storage error if a body cannot be
+// read.
+func (s *Store) View(id string) (Item, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return Item{}, ErrClosed
+	}
+	o, d := s.st.objects[id], s.st.drafts[id]
+	var it Item
+	switch {
+	case d != nil && d.Op == OpCreate:
+		it = createdItem(d)
+		it.Body = d.Body
+	case o == nil:
+		return Item{}, ErrNotFound
+	case d == nil:
+		it = publishedItem(o)
+		it.Constraints = slices.Clone(o.Constraints)
+	default:
+		var ok bool
+		if it, ok = overlaid(o, d); !ok {
+			return Item{}, ErrNotFound
+		}
+		if d.Op == OpUpdate {
+			it.Body = d.Body
+		}
+	}
+	if it.Published && d == nil || d != nil && d.Op == OpRename {
+		body, err := s.body(id)
+		if err != nil {
+			return Item{}, err
+		}
+		it.Body = body
+	}
+	if d != nil && (it.Kind == content.KindRule || it.Kind == content.KindWorkflow) {
+		it.Constraints = content.ParseConstraints(it.Name, it.Body)
+	}
+	return it, nil
+}
+
+// List returns the draft-aware inventory that memdisc shows, without
+// bodies, constraints and the meta prompt: published rules, workflows and
+// context with their drafts laid over them (objects with a delete draft
+// left out), and create drafts under their tmp- ids. Items are sorted by
+// namespace (rules and workflows, then context), then path.
+func (s *Store) List(f Filter) []Item {
+	words := strings.Fields(strings.ToLower(f.Query))
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	inv := s.inventory()
+
+	// Items with a draft are few: they are sorted apart and merged into
+	// the inventory order.
+	var drafted []Item
+	for _, d := range s.st.drafts {
+		var it Item
+		switch o := s.st.objects[d.ID]; {
+		case d.Op == OpCreate:
+			if d.Resource == "mpf" {
+				continue
+			}
+			it = createdItem(d)
+		case o == nil || o.ns == NSMPF:
+			continue
+		default:
+			var ok bool
+			if it, ok = overlaid(o, d); !ok {
+				continue
+			}
+		}
+		if f.selectsItem(&it, words) {
+			drafted = append(drafted, it)
+		}
+	}
+	slices.SortFunc(drafted, compareItems)
+
+	var matches []uint64 // nil: every object
+	if len(words) > 0 {
+		matches = inv.matching(words)
+	}
+	var out []Item
+	if f == (Filter{}) {
+		out = make([]Item, 0, len(inv.objects)+len(drafted))
+	}
+	for i, o := range inv.objects {
+		if matches != nil && matches[i/64]&(1<<(i%64)) == 0 {
+			continue
+		}
+		if o.ns == NSMPF || o.drafted || !f.selects(o.Kind, o.Group) {
+			continue
+		}
+		it := publishedItem(o)
+		for len(drafted) > 0 && compareItems(drafted[0], it) < 0 {
+			out, drafted = append(out, drafted[0]), drafted[1:]
+		}
+		out = append(out, it)
+	}
+	return append(out, drafted...)
+}
+
+// compareItems orders items by namespace, then path, then id.
+func compareItems(a, b Item) int {
+	return cmp.Or(cmp.Compare(NamespaceOf(a.Kind).rank(), NamespaceOf(b.Kind).rank()),
+		strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
+}
+
+// publishedItem returns the item of a published object without a draft.
+func publishedItem(o *object) Item {
+	return Item{
+		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group,
+		Hash: o.Hash, Description: o.Description, Published: true,
+	}
+}
+
+// overlaid returns the item of published object o with its draft d laid
+// over it, and false if d deletes it.
+func overlaid(o *object, d *draft) (Item, bool) {
+	it := publishedItem(o)
+	it.HasDraft, it.DraftOp, it.DraftBaseHash = true, d.Op, cmp.Or(d.BaseHash, o.Hash)
+	if d.Description != "" {
+		it.Description = d.Description
+	}
+	switch d.Op {
+	case OpDelete:
+		return Item{}, false
+	case OpUpdate:
+		it.Hash = d.hash
+	case OpRename:
+		it.Path, it.Name, it.Group = d.NewPath, content.NameOf(d.NewPath), content.GroupOf(d.NewPath)
+		if o.ns == NSRule {
+			it.Kind = content.KindOfRulePath(d.NewPath)
+		}
+	}
+	return it, true
+}
+
+// createdItem returns the item of a create draft, without body.
+func createdItem(d *draft) Item {
+	return Item{
+		ID: d.ID, Kind: d.kind(), Path: d.Path, Name: content.NameOf(d.Path),
+		Group: content.GroupOf(d.Path), Hash: d.hash, Description: d.Description,
+		HasDraft: true, DraftOp: OpCreate,
+	}
+}
+
+// selects reports whether the kind and group filters let an item through.
+func (f Filter) selects(kind content.Kind, group string) bool {
+	return (f.Kind == "" || string(kind) == f.Kind) && (f.Group == "" || group == f.Group)
+}
+
+// selectsItem applies the whole filter, query words lower-cased, to it.
+func (f Filter) selectsItem(it *Item, words []string) bool {
+	return f.selects(it.Kind, it.Group) &&
+		(len(words) == 0 || containsAll(searchText(it.ID, it.Path, it.Name, it.Group, it.Description), words))
+}
+
+// searchText returns the lower-cased text that query words are looked for
+// in. Fields are separated by a line feed, which no word holds, so a word
+// never matches across two fields. The name and the group are usually
+// part of the path; then they are left out, as they would match nothing
+// the path does not.
+func searchText(id, path, name, group, description string) string {
+	var b strings.Builder
+	b.Grow(len(id) + len(path) + len(name) + len(group) + len(description) + 4)
+	b.WriteString(id)
+	b.WriteByte('\n')
+	b.WriteString(path)
+	for _, f := range [...]string{name, group} {
+		if !strings.Contains(path, f) {
+			b.WriteByte('\n')
+			b.WriteString(f)
+		}
+	}
+	if description != "" {
+		b.WriteByte('\n')
+		b.WriteString(description)
+	}
+	return strings.ToLower(b.String())
+}
+
+func containsAll(text string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
