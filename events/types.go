@@ -82,3 +82,20 @@ func NewPayload(t Type) (any, bool) {
 	}
 	return f(), true
 }
+
+// ChangesCatalog reports whether applying e changes what the tools read:
+// the published manifest or the drafts. A successful draft, catalog or
+// review event does; tool calls that only leave evidence (setup, discover,
+// load, refer, report, reject) and failed calls do not. A writer waits for
+// the projections to apply an event only when it changes the catalog, so
+// that the next read sees it and the other calls answer sooner.
+func (e Event) ChangesCatalog() bool {
+	if e.Outcome != OutcomeOK {
+		return false
+	}
+	switch e.Type {
+	case TypeCatalogPublish, TypeCatalogRemove, TypeDraftSubmit, TypeReviewAccept, TypeReviewDecline:
+		return true
+	}
+	return e.Type.IsDraft()
+}

@@ -11,16 +11,16 @@ import (
 )
 
 // Ledger records one event durably. Record returns once the event is stored
-// and the projections have applied it, so the next read of the Catalog sees
-// it. An error means the event may not be stored; the tool answers
+// and, when it changes the catalog (events.Event.ChangesCatalog), once the
+// projections have applied it, so the next read of the Catalog sees it. An error means the event may not be stored; the tool answers
 // unavailable.
 type Ledger interface {
 	Record(ctx context.Context, ev events.Event) error
 }
 
 // LogLedger is the Ledger of a process that owns the log and the
-// projections: it appends to Log and waits until Store has applied the
-// event.
+// projections: it appends to Log and, for an event that changes the
+// catalog, waits until Store has applied it.
 type LogLedger struct {
 	Log   events.Log
 	Store interface {
@@ -33,6 +33,9 @@ func (l LogLedger) Record(ctx context.Context, ev events.Event) error {
 	seq, err := l.Log.Append(ctx, ev)
 	if err != nil {
 		return fmt.Errorf("append %s: %w", ev.Type, err)
+	}
+	if !ev.ChangesCatalog() {
+		return nil
 	}
 	if err := l.Store.WaitFor(ctx, seq); err != nil {
 		return fmt.Errorf("wait for %s at seq %d: %w", ev.Type, seq, err)

@@ -154,13 +154,16 @@ func (n *Node) WaitApplied(ctx context.Context, seq uint64) error {
 	return nil
 }
 
-// Record appends ev and returns once it is durable and applied to the
-// projections, so that the caller's next read sees it. It implements the
-// MCP layer's Ledger.
+// Record appends ev and returns once it is durable and, when it changes
+// the catalog, applied to the projections, so that the caller's next read
+// sees it. It implements the MCP layer's Ledger.
 func (n *Node) Record(ctx context.Context, ev events.Event) error {
 	seq, err := n.Log.Append(ctx, ev)
 	if err != nil {
 		return err
+	}
+	if !ev.ChangesCatalog() {
+		return nil
 	}
 	return n.WaitApplied(ctx, seq)
 }
