@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// section is one group of measurements.
+type section struct {
+	name string
+	run  func(ctx context.Context, b *bench) error
+}
+
+// bench carries the settings and the report of one run.
+type bench struct {
+	bin   string // the built clumsies binary
+	echo  string // the built echo baseline server
+	quick bool
+	tmp   string
+	out   *strings.Builder
+}
+
+func (b *bench) printf(format string, args ...any) {
+	fmt.Fprintf(b.out, format, args...)
+	fmt.Fprintf(os.Stderr, format, args...)
+}
+
+func main() {
+	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
+	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, latency, catalog, concurrency, takeover")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	tmp, err := os.MkdirTemp("", "clumsies-bench-")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(tmp)
+	abs, err := filepath.Abs(*bin)
+	if err != nil {
+		fail(err)
+	}
+	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}}
+	if b.echo, err = buildEcho(tmp); err != nil {
+		fail(err)
+	}
+	sections := []section{
+		{"append", benchAppend},
+		{"rebuild", benchRebuild},
+		{"coldstart", benchColdStart},
+		{"latency", benchLatency},
+		{"catalog", benchCatalog},
+		{"concurrency", benchConcurrency},
+		{"takeover", benchTakeover},
+	}
+	want := strings.Split(*only, ",")
+	b.printf("# make bench: %s, %s/%s, %d CPUs, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	for _, s := range sections {
+		if *only != "" && !slices.Contains(want, s.name) {
+			continue
+		}
+		start := time.Now()
+		if err := s.run(ctx, b); err != nil {
+			fail(fmt.Errorf("%s: %w", s.name, err))
+		}
+		fmt.Fprintf(os.Stderr, "(%s took %s)\n\n", s.name, time.Since(start).Round(time.Millisecond))
+	}
+	fmt.Print(b.out.String())
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}
