@@ -49,6 +49,39 @@ func rebuild(tb testing.TB, log events.Log, fs vfs.FS, dir string, opts projecti
 	return s
 }
 
+// flakyLog is a Log whose replays fail from a sequence on.
+type flakyLog struct {
+	events.Log
+	failFrom uint64
+}
+
+var errFlaky = errors.New("replay failed")
+
+func (l flakyLog) Replay(ctx context.Context, from uint64, fn func(events.Event) error) error {
+	return l.Log.Replay(ctx, from, func(ev events.Event) error {
+		if ev.Seq >= l.failFrom {
+			return errFlaky
+		}
+		return fn(ev)
+	})
+}
+
+// shortLog is a Log that hides the event at one sequence, as a log with a
+// hole would.
+type shortLog struct {
+	events.Log
+	hole uint64
+}
+
+func (l shortLog) Replay(ctx context.Context, from uint64, fn func(events.Event) error) error {
+	return l.Log.Replay(ctx, from, func(ev events.Event) error {
+		if ev.Seq == l.hole {
+			return nil
+		}
+		return fn(ev)
+	})
+}
+
 func TestRebuild(t *testing.T) {
 	l := busyLedger(t, 200)
 	total := uint64(len(l.all()))
@@ -105,9 +138,39 @@ func TestRebuild(t *testing.T) {
 			t.Errorf("got %s, want %s", got, want)
 		}
 	})
-	t.Run("ReplacesFileInPlace", func(t *testing.T) {
+	t.Run("LeavesFileInPlace", func(t *testing.T) {
 		fs := vfs.NewMem()
 		writeFile(t, fs, "/db", "not a database")
+		_, err := projections.Rebuild(testCtx(t), l.log, "/db", projections.Options{FS: fs}, nil)
+		if !errors.Is(err, projections.ErrCorrupt) {
+			t.Fatalf("got %v, want ErrCorrupt", err)
+		}
+		if info, err := fs.Stat("/db"); err != nil || info.IsDir() {
+			t.Errorf("got %v, %v, want the file left alone", info, err)
+		}
+	})
+	t.Run("LeavesForeignFolder", func(t *testing.T) {
+		fs := vfs.NewMem()
+		if err := fs.MkdirAll("/home", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, fs, "/home/notes.txt", "precious")
+		if _, err := projections.Rebuild(testCtx(t), l.log, "/home", projections.Options{FS: fs}, nil); err == nil {
+			t.Fatal("got nil, want a refusal")
+		}
+		if _, err := fs.Stat("/home/notes.txt"); err != nil {
+			t.Errorf("got %v, want the file kept", err)
+		}
+	})
+	t.Run("ReplacesCorruptStore", func(t *testing.T) {
+		fs := vfs.NewMem()
+		closeQuietly(openAt(t, fs, "/db", projections.Options{}))
+		names, _ := fs.List("/db")
+		for _, name := range names {
+			if name != "LOCK" {
+				writeFile(t, fs, "/db/"+name, "garbage")
+			}
+		}
 		if s := rebuild(t, l.log, fs, "/db", projections.Options{}); s.Checkpoint() != total {
 			t.Errorf("checkpoint: got %d, want %d", s.Checkpoint(), total)
 		}
@@ -133,6 +196,18 @@ func TestRebuild(t *testing.T) {
 		}
 		if _, err := s.Digest(); err != nil {
 			t.Errorf("the open store broke: %v", err)
+		}
+	})
+	t.Run("ReplayError", func(t *testing.T) {
+		_, err := projections.Rebuild(testCtx(t), flakyLog{l.log, 100}, "/db", projections.Options{FS: vfs.NewMem()}, nil)
+		if !errors.Is(err, errFlaky) {
+			t.Errorf("got %v, want the replay error", err)
+		}
+	})
+	t.Run("Hole", func(t *testing.T) {
+		_, err := projections.Rebuild(testCtx(t), shortLog{l.log, 70}, "/db", projections.Options{FS: vfs.NewMem()}, nil)
+		if !errors.Is(err, projections.ErrGap) {
+			t.Errorf("got %v, want ErrGap", err)
 		}
 	})
 	t.Run("ContextEnds", func(t *testing.T) {

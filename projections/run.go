@@ -11,10 +11,10 @@ import (
 // then follows new appends until ctx ends, and returns ctx.Err() then.
 //
 // While catching up it writes up to the batch size (Options.BatchSize)
-// events per batch, and reads a long backlog with several replays at once;
-// when following, it commits as soon as the log has nothing more to give
-// right now, so a tool call waiting for its own event (WaitFor) is not held
-// back. It returns the first error of the log or of Apply.
+// events per batch; when following, it commits as soon as the log has
+// nothing more to give right now, so a tool call waiting for its own event
+// (WaitFor) is not held back. It returns the first error of the log or of
+// Apply.
 func (s *Store) Run(ctx context.Context, log events.Log) error {
 	known, err := log.LastSeq(ctx)
 	if err != nil {
@@ -22,12 +22,6 @@ func (s *Store) Run(ctx context.Context, log events.Log) error {
 			return ctx.Err()
 		}
 		return fmt.Errorf("run projector: read last sequence: %w", err)
-	}
-	if err := s.catchUp(ctx, log, known, nil); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("run projector: catch up: %w", err)
 	}
 	if err := s.pump(ctx, log.Subscribe, known, nil); err != nil {
 		return fmt.Errorf("run projector: %w", err)

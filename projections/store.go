@@ -69,12 +69,16 @@ type Store struct {
 //
 // It returns an error wrapping ErrLocked if another process (or another
 // Store) has the store open, ErrIncompatible if the store was written in
-// another layout, and ErrCorrupt if its files cannot be read; the last two
-// errors name dir and say to run `clumsies rebuild`.
+// another layout, and ErrCorrupt if its files cannot be read or a file
+// stands where its folder should be; the last two errors name dir and say
+// to run `clumsies rebuild`. Other errors are those of the file system.
 func Open(dir string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
+	if info, err := opts.FS.Stat(dir); err == nil && !info.IsDir() {
+		return nil, fmt.Errorf("open projections store %s: %w: it is a file, not a folder; remove it, then %s", dir, ErrCorrupt, rebuildHint)
+	}
 	if err := opts.FS.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("open projections store %s: %w: %w; %s", dir, ErrCorrupt, err, rebuildHint)
+		return nil, fmt.Errorf("open projections store %s: %w", dir, err)
 	}
 	lock, err := pebble.LockDirectory(dir, opts.FS)
 	if err != nil {
