@@ -150,6 +150,13 @@ func classify(err error, log *slog.Logger, tool string) *ToolError {
 			return te
 		}
 	}
+	// A backend that could not reach the workspace for now says so with an
+	// Unavailable() method (node.ErrUnavailable does); the agent may retry.
+	var ua interface{ Unavailable() bool }
+	if errors.As(err, &ua) && ua.Unavailable() {
+		log.Warn("tool call failed: workspace unavailable", "tool", tool, "error", err)
+		return toolErr(CodeUnavailable, msgUnavailable)
+	}
 	log.Error("tool call failed", "tool", tool, "error", err)
 	return toolErr(CodeInternal, msgInternal)
 }

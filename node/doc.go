@@ -1,7 +1,9 @@
-// Package node owns the running parts of one workspace in the process that
-// owns it: the embedded NATS server and its lock, the JetStream event log,
+// Package node owns the running parts of a workspace: in the process that
+// owns it, the embedded NATS server and its lock, the JetStream event log,
 // the pebble projections and their projector, publishing the content tree,
-// and the ledger the MCP tools record through. It ties together
-// embeddednats, natsjs, projections, catalog and workspace; it does not
-// import the MCP SDK and holds no tool logic.
+// and a read service that the workspace's other processes reach through a
+// private unix socket; in every other process, the connection to that
+// owner. Attach returns a Handle that is either, and takes over when the
+// owner goes. It ties together embeddednats, natsjs, projections, catalog
+// and workspace; it does not import the MCP SDK and holds no tool logic.
 package node

@@ -20,13 +20,31 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// Options configure a Node.
+// Options configure a Node, and a Handle when its process owns the
+// workspace.
 type Options struct {
 	// Sync is the JetStream durability: SyncAlways (default) fsyncs every
 	// event before it is acknowledged.
 	Sync embeddednats.SyncMode
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// NATSListen is the "host:port" of an opt-in TCP listener of the
+	// embedded server for external consumers; NATSToken is the token its
+	// clients must give, required with NATSListen. They apply while this
+	// process owns the workspace.
+	NATSListen string
+	NATSToken  string
+
+	// RetryFor bounds how long a Handle retries a call after the owner was
+	// lost; zero means DefaultRetryFor.
+	RetryFor time.Duration
+	// AttachWait bounds how long Attach waits for a starting owner to
+	// answer; zero means DefaultAttachWait.
+	AttachWait time.Duration
+	// Repair makes Attach, when it makes this process the owner, leave the
+	// read models closed (they may be unreadable) until Handle.Rebuild
+	// rebuilds them; other processes wait for the owner meanwhile.
+	Repair bool
 }
 
 // Node is an open workspace owned by this process.
@@ -52,13 +70,15 @@ func ProjectionsDir(stateDir string) string { return filepath.Join(stateDir, "pr
 // Open takes ownership of ws: it locks the state folder, starts the embedded
 // NATS server and opens the event log. It does not open the projections;
 // call StartProjections (or Rebuild). A workspace owned by another process
-// gives an error wrapping embeddednats.ErrLocked.
+// gives an error wrapping embeddednats.ErrLocked (Attach, instead, connects
+// to that process).
 func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, error) {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: opts.Sync, Logger: logger}
+	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: opts.Sync, Logger: logger,
+		Listen: opts.NATSListen, Token: opts.NATSToken}
 	if err := srv.Start(); err != nil {
 		return nil, err
 	}

@@ -127,8 +127,7 @@ func TestServe_CrashSafety(t *testing.T) {
 		t.Fatal("the burst did not reach the kill point")
 	}
 	wg.Wait()
-	cmd.Wait()
-	cl.Close()
+	cl.Close() // also reaps the killed process
 
 	// Restart: the server comes back and serves a new session.
 	_, cl2 := serve(t, dir)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/node"
 )
 
 // EventsCommand prints the ledger.
@@ -32,11 +33,11 @@ func (c *EventsCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	n, err := c.ws.open(ctx, c.m, false)
+	h, err := c.ws.attach(ctx, c.m, node.Options{})
 	if err != nil {
 		return err
 	}
-	defer n.Close()
+	defer h.Close()
 	print := func(ev events.Event) error {
 		if c.typ != "" && !strings.HasPrefix(string(ev.Type), c.typ) {
 			return nil
@@ -51,14 +52,17 @@ func (c *EventsCommand) Run(ctx context.Context, args []string) error {
 		}
 		return printEvent(c.m.Stdout, ev)
 	}
+	// Whether this process owns the workspace or reads through the owner,
+	// the handle goes on after the last event printed when the owner
+	// changes.
 	if c.follow {
-		err = n.Log.Subscribe(ctx, c.from, print)
+		err = h.Subscribe(ctx, c.from, print)
 		if errors.Is(err, context.Canceled) {
 			return nil
 		}
 		return err
 	}
-	return n.Log.Replay(ctx, c.from, print)
+	return h.Replay(ctx, c.from, print)
 }
 
 // printEvent writes one human-readable ledger line.

@@ -53,37 +53,21 @@ func (f *wsFlags) workspace() (*workspace.Workspace, error) {
 	return workspace.Open(dir)
 }
 
-// open takes ownership of the workspace; with projections it also opens the
-// read models and waits until they have caught up with the stream.
-func (f *wsFlags) open(ctx context.Context, m *Main, projections bool) (*node.Node, error) {
+// attach opens the workspace as its owner, or as a client of the process
+// that owns it (see node.Attach). o carries the command's own options;
+// the durability and the logger come from the flags.
+func (f *wsFlags) attach(ctx context.Context, m *Main, o node.Options) (*node.Handle, error) {
 	ws, err := f.workspace()
 	if err != nil {
 		return nil, err
 	}
-	mode, err := f.syncMode()
-	if err != nil {
+	if o.Sync, err = f.syncMode(); err != nil {
 		return nil, err
 	}
-	logger, err := f.logger(m.Stderr)
-	if err != nil {
+	if o.Logger, err = f.logger(m.Stderr); err != nil {
 		return nil, err
 	}
-	n, err := node.Open(ctx, ws, node.Options{Sync: mode, Logger: logger})
-	if err != nil {
-		return nil, err
-	}
-	if !projections {
-		return n, nil
-	}
-	if err := n.StartProjections(ctx); err != nil {
-		n.Close()
-		return nil, err
-	}
-	if err := n.CatchUp(ctx); err != nil {
-		n.Close()
-		return nil, err
-	}
-	return n, nil
+	return node.Attach(ctx, ws, o)
 }
 
 // isTerminal reports whether w is a terminal.

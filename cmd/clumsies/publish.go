@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/node"
 )
 
 // PublishCommand publishes the content tree.
@@ -23,12 +24,12 @@ func (c *PublishCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	n, err := c.ws.open(ctx, c.m, true)
+	h, err := c.ws.attach(ctx, c.m, node.Options{})
 	if err != nil {
 		return err
 	}
-	defer n.Close()
-	evs, err := n.Publish(ctx)
+	defer h.Close()
+	evs, err := h.Publish(ctx)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/clumsies/clumsies/node"
 )
 
 // RebuildCommand drops the read models and replays the stream.
@@ -22,11 +24,13 @@ func (c *RebuildCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	n, err := c.ws.open(ctx, c.m, false)
+	// Repair: as the owner, do not open read models that may be unreadable;
+	// as a client, have the owner rebuild.
+	h, err := c.ws.attach(ctx, c.m, node.Options{Repair: true})
 	if err != nil {
 		return err
 	}
-	defer n.Close()
+	defer h.Close()
 	var progress func(done, total uint64)
 	tty := isTerminal(c.m.Stderr)
 	if tty {
@@ -43,7 +47,7 @@ func (c *RebuildCommand) Run(ctx context.Context, args []string) error {
 		}
 	}
 	start := time.Now()
-	digest, err := n.Rebuild(ctx, progress)
+	r, err := h.Rebuild(ctx, progress)
 	if tty {
 		fmt.Fprintln(c.m.Stderr)
 	}
@@ -51,11 +55,10 @@ func (c *RebuildCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	took := time.Since(start)
-	events := n.Store.Checkpoint()
 	if c.json {
-		return json.NewEncoder(c.m.Stdout).Encode(map[string]any{"events": events, "digest": digest, "seconds": took.Seconds()})
+		return json.NewEncoder(c.m.Stdout).Encode(map[string]any{"events": r.Events, "digest": r.Digest, "seconds": took.Seconds()})
 	}
-	rate := float64(events) / max(took.Seconds(), 1e-9)
-	fmt.Fprintf(c.m.Stdout, "rebuilt read models from %d events in %s (%.0f events/s)\ndigest %s\n", events, took.Round(time.Millisecond), rate, digest)
+	rate := float64(r.Events) / max(took.Seconds(), 1e-9)
+	fmt.Fprintf(c.m.Stdout, "rebuilt read models from %d events in %s (%.0f events/s)\ndigest %s\n", r.Events, took.Round(time.Millisecond), rate, r.Digest)
 	return nil
 }

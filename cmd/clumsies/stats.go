@@ -7,6 +7,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -69,12 +70,16 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	n, err := c.ws.open(ctx, c.m, true)
+	h, err := c.ws.attach(ctx, c.m, node.Options{})
 	if err != nil {
 		return err
 	}
-	defer n.Close()
-	st := collectStats(n.WS.ID(), n.Store)
+	defer h.Close()
+	s, err := h.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	st := statsOf(h.Workspace().ID(), s)
 	if c.json {
 		enc := json.NewEncoder(c.m.Stdout)
 		enc.SetIndent("", "  ")
@@ -84,20 +89,24 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 }
 
 func collectStats(wsID string, s *projections.Store) statsJSON {
-	sum := s.Summary()
+	return statsOf(wsID, node.StatsOf(s))
+}
+
+func statsOf(wsID string, s node.Stats) statsJSON {
+	sum := s.Summary
 	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, Drafts: sum.Drafts, Objects: sum.Objects,
 		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}}
-	for _, u := range s.Usage() {
+	for _, u := range s.Usage {
 		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Refs: u.Refs, Constraints: []constraintJSON{}}
 		for _, c := range u.Constraints {
 			r.Constraints = append(r.Constraints, constraintJSON{ID: c.ID, Refs: c.Refs})
 		}
 		st.Rules = append(st.Rules, r)
 	}
-	for _, t := range s.Tools() {
+	for _, t := range s.Tools {
 		st.Tools = append(st.Tools, toolJSON{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
 	}
-	for _, se := range s.Sessions() {
+	for _, se := range s.Sessions {
 		st.SessionList = append(st.SessionList, sessionJSON{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
 	}
 	return st

@@ -23,12 +23,12 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	n, err := c.ws.open(ctx, c.m, true)
+	h, err := c.ws.attach(ctx, c.m, node.Options{})
 	if err != nil {
 		return err
 	}
-	defer n.Close()
-	r, err := n.Verify(ctx)
+	defer h.Close()
+	r, err := h.Verify(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,472 @@
+package node_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/clumsies/clumsies/content"
+	embeddednats "github.com/clumsies/clumsies/embedded-nats"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/mcp"
+	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/workspace"
+)
+
+var (
+	_ mcp.Catalog = (*node.Handle)(nil)
+	_ mcp.Ledger  = (*node.Handle)(nil)
+)
+
+// newWorkspace creates a workspace with the starter content.
+func newWorkspace(tb testing.TB) *workspace.Workspace {
+	tb.Helper()
+	ws, _, err := workspace.Init(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ws
+}
+
+// attach attaches to ws with interval syncs (the tests do not need fsync)
+// and closes the handle at the end of the test.
+func attach(tb testing.TB, ws *workspace.Workspace, opts ...func(*node.Options)) *node.Handle {
+	tb.Helper()
+	o := node.Options{Sync: embeddednats.SyncInterval}
+	for _, f := range opts {
+		f(&o)
+	}
+	h, err := node.Attach(context.Background(), ws, o)
+	if err != nil {
+		tb.Fatalf("attach: %v", err)
+	}
+	tb.Cleanup(func() { h.Close() })
+	return h
+}
+
+// ownerAndRemote returns the owner of a published workspace and a second
+// handle that reaches it through the socket.
+func ownerAndRemote(tb testing.TB) (*workspace.Workspace, *node.Handle, *node.Handle) {
+	tb.Helper()
+	ws := newWorkspace(tb)
+	a := attach(tb, ws)
+	if !a.IsOwner() {
+		tb.Fatal("the first handle is not the owner")
+	}
+	if _, err := a.Publish(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	b := attach(tb, ws)
+	if b.IsOwner() {
+		tb.Fatal("the second handle is an owner too")
+	}
+	return ws, a, b
+}
+
+func report(tb testing.TB, ws *workspace.Workspace, summary string) events.Event {
+	tb.Helper()
+	ev, err := events.New(ws.ID(), events.TypeAgentReport, events.AgentReportData{Summary: summary})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ev.SessionID, ev.Tool = "s1", "agentreport"
+	return ev
+}
+
+// jsonOf renders v as the tools would.
+func jsonOf(tb testing.TB, v any) string {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHandle_RemoteReadsEqualOwnerReads(t *testing.T) {
+	ws, a, b := ownerAndRemote(t)
+	ctx := context.Background()
+
+	// A draft, recorded through the remote, is visible to both at once.
+	tmp := "tmp-rule-00000000000a"
+	draft, _ := events.New(ws.ID(), events.TypeDraftCreate, events.DraftData{Resource: "rule", ID: tmp, Path: "go/NEW.md", Body: "# New\n\n## One\n\nDo it.\n"})
+	draft.SessionID, draft.Tool = "s1", "artifact"
+	if err := b.Record(ctx, draft); err != nil {
+		t.Fatal(err)
+	}
+
+	items := a.List(projections.Filter{})
+	if len(items) < 3 {
+		t.Fatalf("owner lists %d items, want the starter rule, workflow and the draft", len(items))
+	}
+	if got, want := jsonOf(t, b.List(projections.Filter{})), jsonOf(t, items); got != want {
+		t.Fatalf("List: remote got %s, owner %s", got, want)
+	}
+	f := projections.Filter{Kind: "workflow"}
+	if got, want := jsonOf(t, b.List(f)), jsonOf(t, a.List(f)); got != want {
+		t.Fatalf("List(%v): remote got %s, owner %s", f, got, want)
+	}
+	for _, id := range append([]string{content.MetaPromptPath}, idsOf(items)...) {
+		ov, oerr := a.View(id)
+		rv, rerr := b.View(id)
+		if oerr != nil || rerr != nil || jsonOf(t, rv) != jsonOf(t, ov) {
+			t.Fatalf("View(%s): remote got %v %s, owner %v %s", id, rerr, jsonOf(t, rv), oerr, jsonOf(t, ov))
+		}
+		oo, oerr := a.Object(id)
+		ro, rerr := b.Object(id)
+		if (oerr == nil) != (rerr == nil) || jsonOf(t, ro) != jsonOf(t, oo) {
+			t.Fatalf("Object(%s): remote got %v %s, owner %v %s", id, rerr, jsonOf(t, ro), oerr, jsonOf(t, oo))
+		}
+	}
+	od, oerr := a.Draft(tmp)
+	rd, rerr := b.Draft(tmp)
+	if oerr != nil || rerr != nil || jsonOf(t, rd) != jsonOf(t, od) {
+		t.Fatalf("Draft: remote got %v %s, owner %v %s", rerr, jsonOf(t, rd), oerr, jsonOf(t, od))
+	}
+	for _, it := range items {
+		if !it.Published {
+			continue
+		}
+		ns := projections.NamespaceOf(it.Kind)
+		oid, ook := a.ObjectIDByPath(ns, it.Path)
+		rid, rok := b.ObjectIDByPath(ns, it.Path)
+		if !ook || oid != it.ID || rid != oid || rok != ook {
+			t.Fatalf("ObjectIDByPath(%s, %s): remote got %s %v, owner %s %v, want %s", ns, it.Path, rid, rok, oid, ook, it.ID)
+		}
+	}
+	if id, ok := b.ObjectIDByPath(projections.NSRule, "no/SUCH.md"); ok {
+		t.Fatalf("ObjectIDByPath of a missing path: got %s, want none", id)
+	}
+	os, err := a.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := b.Stats(ctx)
+	if err != nil || jsonOf(t, rs) != jsonOf(t, os) {
+		t.Fatalf("Stats: remote got %v %s, owner %s", err, jsonOf(t, rs), jsonOf(t, os))
+	}
+	if rs.Summary.Events != 4 {
+		t.Fatalf("Stats: got %d events, want 4 (3 published, 1 draft)", rs.Summary.Events)
+	}
+	rep, err := b.Verify(ctx)
+	if err != nil || !rep.OK() {
+		t.Fatalf("Verify through the remote: %v %+v", err, rep)
+	}
+	if evs, err := b.Publish(ctx); err != nil || len(evs) != 0 {
+		t.Fatalf("Publish through the remote: got %d events, %v; want none", len(evs), err)
+	}
+}
+
+// TestHandle_LongReplies has the read service cut every reply into many
+// messages, as it does for a reply longer than a NATS message can hold.
+func TestHandle_LongReplies(t *testing.T) {
+	defer node.SetChunkSize(7)()
+	_, a, b := ownerAndRemote(t)
+	if got, want := jsonOf(t, b.List(projections.Filter{})), jsonOf(t, a.List(projections.Filter{})); got != want || len(got) < 100 {
+		t.Fatalf("List: remote got %s, owner %s", got, want)
+	}
+	ov, _ := a.View(content.MetaPromptPath)
+	rv, err := b.View(content.MetaPromptPath)
+	if err != nil || jsonOf(t, rv) != jsonOf(t, ov) {
+		t.Fatalf("View: remote got %v %s, owner %s", err, jsonOf(t, rv), jsonOf(t, ov))
+	}
+	if _, err := b.View("nope"); !errors.Is(err, projections.ErrNotFound) {
+		t.Fatalf("View of an unknown id: got %v, want ErrNotFound", err)
+	}
+}
+
+func idsOf(items []projections.Item) []string {
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
+	}
+	return ids
+}
+
+func TestHandle_ErrNotFoundSurvivesTheWire(t *testing.T) {
+	_, _, b := ownerAndRemote(t)
+	if _, err := b.View("p-0123456789abcdef0123456789abcdef"); !errors.Is(err, projections.ErrNotFound) {
+		t.Fatalf("View of an unknown id: got %v, want ErrNotFound", err)
+	}
+	if _, err := b.Object("nope"); !errors.Is(err, projections.ErrNotFound) {
+		t.Fatalf("Object of an unknown id: got %v, want ErrNotFound", err)
+	}
+	if _, err := b.Draft("nope"); !errors.Is(err, projections.ErrNotFound) {
+		t.Fatalf("Draft of an unknown id: got %v, want ErrNotFound", err)
+	}
+}
+
+// countIDs replays the log and counts the events of each id.
+func countIDs(tb testing.TB, log events.Log) map[string]int {
+	tb.Helper()
+	seen := map[string]int{}
+	var last uint64
+	err := log.Replay(context.Background(), 1, func(ev events.Event) error {
+		if ev.Seq != last+1 {
+			return fmt.Errorf("got seq %d after %d", ev.Seq, last)
+		}
+		last = ev.Seq
+		seen[ev.ID]++
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return seen
+}
+
+func TestHandle_RecordAcrossOwnerChange(t *testing.T) {
+	t.Run("SameEventTwice", func(t *testing.T) {
+		ws, a, b := ownerAndRemote(t)
+		ev := report(t, ws, "before and after")
+		if err := b.Record(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		// The owner goes; the remote's retry of the same event, as after a
+		// lost acknowledgement, lands on the new owner: itself.
+		a.Close()
+		if err := b.Record(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		if !b.IsOwner() || b.OwnerChanges() != 1 {
+			t.Fatalf("after the owner closed: owner %v, changes %d; want the remote to take over once", b.IsOwner(), b.OwnerChanges())
+		}
+		if n := countIDs(t, b)[ev.ID]; n != 1 {
+			t.Fatalf("event stored %d times, want once", n)
+		}
+	})
+
+	t.Run("Burst", func(t *testing.T) {
+		ws, a, b := ownerAndRemote(t)
+		c := attach(t, ws)
+		ctx := context.Background()
+		const workers, each = 6, 60
+		var (
+			wg       sync.WaitGroup
+			mu       sync.Mutex
+			recorded []string
+			errs     []error
+		)
+		half := make(chan struct{})
+		var once sync.Once
+		for w := 0; w < workers; w++ {
+			h := []*node.Handle{b, c}[w%2]
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < each; i++ {
+					ev := report(t, ws, fmt.Sprintf("w%d-%d", w, i))
+					if i%10 == 9 {
+						// A catalog change: the remote waits for the owner's
+						// projections, across the change too.
+						ev, _ = events.New(ws.ID(), events.TypeDraftCreate, events.DraftData{Resource: "rule", ID: fmt.Sprintf("tmp-rule-%012x", w*1000+i), Path: fmt.Sprintf("burst/W%dN%d.md", w, i), Body: "# X\n"})
+					}
+					err := h.Record(ctx, ev)
+					mu.Lock()
+					if err != nil {
+						errs = append(errs, err)
+					} else {
+						recorded = append(recorded, ev.ID)
+					}
+					if len(recorded) == workers*each/3 {
+						once.Do(func() { close(half) })
+					}
+					mu.Unlock()
+					if ev.Type == events.TypeDraftCreate && err == nil {
+						d, _ := ev.Payload()
+						if _, err := h.View(d.(*events.DraftData).ID); err != nil {
+							t.Errorf("draft %s not visible right after its record: %v", ev.ID, err)
+						}
+					}
+				}
+			}()
+		}
+		<-half
+		a.Close()
+		wg.Wait()
+		if len(errs) > 0 {
+			t.Fatalf("%d records failed across the owner change, first: %v", len(errs), errs[0])
+		}
+		if b.OwnerChanges() != 1 || c.OwnerChanges() != 1 {
+			t.Fatalf("owner changes: b saw %d, c %d; want 1 each", b.OwnerChanges(), c.OwnerChanges())
+		}
+		if b.IsOwner() == c.IsOwner() {
+			t.Fatalf("after the change: b owner %v, c owner %v; want exactly one owner", b.IsOwner(), c.IsOwner())
+		}
+		seen := countIDs(t, b)
+		for _, id := range recorded {
+			if seen[id] != 1 {
+				t.Errorf("event %s stored %d times, want once", id, seen[id])
+			}
+		}
+		if len(seen) != 3+workers*each {
+			t.Fatalf("log holds %d events, want %d", len(seen), 3+workers*each)
+		}
+		st, err := c.Stats(ctx)
+		if err != nil || st.Summary.Events != uint64(3+workers*each) {
+			t.Fatalf("stats after the change: %v, %d events; want %d", err, st.Summary.Events, 3+workers*each)
+		}
+		rep, err := c.Verify(ctx)
+		if err != nil || !rep.OK() {
+			t.Fatalf("verify after the change: %v %v", err, rep.Problems)
+		}
+	})
+}
+
+func TestHandle_SubscribeAcrossOwnerChange(t *testing.T) {
+	ws, a, b := ownerAndRemote(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan events.Event, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- b.Subscribe(ctx, 1, func(ev events.Event) error {
+			got <- ev
+			return nil
+		})
+	}()
+	next := func() events.Event {
+		select {
+		case ev := <-got:
+			return ev
+		case <-time.After(10 * time.Second):
+			t.Fatal("no event within 10s")
+		}
+		return events.Event{}
+	}
+	for i := 1; i <= 3; i++ {
+		if ev := next(); ev.Seq != uint64(i) {
+			t.Fatalf("got seq %d, want %d", ev.Seq, i)
+		}
+	}
+	a.Close()
+	c := attach(t, ws)
+	for i := 4; i <= 8; i++ {
+		if err := c.Record(ctx, report(t, ws, fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
+		if ev := next(); ev.Seq != uint64(i) {
+			t.Fatalf("got seq %d, want %d", ev.Seq, i)
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Subscribe ended with %v, want context.Canceled", err)
+	}
+}
+
+func TestHandle_RebuildThroughTheOwner(t *testing.T) {
+	ws, a, b := ownerAndRemote(t)
+	ctx := context.Background()
+	for i := 0; i < 20; i++ {
+		if err := b.Record(ctx, report(t, ws, fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := b.Rebuild(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := a.Rebuild(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Events != 23 || first.Digest == "" || first != second {
+		t.Fatalf("rebuilds: remote got %+v, owner %+v; want 23 events and equal digests", first, second)
+	}
+	// The owner's readers carry on with the new store.
+	if _, err := b.View(content.MetaPromptPath); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.View(content.MetaPromptPath); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHandle_TokenAndListener(t *testing.T) {
+	ws := newWorkspace(t)
+	const token = "s3cret-token"
+	a := attach(t, ws, func(o *node.Options) { o.NATSListen, o.NATSToken = "127.0.0.1:0", token })
+	if !a.IsOwner() {
+		t.Fatal("not the owner")
+	}
+	// A remote needs no token: the socket is its credential.
+	b := attach(t, ws)
+	if err := b.Record(context.Background(), report(t, ws, "via the socket")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Publish(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.View(content.MetaPromptPath); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHandle_Close(t *testing.T) {
+	ws, a, b := ownerAndRemote(t)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("second Close: got %v, want net.ErrClosed", err)
+	}
+	if _, err := b.View(content.MetaPromptPath); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("View after Close: got %v, want net.ErrClosed", err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The owner let go: the socket is gone and the lock is free.
+	if _, locked, _ := embeddednats.Owner(ws.StateDir()); locked {
+		t.Fatal("the lock is still held after the owner closed")
+	}
+	if _, err := nats.Connect("nats://127.0.0.1:4222", nats.SetCustomDialer(dialer(node.SocketPath(ws.StateDir()))), nats.NoReconnect()); err == nil {
+		t.Fatal("the socket still answers after the owner closed")
+	}
+}
+
+type dialer string
+
+func (d dialer) Dial(_, _ string) (net.Conn, error) { return net.Dial("unix", string(d)) }
+
+func TestSocketPath(t *testing.T) {
+	short := t.TempDir()
+	if got, want := node.SocketPath(short), short+"/owner.sock"; got != want {
+		t.Fatalf("SocketPath(%s): got %s, want %s", short, got, want)
+	}
+	long := short + "/" + strings.Repeat("a-long-folder-name/", 8)
+	got := node.SocketPath(long)
+	if len(got) > 100 || got != node.SocketPath(long) || got == node.SocketPath(short+"/other") {
+		t.Fatalf("SocketPath of a long folder: got %s, want a short path of its own", got)
+	}
+	t.Run("AttachInALongFolder", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), strings.Repeat("deep-folder/", 8))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		ws, _, err := workspace.Init(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := attach(t, ws)
+		b := attach(t, ws)
+		if !a.IsOwner() || b.IsOwner() {
+			t.Fatalf("owner %v, remote %v", a.IsOwner(), b.IsOwner())
+		}
+		if err := b.Record(context.Background(), report(t, ws, "through a socket in the temporary folder")); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

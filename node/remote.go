@@ -1,0 +1,165 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// remote is the backend of a process that does not own the workspace: a
+// NATS connection to the owner's server over the owner's socket. The event
+// log is the JetStream stream itself; reads and waits go to the owner's
+// read service.
+type remote struct {
+	wsID    string
+	nc      *nats.Conn
+	lg      *natsjs.Log
+	replies *replies
+	// gone ends when the connection to the owner is lost; every request
+	// in flight then fails at once.
+	gone   context.Context
+	cancel context.CancelFunc
+}
+
+// errNotReady means that nobody answers on the owner's socket yet: the
+// owner is starting, or has just died.
+var errNotReady = errors.New("node: the workspace owner does not answer yet")
+
+// dialRemote connects to the owner through its socket at path. It returns
+// an error wrapping errNotReady when there is nobody to talk to.
+func dialRemote(ctx context.Context, wsID, path string, logger *slog.Logger) (*remote, error) {
+	gone, cancel := context.WithCancel(context.Background())
+	// nats.go wants a URL; the dialer ignores it and uses the socket. No
+	// reconnects: when the owner goes, the Handle finds the next one.
+	nc, err := nats.Connect("nats://127.0.0.1:4222",
+		nats.SetCustomDialer(socketDialer{path}),
+		nats.NoReconnect(),
+		nats.Name(fmt.Sprintf("clumsies pid %d", os.Getpid())),
+		nats.Timeout(dialTimeout),
+		nats.ClosedHandler(func(*nats.Conn) { cancel() }),
+		nats.DisconnectErrHandler(func(*nats.Conn, error) { cancel() }),
+		// nats.go prints asynchronous errors to stderr by default; a lost
+		// owner's broken pipe is expected.
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			logger.Debug("connection to the workspace owner", "err", err)
+		}),
+	)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("%w: connect to %s: %w", errNotReady, path, err)
+	}
+	rs, err := newReplies(nc)
+	if err != nil {
+		nc.Close()
+		cancel()
+		return nil, fmt.Errorf("%w: %w", errNotReady, err)
+	}
+	lg, err := natsjs.Open(ctx, nc, wsID, natsjs.Options{})
+	if err != nil {
+		nc.Close()
+		cancel()
+		if errors.Is(err, events.ErrIncompatible) || errors.Is(err, events.ErrMalformed) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", errNotReady, err)
+	}
+	return &remote{wsID: wsID, nc: nc, lg: lg, replies: rs, gone: gone, cancel: cancel}, nil
+}
+
+// request asks the owner's read service and decodes the result into out.
+func (r *remote) request(ctx context.Context, method string, in, out any) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return fmt.Errorf("encode %s request: %w", method, err)
+	}
+	reply, err := r.replies.ask(ctx, rpcSubject(r.wsID, method), body)
+	if err != nil {
+		return fmt.Errorf("ask the workspace owner (%s): %w", method, err)
+	}
+	return decodeReply(reply, out)
+}
+
+func (r *remote) view(ctx context.Context, id string) (projections.Item, error) {
+	var it projections.Item
+	err := r.request(ctx, methodView, idArgs{id}, &it)
+	return it, err
+}
+
+func (r *remote) list(ctx context.Context, f projections.Filter) ([]projections.Item, error) {
+	var items []projections.Item
+	err := r.request(ctx, methodList, f, &items)
+	return items, err
+}
+
+func (r *remote) object(ctx context.Context, id string) (projections.Object, error) {
+	var o projections.Object
+	err := r.request(ctx, methodObject, idArgs{id}, &o)
+	return o, err
+}
+
+func (r *remote) draft(ctx context.Context, id string) (projections.Draft, error) {
+	var d projections.Draft
+	err := r.request(ctx, methodDraft, idArgs{id}, &d)
+	return d, err
+}
+
+func (r *remote) objectIDByPath(ctx context.Context, ns projections.Namespace, path string) (string, bool, error) {
+	var rep pathReply
+	err := r.request(ctx, methodPathID, pathArgs{ns, path}, &rep)
+	return rep.ID, rep.OK, err
+}
+
+func (r *remote) stats(ctx context.Context) (Stats, error) {
+	var st Stats
+	err := r.request(ctx, methodStats, struct{}{}, &st)
+	return st, err
+}
+
+// record appends ev straight to the stream (with its id as Nats-Msg-Id,
+// so a retry stores nothing twice) and, when it changes the catalog, asks
+// the owner to wait until its projections have applied it.
+func (r *remote) record(ctx context.Context, ev events.Event) error {
+	seq, err := r.lg.Append(ctx, ev)
+	if err != nil || !ev.ChangesCatalog() {
+		return err
+	}
+	return r.request(ctx, methodWaitFor, seqArgs{seq}, nil)
+}
+
+func (r *remote) publish(ctx context.Context) ([]events.Event, error) {
+	var evs []events.Event
+	err := r.request(ctx, methodPublish, struct{}{}, &evs)
+	return evs, err
+}
+
+func (r *remote) verify(ctx context.Context) (Report, error) {
+	var rep Report
+	err := r.request(ctx, methodVerify, struct{}{}, &rep)
+	return rep, err
+}
+
+// rebuild asks the owner to rebuild; progress is not reported.
+func (r *remote) rebuild(ctx context.Context, _ func(done, total uint64)) (Rebuilt, error) {
+	var rb Rebuilt
+	err := r.request(ctx, methodRebuild, struct{}{}, &rb)
+	return rb, err
+}
+
+func (r *remote) log() events.Log       { return r.lg }
+func (r *remote) lost() context.Context { return r.gone }
+func (r *remote) isOwner() bool         { return false }
+
+func (r *remote) close() error {
+	r.nc.Close()
+	r.cancel()
+	return nil
+}
