@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
-	"time"
 
+	"github.com/clumsies/clumsies/live"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/web"
 )
 
 // ServeCommand runs the MCP server. Any number of them may serve one
@@ -20,13 +19,17 @@ type ServeCommand struct {
 	m          *Main
 	ws         wsFlags
 	http       string
+	token      string
 	natsListen string
 	listenAny  bool
 	natsToken  string
 }
 
-// tokenEnv names the environment variable that may hold --nats-token.
-const tokenEnv = "CLUMSIES_NATS_TOKEN"
+// Environment variables that may hold the tokens.
+const (
+	tokenEnv     = "CLUMSIES_NATS_TOKEN" // --nats-token
+	httpTokenEnv = "CLUMSIES_TOKEN"      // --token
+)
 
 var (
 	_ mcp.Catalog = (*node.Handle)(nil)
@@ -38,7 +41,8 @@ var (
 func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR] [--sync always|interval] [--nats-listen ADDR --nats-token T]")
 	c.ws.register(fs)
-	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` (e.g. 127.0.0.1:7333) under /mcp instead of stdio")
+	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
+	fs.StringVar(&c.token, "token", "", "with --http, the bearer `token` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
 	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
 	fs.BoolVar(&c.listenAny, "nats-listen-any", false, "allow --nats-listen on a non-loopback address")
 	fs.StringVar(&c.natsToken, "nats-token", "", "the `token` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
@@ -48,6 +52,16 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	opts, err := c.natsOptions()
 	if err != nil {
 		return err
+	}
+	var ln net.Listener
+	if c.http != "" {
+		if c.token == "" {
+			c.token = os.Getenv(httpTokenEnv)
+		}
+		if ln, err = web.Listen(c.http, c.token); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		defer ln.Close()
 	}
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
@@ -65,10 +79,17 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Logger:      logger,
 		Version:     version,
 	})
-	if c.http == "" {
+	if ln == nil {
 		return srv.ServeStdio(ctx, c.m.Stdin, c.m.Stdout)
 	}
-	return serveHTTP(ctx, c.http, srv.HTTPHandler(), c.m)
+	handler := web.Handler(web.Options{
+		MCP:    srv.HTTPHandler(),
+		Events: live.Handler(h, live.Options{Logger: logger}),
+		Token:  c.token,
+		Logger: logger,
+	})
+	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp and live events at http://%s/events\n", ln.Addr(), ln.Addr())
+	return web.Serve(ctx, ln, handler)
 }
 
 // natsOptions checks the NATS listener flags.
@@ -99,28 +120,4 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-func serveHTTP(ctx context.Context, addr string, h http.Handler, m *Main) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", addr, err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(m.Stderr, "clumsies: serving MCP at http://%s/mcp\n", ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
-		return nil
-	}
 }

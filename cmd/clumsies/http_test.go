@@ -1,0 +1,118 @@
+package main_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var servingRE = regexp.MustCompile(`serving MCP at http://([^/\s]+)/mcp`)
+
+// serveHTTP starts `clumsies serve --http` and returns its base URL.
+func serveHTTP(tb testing.TB, dir string, args ...string) string {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--workspace", dir}, args...)...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		cancel()
+		cmd.Wait()
+	})
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		if m := servingRE.FindStringSubmatch(lines.Text()); m != nil {
+			go io.Copy(io.Discard, stderr)
+			return "http://" + m[1]
+		}
+	}
+	tb.Fatalf("serve --http never said where it serves")
+	return ""
+}
+
+func get(tb testing.TB, url, token string) *http.Response {
+	tb.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatalf("GET %s: %v", url, err)
+	}
+	return resp
+}
+
+// TestServe_HTTP checks the HTTP front of the binary: /healthz, MCP at /mcp,
+// the ledger as SSE at /events, and the bearer token.
+func TestServe_HTTP(t *testing.T) {
+	dir := newWorkspace(t)
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0", "--token", "s3cret")
+
+	if resp := get(t, base+"/healthz", ""); resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz: got %d, want 200", resp.StatusCode)
+	}
+	if resp := get(t, base+"/events", ""); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("/events without the token: got %d, want 401", resp.StatusCode)
+	}
+
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer s3cret")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" || !strings.Contains(string(body), `"clumsies"`) {
+		t.Fatalf("initialize over HTTP: got %d %q (session %q), want 200 from clumsies with a session id", resp.StatusCode, body, resp.Header.Get("Mcp-Session-Id"))
+	}
+
+	// The three catalog events published on start, replayed from the first.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, base+"/events?from=1&type=catalog", nil)
+	req.Header.Set("Authorization", "Bearer s3cret")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("/events: got %d %s, want 200 text/event-stream", resp.StatusCode, ct)
+	}
+	sse := bufio.NewScanner(resp.Body)
+	var ids []string
+	for len(ids) < 3 && sse.Scan() {
+		if id, ok := strings.CutPrefix(sse.Text(), "id: "); ok {
+			ids = append(ids, id)
+		}
+	}
+	if strings.Join(ids, ",") != "1,2,3" {
+		t.Fatalf("/events: got ids %v, want 1,2,3", ids)
+	}
+}
+
+func TestServe_HTTPNeedsTokenOffLoopback(t *testing.T) {
+	dir := newWorkspace(t)
+	r := run(t, dir, "serve", "--http", "0.0.0.0:0")
+	if r.code != 2 || !strings.Contains(r.stderr, "--token") {
+		t.Fatalf("serve --http 0.0.0.0:0 without a token: got exit %d, %q; want exit 2 asking for --token", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,64 @@
+package web
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+)
+
+// requireToken lets a request through only with Authorization: Bearer
+// <token>. Both tokens are hashed before the constant-time compare, so that
+// neither the content nor the length of the token leaks through timing.
+func requireToken(token string, log *slog.Logger, next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, sent := bearer(r.Header.Get("Authorization"))
+		sum := sha256.Sum256([]byte(got))
+		if sent && subtle.ConstantTimeCompare(sum[:], want[:]) == 1 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		challenge, msg := `Bearer realm="clumsies"`, "401 unauthorized: send Authorization: Bearer <token>, the token clumsies serve was started with (--token or CLUMSIES_TOKEN)"
+		if sent {
+			challenge += `, error="invalid_token"`
+			msg = "401 unauthorized: wrong bearer token"
+		}
+		log.Warn("http request refused: bad or missing bearer token", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "token_sent", sent)
+		w.Header().Set("WWW-Authenticate", challenge)
+		http.Error(w, msg, http.StatusUnauthorized)
+	})
+}
+
+// bearer returns the token of an Authorization header value of the form
+// "Bearer <token>" (the scheme in any case), and whether there was one.
+func bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
+}
+
+// guardHost refuses a request that reached a loopback address with a Host
+// header that is not a loopback name. A browser tricked by DNS rebinding
+// (evil.example resolving to 127.0.0.1) sends its own host name, so this
+// keeps web pages from reading the ledger or calling tools of a local
+// server that has no token. The MCP SDK does the same for /mcp; this covers
+// every route.
+func guardHost(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if ok && local != nil && isLoopbackHost(hostOf(local.String())) && !isLoopbackHost(hostOf(r.Host)) {
+			log.Warn("http request refused: non-loopback Host on a loopback address", "host", r.Host, "path", r.URL.Path, "remote", r.RemoteAddr)
+			http.Error(w, fmt.Sprintf("403 forbidden: Host %q is not localhost, 127.0.0.1 or [::1]; "+
+				"a server on a loopback address answers only loopback names", r.Host), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,80 @@
+package web
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+)
+
+// Options configure Handler.
+type Options struct {
+	// MCP serves the Model Context Protocol over Streamable HTTP at /mcp,
+	// every method (POST, GET, DELETE). Nil leaves /mcp unrouted (404).
+	MCP http.Handler
+	// Events serves GET /events, the live event stream; other methods get
+	// 405. Nil leaves /events unrouted (404).
+	Events http.Handler
+	// Token, when not empty, is required of every request except GET
+	// /healthz, as the header Authorization: Bearer <Token>.
+	Token string
+	// Logger receives a line for every request refused for its token or
+	// its Host (warn). Nil discards them.
+	Logger *slog.Logger
+}
+
+// Handler returns the HTTP front of a workspace:
+//
+//   - /mcp: opts.MCP;
+//   - GET /events: opts.Events;
+//   - GET /healthz: "ok", with no authentication, for load balancers and
+//     container health checks;
+//   - anything else: 404.
+//
+// With opts.Token set, a request without the right bearer token gets 401
+// with a WWW-Authenticate: Bearer challenge; tokens are compared in
+// constant time. A request that reaches a loopback address with a Host
+// that is not a loopback name (a DNS-rebinding attack from a browser) gets
+// 403.
+func Handler(opts Options) http.Handler {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	routes := http.NewServeMux()
+	if opts.MCP != nil {
+		routes.Handle("/mcp", opts.MCP)
+	}
+	if opts.Events != nil {
+		routes.Handle("GET /events", opts.Events)
+		routes.Handle("/events", onlyGet)
+	}
+	routes.HandleFunc("/", notFound)
+
+	var guarded http.Handler = routes
+	if opts.Token != "" {
+		guarded = requireToken(opts.Token, log, guarded)
+	}
+	guarded = guardHost(log, guarded)
+
+	top := http.NewServeMux()
+	top.HandleFunc("GET /healthz", healthz)
+	top.Handle("/healthz", onlyGet)
+	top.Handle("/", guarded)
+	return top
+}
+
+func healthz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, "ok\n")
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	http.Error(w, "404 not found: "+r.URL.Path+" (clumsies serves /mcp, /events and /healthz)", http.StatusNotFound)
+}
+
+// onlyGet answers a method other than GET (or HEAD) on a GET route.
+var onlyGet = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "method "+r.Method+" not allowed: "+r.URL.Path+" answers GET only", http.StatusMethodNotAllowed)
+})
