@@ -166,10 +166,25 @@ func (s *Store) WaitFor(ctx context.Context, seq uint64) error {
 		if s.closed.Load() {
 			return ErrClosed
 		}
-		select {
-		case <-wake:
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := s.block(ctx, wake); err != nil {
+			return err
 		}
+	}
+}
+
+// block waits for wake, telling a lingering projector (see drain) that
+// somebody is waiting so that it commits at once.
+func (s *Store) block(ctx context.Context, wake <-chan struct{}) error {
+	s.waiters.Add(1)
+	defer s.waiters.Add(-1)
+	select {
+	case s.waitStart <- struct{}{}:
+	default:
+	}
+	select {
+	case <-wake:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

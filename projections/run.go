@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/clumsies/clumsies/events"
 )
@@ -67,25 +68,56 @@ func (s *Store) pump(parent context.Context, src source, known uint64, progress 
 	return err
 }
 
+// linger is how long a batch of evidence-only events (see
+// events.Event.ChangesCatalog) may wait for more before it is committed,
+// when nobody waits for it. Tool calls that record such events do not wait
+// for the projections, so committing them in bigger, later batches takes
+// the projector's work off the path of the next call.
+const linger = 20 * time.Millisecond
+
 // drain applies the events of feed in batches until feed is closed or
 // Apply fails. A batch is committed when it is full, or when feed is empty
-// and no event up to known is still to come.
+// and no event up to known is still to come; a batch that changes no
+// catalog state first lingers for more events, until somebody waits.
 func (s *Store) drain(feed <-chan events.Event, known uint64, progress func(uint64)) error {
 	batch := make([]events.Event, 0, s.batchSize)
+	timer := time.NewTimer(linger)
+	timer.Stop()
 	for {
 		ev, open := <-feed
 		if !open {
 			return nil
 		}
 		batch = append(batch[:0], ev)
+		lingering := false
 	fill:
 		for open && len(batch) < s.batchSize {
-			if batch[len(batch)-1].Seq < known {
+			last := batch[len(batch)-1]
+			switch {
+			case last.Seq < known:
 				ev, open = <-feed
-			} else {
+			case !lingering && (last.ChangesCatalog() || s.waiters.Load() > 0):
 				select {
 				case ev, open = <-feed:
 				default:
+					break fill
+				}
+			default:
+				if !lingering {
+					lingering = true
+					timer.Reset(linger)
+				}
+				select {
+				case ev, open = <-feed:
+					if open && ev.ChangesCatalog() {
+						batch = append(batch, ev)
+						timer.Stop()
+						break fill
+					}
+				case <-s.waitStart:
+					timer.Stop()
+					break fill
+				case <-timer.C:
 					break fill
 				}
 			}

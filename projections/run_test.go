@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 
@@ -79,4 +80,46 @@ func TestStore_Run(t *testing.T) {
 			t.Fatalf("got %v, want the decode error", err)
 		}
 	})
+}
+
+// TestStore_RunLingers checks the batching of evidence-only events: nobody
+// waits for them, yet they are applied; a waiter gets them at once; and a
+// catalog event that follows them is not held back.
+func TestStore_RunLingers(t *testing.T) {
+	l := newLedger(t)
+	l.publish(ruleA, content.KindRule, "go/A.md", "## Steps\n- one\n")
+	s := openMem(t)
+	running(t, s, l.log)
+	var last events.Event
+	for i := 0; i < 5; i++ {
+		last = l.refer(ruleA, []string{"Steps/1"})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for s.Checkpoint() < last.Seq {
+		if time.Now().After(deadline) {
+			t.Fatalf("evidence-only events never applied: checkpoint %d, want %d", s.Checkpoint(), last.Seq)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	last = l.refer(ruleA, []string{"Steps/1"})
+	if err := s.WaitFor(testCtx(t), last.Seq); err != nil {
+		t.Fatalf("wait for a lingering event: %v", err)
+	}
+	l.refer(ruleA, []string{"Steps/1"})
+	pub := l.publish(ruleB, content.KindRule, "py/B.md", "## New\nbody\n")
+	if err := s.WaitFor(testCtx(t), pub.Seq); err != nil {
+		t.Fatalf("wait for a catalog event after a lingering one: %v", err)
+	}
+	if got := usageOf(s, ruleA); got != 7 {
+		t.Fatalf("got %d refs of %s, want 7", got, ruleA)
+	}
+}
+
+func usageOf(s *projections.Store, id string) uint64 {
+	for _, u := range s.Usage() {
+		if u.ID == id {
+			return u.Refs
+		}
+	}
+	return 0
 }

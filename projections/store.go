@@ -62,6 +62,8 @@ type Store struct {
 	checkpoint atomic.Uint64
 	waitMu     sync.Mutex
 	applied    chan struct{} // closed and replaced after each commit, and at Close
+	waiters    atomic.Int64  // callers blocked in WaitFor
+	waitStart  chan struct{} // signalled (without blocking) when a WaitFor starts to block
 }
 
 // Open opens the store in dir, creating it if needed, and loads the read
@@ -108,7 +110,7 @@ func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
 	}
 	s := &Store{
 		dir: dir, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
-		ch: newChanges(), st: st, applied: make(chan struct{}),
+		ch: newChanges(), st: st, applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
 	}
 	s.checkpoint.Store(st.checkpoint)
 	return s, nil
