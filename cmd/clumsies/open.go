@@ -79,3 +79,15 @@ func isTerminal(w io.Writer) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
+
+// attachData parses the flags of a workspace command that prints data
+// (--json and the shared workspace flags, plus whatever fs already holds)
+// and attaches to the workspace.
+func (m *Main) attachData(ctx context.Context, fs *flag.FlagSet, args []string, ws *wsFlags, asJSON *bool, jsonUsage string) (*node.Handle, error) {
+	ws.register(fs)
+	fs.BoolVar(asJSON, "json", false, jsonUsage)
+	if err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	return ws.attach(ctx, m, node.Options{})
+}

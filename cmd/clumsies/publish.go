@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/node"
 )
 
 // PublishCommand publishes the content tree.
@@ -18,13 +17,7 @@ type PublishCommand struct {
 
 // Run implements command.
 func (c *PublishCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("publish", "publish [--workspace DIR] [--json]")
-	c.ws.register(fs)
-	fs.BoolVar(&c.json, "json", false, "print the appended events as JSON lines")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	h, err := c.m.attachData(ctx, c.m.newFlags("publish", "publish [--workspace DIR] [--json]"), args, &c.ws, &c.json, "print the appended events as JSON lines")
 	if err != nil {
 		return err
 	}

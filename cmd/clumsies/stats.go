@@ -64,13 +64,7 @@ type sessionJSON struct {
 
 // Run implements command.
 func (c *StatsCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("stats", "stats [--workspace DIR] [--json]")
-	c.ws.register(fs)
-	fs.BoolVar(&c.json, "json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	h, err := c.m.attachData(ctx, c.m.newFlags("stats", "stats [--workspace DIR] [--json]"), args, &c.ws, &c.json, "print JSON")
 	if err != nil {
 		return err
 	}

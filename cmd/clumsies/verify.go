@@ -17,13 +17,7 @@ type VerifyCommand struct {
 
 // Run implements command. It exits with status 1 when anything disagrees.
 func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("verify", "verify [--workspace DIR] [--json]")
-	c.ws.register(fs)
-	fs.BoolVar(&c.json, "json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	h, err := c.m.attachData(ctx, c.m.newFlags("verify", "verify [--workspace DIR] [--json]"), args, &c.ws, &c.json, "print JSON")
 	if err != nil {
 		return err
 	}
