@@ -68,8 +68,11 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer h.Close()
+	// A bad content file must not take the agent's tools away: serve what
+	// was published last and say what to fix (`clumsies publish` fails on
+	// the same file with the same message).
 	if _, err := h.Publish(ctx); err != nil {
-		return err
+		fmt.Fprintf(c.m.Stderr, "clumsies: content not published: %v; serving the last published content (fix it, then run `clumsies publish`)\n", err)
 	}
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{

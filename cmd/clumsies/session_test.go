@@ -1,11 +1,17 @@
 package main_test
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/clumsies/clumsies/mcp"
 )
 
 // TestServe_FullSession drives the built binary over real stdio through a
@@ -118,4 +124,52 @@ func TestServe_FullSession(t *testing.T) {
 		}
 	}
 	mustRun(t, dir, "verify")
+}
+
+// TestServe_BadContentKeepsServing checks that a content file that cannot
+// be published does not stop serve: the tools serve the last published
+// content and stderr says what to fix.
+func TestServe_BadContentKeepsServing(t *testing.T) {
+	dir := newWorkspace(t)
+	mustRun(t, dir, "publish")
+	bad := dir + "/.clumsies/rules/style/BAD.md"
+	if err := os.WriteFile(bad, []byte("# bad \xff\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "serve", "--workspace", dir)
+	var stderr syncWriter
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cl, err := mcp.ConnectCommand(ctx, cmd)
+	if err != nil {
+		t.Fatalf("serve with a bad content file: %v (stderr %q)", err, stderr.String())
+	}
+	defer cl.Close()
+	setup(t, cl, "bad-content")
+	items := call(t, cl, "memdisc", map[string]any{})["items"].([]any)
+	if len(items) != 2 {
+		t.Fatalf("memdisc: got %d items, want the 2 published before", len(items))
+	}
+	if s := stderr.String(); !strings.Contains(s, "rules/style/BAD.md") || !strings.Contains(s, "clumsies publish") {
+		t.Fatalf("stderr: got %q, want the bad file named and advice to publish", s)
+	}
+}
+
+// syncWriter is a bytes.Buffer safe for a process's writes and a test's reads.
+type syncWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
