@@ -140,6 +140,9 @@ type call struct {
 	state   any             // what run leaves for commit
 }
 
+// recordTimeout bounds how long a call waits for its event to be recorded.
+const recordTimeout = 30 * time.Second
+
 // handler adapts a tool to the SDK. Every call, failed or not, records
 // exactly one event before it answers; a call whose event cannot be
 // recorded answers unavailable.
@@ -167,7 +170,11 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 			e.sessionID = c.session
 		}
 		ev, fail := s.newEvent(t.name, e, c.raw, fail, time.Since(start))
-		err := s.cfg.Ledger.Record(ctx, ev)
+		// The call happened: record it even if the client has given up on
+		// the answer (a cancelled request still leaves its event).
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+		err := s.cfg.Ledger.Record(rctx, ev)
+		cancel()
 		if t.commit != nil && fail == nil {
 			t.commit(c, err == nil)
 		}
