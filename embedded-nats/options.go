@@ -57,6 +57,7 @@ func (s *Server) options() (*server.Options, error) {
 		port = server.RANDOM_PORT // nats-server reads 0 as its default port, 4222
 	}
 	o.Host, o.Port = host, port
-	o.Authorization = s.Token
+	s.access = newAccess(s.Token, s.ReadSubjects)
+	o.CustomClientAuthentication = s.access
 	return o, nil
 }

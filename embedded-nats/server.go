@@ -32,9 +32,14 @@ type Server struct {
 	// picks a free port. Empty means no TCP listener at all: clients use
 	// Connect.
 	Listen string
-	// Token is the client token required when Listen is set. Connect
-	// supplies it itself.
+	// Token is the token external clients present on the Listen address.
+	// They may only read: use the JetStream consumer API and subscribe to
+	// their inboxes and ReadSubjects; they cannot publish into streams,
+	// manage streams or call services. Required when Listen is set.
 	Token string
+	// ReadSubjects are subjects external clients may also subscribe to
+	// directly (e.g. the workspace stream's subjects).
+	ReadSubjects []string
 	// Domain is an optional JetStream domain.
 	Domain string
 	// Logger receives nats-server's log lines (never stdout). Nil discards
@@ -42,6 +47,7 @@ type Server struct {
 	Logger *slog.Logger
 
 	mu     sync.Mutex
+	access *access // nil without a listener
 	ns     *server.Server
 	lock   *lockFile
 	closed bool
@@ -118,23 +124,36 @@ func (s *Server) run(opts *server.Options) (*server.Server, error) {
 	return ns, nil
 }
 
-// Connect returns a client connection to the running server over an
-// in-process pipe; it needs no TCP listener. It adds Token when one is set;
-// opts are applied after that and may override it.
+// Connect returns a client connection with every permission to the
+// running server over an in-process pipe; it needs no TCP listener. opts
+// are applied after its own and may override them.
 func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
 	ns, err := s.running()
 	if err != nil {
 		return nil, fmt.Errorf("connect nats: %w", err)
 	}
 	all := []nats.Option{nats.InProcessServer(ns)}
-	if s.Token != "" {
-		all = append(all, nats.Token(s.Token))
+	if t := s.InternalToken(); t != "" {
+		all = append(all, nats.Token(t))
 	}
 	nc, err := nats.Connect(ns.ClientURL(), append(all, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("connect nats: %w", err)
 	}
 	return nc, nil
+}
+
+// InternalToken returns the token that gives a client every permission when
+// the server has a TCP listener (a random secret made by Start), or "" when
+// it has none and no token is needed. The owner hands it to the
+// workspace's own processes; never show it to anyone else.
+func (s *Server) InternalToken() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.access == nil {
+		return ""
+	}
+	return string(s.access.internal)
 }
 
 // NATS returns the underlying nats-server, for adapters that need it. It is

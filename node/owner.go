@@ -63,7 +63,7 @@ func (o *owner) serve() error {
 		sub.Unsubscribe()
 		return err
 	}
-	o.sub, o.br = sub, newBridge(ln, path, o.n.NATS.NATS(), o.n.NATS.Token)
+	o.sub, o.br = sub, newBridge(ln, path, o.n.NATS.NATS(), o.n.NATS.InternalToken())
 	return nil
 }
 
