@@ -22,7 +22,7 @@ type wsFlags struct {
 
 func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dir, "workspace", "", "workspace `DIR` (default: the nearest parent holding .clumsies/, else the current folder)")
-	fs.StringVar(&f.sync, "sync", "always", "durability: `always` fsyncs every event before answering; interval fsyncs periodically (faster; an OS crash may lose recent events)")
+	fs.StringVar(&f.sync, "sync", "always", "durability: `always` fsyncs every event before answering; interval fsyncs periodically (faster; an OS crash may lose recent events). The process that owns the workspace decides: another process's setting applies once it takes over")
 	fs.StringVar(&f.log, "log-level", "warn", "stderr log `level`: debug, info, warn, error")
 }
 
