@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -172,4 +173,29 @@ func (w *syncWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
+}
+
+// TestServe_SIGTERM checks the clean shutdown on SIGTERM: exit status 0 and
+// the workspace free for the next process, with nothing lost.
+func TestServe_SIGTERM(t *testing.T) {
+	dir := newWorkspace(t)
+	cmd, cl := serve(t, dir)
+	setup(t, cl, "sigterm")
+	call(t, cl, "agentreport", map[string]any{"summary": "before SIGTERM"})
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cl.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop after SIGTERM")
+	}
+	if st := cmd.ProcessState; st == nil || !st.Success() {
+		t.Fatalf("serve after SIGTERM: got %v, want exit status 0", st)
+	}
+	if evs := eventLines(t, dir, "--type", "attest.agent_report"); len(evs) != 1 {
+		t.Fatalf("got %d report events after SIGTERM, want 1", len(evs))
+	}
 }
