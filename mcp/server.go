@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/clumsies/clumsies/events"
@@ -89,20 +90,61 @@ func NewServer(cfg Config) *Server {
 }
 
 // ServeStdio serves one connection over in and out (newline-delimited
-// JSON-RPC). It returns nil when the client closes in, and ctx.Err() when
-// ctx ends first. out is never closed.
+// JSON-RPC). It returns nil when the client closes in or when ctx ends
+// (closing in, if it is an io.ReadCloser, to stop reading). out is never
+// closed.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	rc, ok := in.(io.ReadCloser)
 	if !ok {
 		rc = io.NopCloser(in)
 	}
-	return s.mcp.Run(ctx, &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{out}})
+	// When ctx ends (SIGINT, SIGTERM) the input is closed, so the session
+	// ends the way it does when the client goes: calls in flight still
+	// record their events, and the shutdown is clean rather than an error.
+	input := &closeOnce{ReadCloser: rc}
+	stop := context.AfterFunc(ctx, input.shutdown)
+	defer stop()
+	rc = input
+	err := s.mcp.Run(context.WithoutCancel(ctx), &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{out}})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // HTTPHandler serves MCP over Streamable HTTP at the handler's root. Every
 // MCP session is one connection and so binds its own agent session.
 func (s *Server) HTTPHandler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+}
+
+// closeOnce is the input of a stdio session. Its Close closes once (both a
+// shutdown and the SDK close it); after shutdown its reads end with io.EOF,
+// so the session ends as it does when the client goes.
+type closeOnce struct {
+	io.ReadCloser
+	once sync.Once
+	err  error
+	shut atomic.Bool
+}
+
+func (c *closeOnce) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	if err != nil && c.shut.Load() {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (c *closeOnce) Close() error {
+	c.once.Do(func() { c.err = c.ReadCloser.Close() })
+	return c.err
+}
+
+// shutdown closes the input to end the session.
+func (c *closeOnce) shutdown() {
+	c.shut.Store(true)
+	c.Close()
 }
 
 type nopWriteCloser struct{ io.Writer }

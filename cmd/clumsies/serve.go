@@ -83,7 +83,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Version:     version,
 	})
 	if ln == nil {
-		return srv.ServeStdio(ctx, c.m.Stdin, c.m.Stdout)
+		return srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
 	}
 	handler := web.Handler(web.Options{
 		MCP:    srv.HTTPHandler(),

@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -185,6 +186,16 @@ func TestServe_SIGTERM(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	// Wait until the process has exited by itself (a zombie, not yet
+	// reaped), so that the client's Close below, which also closes stdin,
+	// cannot be what stopped it.
+	deadline := time.Now().Add(15 * time.Second)
+	for !exited(cmd.Process.Pid) {
+		if time.Now().After(deadline) {
+			t.Fatal("serve did not exit after SIGTERM")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	done := make(chan struct{})
 	go func() { cl.Close(); close(done) }()
 	select {
@@ -198,4 +209,15 @@ func TestServe_SIGTERM(t *testing.T) {
 	if evs := eventLines(t, dir, "--type", "attest.agent_report"); len(evs) != 1 {
 		t.Fatalf("got %d report events after SIGTERM, want 1", len(evs))
 	}
+}
+
+// exited reports whether process pid has ended and awaits reaping.
+func exited(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// The state follows the command name in parentheses: "pid (comm) S ...".
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
 }
