@@ -15,6 +15,19 @@ type Log interface {
 	// does not validate.
 	Append(ctx context.Context, ev Event) (seq uint64, err error)
 
+	// AppendExpecting is Append on a condition: ev is stored only if the
+	// newest event of exp.Aggregate still has sequence exp.LastSeq (0: the
+	// aggregate has none), so that a decision made on the state at that
+	// sequence is never stored over a change it did not see. Otherwise it
+	// stores nothing and returns an error wrapping ErrConflict (a
+	// *ConflictError). ev's type must belong to exp.Aggregate, else the
+	// error wraps ErrMalformed.
+	//
+	// A retry of an append that was stored (the same id, within the dedupe
+	// window) returns the original sequence even though the condition no
+	// longer holds: the retry is the same decision, not a new one.
+	AppendExpecting(ctx context.Context, ev Event, exp Expectation) (seq uint64, err error)
+
 	// Replay calls fn, in order, for every event with Seq >= from that
 	// exists when Replay starts, with Seq set. It stops at fn's first error
 	// and returns it.

@@ -13,18 +13,31 @@ type MemoryLog struct {
 	mu      sync.Mutex
 	records [][]byte
 	byID    map[string]uint64
-	grew    chan struct{} // closed and replaced on every append
+	last    map[Aggregate]uint64 // newest sequence of each aggregate
+	grew    chan struct{}        // closed and replaced on every append
 }
 
 var _ Log = (*MemoryLog)(nil)
 
 // NewMemoryLog returns an empty in-memory log. It dedupes ids forever.
 func NewMemoryLog() *MemoryLog {
-	return &MemoryLog{byID: make(map[string]uint64), grew: make(chan struct{})}
+	return &MemoryLog{byID: make(map[string]uint64), last: make(map[Aggregate]uint64), grew: make(chan struct{})}
 }
 
 // Append implements Log.
 func (l *MemoryLog) Append(ctx context.Context, ev Event) (uint64, error) {
+	return l.append(ctx, ev, nil)
+}
+
+// AppendExpecting implements Log.
+func (l *MemoryLog) AppendExpecting(ctx context.Context, ev Event, exp Expectation) (uint64, error) {
+	if err := CheckExpectation(ev, exp); err != nil {
+		return 0, err
+	}
+	return l.append(ctx, ev, &exp)
+}
+
+func (l *MemoryLog) append(ctx context.Context, ev Event, exp *Expectation) (uint64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -37,9 +50,16 @@ func (l *MemoryLog) Append(ctx context.Context, ev Event) (uint64, error) {
 	if seq, ok := l.byID[ev.ID]; ok {
 		return seq, nil
 	}
+	if exp != nil && l.last[exp.Aggregate] != exp.LastSeq {
+		return 0, fmt.Errorf("append %s %s: %w", ev.Type, ev.ID,
+			&ConflictError{Aggregate: exp.Aggregate, Expected: exp.LastSeq, Actual: l.last[exp.Aggregate]})
+	}
 	l.records = append(l.records, b)
 	seq := uint64(len(l.records))
 	l.byID[ev.ID] = seq
+	if a := ev.Type.Aggregate(); a != "" {
+		l.last[a] = seq
+	}
 	close(l.grew)
 	l.grew = make(chan struct{})
 	return seq, nil

@@ -57,19 +57,79 @@ type RejectData struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// Resource is what an artifact call changes: a context file, a rule or
+// workflow, or the META_PROMPT.
+type Resource string
+
+// The resources.
+const (
+	ResourceContext Resource = "context"
+	ResourceRule    Resource = "rule"
+	ResourceMPF     Resource = "mpf"
+)
+
+// Resources returns the resources in the order the tool lists them.
+func Resources() []Resource { return []Resource{ResourceContext, ResourceRule, ResourceMPF} }
+
+// DraftOp is what a draft does to its target.
+type DraftOp string
+
+// The kinds of draft.
+const (
+	DraftOpCreate DraftOp = "create"
+	DraftOpUpdate DraftOp = "update"
+	DraftOpRename DraftOp = "rename"
+	DraftOpDelete DraftOp = "delete"
+	// DraftOpDiscard is an artifact operation, not a kind of draft: it
+	// drops the draft of an id.
+	DraftOpDiscard DraftOp = "discard"
+)
+
+// DraftOps returns the artifact operations in the order the tool lists them.
+func DraftOps() []DraftOp {
+	return []DraftOp{DraftOpCreate, DraftOpUpdate, DraftOpRename, DraftOpDelete, DraftOpDiscard}
+}
+
+// EventType returns the type of the event that records an artifact call
+// with this operation, "" for an unknown one. A call records the type of
+// its operation even when it fails; a successful call records the type of
+// its outcome (see DraftData).
+func (op DraftOp) EventType() Type {
+	switch op {
+	case DraftOpCreate:
+		return TypeDraftCreate
+	case DraftOpUpdate:
+		return TypeDraftUpdate
+	case DraftOpRename:
+		return TypeDraftRename
+	case DraftOpDelete:
+		return TypeDraftDelete
+	case DraftOpDiscard:
+		return TypeDraftDiscard
+	}
+	return ""
+}
+
 // DraftData is the payload of every attest.draft.* event. It carries the
-// whole draft, so replaying the stream rebuilds every draft.
+// whole draft as it stands after the event, so replaying the stream
+// rebuilds every draft and the projection is a plain fold: the event's
+// type says what happened (attest.draft.discard: the draft is gone, also
+// when a delete hit a create draft), Op what kind of draft remains (an
+// update of a create draft leaves a create draft).
 //
 // ID is the public id the draft is keyed by: the tmp- id of a create draft,
 // the object id for update, rename and delete, META_PROMPT.md for the mpf.
+// Op is empty in events written before it was recorded; the fold then
+// derives it as those versions did.
 type DraftData struct {
-	Resource    string `json:"resource"`
-	ID          string `json:"id"`
-	Path        string `json:"path,omitempty"`
-	NewPath     string `json:"newPath,omitempty"`
-	Body        string `json:"body,omitempty"`
-	BaseHash    string `json:"baseHash,omitempty"`
-	Description string `json:"description,omitempty"`
+	Resource    Resource `json:"resource"`
+	ID          string   `json:"id"`
+	Op          DraftOp  `json:"op,omitempty"`
+	Path        string   `json:"path,omitempty"`
+	NewPath     string   `json:"newPath,omitempty"`
+	Body        string   `json:"body,omitempty"`
+	BaseHash    string   `json:"baseHash,omitempty"`
+	Description string   `json:"description,omitempty"`
 }
 
 // FailureData is the payload of every failed tool call: the message the

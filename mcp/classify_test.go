@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+
+	"github.com/clumsies/clumsies/events"
 )
 
 type unreachable struct{}
@@ -18,11 +20,11 @@ func TestClassify(t *testing.T) {
 	cases := []struct {
 		name string
 		err  error
-		want Code
+		want events.Code
 	}{
-		{"ToolErrorKept", toolErr(CodeNotFound, "file not found in cache"), CodeNotFound},
-		{"UnavailableBackend", fmt.Errorf("view p-1: %w", unreachable{}), CodeUnavailable},
-		{"AnythingElseIsInternal", errors.New("pebble: corrupt block at 0x1f"), CodeInternal},
+		{"ToolErrorKept", toolErr(events.CodeNotFound, "file not found in cache"), events.CodeNotFound},
+		{"UnavailableBackend", fmt.Errorf("view p-1: %w", unreachable{}), events.CodeUnavailable},
+		{"AnythingElseIsInternal", errors.New("pebble: corrupt block at 0x1f"), events.CodeInternal},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -30,7 +32,7 @@ func TestClassify(t *testing.T) {
 			if got.Code != c.want {
 				t.Fatalf("got %s, want %s", got.Code, c.want)
 			}
-			if c.want == CodeInternal && got.Message != msgInternal {
+			if c.want == events.CodeInternal && got.Message != msgInternal {
 				t.Fatalf("got message %q, want the short internal message (no Go error text)", got.Message)
 			}
 		})

@@ -9,7 +9,7 @@ import (
 func TestImportRules(t *testing.T) {
 	archtest.AllowImports(t, ".",
 		archtest.Module+"/events",
-		archtest.Module+"/content",
+		archtest.Module+"/content", archtest.Module+"/catalog",
 		archtest.Module+"/projections",
 		"github.com/modelcontextprotocol/go-sdk",
 	)

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
@@ -54,7 +55,7 @@ type discoverItem struct {
 	HasDraft    bool         `json:"hasDraft"`
 }
 
-func (s *Server) discover(_ context.Context, c *call) (any, entry, error) {
+func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 	e := entry{typ: events.TypeDiscover}
 	if err := requireSession(c); err != nil {
 		return nil, e, err
@@ -80,7 +81,10 @@ func (s *Server) discover(_ context.Context, c *call) (any, entry, error) {
 	if err != nil {
 		return nil, e, err
 	}
-	items := s.cfg.Catalog.List(projections.Filter{Kind: kind, Group: group, Query: query})
+	items, err := s.cfg.Catalog.List(ctx, projections.Filter{Kind: kind, Group: group, Query: query})
+	if err != nil {
+		return nil, e, fmt.Errorf("list the catalog: %w", err)
+	}
 	res := discoverResult{Items: make([]discoverItem, 0, len(items))}
 	for _, it := range items {
 		if it.Kind == content.KindMPF {
@@ -100,6 +104,6 @@ func requireSession(c *call) error {
 	if c.session != "" {
 		return nil
 	}
-	return toolErr(CodeSessionRequired,
+	return toolErr(events.CodeSessionRequired,
 		"no session yet: call memsetup first, with session_id set to the real session or thread id your host gave you (never invent one), then repeat this call")
 }

@@ -7,33 +7,11 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+
+	"github.com/clumsies/clumsies/events"
 )
 
-// Code is one value of the closed set of error codes a failed tool call
-// carries in structuredContent.code (PROTOCOL.md, "Error contract"). Adding
-// a code is a deliberate change to PROTOCOL.md and to TestErrorCodes.
-type Code string
-
-// The closed set of error codes.
-const (
-	CodeInvalidParams         Code = "invalid_params"
-	CodeSessionRequired       Code = "session_required"
-	CodeSessionConflict       Code = "session_conflict"
-	CodeUnknownRule           Code = "unknown_rule"
-	CodeUnknownRuleOrWorkflow Code = "unknown_rule_or_workflow"
-	CodeInvalidTargetKind     Code = "invalid_target_kind"
-	CodeUnknownConstraint     Code = "unknown_constraint"
-	CodeStaleRuleHash         Code = "stale_rule_hash"
-	CodeUnsafePath            Code = "unsafe_path"
-	CodeNotFound              Code = "not_found"
-	CodeDraftExists           Code = "draft_exists"
-	CodeIncompatibleDraft     Code = "incompatible_draft"
-	CodeReadOnly              Code = "read_only"
-	CodeUnavailable           Code = "unavailable"
-	CodeInternal              Code = "internal"
-)
-
-// RetryAction tells an agent what to do before calling again. Like Code it
+// RetryAction tells an agent what to do before calling again. Like the error codes it
 // is a closed set.
 type RetryAction string
 
@@ -55,34 +33,26 @@ type codeInfo struct {
 	action    RetryAction
 }
 
-// codes is the one place that lists the closed set, with each code's
-// defaults. A ToolError may still override Retryable and RetryAction.
-var codes = map[Code]codeInfo{
-	CodeInvalidParams:         {true, RetryFixArguments},
-	CodeSessionRequired:       {true, RetryCallMemsetup},
-	CodeSessionConflict:       {false, ""},
-	CodeUnknownRule:           {true, RetryRediscoverAndReload},
-	CodeUnknownRuleOrWorkflow: {true, RetryRediscoverAndReload},
-	CodeInvalidTargetKind:     {false, ""},
-	CodeUnknownConstraint:     {true, RetryWithValidConstraint},
-	CodeStaleRuleHash:         {true, RetryReloadAndRetry},
-	CodeUnsafePath:            {true, RetryFixArguments},
-	CodeNotFound:              {true, RetryRediscoverAndReload},
-	CodeDraftExists:           {false, RetryUseExistingOrAnotherPath},
-	CodeIncompatibleDraft:     {false, ""},
-	CodeReadOnly:              {false, ""},
-	CodeUnavailable:           {true, RetryLater},
-	CodeInternal:              {false, ""},
-}
-
-// Codes returns the closed set of error codes, sorted.
-func Codes() []Code {
-	out := make([]Code, 0, len(codes))
-	for c := range codes {
-		out = append(out, c)
-	}
-	slices.Sort(out)
-	return out
+// codes maps every code of the closed set (events.Codes) to what the agent
+// is told about it: whether to retry, and how. A ToolError may still
+// override Retryable and RetryAction. A test keeps the keys equal to the
+// set.
+var codes = map[events.Code]codeInfo{
+	events.CodeInvalidParams:         {true, RetryFixArguments},
+	events.CodeSessionRequired:       {true, RetryCallMemsetup},
+	events.CodeSessionConflict:       {false, ""},
+	events.CodeUnknownRule:           {true, RetryRediscoverAndReload},
+	events.CodeUnknownRuleOrWorkflow: {true, RetryRediscoverAndReload},
+	events.CodeInvalidTargetKind:     {false, ""},
+	events.CodeUnknownConstraint:     {true, RetryWithValidConstraint},
+	events.CodeStaleRuleHash:         {true, RetryReloadAndRetry},
+	events.CodeUnsafePath:            {true, RetryFixArguments},
+	events.CodeNotFound:              {true, RetryRediscoverAndReload},
+	events.CodeDraftExists:           {false, RetryUseExistingOrAnotherPath},
+	events.CodeIncompatibleDraft:     {false, ""},
+	events.CodeReadOnly:              {false, ""},
+	events.CodeUnavailable:           {true, RetryLater},
+	events.CodeInternal:              {false, ""},
 }
 
 // retryActions returns the closed set of retry actions, sorted.
@@ -94,10 +64,10 @@ func retryActions() []RetryAction {
 }
 
 // ToolError is a failed tool call as the agent sees it. Tools return it;
-// anything else a tool returns is classified as CodeInternal at the boundary
+// anything else a tool returns is classified as events.CodeInternal at the boundary
 // (see classify).
 type ToolError struct {
-	Code        Code
+	Code        events.Code
 	Message     string // for the agent: says what went wrong and what to do
 	Retryable   bool
 	RetryAction RetryAction    // "" when there is nothing specific to do
@@ -107,7 +77,7 @@ type ToolError struct {
 func (e *ToolError) Error() string { return string(e.Code) + ": " + e.Message }
 
 // toolErr returns a ToolError with the defaults of its code.
-func toolErr(code Code, format string, args ...any) *ToolError {
+func toolErr(code events.Code, format string, args ...any) *ToolError {
 	info, ok := codes[code]
 	if !ok {
 		panic(fmt.Sprintf("mcp: error code %q is not in the closed set", code))
@@ -127,7 +97,7 @@ func (e *ToolError) with(key string, v any) *ToolError {
 // invalidParams is the error of an argument that does not match the input
 // schema; field is the JSON path of the argument ("refs[0].constraintId").
 func invalidParams(field, format string, args ...any) *ToolError {
-	e := toolErr(CodeInvalidParams, format, args...)
+	e := toolErr(events.CodeInvalidParams, format, args...)
 	if field != "" {
 		e.with("field", field)
 	}
@@ -155,10 +125,10 @@ func classify(err error, log *slog.Logger, tool string) *ToolError {
 	var ua interface{ Unavailable() bool }
 	if errors.As(err, &ua) && ua.Unavailable() {
 		log.Warn("tool call failed: workspace unavailable", "tool", tool, "error", err)
-		return toolErr(CodeUnavailable, msgUnavailable)
+		return toolErr(events.CodeUnavailable, msgUnavailable)
 	}
 	log.Error("tool call failed", "tool", tool, "error", err)
-	return toolErr(CodeInternal, msgInternal)
+	return toolErr(events.CodeInternal, msgInternal)
 }
 
 // payload returns the structuredContent of a failed call: error, code,

@@ -160,7 +160,7 @@ func (e *env) transcriptCall(ctx context.Context, c *Client, tool string, args [
 		Event   map[string]any `json:"event"`
 	}{IsError: res.IsError, Result: structured}
 	switch {
-	case structured["code"] == string(CodeUnavailable):
+	case structured["code"] == string(events.CodeUnavailable):
 		if len(evs) != 0 {
 			t.Errorf("%s: unavailable, yet %d events were stored", tool, len(evs))
 		}

@@ -176,6 +176,13 @@ func (l *closableLog) Append(ctx context.Context, ev events.Event) (uint64, erro
 	return l.MemoryLog.Append(ctx, ev)
 }
 
+func (l *closableLog) AppendExpecting(ctx context.Context, ev events.Event, exp events.Expectation) (uint64, error) {
+	if l.closed.Load() {
+		return 0, events.ErrClosed
+	}
+	return l.MemoryLog.AppendExpecting(ctx, ev, exp)
+}
+
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -215,7 +222,7 @@ func mustOK(tb testing.TB, c *Client, tool string, args any) map[string]any {
 }
 
 // mustFail calls a tool that must fail with code.
-func mustFail(tb testing.TB, c *Client, tool string, args any, code Code) map[string]any {
+func mustFail(tb testing.TB, c *Client, tool string, args any, code events.Code) map[string]any {
 	tb.Helper()
 	res, isErr := callTool(tb, c, tool, args)
 	if !isErr || res["code"] != string(code) {

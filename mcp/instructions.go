@@ -31,8 +31,8 @@ Every failed call returns structuredContent with error, code and retryable; foll
 // frame returns the META_PROMPT as the agent sees it (draft-aware, like
 // every read), or the built-in protocol summary when the workspace has
 // none. found reports whether a META_PROMPT exists.
-func (s *Server) frame() (body, hash string, found bool, err error) {
-	item, err := s.cfg.Catalog.View(content.MetaPromptPath)
+func (s *Server) frame(ctx context.Context) (body, hash string, found bool, err error) {
+	item, err := s.cfg.Catalog.View(ctx, content.MetaPromptPath)
 	switch {
 	case errors.Is(err, projections.ErrNotFound):
 	case err != nil:
@@ -44,8 +44,8 @@ func (s *Server) frame() (body, hash string, found bool, err error) {
 }
 
 // instructions returns the text of initialize's instructions.
-func (s *Server) instructions() string {
-	body, _, _, err := s.frame()
+func (s *Server) instructions(ctx context.Context) string {
+	body, _, _, err := s.frame(ctx)
 	if err != nil {
 		s.log.Error("read META_PROMPT for instructions", "error", err)
 		return protocolSummary
@@ -63,9 +63,9 @@ func (s *Server) instructionsMiddleware(next mcp.MethodHandler) mcp.MethodHandle
 		}
 		switch r := res.(type) {
 		case *mcp.InitializeResult:
-			r.Instructions = s.instructions()
+			r.Instructions = s.instructions(ctx)
 		case *mcp.DiscoverResult:
-			r.Instructions = s.instructions()
+			r.Instructions = s.instructions(ctx)
 		}
 		return res, nil
 	}

@@ -71,7 +71,7 @@ type loadItem struct {
 	Constraints   []content.Constraint `json:"constraints,omitzero"`
 }
 
-func (s *Server) load(_ context.Context, c *call) (any, entry, error) {
+func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 	e := entry{typ: events.TypeLoad}
 	if err := requireSession(c); err != nil {
 		return nil, e, err
@@ -112,10 +112,10 @@ func (s *Server) load(_ context.Context, c *call) (any, entry, error) {
 	res := loadResult{WorkspaceID: s.cfg.WorkspaceID, Items: make([]loadItem, 0, len(ids))}
 	var data events.LoadData
 	for _, id := range ids {
-		it, err := s.cfg.Catalog.View(id)
+		it, err := s.cfg.Catalog.View(ctx, id)
 		switch {
 		case errors.Is(err, projections.ErrNotFound) || err == nil && !loadable(it.Kind):
-			return nil, e, toolErr(CodeUnknownRule, "Unknown rule id: %s", id)
+			return nil, e, toolErr(events.CodeUnknownRule, "Unknown rule id: %s", id)
 		case err != nil:
 			return nil, e, fmt.Errorf("view %s: %w", id, err)
 		}

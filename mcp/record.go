@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -12,10 +13,15 @@ import (
 
 // Ledger records one event durably. Record returns once the event is stored
 // and, when it changes the catalog (events.Event.ChangesCatalog), once the
-// projections have applied it, so the next read of the Catalog sees it. An error means the event may not be stored; the tool answers
-// unavailable.
+// projections have applied it, so the next read of the Catalog sees it. An
+// error means the event may not be stored; the tool answers unavailable.
 type Ledger interface {
 	Record(ctx context.Context, ev events.Event) error
+	// RecordExpecting is Record on the condition of events.Log's
+	// AppendExpecting. On events.ErrConflict nothing was stored, and the
+	// read models have caught up with the event that came first, so the
+	// caller can read and decide again at once.
+	RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error
 }
 
 // LogLedger is the Ledger of a process that owns the log and the
@@ -34,6 +40,32 @@ func (l LogLedger) Record(ctx context.Context, ev events.Event) error {
 	if err != nil {
 		return fmt.Errorf("append %s: %w", ev.Type, err)
 	}
+	return l.applied(ctx, ev, seq)
+}
+
+// RecordExpecting implements Ledger.
+func (l LogLedger) RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
+	seq, err := l.Log.AppendExpecting(ctx, ev, exp)
+	var ce *events.ConflictError
+	if errors.As(err, &ce) {
+		last := ce.Actual
+		if last == 0 {
+			if last, err = l.Log.LastSeq(ctx); err != nil {
+				return fmt.Errorf("read the last sequence after a conflict: %w", err)
+			}
+		}
+		if werr := l.Store.WaitFor(ctx, last); werr != nil {
+			return fmt.Errorf("wait for seq %d after a conflict: %w", last, werr)
+		}
+		return ce
+	}
+	if err != nil {
+		return fmt.Errorf("append %s: %w", ev.Type, err)
+	}
+	return l.applied(ctx, ev, seq)
+}
+
+func (l LogLedger) applied(ctx context.Context, ev events.Event, seq uint64) error {
 	if !ev.ChangesCatalog() {
 		return nil
 	}
@@ -49,6 +81,9 @@ type entry struct {
 	typ       events.Type
 	payload   any    // for a successful call
 	sessionID string // the session the call belongs to
+	// expect, when set, is the state a successful call decided on: its
+	// event is appended only if that state is still current.
+	expect *events.Expectation
 }
 
 // newEvent builds the one event of a tool call. A failed call carries
@@ -66,7 +101,7 @@ func (s *Server) newEvent(tool string, e entry, raw json.RawMessage, fail *ToolE
 		// anyway, as a failure without its data.
 		s.log.Error("encode event payload", "tool", tool, "type", e.typ, "error", err)
 		ev, _ = events.New(s.cfg.WorkspaceID, e.typ, events.FailureData{Message: msgInternal})
-		fail = toolErr(CodeInternal, msgInternal)
+		fail = toolErr(events.CodeInternal, msgInternal)
 	}
 	ev.SessionID = e.sessionID
 	ev.Tool = tool

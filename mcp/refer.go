@@ -56,7 +56,7 @@ type ref struct {
 	ruleID, constraintID, ruleHash, reason string
 }
 
-func (s *Server) refer(_ context.Context, c *call) (any, entry, error) {
+func (s *Server) refer(ctx context.Context, c *call) (any, entry, error) {
 	e := entry{typ: events.TypeRefer}
 	if err := requireSession(c); err != nil {
 		return nil, e, err
@@ -71,10 +71,10 @@ func (s *Server) refer(_ context.Context, c *call) (any, entry, error) {
 		it, ok := views[r.ruleID]
 		if !ok {
 			var err error
-			it, err = s.cfg.Catalog.View(r.ruleID)
+			it, err = s.cfg.Catalog.View(ctx, r.ruleID)
 			switch {
 			case errors.Is(err, projections.ErrNotFound):
-				return nil, e, toolErr(CodeUnknownRuleOrWorkflow,
+				return nil, e, toolErr(events.CodeUnknownRuleOrWorkflow,
 					"refs[%d]: ruleId %q is not a rule or workflow of this workspace; call memdisc and memload again and copy the ids they return", i, r.ruleID).
 					with("index", i)
 			case err != nil:
@@ -83,12 +83,12 @@ func (s *Server) refer(_ context.Context, c *call) (any, entry, error) {
 			views[r.ruleID] = it
 		}
 		if !referable(it.Kind) {
-			return nil, e, toolErr(CodeInvalidTargetKind,
+			return nil, e, toolErr(events.CodeInvalidTargetKind,
 				"refs[%d]: %q is %s, not a rule or workflow; only rules and workflows can be referred to, so leave it out", i, r.ruleID, kindPhrase(it.Kind)).
 				with("index", i)
 		}
 		if h := content.NormalizeHash(r.ruleHash); h != "" && h != it.Hash {
-			return nil, e, toolErr(CodeStaleRuleHash,
+			return nil, e, toolErr(events.CodeStaleRuleHash,
 				"refs[%d]: ruleHash of %q is out of date; memload it again and refer to its current constraints", i, r.ruleID).
 				with("index", i).with("currentHash", it.Hash)
 		}
@@ -104,7 +104,7 @@ func (s *Server) refer(_ context.Context, c *call) (any, entry, error) {
 			if len(ids) > 0 {
 				hint = "retry with one of: " + strings.Join(ids, ", ")
 			}
-			return nil, e, toolErr(CodeUnknownConstraint,
+			return nil, e, toolErr(events.CodeUnknownConstraint,
 				"refs[%d]: constraintId %q is not a constraint of %q; %s", i, r.constraintID, r.ruleID, hint).
 				with("index", i).with("validConstraints", valid)
 		}

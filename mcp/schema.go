@@ -3,6 +3,8 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/clumsies/clumsies/events"
 )
 
 // Small builders for the tools' JSON schemas (draft 2020-12 keywords that
@@ -126,7 +128,7 @@ func stringMap(desc string, valueDesc string) *schema {
 // against outputSchema even on errors accept the payload.
 func errorProps() []prop {
 	codeValues := make([]string, 0, len(codes))
-	for _, c := range Codes() {
+	for _, c := range events.Codes() {
 		codeValues = append(codeValues, string(c))
 	}
 	actions := []string{}

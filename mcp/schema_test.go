@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/clumsies/clumsies/events"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -81,14 +83,18 @@ func TestTools_Exact(t *testing.T) {
 }
 
 func TestErrorCodes(t *testing.T) {
-	got := Codes()
-	want := []Code{
+	got := events.Codes()
+	want := []events.Code{
 		"draft_exists", "incompatible_draft", "internal", "invalid_params", "invalid_target_kind",
 		"not_found", "read_only", "session_conflict", "session_required", "stale_rule_hash",
 		"unavailable", "unknown_constraint", "unknown_rule", "unknown_rule_or_workflow", "unsafe_path",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got codes %v, want %v (changing the set is a change to PROTOCOL.md)", got, want)
+	}
+	mapped := slices.Sorted(maps.Keys(codes))
+	if !slices.Equal(mapped, got) {
+		t.Errorf("the MCP layer maps codes %v, want exactly events.Codes() %v", mapped, got)
 	}
 	t.Run("UnknownCodePanics", func(t *testing.T) {
 		defer func() {
@@ -211,7 +217,7 @@ func TestSchemas_Guidance(t *testing.T) {
 // code-specific field.
 func samplePayloads() []json.RawMessage {
 	var out []json.RawMessage
-	for _, code := range Codes() {
+	for _, code := range events.Codes() {
 		e := toolErr(code, "something about %s", code)
 		e.with("field", "refs[0].constraintId").with("index", 0).with("currentHash", "sha256:00").
 			with("existingId", "p-1").with("validConstraints", []validConstraint{{ID: "Steps/1", Name: "Steps", Text: "Do it."}})
@@ -244,16 +250,16 @@ func TestOutputSchemas_AdmitErrorPayloads(t *testing.T) {
 }
 
 func TestErrorPayload(t *testing.T) {
-	e := toolErr(CodeUnknownConstraint, "bad").with("index", 2).with("code", "overridden?")
+	e := toolErr(events.CodeUnknownConstraint, "bad").with("index", 2).with("code", "overridden?")
 	got := string(e.payload())
 	want := `{"error":"bad","code":"unknown_constraint","retryable":true,"retryAction":"retry_with_valid_constraint","index":2}`
 	if got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
-	if got := string(toolErr(CodeSessionConflict, "x").payload()); !strings.Contains(got, `"retryable":false`) || strings.Contains(got, "retryAction") {
+	if got := string(toolErr(events.CodeSessionConflict, "x").payload()); !strings.Contains(got, `"retryable":false`) || strings.Contains(got, "retryAction") {
 		t.Fatalf("session_conflict payload %s: want retryable false and no retryAction", got)
 	}
-	for _, code := range Codes() {
+	for _, code := range events.Codes() {
 		p := toolErr(code, "m").payload()
 		var m map[string]any
 		if err := json.Unmarshal(p, &m); err != nil {

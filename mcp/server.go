@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,31 +15,29 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Catalog is the read side the tools need. *projections.Store implements it.
+// Catalog is the read side the tools need. Its reads may cross a process
+// boundary (the workspace owner answers them), so they take the call's
+// context and can fail: an error that says the workspace is unavailable
+// (an Unavailable() method) answers unavailable, never an empty success.
 type Catalog interface {
 	// View returns the draft-aware state of a rule, workflow, context item,
 	// create draft (tmp- id) or META_PROMPT.md. It returns
 	// projections.ErrNotFound for an unknown id and for an object that has a
 	// delete draft.
-	View(id string) (projections.Item, error)
+	View(ctx context.Context, id string) (projections.Item, error)
 	// List returns the draft-aware inventory (no bodies, no META_PROMPT).
-	List(f projections.Filter) []projections.Item
-	// Object returns a published object; projections.ErrNotFound if none.
-	Object(id string) (projections.Object, error)
-	// Draft returns the draft keyed by a public id; projections.ErrNotFound
-	// if there is none.
-	Draft(id string) (projections.Draft, error)
-	// ObjectIDByPath returns the id of the published object at a path.
-	ObjectIDByPath(ns projections.Namespace, path string) (string, bool)
+	List(ctx context.Context, f projections.Filter) ([]projections.Item, error)
+	// DraftFacts returns what a decision of the drafts aggregate reads,
+	// from one state of the read models (catalog.DraftFacts).
+	DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error)
 }
-
-var _ Catalog = (*projections.Store)(nil)
 
 // Config configures a Server.
 type Config struct {
@@ -59,9 +58,6 @@ type Server struct {
 	mcp      *mcp.Server
 	sessions sessions
 	tools    []*tool
-	// drafts serialises artifact calls from their checks to their record,
-	// so that two connections cannot both pass the checks for one path.
-	drafts sync.Mutex
 }
 
 // NewServer returns a Server for cfg. Catalog and Ledger must be set.
@@ -165,9 +161,6 @@ type tool struct {
 	// commit, if set, is called after the event of a successful call is
 	// recorded (true) or failed to record (false).
 	commit func(c *call, recorded bool)
-	// serial tools run one call at a time, from their checks to their
-	// record (artifact).
-	serial bool
 }
 
 func (t *tool) spec() *mcp.Tool {
@@ -185,53 +178,77 @@ type call struct {
 // recordTimeout bounds how long a call waits for its event to be recorded.
 const recordTimeout = 30 * time.Second
 
+// maxDecisions bounds how often a call decides again after another writer
+// changed what it decided on (events.ErrConflict). Each retry reads the
+// state that beat it, so one more is usually the last.
+const maxDecisions = 16
+
 // handler adapts a tool to the SDK. Every call, failed or not, records
 // exactly one event before it answers; a call whose event cannot be
-// recorded answers unavailable.
+// recorded answers unavailable. A call that decided on state (its entry
+// has an expectation) is appended only if that state is still current;
+// when another writer came first it reads and decides again.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if t.serial {
-			s.drafts.Lock()
-			defer s.drafts.Unlock()
-		}
 		start := time.Now()
 		c := &call{conn: req.Session, raw: req.Params.Arguments}
 		c.session = s.sessions.of(c.conn)
-		result, e, fail := s.run(ctx, t, c)
-		var body []byte
-		if fail == nil {
-			var err error
-			if body, err = json.Marshal(result); err != nil {
-				fail = classify(fmt.Errorf("encode %s result: %w", t.name, err), s.log, t.name)
+		for attempt := 1; ; attempt++ {
+			res, err := s.attempt(ctx, t, c, start)
+			if errors.Is(err, events.ErrConflict) && attempt < maxDecisions && ctx.Err() == nil {
+				continue
 			}
+			if err != nil {
+				s.log.Error("record event", "tool", t.name, "error", err)
+				return errorResult(toolErr(events.CodeUnavailable, msgUnavailable)), nil
+			}
+			return res, nil
 		}
-		if e.typ == "" {
-			e.typ = t.typ
-		}
-		if e.sessionID == "" {
-			e.sessionID = c.session
-		}
-		ev, fail := s.newEvent(t.name, e, c.raw, fail, time.Since(start))
-		// The call happened: record it even if the client has given up on
-		// the answer (a cancelled request still leaves its event).
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
-		err := s.cfg.Ledger.Record(rctx, ev)
-		cancel()
-		if t.commit != nil && fail == nil {
-			t.commit(c, err == nil)
-		}
-		switch {
-		case err != nil:
-			s.log.Error("record event", "tool", t.name, "type", ev.Type, "id", ev.ID, "error", err)
-			return errorResult(toolErr(CodeUnavailable, msgUnavailable)), nil
-		case fail != nil:
-			return errorResult(fail), nil
-		}
-		return &mcp.CallToolResult{
-			StructuredContent: json.RawMessage(body),
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-		}, nil
 	}
+}
+
+// attempt runs one decision of a call and records it. It returns an
+// error only when the event could not be recorded: ErrConflict when the
+// state the call decided on changed meanwhile (nothing was stored).
+func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time) (*mcp.CallToolResult, error) {
+	result, e, fail := s.run(ctx, t, c)
+	var body []byte
+	if fail == nil {
+		var err error
+		if body, err = json.Marshal(result); err != nil {
+			fail = classify(fmt.Errorf("encode %s result: %w", t.name, err), s.log, t.name)
+		}
+	}
+	if e.typ == "" {
+		e.typ = t.typ
+	}
+	if e.sessionID == "" {
+		e.sessionID = c.session
+	}
+	ev, fail := s.newEvent(t.name, e, c.raw, fail, time.Since(start))
+	// The call happened: record it even if the client has given up on the
+	// answer (a cancelled request still leaves its event).
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	var err error
+	if e.expect != nil && fail == nil {
+		err = s.cfg.Ledger.RecordExpecting(rctx, ev, *e.expect)
+	} else {
+		err = s.cfg.Ledger.Record(rctx, ev)
+	}
+	cancel()
+	if t.commit != nil && fail == nil {
+		t.commit(c, err == nil)
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("record %s %s: %w", ev.Type, ev.ID, err)
+	case fail != nil:
+		return errorResult(fail), nil
+	}
+	return &mcp.CallToolResult{
+		StructuredContent: json.RawMessage(body),
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+	}, nil
 }
 
 // run calls t.run, turning a panic or a non-ToolError into an internal
@@ -240,7 +257,7 @@ func (s *Server) run(ctx context.Context, t *tool, c *call) (result any, e entry
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("tool call panicked", "tool", t.name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			result, fail = nil, toolErr(CodeInternal, msgInternal)
+			result, fail = nil, toolErr(events.CodeInternal, msgInternal)
 		}
 	}()
 	result, e, err := t.run(ctx, c)

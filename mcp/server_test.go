@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clumsies/clumsies/events"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -123,7 +124,7 @@ func TestConnectCommand(t *testing.T) {
 		t.Fatalf("got instructions %q, want the protocol summary", got)
 	}
 	setup(t, c, "child-1")
-	mustFail(t, c, "memload", map[string]any{"ids": []string{"p-1"}, "knownHashes": map[string]any{"p-1": ""}}, CodeUnknownRule)
+	mustFail(t, c, "memload", map[string]any{"ids": []string{"p-1"}, "knownHashes": map[string]any{"p-1": ""}}, events.CodeUnknownRule)
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}

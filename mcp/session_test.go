@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,7 +60,7 @@ func (l *callLog) ok(tool string, args any) map[string]any {
 	return res
 }
 
-func (l *callLog) fail(tool string, args any, code Code) map[string]any {
+func (l *callLog) fail(tool string, args any, code events.Code) map[string]any {
 	l.tb.Helper()
 	res := l.call(tool, args)
 	if a := l.calls[len(l.calls)-1]; !a.isError || a.code != string(code) {
@@ -83,7 +84,7 @@ func (l *callLog) checkLedger(e *env, session string) {
 			l.tb.Errorf("event %d: workspace %q", i, ev.WorkspaceID)
 		}
 		// A failed memsetup records the id it was given, when valid.
-		if ev.SessionID != session && a.code != string(CodeSessionRequired) && !(a.tool == "memsetup" && a.isError) {
+		if ev.SessionID != session && a.code != string(events.CodeSessionRequired) && !(a.tool == "memsetup" && a.isError) {
 			l.tb.Errorf("event %d (%s): session %q, want %q", i, a.tool, ev.SessionID, session)
 		}
 		p, err := ev.Payload()
@@ -108,7 +109,7 @@ func TestSession_Full(t *testing.T) {
 		return m
 	}
 
-	l.fail("memdisc", nil, CodeSessionRequired)
+	l.fail("memdisc", nil, events.CodeSessionRequired)
 	res := l.ok("memsetup", map[string]any{"session_id": "thread-42", "knownHashes": map[string]any{"META_PROMPT.md": ""}})
 	if mpf := res["mpf"].(map[string]any); mpf["content"] != metaPrompt || mpf["hash"] != content.Hash([]byte(metaPrompt)) {
 		t.Fatalf("memsetup mpf: got %v", mpf)
@@ -123,14 +124,14 @@ func TestSession_Full(t *testing.T) {
 	if ctxItem := items[1].(map[string]any); ctxItem["content"] != ctxBody || ctxItem["constraints"] != nil {
 		t.Fatalf("context item: got %v, want plain content and no constraints", ctxItem)
 	}
-	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": workflow, "constraintId": "Steps/9"}}}, CodeUnknownConstraint)
+	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": workflow, "constraintId": "Steps/9"}}}, events.CodeUnknownConstraint)
 	l.ok("memref", map[string]any{"refs": []any{
 		map[string]any{"ruleId": workflow, "constraintId": "Steps/2", "ruleHash": wf["hash"], "reason": "test first"},
 	}})
 
 	create := l.ok("artifact", args(`{"resource":"context","op":{"create":{"path":"ops/deploy","body":"# Deploy\n"}}}`))
 	tmp := create["id"].(string)
-	if want := tmpID("context", "ops/deploy.md"); tmp != want || create["draft_path"] != "ops/deploy.md" {
+	if want := catalog.TmpID(events.ResourceContext, "ops/deploy.md"); tmp != want || create["draft_path"] != "ops/deploy.md" {
 		t.Fatalf("create: got %v, want id %s and draft_path ops/deploy.md", create, want)
 	}
 	l.ok("artifact", args(`{"resource":"rule","op":{"update":{"id":"`+rule+`","body":"# Errors\n\n## Wrap\n\nWrap with %w.\n"}}}`))
@@ -152,7 +153,7 @@ func TestSession_Full(t *testing.T) {
 		t.Errorf("memdisc hasDraft: got %v", disc)
 	}
 	// The rule's constraints are now those of its draft.
-	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": rule, "constraintId": "Wrap with context"}}}, CodeUnknownConstraint)
+	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": rule, "constraintId": "Wrap with context"}}}, events.CodeUnknownConstraint)
 	l.ok("memref", map[string]any{"refs": []any{map[string]any{"ruleId": rule, "constraintId": "Wrap"}}})
 	l.ok("agentreport", map[string]any{"summary": "Staged the deploy notes."})
 	l.checkLedger(e, "thread-42")
@@ -161,7 +162,7 @@ func TestSession_Full(t *testing.T) {
 	evs := e.toolEvents()
 	p, _ := evs[len(evs)-2].Payload()
 	ref := p.(*events.ReferData).Refs[0]
-	item, _ := e.catalog.View(rule)
+	item, _ := e.catalog.View(context.Background(), rule)
 	if ref.RuleHash != item.Hash || ref.Name != "Wrap" || ref.TextHash != content.Hash([]byte("Wrap with %w.")) {
 		t.Fatalf("refer event: got %+v, want the draft's hash %s", ref, item.Hash)
 	}
@@ -172,22 +173,24 @@ func TestSession_OneEventPerCall(t *testing.T) {
 	workflow, _, ctxID := e.seed()
 	l := &callLog{tb: t, c: e.connect()}
 	for _, tool := range []string{"memdisc", "memload", "memref", "agentreport", "agentrejected", "artifact"} {
-		l.fail(tool, map[string]any{"bogus": true}, CodeSessionRequired)
+		l.fail(tool, map[string]any{"bogus": true}, events.CodeSessionRequired)
 	}
-	l.fail("memsetup", map[string]any{"session_id": "no spaces allowed"}, CodeInvalidParams)
+	l.fail("memsetup", map[string]any{"session_id": "no spaces allowed"}, events.CodeInvalidParams)
 	l.ok("memsetup", map[string]any{"session_id": "s-1", "knownHashes": map[string]any{"META_PROMPT.md": ""}})
-	l.fail("memsetup", map[string]any{"session_id": "s-2", "knownHashes": map[string]any{"META_PROMPT.md": ""}}, CodeSessionConflict)
-	l.fail("memload", map[string]any{"ids": []string{"nope"}, "knownHashes": map[string]any{"nope": ""}}, CodeUnknownRule)
-	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": ctxID, "constraintId": "x"}}}, CodeInvalidTargetKind)
-	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": workflow, "constraintId": "Steps/1", "ruleHash": "sha256:" + strings.Repeat("ab", 32)}}}, CodeStaleRuleHash)
-	l.fail("artifact", map[string]any{"resource": "rule", "op": map[string]any{"create": map[string]any{"path": "x", "body": "y"}}}, CodeReadOnly)
-	l.fail("agentreport", map[string]any{"summary": ""}, CodeInvalidParams)
+	l.fail("memsetup", map[string]any{"session_id": "s-2", "knownHashes": map[string]any{"META_PROMPT.md": ""}}, events.CodeSessionConflict)
+	l.fail("memload", map[string]any{"ids": []string{"nope"}, "knownHashes": map[string]any{"nope": ""}}, events.CodeUnknownRule)
+	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": ctxID, "constraintId": "x"}}}, events.CodeInvalidTargetKind)
+	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": workflow, "constraintId": "Steps/1", "ruleHash": "sha256:" + strings.Repeat("ab", 32)}}}, events.CodeStaleRuleHash)
+	l.fail("artifact", map[string]any{"resource": "rule", "op": map[string]any{"create": map[string]any{"path": "x", "body": "y"}}}, events.CodeReadOnly)
+	l.fail("agentreport", map[string]any{"summary": ""}, events.CodeInvalidParams)
 	l.ok("agentrejected", nil)
 	if _, _, err := l.c.Call(context.Background(), "memory.complete", nil); err == nil {
 		t.Fatal("an unknown tool answered; want a protocol error")
 	}
 	l.checkLedger(e, "s-1")
-	for i, want := range map[int]string{0: "", 6: "", 7: "s-1", 8: "s-2"} {
+	// A refused memsetup belongs to the session its connection has (the
+	// refused id stays in its arguments), or to none.
+	for i, want := range map[int]string{0: "", 6: "", 7: "s-1", 8: "s-1"} {
 		if got := e.toolEvents()[i].SessionID; got != want {
 			t.Errorf("event %d: got session %q, want %q", i, got, want)
 		}
@@ -206,7 +209,7 @@ func TestSession_Bindings(t *testing.T) {
 	e.seed()
 	a, b := e.connect(), e.connect()
 	setup(t, a, "thread-a")
-	mustFail(t, b, "memdisc", nil, CodeSessionRequired)
+	mustFail(t, b, "memdisc", nil, events.CodeSessionRequired)
 	setup(t, b, "thread-b")
 	mustOK(t, a, "memdisc", nil)
 	mustOK(t, b, "agentreport", map[string]any{"summary": "b done"})
@@ -232,7 +235,7 @@ func TestSession_UnrecordedSetupDoesNotBind(t *testing.T) {
 	e.seed()
 	c := e.connect()
 	e.ledger.closed.Store(true)
-	mustFail(t, c, "memsetup", map[string]any{"session_id": "first", "knownHashes": map[string]any{"META_PROMPT.md": ""}}, CodeUnavailable)
+	mustFail(t, c, "memsetup", map[string]any{"session_id": "first", "knownHashes": map[string]any{"META_PROMPT.md": ""}}, events.CodeUnavailable)
 	e.ledger.closed.Store(false)
 	setup(t, c, "second") // not a conflict: the failed memsetup bound nothing
 	mustContain(t, e.logs.String(), "events: log closed", "server log")
@@ -285,7 +288,7 @@ func TestArtifact_BodyLimit(t *testing.T) {
 	setup(t, c, "s")
 	big := strings.Repeat("x", MaxBody)
 	mustOK(t, c, "artifact", map[string]any{"resource": "rule", "op": map[string]any{"update": map[string]any{"id": rule, "body": big}}})
-	res := mustFail(t, c, "artifact", map[string]any{"resource": "context", "op": map[string]any{"create": map[string]any{"path": "big", "body": big + "y"}}}, CodeInvalidParams)
+	res := mustFail(t, c, "artifact", map[string]any{"resource": "context", "op": map[string]any{"create": map[string]any{"path": "big", "body": big + "y"}}}, events.CodeInvalidParams)
 	if res["field"] != "op.create.body" {
 		t.Fatalf("got field %v, want op.create.body", res["field"])
 	}
@@ -306,7 +309,7 @@ func TestInternal_LoggedNotShown(t *testing.T) {
 	if err := e.catalog.Close(); err != nil {
 		t.Fatal(err)
 	}
-	res := mustFail(t, c, "memload", map[string]any{"ids": []string{workflow}, "knownHashes": map[string]any{workflow: ""}}, CodeInternal)
+	res := mustFail(t, c, "memload", map[string]any{"ids": []string{workflow}, "knownHashes": map[string]any{workflow: ""}}, events.CodeInternal)
 	if msg := res["error"].(string); strings.Contains(msg, "projections") || strings.Contains(msg, "closed") {
 		t.Fatalf("internal error shows Go error text: %q", msg)
 	}

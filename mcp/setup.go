@@ -58,7 +58,7 @@ type mpfResult struct {
 // not be recorded.
 type setupState struct{ fresh bool }
 
-func (s *Server) setup(_ context.Context, c *call) (any, entry, error) {
+func (s *Server) setup(ctx context.Context, c *call) (any, entry, error) {
 	e := entry{typ: events.TypeSetup}
 	f, err := decodeObject(c.raw, "", "session_id", "knownHashes")
 	if err != nil {
@@ -68,7 +68,6 @@ func (s *Server) setup(_ context.Context, c *call) (any, entry, error) {
 	if err != nil {
 		return nil, e, err
 	}
-	e.sessionID = id
 	known, err := f.object("knownHashes", content.MetaPromptPath)
 	if err != nil {
 		return nil, e, err
@@ -81,13 +80,16 @@ func (s *Server) setup(_ context.Context, c *call) (any, entry, error) {
 	if err != nil {
 		return nil, e, err
 	}
-	body, hash, _, err := s.frame()
+	body, hash, _, err := s.frame(ctx)
 	if err != nil {
 		return nil, e, err
 	}
 	other, fresh := s.sessions.claim(c.conn, id)
 	if other != "" {
-		return nil, e, toolErr(CodeSessionConflict,
+		// The call belongs to the session the connection is bound to; the
+		// refused id stays in the recorded arguments.
+		e.sessionID = other
+		return nil, e, toolErr(events.CodeSessionConflict,
 			"this connection is already bound to session %q; one connection serves one session. Keep using %q, or open a new connection for the other session.",
 			other, other)
 	}
@@ -97,6 +99,7 @@ func (s *Server) setup(_ context.Context, c *call) (any, entry, error) {
 	if changed {
 		res.MPF.Content = &body
 	}
+	e.sessionID = id // a refused memsetup keeps the connection's session, or none
 	e.payload = events.SetupData{KnownHash: knownHash, Hash: hash, Changed: changed}
 	return res, e, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/clumsies/clumsies/catalog"
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
@@ -30,8 +31,9 @@ const (
 	// takeoverPoll is how often a process without a backend tries to take
 	// the lock or to reach the new owner.
 	takeoverPoll = 10 * time.Millisecond
-	// readTimeout bounds one Catalog read, which has no context.
-	readTimeout = time.Minute
+	// stepDownPause is how long a process whose owner stepped down on a
+	// failure waits before it tries to own the workspace again.
+	stepDownPause = 200 * time.Millisecond
 )
 
 // ErrUnavailable means the workspace had no reachable owner for longer
@@ -46,20 +48,14 @@ func (unavailableError) Error() string     { return "node: workspace owner unava
 func (unavailableError) Unavailable() bool { return true }
 
 // backend is what a Handle does its work through: the owner itself, or a
-// connection to the owner.
+// connection to the owner. Reads and the owner's other services are the
+// methods of methods.go; appends go to the stream from either side.
 type backend interface {
-	view(ctx context.Context, id string) (projections.Item, error)
-	list(ctx context.Context, f projections.Filter) ([]projections.Item, error)
-	object(ctx context.Context, id string) (projections.Object, error)
-	draft(ctx context.Context, id string) (projections.Draft, error)
-	objectIDByPath(ctx context.Context, ns projections.Namespace, path string) (string, bool, error)
 	record(ctx context.Context, ev events.Event) error
-	stats(ctx context.Context) (Stats, error)
-	publish(ctx context.Context) ([]events.Event, error)
-	verify(ctx context.Context) (Report, error)
-	rebuild(ctx context.Context, progress func(done, total uint64)) (Rebuilt, error)
+	recordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error
 	log() events.Log
-	// lost ends when the backend can no longer be used (the owner went).
+	// lost ends when the backend can no longer be used (the owner went,
+	// or this process's owner stepped down).
 	lost() context.Context
 	isOwner() bool
 	close() error
@@ -190,12 +186,13 @@ func (h *Handle) becomeOwner(ctx context.Context, opts Options, repair bool) (*o
 		return nil, err
 	}
 	o := newOwner(n)
+	o.start()
 	if repair {
 		return o, nil
 	}
 	err = n.StartProjections(ctx)
 	if err == nil {
-		err = n.CatchUp(ctx)
+		_, err = n.CatchUp(ctx)
 	}
 	if err == nil {
 		err = o.serve()
@@ -220,6 +217,16 @@ func (h *Handle) supervise() {
 		}
 		h.set(nil)
 		b.close()
+		if cause := context.Cause(b.lost()); b.isOwner() && cause != nil && !errors.Is(cause, context.Canceled) {
+			// This process's owner stepped down on a failure: give another
+			// process the first chance to take over, and a fault that
+			// persists a pause between attempts.
+			select {
+			case <-h.ctx.Done():
+				return
+			case <-time.After(stepDownPause):
+			}
+		}
 		start := time.Now()
 		nb := h.reconnect()
 		if nb == nil {
@@ -365,6 +372,7 @@ func retryable(b backend, err error) bool {
 		return true
 	}
 	return errors.Is(err, ErrUnavailable) ||
+		errors.Is(err, ErrProjector) ||
 		errors.Is(err, nats.ErrNoResponders) ||
 		errors.Is(err, nats.ErrConnectionClosed) ||
 		errors.Is(err, nats.ErrDisconnected) ||
@@ -422,53 +430,22 @@ func (h *Handle) OwnerChanges() int {
 	return h.changes
 }
 
-// View implements the MCP layer's Catalog; see projections.Store.View.
-func (h *Handle) View(id string) (projections.Item, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-	defer cancel()
-	return do(h, ctx, func(ctx context.Context, b backend) (projections.Item, error) { return b.view(ctx, id) })
+// View implements the MCP layer's Catalog: projections.Store.View, read
+// by the owner.
+func (h *Handle) View(ctx context.Context, id string) (projections.Item, error) {
+	return mView.call(ctx, h, id)
 }
 
-// List implements the MCP layer's Catalog; see projections.Store.List. It
-// returns nothing (and logs why) when no owner answers.
-func (h *Handle) List(f projections.Filter) []projections.Item {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-	defer cancel()
-	items, err := do(h, ctx, func(ctx context.Context, b backend) ([]projections.Item, error) { return b.list(ctx, f) })
-	if err != nil {
-		h.logger.Error("list the catalog", "err", err)
-	}
-	return items
+// List implements the MCP layer's Catalog: projections.Store.List, read
+// by the owner.
+func (h *Handle) List(ctx context.Context, f projections.Filter) ([]projections.Item, error) {
+	return mList.call(ctx, h, f)
 }
 
-// Object implements the MCP layer's Catalog; see projections.Store.Object.
-func (h *Handle) Object(id string) (projections.Object, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-	defer cancel()
-	return do(h, ctx, func(ctx context.Context, b backend) (projections.Object, error) { return b.object(ctx, id) })
-}
-
-// Draft implements the MCP layer's Catalog; see projections.Store.Draft.
-func (h *Handle) Draft(id string) (projections.Draft, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-	defer cancel()
-	return do(h, ctx, func(ctx context.Context, b backend) (projections.Draft, error) { return b.draft(ctx, id) })
-}
-
-// ObjectIDByPath implements the MCP layer's Catalog; see
-// projections.Store.ObjectIDByPath. It reports false (and logs why) when
-// no owner answers.
-func (h *Handle) ObjectIDByPath(ns projections.Namespace, path string) (string, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-	defer cancel()
-	r, err := do(h, ctx, func(ctx context.Context, b backend) (pathReply, error) {
-		id, ok, err := b.objectIDByPath(ctx, ns, path)
-		return pathReply{id, ok}, err
-	})
-	if err != nil {
-		h.logger.Error("look up a path in the catalog", "path", path, "err", err)
-	}
-	return r.ID, r.OK
+// DraftFacts implements the MCP layer's Catalog:
+// projections.Store.DraftFacts, read by the owner.
+func (h *Handle) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
+	return mDraftFacts.call(ctx, h, q)
 }
 
 // Record implements the MCP layer's Ledger: it appends ev and returns once
@@ -480,9 +457,27 @@ func (h *Handle) Record(ctx context.Context, ev events.Event) error {
 	return err
 }
 
+// RecordExpecting implements the MCP layer's Ledger: Record on the
+// condition that the expectation's aggregate has not moved. It fails with
+// an error wrapping events.ErrConflict, once the read models have caught
+// up with the event that came first, when it has. Across an owner change
+// it is retried with the same event and expectation; a first attempt that
+// was stored counts as the answer (see events.Log.AppendExpecting).
+func (h *Handle) RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
+	_, err := do(h, ctx, func(ctx context.Context, b backend) (struct{}, error) {
+		return struct{}{}, b.recordExpecting(ctx, ev, exp)
+	})
+	return err
+}
+
 // Append implements events.Log, retried like Record.
 func (h *Handle) Append(ctx context.Context, ev events.Event) (uint64, error) {
 	return do(h, ctx, func(ctx context.Context, b backend) (uint64, error) { return b.log().Append(ctx, ev) })
+}
+
+// AppendExpecting implements events.Log, retried like RecordExpecting.
+func (h *Handle) AppendExpecting(ctx context.Context, ev events.Event, exp events.Expectation) (uint64, error) {
+	return do(h, ctx, func(ctx context.Context, b backend) (uint64, error) { return b.log().AppendExpecting(ctx, ev, exp) })
 }
 
 // LastSeq implements events.Log.
@@ -531,27 +526,40 @@ func (h *Handle) read(ctx context.Context, from uint64, fn func(events.Event) er
 	}
 }
 
-// Stats returns the usage, tool metrics and sessions of the read models.
+// Stats returns the usage, tool metrics and sessions of the read models,
+// once they have applied every event the stream held when it was called.
 func (h *Handle) Stats(ctx context.Context) (Stats, error) {
-	return do(h, ctx, func(ctx context.Context, b backend) (Stats, error) { return b.stats(ctx) })
+	return mStats.call(ctx, h, struct{}{})
+}
+
+// CatchUp waits until the owner's read models have applied every event
+// the stream held when it was called, and returns the sequence of the
+// last one. Commands that print read models call it first.
+func (h *Handle) CatchUp(ctx context.Context) (uint64, error) {
+	return mCatchUp.call(ctx, h, struct{}{})
 }
 
 // Publish brings the manifest in line with the content tree (see
 // Node.Publish); the owner does it, one publish at a time.
 func (h *Handle) Publish(ctx context.Context) ([]events.Event, error) {
-	return do(h, ctx, func(ctx context.Context, b backend) ([]events.Event, error) { return b.publish(ctx) })
+	return mPublish.call(ctx, h, struct{}{})
 }
 
 // Verify checks the owner's read models and the content (see Node.Verify).
 func (h *Handle) Verify(ctx context.Context) (Report, error) {
-	return do(h, ctx, func(ctx context.Context, b backend) (Report, error) { return b.verify(ctx) })
+	return mVerify.call(ctx, h, struct{}{})
 }
 
 // Rebuild has the owner rebuild its read models (see Node.Rebuild), every
 // read waiting meanwhile. progress is called only when this process is
 // the owner.
 func (h *Handle) Rebuild(ctx context.Context, progress func(done, total uint64)) (Rebuilt, error) {
-	return do(h, ctx, func(ctx context.Context, b backend) (Rebuilt, error) { return b.rebuild(ctx, progress) })
+	return do(h, ctx, func(ctx context.Context, b backend) (Rebuilt, error) {
+		if o, ok := b.(*owner); ok {
+			return o.rebuild(ctx, progress)
+		}
+		return mRebuild.on(ctx, b, struct{}{})
+	})
 }
 
 // Close lets go of the workspace. An owner stops serving at once (the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events"
@@ -106,47 +107,37 @@ func TestHandle_RemoteReadsEqualOwnerReads(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	items := a.List(projections.Filter{})
+	items := list(t, a, projections.Filter{})
 	if len(items) < 3 {
 		t.Fatalf("owner lists %d items, want the starter rule, workflow and the draft", len(items))
 	}
-	if got, want := jsonOf(t, b.List(projections.Filter{})), jsonOf(t, items); got != want {
+	if got, want := jsonOf(t, list(t, b, projections.Filter{})), jsonOf(t, items); got != want {
 		t.Fatalf("List: remote got %s, owner %s", got, want)
 	}
 	f := projections.Filter{Kind: "workflow"}
-	if got, want := jsonOf(t, b.List(f)), jsonOf(t, a.List(f)); got != want {
+	if got, want := jsonOf(t, list(t, b, f)), jsonOf(t, list(t, a, f)); got != want {
 		t.Fatalf("List(%v): remote got %s, owner %s", f, got, want)
 	}
 	for _, id := range append([]string{content.MetaPromptPath}, idsOf(items)...) {
-		ov, oerr := a.View(id)
-		rv, rerr := b.View(id)
+		ov, oerr := a.View(ctx, id)
+		rv, rerr := b.View(ctx, id)
 		if oerr != nil || rerr != nil || jsonOf(t, rv) != jsonOf(t, ov) {
 			t.Fatalf("View(%s): remote got %v %s, owner %v %s", id, rerr, jsonOf(t, rv), oerr, jsonOf(t, ov))
 		}
-		oo, oerr := a.Object(id)
-		ro, rerr := b.Object(id)
-		if (oerr == nil) != (rerr == nil) || jsonOf(t, ro) != jsonOf(t, oo) {
-			t.Fatalf("Object(%s): remote got %v %s, owner %v %s", id, rerr, jsonOf(t, ro), oerr, jsonOf(t, oo))
+	}
+	for _, q := range []catalog.DraftQuery{
+		{Resource: events.ResourceRule, ID: tmp},
+		{Resource: events.ResourceRule, Path: "go/NEW.md"},
+		{Resource: events.ResourceRule, ID: idsOf(items)[0], Path: "no/SUCH.md"},
+	} {
+		of, oerr := a.DraftFacts(ctx, q)
+		rf, rerr := b.DraftFacts(ctx, q)
+		if oerr != nil || rerr != nil || jsonOf(t, rf) != jsonOf(t, of) {
+			t.Fatalf("DraftFacts(%+v): remote got %v %s, owner %v %s", q, rerr, jsonOf(t, rf), oerr, jsonOf(t, of))
 		}
 	}
-	od, oerr := a.Draft(tmp)
-	rd, rerr := b.Draft(tmp)
-	if oerr != nil || rerr != nil || jsonOf(t, rd) != jsonOf(t, od) {
-		t.Fatalf("Draft: remote got %v %s, owner %v %s", rerr, jsonOf(t, rd), oerr, jsonOf(t, od))
-	}
-	for _, it := range items {
-		if !it.Published {
-			continue
-		}
-		ns := projections.NamespaceOf(it.Kind)
-		oid, ook := a.ObjectIDByPath(ns, it.Path)
-		rid, rok := b.ObjectIDByPath(ns, it.Path)
-		if !ook || oid != it.ID || rid != oid || rok != ook {
-			t.Fatalf("ObjectIDByPath(%s, %s): remote got %s %v, owner %s %v, want %s", ns, it.Path, rid, rok, oid, ook, it.ID)
-		}
-	}
-	if id, ok := b.ObjectIDByPath(projections.NSRule, "no/SUCH.md"); ok {
-		t.Fatalf("ObjectIDByPath of a missing path: got %s, want none", id)
+	if f, _ := b.DraftFacts(ctx, catalog.DraftQuery{Resource: events.ResourceRule, ID: tmp, Path: "go/NEW.md"}); f.Draft == nil || f.Seq == 0 {
+		t.Fatalf("DraftFacts of the draft: got %s, want the draft and the drafts' sequence", jsonOf(t, f))
 	}
 	os, err := a.Stats(ctx)
 	if err != nil {
@@ -173,17 +164,28 @@ func TestHandle_RemoteReadsEqualOwnerReads(t *testing.T) {
 func TestHandle_LongReplies(t *testing.T) {
 	defer node.SetChunkSize(7)()
 	_, a, b := ownerAndRemote(t)
-	if got, want := jsonOf(t, b.List(projections.Filter{})), jsonOf(t, a.List(projections.Filter{})); got != want || len(got) < 100 {
+	ctx := context.Background()
+	if got, want := jsonOf(t, list(t, b, projections.Filter{})), jsonOf(t, list(t, a, projections.Filter{})); got != want || len(got) < 100 {
 		t.Fatalf("List: remote got %s, owner %s", got, want)
 	}
-	ov, _ := a.View(content.MetaPromptPath)
-	rv, err := b.View(content.MetaPromptPath)
+	ov, _ := a.View(ctx, content.MetaPromptPath)
+	rv, err := b.View(ctx, content.MetaPromptPath)
 	if err != nil || jsonOf(t, rv) != jsonOf(t, ov) {
 		t.Fatalf("View: remote got %v %s, owner %s", err, jsonOf(t, rv), jsonOf(t, ov))
 	}
-	if _, err := b.View("nope"); !errors.Is(err, projections.ErrNotFound) {
+	if _, err := b.View(ctx, "nope"); !errors.Is(err, projections.ErrNotFound) {
 		t.Fatalf("View of an unknown id: got %v, want ErrNotFound", err)
 	}
+}
+
+// list lists through h, failing the test on an error.
+func list(tb testing.TB, h *node.Handle, f projections.Filter) []projections.Item {
+	tb.Helper()
+	items, err := h.List(context.Background(), f)
+	if err != nil {
+		tb.Fatalf("list %+v: %v", f, err)
+	}
+	return items
 }
 
 func idsOf(items []projections.Item) []string {
@@ -196,14 +198,8 @@ func idsOf(items []projections.Item) []string {
 
 func TestHandle_ErrNotFoundSurvivesTheWire(t *testing.T) {
 	_, _, b := ownerAndRemote(t)
-	if _, err := b.View("p-0123456789abcdef0123456789abcdef"); !errors.Is(err, projections.ErrNotFound) {
+	if _, err := b.View(context.Background(), "p-0123456789abcdef0123456789abcdef"); !errors.Is(err, projections.ErrNotFound) {
 		t.Fatalf("View of an unknown id: got %v, want ErrNotFound", err)
-	}
-	if _, err := b.Object("nope"); !errors.Is(err, projections.ErrNotFound) {
-		t.Fatalf("Object of an unknown id: got %v, want ErrNotFound", err)
-	}
-	if _, err := b.Draft("nope"); !errors.Is(err, projections.ErrNotFound) {
-		t.Fatalf("Draft of an unknown id: got %v, want ErrNotFound", err)
 	}
 }
 
@@ -285,7 +281,7 @@ func TestHandle_RecordAcrossOwnerChange(t *testing.T) {
 					mu.Unlock()
 					if ev.Type == events.TypeDraftCreate && err == nil {
 						d, _ := ev.Payload()
-						if _, err := h.View(d.(*events.DraftData).ID); err != nil {
+						if _, err := h.View(context.Background(), d.(*events.DraftData).ID); err != nil {
 							t.Errorf("draft %s not visible right after its record: %v", ev.ID, err)
 						}
 					}
@@ -386,10 +382,10 @@ func TestHandle_RebuildThroughTheOwner(t *testing.T) {
 		t.Fatalf("rebuilds: remote got %+v, owner %+v; want 23 events and equal digests", first, second)
 	}
 	// The owner's readers carry on with the new store.
-	if _, err := b.View(content.MetaPromptPath); err != nil {
+	if _, err := b.View(context.Background(), content.MetaPromptPath); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.View(content.MetaPromptPath); err != nil {
+	if _, err := a.View(context.Background(), content.MetaPromptPath); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -409,7 +405,7 @@ func TestHandle_TokenAndListener(t *testing.T) {
 	if _, err := b.Publish(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.View(content.MetaPromptPath); err != nil {
+	if _, err := b.View(context.Background(), content.MetaPromptPath); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -422,7 +418,7 @@ func TestHandle_Close(t *testing.T) {
 	if err := b.Close(); !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("second Close: got %v, want net.ErrClosed", err)
 	}
-	if _, err := b.View(content.MetaPromptPath); !errors.Is(err, net.ErrClosed) {
+	if _, err := b.View(context.Background(), content.MetaPromptPath); !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("View after Close: got %v, want net.ErrClosed", err)
 	}
 	if err := a.Close(); err != nil {

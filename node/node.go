@@ -61,6 +61,7 @@ type Node struct {
 	stopProj context.CancelFunc
 	projDone chan struct{}
 	projErr  error
+	failed   chan error // receives the error of a projector that stopped by itself
 	closed   bool
 }
 
@@ -96,7 +97,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger}, nil
+	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, failed: make(chan error, 1)}, nil
 }
 
 // StartProjections opens the read models and starts the projector, which
@@ -119,11 +120,15 @@ func (n *Node) startProjector(store *projections.Store) {
 	go func() {
 		defer close(done)
 		err := store.Run(ctx, n.Log)
-		if err != nil && !errors.Is(err, context.Canceled) {
+		if err != nil && ctx.Err() == nil {
 			n.logger.Error("projector stopped", "err", err)
 			n.mu.Lock()
 			n.projErr = err
 			n.mu.Unlock()
+			select {
+			case n.failed <- err:
+			default:
+			}
 		}
 	}()
 }
@@ -142,9 +147,32 @@ func (n *Node) stopProjector() error {
 	return store.Close()
 }
 
-// ErrProjector means the projector stopped with an error; the read models
-// are behind the log until it is fixed (usually by `clumsies rebuild`).
-var ErrProjector = errors.New("node: projector stopped")
+// ErrProjector means the projector stopped with an error: the read models
+// are behind the log, so reads and catalog changes fail with it until the
+// owner has stepped down and a new owner has caught up (or, if the read
+// models are damaged, until `clumsies rebuild`). It reports itself as
+// unavailable, which the MCP layer answers as retryable.
+var ErrProjector error = projectorError{}
+
+type projectorError struct{}
+
+func (projectorError) Error() string     { return "node: projector stopped" }
+func (projectorError) Unavailable() bool { return true }
+
+// projectorFailed receives the error of a projector that stopped by
+// itself.
+func (n *Node) projectorFailed() <-chan error { return n.failed }
+
+// projectorErr returns an error wrapping ErrProjector if the projector
+// has stopped by itself, else nil.
+func (n *Node) projectorErr() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.projErr != nil {
+		return fmt.Errorf("%w: %w", ErrProjector, n.projErr)
+	}
+	return nil
+}
 
 // WaitApplied blocks until the projections have applied seq. It fails fast
 // with ErrProjector when the projector has died.
@@ -179,28 +207,64 @@ func (n *Node) WaitApplied(ctx context.Context, seq uint64) error {
 
 // Record appends ev and returns once it is durable and, when it changes
 // the catalog, applied to the projections, so that the caller's next read
-// sees it. It implements the MCP layer's Ledger.
+// sees it.
 func (n *Node) Record(ctx context.Context, ev events.Event) error {
-	seq, err := n.Log.Append(ctx, ev)
-	if err != nil {
-		return err
-	}
-	if !ev.ChangesCatalog() {
-		return nil
-	}
-	return n.WaitApplied(ctx, seq)
+	return record(ctx, n.Log, n.WaitApplied, ev, nil)
 }
 
-// CatchUp waits until the projections have applied every event in the log.
-func (n *Node) CatchUp(ctx context.Context) error {
+// RecordExpecting is Record on the condition of events.Log's
+// AppendExpecting; on a conflict the projections have caught up with the
+// event that came first when it returns.
+func (n *Node) RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
+	return record(ctx, n.Log, n.WaitApplied, ev, &exp)
+}
+
+// record appends ev to log (on condition exp, if not nil) and waits with
+// wait until the read models have applied it when it changes the catalog.
+// On a conflict it waits until they have applied the event that came
+// first, so that the caller's next decision reads it, and returns the
+// conflict.
+func record(ctx context.Context, log events.Log, wait func(context.Context, uint64) error, ev events.Event, exp *events.Expectation) error {
+	var (
+		seq uint64
+		err error
+	)
+	if exp == nil {
+		seq, err = log.Append(ctx, ev)
+	} else {
+		seq, err = log.AppendExpecting(ctx, ev, *exp)
+	}
+	var ce *events.ConflictError
+	if errors.As(err, &ce) {
+		last := ce.Actual
+		if last == 0 {
+			var lerr error
+			if last, lerr = log.LastSeq(ctx); lerr != nil {
+				return fmt.Errorf("read the last sequence after a conflict: %w", lerr)
+			}
+		}
+		if werr := wait(ctx, last); werr != nil {
+			return fmt.Errorf("catch up with seq %d after a conflict: %w", last, werr)
+		}
+		return err
+	}
+	if err != nil || !ev.ChangesCatalog() {
+		return err
+	}
+	return wait(ctx, seq)
+}
+
+// CatchUp waits until the projections have applied every event the log
+// held when it was called, and returns the sequence of the last one.
+func (n *Node) CatchUp(ctx context.Context) (uint64, error) {
 	last, err := n.Log.LastSeq(ctx)
 	if err != nil {
-		return fmt.Errorf("read the stream's last sequence: %w", err)
+		return 0, fmt.Errorf("read the stream's last sequence: %w", err)
 	}
 	if last == 0 {
-		return nil
+		return 0, nil
 	}
-	return n.WaitApplied(ctx, last)
+	return last, n.WaitApplied(ctx, last)
 }
 
 // Close stops the projector, closes the store, the log connection and the

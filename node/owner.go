@@ -2,20 +2,21 @@ package node
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/nats-io/nats.go"
+	"golang.org/x/sync/errgroup"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
 
 // owner is the backend of the process that owns the workspace: its Node,
-// the read service on the Node's connection, and the socket that bridges
-// the other processes to the embedded server.
+// the service (the method table of methods.go) on the Node's connection,
+// and the socket that bridges the other processes to the embedded server.
 type owner struct {
 	n *Node
 
@@ -24,9 +25,16 @@ type owner struct {
 	models sync.RWMutex
 	pub    sync.Mutex // one publish at a time, so two plans cannot overlap
 
-	svcCtx    context.Context // ends the service's waits at close
+	svcCtx    context.Context // ends the service's waits and the lifecycle at close
 	svcCancel context.CancelFunc
 	handlers  sync.WaitGroup
+
+	// gone ends when the owner steps down: its lifecycle failed (the
+	// projector stopped), so that the Handle closes it and the workspace
+	// gets a fresh owner, in this process or another.
+	gone     context.Context
+	stepDown context.CancelCauseFunc
+	lifeDone chan struct{}
 
 	mu      sync.Mutex
 	sub     *nats.Subscription
@@ -36,12 +44,44 @@ type owner struct {
 
 func newOwner(n *Node) *owner {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &owner{n: n, svcCtx: ctx, svcCancel: cancel}
+	gone, stepDown := context.WithCancelCause(context.Background())
+	return &owner{n: n, svcCtx: ctx, svcCancel: cancel, gone: gone, stepDown: stepDown}
 }
 
-// serve starts the read service and then opens the socket, so that a
-// process that can connect can also be answered. It does nothing if the
-// owner already serves.
+// start runs the owner's lifecycle in the background until close; if it
+// fails, the owner steps down.
+func (o *owner) start() {
+	o.lifeDone = make(chan struct{})
+	go func() {
+		defer close(o.lifeDone)
+		if err := o.run(o.svcCtx); err != nil {
+			o.n.logger.Error("the workspace owner steps down: reads and catalog changes answer unavailable until a new owner has caught up", "err", err)
+			o.stepDown(err)
+		}
+	}()
+}
+
+// run is the owner's lifecycle: its long-lived parts under one errgroup.
+// It returns nil when ctx ends, and the first part's error otherwise.
+// Today the part that can fail on its own is the projector: a projector
+// that stops leaves the read models behind the log, and reads must not
+// serve them as current.
+func (o *owner) run(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		select {
+		case err := <-o.n.projectorFailed():
+			return fmt.Errorf("%w: %w", ErrProjector, err)
+		case <-ctx.Done():
+			return nil
+		}
+	})
+	return g.Wait()
+}
+
+// serve starts the service and then opens the socket, so that a process
+// that can connect can also be answered. It does nothing if the owner
+// already serves.
 func (o *owner) serve() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -67,8 +107,8 @@ func (o *owner) serve() error {
 	return nil
 }
 
-// onRequest answers one request of the read service in its own goroutine:
-// a wait for the projections must not hold up the reads behind it.
+// onRequest answers one request in its own goroutine: a wait for the
+// projections must not hold up the reads behind it.
 func (o *owner) onRequest(msg *nats.Msg) {
 	o.mu.Lock()
 	if o.closing {
@@ -80,103 +120,51 @@ func (o *owner) onRequest(msg *nats.Msg) {
 	o.mu.Unlock()
 	go func() {
 		defer o.handlers.Done()
-		method := msg.Subject[strings.LastIndexByte(msg.Subject, '.')+1:]
-		v, err := o.dispatch(o.svcCtx, method, msg.Data)
+		name := msg.Subject[strings.LastIndexByte(msg.Subject, '.')+1:]
+		serve, ok := service[name]
+		if !ok {
+			respond(o.n.Conn, msg.Reply, encodeReply(nil, fmt.Errorf("unknown method %q", name)))
+			return
+		}
+		v, err := serve(o, o.svcCtx, msg.Data)
 		respond(o.n.Conn, msg.Reply, encodeReply(v, err))
 	}()
 }
 
-func (o *owner) dispatch(ctx context.Context, method string, data []byte) (any, error) {
-	var id idArgs
-	switch method {
-	case methodView, methodObject, methodDraft:
-		if err := json.Unmarshal(data, &id); err != nil {
-			return nil, fmt.Errorf("decode %s request: %w", method, err)
-		}
-	}
-	switch method {
-	case methodView:
-		return o.view(ctx, id.ID)
-	case methodObject:
-		return o.object(ctx, id.ID)
-	case methodDraft:
-		return o.draft(ctx, id.ID)
-	case methodList:
-		var f projections.Filter
-		if err := json.Unmarshal(data, &f); err != nil {
-			return nil, fmt.Errorf("decode list request: %w", err)
-		}
-		return o.list(ctx, f)
-	case methodPathID:
-		var a pathArgs
-		if err := json.Unmarshal(data, &a); err != nil {
-			return nil, fmt.Errorf("decode pathid request: %w", err)
-		}
-		id, ok, err := o.objectIDByPath(ctx, a.NS, a.Path)
-		return pathReply{ID: id, OK: ok}, err
-	case methodWaitFor:
-		var a seqArgs
-		if err := json.Unmarshal(data, &a); err != nil {
-			return nil, fmt.Errorf("decode waitfor request: %w", err)
-		}
-		return struct{}{}, o.waitFor(ctx, a.Seq)
-	case methodStats:
-		return o.stats(ctx)
-	case methodPublish:
-		return o.publish(ctx)
-	case methodVerify:
-		return o.verify(ctx)
-	case methodRebuild:
-		return o.rebuild(ctx, nil)
-	}
-	return nil, fmt.Errorf("unknown method %q", method)
-}
-
-// store returns the open read models; the caller holds models.
-func (o *owner) store() (*projections.Store, error) {
-	if o.n.Store == nil {
-		return nil, fmt.Errorf("%w: the read models are not open", ErrProjector)
-	}
-	return o.n.Store, nil
-}
-
-// read runs fn on the read models, holding off a rebuild meanwhile.
+// read runs fn on the read models, holding off a rebuild meanwhile. It
+// fails with ErrProjector when the projector has stopped: the read models
+// are behind the log and must not be served as current.
 func read[T any](o *owner, fn func(*projections.Store) (T, error)) (T, error) {
 	o.models.RLock()
 	defer o.models.RUnlock()
-	s, err := o.store()
-	if err != nil {
-		var zero T
+	var zero T
+	if err := o.n.projectorErr(); err != nil {
 		return zero, err
 	}
-	return fn(s)
+	if o.n.Store == nil {
+		return zero, fmt.Errorf("%w: the read models are not open", ErrProjector)
+	}
+	return fn(o.n.Store)
 }
 
-func (o *owner) view(_ context.Context, id string) (projections.Item, error) {
-	return read(o, func(s *projections.Store) (projections.Item, error) { return s.View(id) })
+func (o *owner) view(ctx context.Context, id string) (projections.Item, error) {
+	return read(o, func(s *projections.Store) (projections.Item, error) { return s.View(ctx, id) })
 }
 
-func (o *owner) list(_ context.Context, f projections.Filter) ([]projections.Item, error) {
-	return read(o, func(s *projections.Store) ([]projections.Item, error) { return s.List(f), nil })
+func (o *owner) list(ctx context.Context, f projections.Filter) ([]projections.Item, error) {
+	return read(o, func(s *projections.Store) ([]projections.Item, error) { return s.List(ctx, f) })
 }
 
-func (o *owner) object(_ context.Context, id string) (projections.Object, error) {
-	return read(o, func(s *projections.Store) (projections.Object, error) { return s.Object(id) })
+func (o *owner) draftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
+	return read(o, func(s *projections.Store) (catalog.DraftFacts, error) { return s.DraftFacts(ctx, q) })
 }
 
-func (o *owner) draft(_ context.Context, id string) (projections.Draft, error) {
-	return read(o, func(s *projections.Store) (projections.Draft, error) { return s.Draft(id) })
-}
-
-func (o *owner) objectIDByPath(_ context.Context, ns projections.Namespace, path string) (string, bool, error) {
-	r, err := read(o, func(s *projections.Store) (pathReply, error) {
-		id, ok := s.ObjectIDByPath(ns, path)
-		return pathReply{id, ok}, nil
-	})
-	return r.ID, r.OK, err
-}
-
-func (o *owner) stats(_ context.Context) (Stats, error) {
+// stats reads the statistics once the projections have applied every
+// event the stream held when it was asked.
+func (o *owner) stats(ctx context.Context, _ struct{}) (Stats, error) {
+	if _, err := o.catchUp(ctx, struct{}{}); err != nil {
+		return Stats{}, err
+	}
 	return read(o, func(s *projections.Store) (Stats, error) { return StatsOf(s), nil })
 }
 
@@ -186,13 +174,27 @@ func (o *owner) record(ctx context.Context, ev events.Event) error {
 	return o.n.Record(ctx, ev)
 }
 
-func (o *owner) waitFor(ctx context.Context, seq uint64) error {
+func (o *owner) recordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
 	o.models.RLock()
 	defer o.models.RUnlock()
-	return o.n.WaitApplied(ctx, seq)
+	return o.n.RecordExpecting(ctx, ev, exp)
 }
 
-func (o *owner) publish(ctx context.Context) ([]events.Event, error) {
+func (o *owner) waitFor(ctx context.Context, seq uint64) (struct{}, error) {
+	o.models.RLock()
+	defer o.models.RUnlock()
+	return struct{}{}, o.n.WaitApplied(ctx, seq)
+}
+
+// catchUp waits until the projections have applied every event the
+// stream held when it was called, and returns that sequence.
+func (o *owner) catchUp(ctx context.Context, _ struct{}) (uint64, error) {
+	o.models.RLock()
+	defer o.models.RUnlock()
+	return o.n.CatchUp(ctx)
+}
+
+func (o *owner) publish(ctx context.Context, _ struct{}) ([]events.Event, error) {
 	o.models.RLock()
 	defer o.models.RUnlock()
 	o.pub.Lock()
@@ -200,10 +202,15 @@ func (o *owner) publish(ctx context.Context) ([]events.Event, error) {
 	return o.n.Publish(ctx)
 }
 
-func (o *owner) verify(ctx context.Context) (Report, error) {
+func (o *owner) verify(ctx context.Context, _ struct{}) (Report, error) {
 	o.models.RLock()
 	defer o.models.RUnlock()
 	return o.n.Verify(ctx)
+}
+
+// rebuildRemote is rebuild for another process: no progress reports.
+func (o *owner) rebuildRemote(ctx context.Context, _ struct{}) (Rebuilt, error) {
+	return o.rebuild(ctx, nil)
 }
 
 // rebuild rebuilds the read models with every read held off, and then
@@ -223,7 +230,7 @@ func (o *owner) rebuild(ctx context.Context, progress func(done, total uint64)) 
 }
 
 func (o *owner) log() events.Log       { return o.n.Log }
-func (o *owner) lost() context.Context { return context.Background() }
+func (o *owner) lost() context.Context { return o.gone }
 func (o *owner) isOwner() bool         { return true }
 
 // close stops serving first (the other processes see their connections
@@ -243,6 +250,10 @@ func (o *owner) close() error {
 	}
 	o.svcCancel()
 	o.handlers.Wait()
+	if o.lifeDone != nil {
+		<-o.lifeDone
+	}
+	o.stepDown(nil)
 	o.models.Lock()
 	defer o.models.Unlock()
 	return o.n.Close()

@@ -12,7 +12,6 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
-	"github.com/clumsies/clumsies/projections"
 )
 
 // remote is the backend of a process that does not own the workspace: a
@@ -88,70 +87,23 @@ func (r *remote) request(ctx context.Context, method string, in, out any) error 
 	return decodeReply(reply, out)
 }
 
-func (r *remote) view(ctx context.Context, id string) (projections.Item, error) {
-	var it projections.Item
-	err := r.request(ctx, methodView, idArgs{id}, &it)
-	return it, err
-}
-
-func (r *remote) list(ctx context.Context, f projections.Filter) ([]projections.Item, error) {
-	var items []projections.Item
-	err := r.request(ctx, methodList, f, &items)
-	return items, err
-}
-
-func (r *remote) object(ctx context.Context, id string) (projections.Object, error) {
-	var o projections.Object
-	err := r.request(ctx, methodObject, idArgs{id}, &o)
-	return o, err
-}
-
-func (r *remote) draft(ctx context.Context, id string) (projections.Draft, error) {
-	var d projections.Draft
-	err := r.request(ctx, methodDraft, idArgs{id}, &d)
-	return d, err
-}
-
-func (r *remote) objectIDByPath(ctx context.Context, ns projections.Namespace, path string) (string, bool, error) {
-	var rep pathReply
-	err := r.request(ctx, methodPathID, pathArgs{ns, path}, &rep)
-	return rep.ID, rep.OK, err
-}
-
-func (r *remote) stats(ctx context.Context) (Stats, error) {
-	var st Stats
-	err := r.request(ctx, methodStats, struct{}{}, &st)
-	return st, err
-}
-
 // record appends ev straight to the stream (with its id as Nats-Msg-Id,
 // so a retry stores nothing twice) and, when it changes the catalog, asks
 // the owner to wait until its projections have applied it.
 func (r *remote) record(ctx context.Context, ev events.Event) error {
-	seq, err := r.lg.Append(ctx, ev)
-	if err != nil || !ev.ChangesCatalog() {
-		return err
-	}
-	return r.request(ctx, methodWaitFor, seqArgs{seq}, nil)
+	return record(ctx, r.lg, r.waitFor, ev, nil)
 }
 
-func (r *remote) publish(ctx context.Context) ([]events.Event, error) {
-	var evs []events.Event
-	err := r.request(ctx, methodPublish, struct{}{}, &evs)
-	return evs, err
+// recordExpecting is record on the condition of an expectation, checked
+// by JetStream itself.
+func (r *remote) recordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
+	return record(ctx, r.lg, r.waitFor, ev, &exp)
 }
 
-func (r *remote) verify(ctx context.Context) (Report, error) {
-	var rep Report
-	err := r.request(ctx, methodVerify, struct{}{}, &rep)
-	return rep, err
-}
-
-// rebuild asks the owner to rebuild; progress is not reported.
-func (r *remote) rebuild(ctx context.Context, _ func(done, total uint64)) (Rebuilt, error) {
-	var rb Rebuilt
-	err := r.request(ctx, methodRebuild, struct{}{}, &rb)
-	return rb, err
+// waitFor asks the owner to wait until its projections have applied seq.
+func (r *remote) waitFor(ctx context.Context, seq uint64) error {
+	_, err := mWaitFor.on(ctx, r, seq)
+	return err
 }
 
 func (r *remote) log() events.Log       { return r.lg }

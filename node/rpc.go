@@ -21,20 +21,6 @@ import (
 // JSON; a reply is {"result": ...} or {"error": {"kind", "message"}}.
 const rpcPrefix = "clumsiesrpc"
 
-// The methods of the read service.
-const (
-	methodView    = "view"    // {"id"} -> projections.Item
-	methodList    = "list"    // projections.Filter -> []projections.Item
-	methodObject  = "object"  // {"id"} -> projections.Object
-	methodDraft   = "draft"   // {"id"} -> projections.Draft
-	methodPathID  = "pathid"  // {"ns", "path"} -> {"id", "ok"}
-	methodWaitFor = "waitfor" // {"seq"} -> {} once the projections applied seq
-	methodStats   = "stats"   // {} -> Stats
-	methodPublish = "publish" // {} -> []events.Event appended
-	methodVerify  = "verify"  // {} -> Report
-	methodRebuild = "rebuild" // {} -> Rebuilt
-)
-
 // A reply longer than a NATS message can hold (1 MB by default; a catalog
 // listing or the sessions of a busy workspace can be longer) is sent in
 // several messages, every one but the last carrying the header moreHeader.
@@ -140,24 +126,6 @@ func (r *replies) ask(ctx context.Context, subject string, body []byte) ([]byte,
 
 func rpcSubject(workspaceID, method string) string {
 	return rpcPrefix + "." + workspaceID + "." + method
-}
-
-type idArgs struct {
-	ID string `json:"id"`
-}
-
-type pathArgs struct {
-	NS   projections.Namespace `json:"ns"`
-	Path string                `json:"path"`
-}
-
-type pathReply struct {
-	ID string `json:"id"`
-	OK bool   `json:"ok"`
-}
-
-type seqArgs struct {
-	Seq uint64 `json:"seq"`
 }
 
 type rpcReply struct {

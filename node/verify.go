@@ -30,7 +30,7 @@ func (r Report) OK() bool { return len(r.Problems) == 0 }
 // tree on disk matches the published manifest.
 func (n *Node) Verify(ctx context.Context) (Report, error) {
 	var r Report
-	if err := n.CatchUp(ctx); err != nil {
+	if _, err := n.CatchUp(ctx); err != nil {
 		return r, err
 	}
 	live := n.Store
@@ -58,7 +58,7 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 	for _, meta := range objs {
 		r.Problems = append(r.Problems, checkObject(live, meta.ID)...)
 	}
-	plan, err := n.Plan()
+	plan, _, err := n.Plan()
 	if err != nil {
 		r.Problems = append(r.Problems, "content tree: "+err.Error())
 	} else if len(plan) > 0 {

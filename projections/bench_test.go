@@ -150,13 +150,13 @@ func BenchmarkList10k(b *testing.B) {
 		{"KindGroup", projections.Filter{Kind: "rule", Group: "lang3"}, 250},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			n := len(s.List(tc.filter))
+			n := len(mustList(b, s, tc.filter))
 			if tc.want > 0 && n != tc.want {
 				b.Fatalf("got %d items, want %d", n, tc.want)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				s.List(tc.filter)
+				mustList(b, s, tc.filter)
 			}
 		})
 	}
@@ -174,7 +174,7 @@ func BenchmarkView(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := s.View(tc.id); err != nil {
+				if _, err := s.View(context.Background(), tc.id); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,7 @@
 // Package projections owns the projector, its checkpoint, the read models
-// and their rebuild; it imports only events, content, pebble and the
-// standard library, and nothing that serves MCP or runs NATS.
+// and their rebuild; it imports only events, content, catalog (whose pure
+// folds it applies), pebble and the standard library, and nothing that
+// serves MCP or runs NATS.
 //
 // A Store keeps every read model in one pebble database: the manifest of
 // published objects, draft state, usage per rule and per constraint,

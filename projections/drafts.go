@@ -2,119 +2,91 @@ package projections
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 )
 
-// Draft operations, as the artifact tool names them.
-const (
-	OpCreate = "create"
-	OpUpdate = "update"
-	OpRename = "rename"
-	OpDelete = "delete"
-)
-
-// Draft is a pending change to the content, written by the artifact tool
-// and replayed from the ledger.
-type Draft struct {
-	// ID is the tmp- id of a create draft, the object id of any other
-	// draft, or content.MetaPromptPath for the meta prompt.
-	ID          string `json:"id"`
-	Resource    string `json:"resource"` // context, rule or mpf
-	Op          string `json:"op"`       // OpCreate, OpUpdate, OpRename or OpDelete
-	Path        string `json:"path,omitempty"`
-	NewPath     string `json:"newPath,omitempty"`
-	Body        string `json:"body,omitempty"`
-	BaseHash    string `json:"baseHash,omitempty"`
-	Description string `json:"description,omitempty"`
-	SessionID   string `json:"sessionId,omitempty"`
-	Seq         uint64 `json:"seq"` // the last event that changed the draft
-	Submitted   bool   `json:"submitted,omitempty"`
-}
-
-// draft is the in-memory form of a Draft with the hash of its body.
+// draft is the in-memory form of a catalog.Draft with the hash of its body.
 type draft struct {
-	Draft
+	catalog.Draft
 	hash string // content.Hash of Body, for create and update drafts
 }
 
-func newDraft(d Draft) *draft {
+func newDraft(d catalog.Draft) *draft {
 	out := &draft{Draft: d}
-	if d.Op == OpCreate || d.Op == OpUpdate {
+	if d.Op == events.DraftOpCreate || d.Op == events.DraftOpUpdate {
 		out.hash = content.Hash([]byte(d.Body))
 	}
 	return out
 }
 
 // kind returns the content kind of a create draft.
-func (d *draft) kind() content.Kind {
-	switch d.Resource {
-	case "mpf":
-		return content.KindMPF
-	case "context":
-		return content.KindContext
-	}
-	return content.KindOfRulePath(d.Path)
+func (d *draft) kind() content.Kind { return d.KindOf() }
+
+// draftRow is how a draft is stored: its own type, so that the API type
+// can change without changing the layout.
+type draftRow struct {
+	ID          string `json:"id"`
+	Resource    string `json:"resource"`
+	Op          string `json:"op"`
+	Path        string `json:"path,omitempty"`
+	NewPath     string `json:"newPath,omitempty"`
+	Body        string `json:"body,omitempty"`
+	BaseHash    string `json:"baseHash,omitempty"`
+	Description string `json:"description,omitempty"`
+	SessionID   string `json:"sessionId,omitempty"`
+	Seq         uint64 `json:"seq"`
+	Submitted   bool   `json:"submitted,omitempty"`
 }
 
-// applyDraft applies the attest.draft.* events of successful artifact calls.
-// The MCP layer validated the operation before appending it; the projector
-// applies what the ledger says.
-func (st *state) applyDraft(ev *events.Event, d *events.DraftData, ch *changes) {
-	if d.ID == "" {
+func (d *draft) row() draftRow {
+	return draftRow{
+		ID: d.ID, Resource: string(d.Resource), Op: string(d.Op), Path: d.Path, NewPath: d.NewPath,
+		Body: d.Body, BaseHash: d.BaseHash, Description: d.Description, SessionID: d.SessionID,
+		Seq: d.Seq, Submitted: d.Submitted,
+	}
+}
+
+func (r draftRow) draft() *draft {
+	return newDraft(catalog.Draft{
+		ID: r.ID, Resource: events.Resource(r.Resource), Op: events.DraftOp(r.Op), Path: r.Path, NewPath: r.NewPath,
+		Body: r.Body, BaseHash: r.BaseHash, Description: r.Description, SessionID: r.SessionID,
+		Seq: r.Seq, Submitted: r.Submitted,
+	})
+}
+
+// applyDraft folds an event of the drafts aggregate (or a submit or review
+// of a draft) with catalog.EvolveDraft, the one fold of the drafts.
+func (st *state) applyDraft(ev *events.Event, payload any, ch *changes) {
+	id := catalog.DraftKey(payload)
+	if id == "" {
 		return
 	}
-	cur := st.drafts[d.ID]
-	next := Draft{
-		ID: d.ID, Resource: d.Resource, Path: d.Path, Description: d.Description,
-		SessionID: ev.SessionID, Seq: ev.Seq,
+	var cur *catalog.Draft
+	if d := st.drafts[id]; d != nil {
+		cur = &d.Draft
 	}
-	switch ev.Type {
-	case events.TypeDraftCreate:
-		next.Op, next.Body = OpCreate, d.Body
-	case events.TypeDraftUpdate:
-		if cur != nil && cur.Op == OpCreate {
-			next = cur.Draft
-			next.Body, next.SessionID, next.Seq = d.Body, ev.SessionID, ev.Seq
-			if d.Description != "" {
-				next.Description = d.Description
-			}
-		} else {
-			next.Op, next.Body, next.BaseHash = OpUpdate, d.Body, d.BaseHash
-		}
-	case events.TypeDraftRename:
-		next.Op, next.NewPath = OpRename, d.NewPath
-	case events.TypeDraftDelete:
-		if cur != nil && cur.Op == OpCreate {
-			st.dropDraft(d.ID, ch)
-			return
-		}
-		next.Op = OpDelete
-	case events.TypeDraftDiscard:
-		st.dropDraft(d.ID, ch)
+	next := catalog.EvolveDraft(cur, ev, payload)
+	switch {
+	case next == cur:
 		return
+	case next == nil:
+		st.setDraft(id, nil, ch)
 	default:
-		return
+		st.setDraft(id, newDraft(*next), ch)
 	}
-	st.setDraft(d.ID, newDraft(next), ch)
-}
-
-// submit applies draft.submit: the draft is handed to review.
-func (st *state) submit(seq uint64, d *events.SubmitData, ch *changes) {
-	cur, ok := st.drafts[d.DraftID]
-	if !ok {
-		return
-	}
-	next := *cur
-	next.Submitted, next.Seq = true, seq
-	st.setDraft(d.DraftID, &next, ch)
 }
 
 // setDraft stores the draft of id, or drops it if d is nil.
 func (st *state) setDraft(id string, d *draft, ch *changes) {
 	if d == nil {
+		if _, ok := st.drafts[id]; !ok {
+			return
+		}
 		delete(st.drafts, id)
 	} else {
 		st.drafts[id] = d
@@ -125,32 +97,85 @@ func (st *state) setDraft(id string, d *draft, ch *changes) {
 	ch.drafts[id] = struct{}{}
 }
 
-func (st *state) dropDraft(id string, ch *changes) {
-	if _, ok := st.drafts[id]; ok {
-		st.setDraft(id, nil, ch)
-	}
-}
-
 // Draft returns the draft with this id, body included. It returns
-// ErrNotFound if there is none.
-func (s *Store) Draft(id string) (Draft, error) {
+// ErrNotFound if there is none and ErrClosed after Close.
+func (s *Store) Draft(id string) (catalog.Draft, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return catalog.Draft{}, ErrClosed
+	}
 	d, ok := s.st.drafts[id]
 	if !ok {
-		return Draft{}, ErrNotFound
+		return catalog.Draft{}, ErrNotFound
 	}
 	return d.Draft, nil
 }
 
 // Drafts returns every draft, bodies included, sorted by id.
-func (s *Store) Drafts() []Draft {
+func (s *Store) Drafts() []catalog.Draft {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]Draft, 0, len(s.st.drafts))
+	out := make([]catalog.Draft, 0, len(s.st.drafts))
 	for _, d := range s.st.drafts {
 		out = append(out, d.Draft)
 	}
-	slices.SortFunc(out, func(a, b Draft) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b catalog.Draft) int { return cmp.Compare(a.ID, b.ID) })
 	return out
+}
+
+// DraftFacts returns what a decision of the drafts aggregate reads for q,
+// all from one state of the read models (see catalog.DraftFacts). It
+// returns ErrClosed after Close and ctx.Err() if ctx has ended.
+func (s *Store) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
+	if err := ctx.Err(); err != nil {
+		return catalog.DraftFacts{}, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return catalog.DraftFacts{}, ErrClosed
+	}
+	f := catalog.DraftFacts{Seq: s.st.aggregates[events.AggregateDrafts]}
+	if q.ID != "" {
+		if o, ok := s.st.objects[q.ID]; ok {
+			f.Object = &catalog.Target{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
+		}
+		if d, ok := s.st.drafts[q.ID]; ok {
+			dc := d.Draft
+			f.Draft = &dc
+		}
+	}
+	if q.Path != "" {
+		f.Holder = s.st.pathHolder(q.Resource, q.Path, q.ID)
+	}
+	return f, nil
+}
+
+// pathHolder returns the id of what holds path in resource's namespace (a
+// published object, a create draft, an object a rename draft moves there),
+// other than self; "" when the path is free.
+func (st *state) pathHolder(resource events.Resource, path, self string) string {
+	ns := catalog.NamespaceOfResource(resource)
+	if id, ok := st.paths[nsPath{ns, path}]; ok && id != self {
+		return id
+	}
+	if id := catalog.TmpID(resource, path); id != self {
+		if _, ok := st.drafts[id]; ok {
+			return id
+		}
+	}
+	if ns == content.NSMPF {
+		return ""
+	}
+	var holders []string
+	for _, d := range st.drafts {
+		if d.Op == events.DraftOpRename && d.NewPath == path && d.ID != self && d.Resource == resource {
+			holders = append(holders, d.ID)
+		}
+	}
+	if len(holders) == 0 {
+		return ""
+	}
+	return slices.Min(holders)
 }

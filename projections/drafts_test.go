@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -20,7 +21,7 @@ func TestStore_Drafts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("draft: %v", err)
 		}
-		want := projections.Draft{ID: tmp, Resource: "rule", Op: projections.OpCreate, Path: "go/NEW.md",
+		want := catalog.Draft{ID: tmp, Resource: "rule", Op: events.DraftOpCreate, Path: "go/NEW.md",
 			Body: "new", Description: "first", SessionID: "s7", Seq: ev.Seq}
 		if got != want {
 			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))
@@ -33,7 +34,7 @@ func TestStore_Drafts(t *testing.T) {
 			l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: tmp, Body: "newer"}),
 		)
 		got, _ := s.Draft(tmp)
-		if got.Op != projections.OpCreate || got.Body != "newer" || got.Description != "first" || got.Path != "go/NEW.md" {
+		if got.Op != events.DraftOpCreate || got.Body != "newer" || got.Description != "first" || got.Path != "go/NEW.md" {
 			t.Errorf("got %s, want a create draft with the new body and the old description", jsonOf(got))
 		}
 	})
@@ -41,7 +42,7 @@ func TestStore_Drafts(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s, l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: ruleA, Body: "b", BaseHash: "sha256:base"}))
 		got, _ := s.Draft(ruleA)
-		if got.Op != projections.OpUpdate || got.Body != "b" || got.BaseHash != "sha256:base" {
+		if got.Op != events.DraftOpUpdate || got.Body != "b" || got.BaseHash != "sha256:base" {
 			t.Errorf("got %s, want an update draft", jsonOf(got))
 		}
 	})
@@ -49,7 +50,7 @@ func TestStore_Drafts(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s, l.add(events.TypeDraftRename, events.DraftData{Resource: "rule", ID: ruleA, Path: "go/A.md", NewPath: "go/B.md"}))
 		got, _ := s.Draft(ruleA)
-		if got.Op != projections.OpRename || got.Path != "go/A.md" || got.NewPath != "go/B.md" {
+		if got.Op != events.DraftOpRename || got.Path != "go/A.md" || got.NewPath != "go/B.md" {
 			t.Errorf("got %s, want a rename draft", jsonOf(got))
 		}
 	})
@@ -60,7 +61,7 @@ func TestStore_Drafts(t *testing.T) {
 			l.add(events.TypeDraftDelete, events.DraftData{Resource: "rule", ID: ruleA}),
 		)
 		got, _ := s.Draft(ruleA)
-		if got.Op != projections.OpDelete || got.Body != "" {
+		if got.Op != events.DraftOpDelete || got.Body != "" {
 			t.Errorf("got %s, want a delete draft replacing the update", jsonOf(got))
 		}
 	})

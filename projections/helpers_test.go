@@ -158,7 +158,7 @@ func digest(tb testing.TB, s *projections.Store) string {
 // mustView returns the item of id and fails the test on error.
 func mustView(tb testing.TB, s *projections.Store, id string) projections.Item {
 	tb.Helper()
-	it, err := s.View(id)
+	it, err := s.View(context.Background(), id)
 	if err != nil {
 		tb.Fatalf("view %s: %v", id, err)
 	}
@@ -190,3 +190,13 @@ const (
 
 // bodyA has three constraints: Steps/1, Steps/2 and Style.
 const bodyA = "# A\n\n## Steps\n- one\n- two\n\n## Style\nUse gofmt.\n"
+
+// mustList lists the store's items, failing the test on an error.
+func mustList(tb testing.TB, s *projections.Store, f projections.Filter) []projections.Item {
+	tb.Helper()
+	items, err := s.List(context.Background(), f)
+	if err != nil {
+		tb.Fatalf("list %+v: %v", f, err)
+	}
+	return items
+}

@@ -30,7 +30,7 @@ func (s *Store) inventory() *inventory {
 		objs = append(objs, o)
 	}
 	slices.SortFunc(objs, func(a, b *object) int {
-		return cmp.Or(cmp.Compare(a.ns.rank(), b.ns.rank()), strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(a.ns.Rank(), b.ns.Rank()), strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
 	})
 	inv := &inventory{objects: objs, ends: make([]int, len(objs))}
 	var text strings.Builder

@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
 )
 
 // The key layout. Every read model lives in one pebble keyspace; values are
@@ -13,6 +16,7 @@ import (
 //	meta/schema                     u64   layout version (schemaVersion)
 //	meta/checkpoint                 u64   sequence of the last applied event
 //	meta/events                     u64   number of events applied
+//	meta/agg/<aggregate>            u64   sequence of the aggregate's newest event
 //	m/o/<id>                        JSON  Object without its Body
 //	m/b/<id>                        raw   the published body of an object
 //	m/p/<ns>/<path>                 raw   id of the object at path in namespace ns
@@ -30,6 +34,7 @@ const (
 	prefixConstraint = "u/c/"
 	prefixSession    = "s/"
 	prefixTool       = "t/"
+	prefixAggregate  = "meta/agg/"
 )
 
 // The meta keys.
@@ -41,27 +46,28 @@ var (
 
 // schemaVersion is the layout written by this build. Open refuses a store
 // with any other version: read models are rebuilt, never migrated.
-const schemaVersion = 1
+const schemaVersion = 2
 
-func objectKey(id string) []byte            { return []byte(prefixObject + id) }
-func bodyKey(id string) []byte              { return []byte(prefixBody + id) }
-func pathKey(ns Namespace, p string) []byte { return []byte(prefixPath + string(ns) + "/" + p) }
-func draftKey(id string) []byte             { return []byte(prefixDraft + id) }
-func ruleRefsKey(ruleID string) []byte      { return []byte(prefixRuleRefs + ruleID) }
-func sessionKey(id string) []byte           { return []byte(prefixSession + id) }
-func toolKey(name string) []byte            { return []byte(prefixTool + name) }
+func objectKey(id string) []byte                    { return []byte(prefixObject + id) }
+func bodyKey(id string) []byte                      { return []byte(prefixBody + id) }
+func pathKey(ns content.Namespace, p string) []byte { return []byte(prefixPath + string(ns) + "/" + p) }
+func draftKey(id string) []byte                     { return []byte(prefixDraft + id) }
+func ruleRefsKey(ruleID string) []byte              { return []byte(prefixRuleRefs + ruleID) }
+func sessionKey(id string) []byte                   { return []byte(prefixSession + id) }
+func toolKey(name string) []byte                    { return []byte(prefixTool + name) }
+func aggregateKey(a events.Aggregate) []byte        { return []byte(prefixAggregate + string(a)) }
 
 func constraintKey(ruleID, constraintID string) []byte {
 	return []byte(prefixConstraint + ruleID + "\x00" + constraintID)
 }
 
 // parsePathKey splits the rest of a path index key, "<ns>/<path>".
-func parsePathKey(rest string) (Namespace, string, error) {
+func parsePathKey(rest string) (content.Namespace, string, error) {
 	ns, p, ok := strings.Cut(rest, "/")
 	if !ok {
 		return "", "", fmt.Errorf("path index key %q has no namespace", rest)
 	}
-	return Namespace(ns), p, nil
+	return content.Namespace(ns), p, nil
 }
 
 // parseConstraintKey splits the rest of a constraint usage key,

@@ -7,44 +7,6 @@ import (
 	"github.com/clumsies/clumsies/events"
 )
 
-// Namespace is a namespace of public paths: rules and workflows share one,
-// context has its own, and the meta prompt is alone in its own.
-type Namespace string
-
-// The namespaces, in the order listings use: the meta prompt, then rules
-// and workflows, then context (the order of content.Scan).
-const (
-	NSMPF     Namespace = "mpf"
-	NSRule    Namespace = "rule"
-	NSContext Namespace = "context"
-)
-
-// NamespaceOf returns the namespace of a kind, and "" for an unknown kind.
-func NamespaceOf(k content.Kind) Namespace {
-	switch k {
-	case content.KindRule, content.KindWorkflow:
-		return NSRule
-	case content.KindContext:
-		return NSContext
-	case content.KindMPF:
-		return NSMPF
-	}
-	return ""
-}
-
-// rank orders namespaces in listings.
-func (ns Namespace) rank() int {
-	switch ns {
-	case NSMPF:
-		return 0
-	case NSRule:
-		return 1
-	case NSContext:
-		return 2
-	}
-	return 3
-}
-
 // Object is a published object of the manifest: a rule, workflow, context
 // file or the meta prompt, whose id is content.MetaPromptPath.
 type Object struct {
@@ -67,7 +29,7 @@ type Object struct {
 // the state never changes; a publish stores a new one.
 type object struct {
 	Object
-	ns     Namespace
+	ns     content.Namespace
 	search string // searchText of the object, for List
 	// drafted reports whether a draft exists for this id, so that List
 	// looks up drafts only for the objects that have one. Unlike the rest
@@ -77,12 +39,12 @@ type object struct {
 
 func newObject(o Object) *object {
 	o.Body = ""
-	return &object{Object: o, ns: NamespaceOf(o.Kind), search: searchText(o.ID, o.Path, o.Name, o.Group, o.Description)}
+	return &object{Object: o, ns: content.NamespaceOf(o.Kind), search: searchText(o.ID, o.Path, o.Name, o.Group, o.Description)}
 }
 
 // nsPath is a key of the path index.
 type nsPath struct {
-	ns   Namespace
+	ns   content.Namespace
 	path string
 }
 
@@ -94,7 +56,7 @@ func (st *state) publish(seq uint64, d *events.PublishData, ch *changes) {
 	if kind == content.KindMPF {
 		id = content.MetaPromptPath
 	}
-	if id == "" || NamespaceOf(kind) == "" {
+	if id == "" || content.NamespaceOf(kind) == "" {
 		return // names nothing this store can hold
 	}
 	o := Object{
@@ -126,7 +88,7 @@ func (st *state) remove(d *events.RemoveData, ch *changes) {
 		id = content.MetaPromptPath
 	}
 	if id == "" {
-		id = st.paths[nsPath{NamespaceOf(kind), d.Path}]
+		id = st.paths[nsPath{content.NamespaceOf(kind), d.Path}]
 	}
 	old, ok := st.objects[id]
 	if !ok {
@@ -141,7 +103,7 @@ func (st *state) remove(d *events.RemoveData, ch *changes) {
 
 // unindex drops o's path index entry if it still points at o.
 func (st *state) unindex(o Object, ch *changes) {
-	k := nsPath{NamespaceOf(o.Kind), o.Path}
+	k := nsPath{content.NamespaceOf(o.Kind), o.Path}
 	if st.paths[k] == o.ID {
 		delete(st.paths, k)
 		ch.paths[k] = struct{}{}
@@ -175,20 +137,29 @@ func (s *Store) Object(id string) (Object, error) {
 // Objects returns every published object without its body, sorted by
 // namespace (meta prompt, rules and workflows, context), then by path.
 func (s *Store) Objects() []Object {
+	objs, _ := s.Manifest()
+	return objs
+}
+
+// Manifest returns what a decision of the catalog aggregate reads: every
+// published object as Objects does, and the sequence of the newest event
+// of the catalog aggregate they include (the expectation of the append).
+func (s *Store) Manifest() ([]Object, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	seq := s.st.aggregates[events.AggregateCatalog]
 	inv := s.inventory().objects
 	out := make([]Object, len(inv))
 	for i, o := range inv {
 		out[i] = o.Object
 		out[i].Constraints = slices.Clone(o.Constraints)
 	}
-	return out
+	return out, seq
 }
 
 // ObjectIDByPath returns the id of the object published at path in
 // namespace ns, and false if there is none.
-func (s *Store) ObjectIDByPath(ns Namespace, path string) (string, bool) {
+func (s *Store) ObjectIDByPath(ns content.Namespace, path string) (string, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	id, ok := s.st.paths[nsPath{ns, path}]

@@ -58,7 +58,7 @@ func TestStore_Publish(t *testing.T) {
 		if got.Body != "be nice" || got.Kind != content.KindMPF {
 			t.Errorf("got %s, want the meta prompt", jsonOf(got))
 		}
-		if id, ok := s.ObjectIDByPath(projections.NSMPF, content.MetaPromptPath); !ok || id != content.MetaPromptPath {
+		if id, ok := s.ObjectIDByPath(content.NSMPF, content.MetaPromptPath); !ok || id != content.MetaPromptPath {
 			t.Errorf("got id %q %v, want %q", id, ok, content.MetaPromptPath)
 		}
 	})
@@ -86,13 +86,13 @@ func TestStore_Publish(t *testing.T) {
 	t.Run("PathIndex", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s, l.publish(ruleA, content.KindRule, "go/A.md", "a"), l.publish(ctxD, content.KindContext, "go/A.md", "d"))
-		if id, _ := s.ObjectIDByPath(projections.NSRule, "go/A.md"); id != ruleA {
+		if id, _ := s.ObjectIDByPath(content.NSRule, "go/A.md"); id != ruleA {
 			t.Errorf("rule namespace: got %q, want %q", id, ruleA)
 		}
-		if id, _ := s.ObjectIDByPath(projections.NSContext, "go/A.md"); id != ctxD {
+		if id, _ := s.ObjectIDByPath(content.NSContext, "go/A.md"); id != ctxD {
 			t.Errorf("context namespace: got %q, want %q", id, ctxD)
 		}
-		if id, ok := s.ObjectIDByPath(projections.NSRule, "go/B.md"); ok {
+		if id, ok := s.ObjectIDByPath(content.NSRule, "go/B.md"); ok {
 			t.Errorf("unknown path: got %q, want none", id)
 		}
 	})
@@ -100,10 +100,10 @@ func TestStore_Publish(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s, l.publish(ruleA, content.KindRule, "go/A.md", "a"))
 		apply(t, s, l.publish(ruleA, content.KindRule, "go/A2.md", "a2"))
-		if id, ok := s.ObjectIDByPath(projections.NSRule, "go/A.md"); ok {
+		if id, ok := s.ObjectIDByPath(content.NSRule, "go/A.md"); ok {
 			t.Errorf("old path: got %q, want none", id)
 		}
-		if id, _ := s.ObjectIDByPath(projections.NSRule, "go/A2.md"); id != ruleA {
+		if id, _ := s.ObjectIDByPath(content.NSRule, "go/A2.md"); id != ruleA {
 			t.Errorf("new path: got %q, want %q", id, ruleA)
 		}
 		if got, _ := s.Object(ruleA); got.Body != "a2" || got.Name != "A2" {
@@ -123,7 +123,7 @@ func TestStore_Publish(t *testing.T) {
 		if _, err := s.Object(ruleA); !errors.Is(err, projections.ErrNotFound) {
 			t.Errorf("object: got %v, want ErrNotFound", err)
 		}
-		if id, ok := s.ObjectIDByPath(projections.NSRule, "go/A.md"); ok {
+		if id, ok := s.ObjectIDByPath(content.NSRule, "go/A.md"); ok {
 			t.Errorf("path index: got %q, want none", id)
 		}
 		if u := s.Usage(); len(u) != 1 || u[0].ID != ruleA || u[0].Refs != 1 {

@@ -102,6 +102,9 @@ func (st *state) apply(d decoded, ch *changes) {
 	ev := d.ev
 	st.events++
 	st.checkpoint = ev.Seq
+	if a := ev.Type.Aggregate(); a != "" {
+		st.aggregates[a] = ev.Seq
+	}
 	st.recordTool(ev, ch)
 	st.touchSession(ev, ch)
 	switch p := d.payload.(type) {
@@ -111,12 +114,8 @@ func (st *state) apply(d decoded, ch *changes) {
 		st.publish(ev.Seq, p, ch)
 	case *events.RemoveData:
 		st.remove(p, ch)
-	case *events.DraftData:
+	case *events.DraftData, *events.SubmitData, *events.ReviewData:
 		st.applyDraft(ev, p, ch)
-	case *events.SubmitData:
-		st.submit(ev.Seq, p, ch)
-	case *events.ReviewData:
-		st.dropDraft(p.DraftID, ch)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 // mixed appends a bit of everything and returns the events.
 func mixed(l *ledger) []events.Event {
 	l.tb.Helper()
-	evs := catalog(l)
+	evs := sampleCatalog(l)
 	evs = append(evs,
 		l.add(events.TypeSetup, events.SetupData{Hash: "sha256:m"}, inSession("s1")),
 		l.add(events.TypeDiscover, events.DiscoverData{Count: 4}, inSession("s2")),
@@ -41,7 +41,7 @@ func mixed(l *ledger) []events.Event {
 func readModels(tb testing.TB, s *projections.Store) string {
 	tb.Helper()
 	var views []projections.Item
-	for _, it := range s.List(projections.Filter{}) {
+	for _, it := range mustList(tb, s, projections.Filter{}) {
 		views = append(views, mustView(tb, s, it.ID))
 	}
 	return jsonOf([]any{s.Objects(), s.Drafts(), views, s.Usage(), s.Sessions(), s.Tools(), s.Summary()})
@@ -107,8 +107,8 @@ func TestStore_Apply(t *testing.T) {
 	})
 	t.Run("FailedCallsTouchOnlyToolsAndSessions", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
-		before := jsonOf([]any{s.Objects(), s.Drafts(), s.List(projections.Filter{}), s.Usage()})
+		apply(t, s, sampleCatalog(l)...)
+		before := jsonOf([]any{s.Objects(), s.Drafts(), mustList(t, s, projections.Filter{}), s.Usage()})
 		tools, sessions := jsonOf(s.Tools()), jsonOf(s.Sessions())
 		// Each failure carries a payload that would change something if
 		// the projector looked at it.
@@ -119,7 +119,7 @@ func TestStore_Apply(t *testing.T) {
 			l.add(events.TypeDraftDelete, events.DraftData{Resource: "rule", ID: ruleB}, failed("not_found")),
 			l.add(events.TypeArtifactError, events.FailureData{Message: "bad"}, failed("invalid_params")),
 		)
-		if got := jsonOf([]any{s.Objects(), s.Drafts(), s.List(projections.Filter{}), s.Usage()}); got != before {
+		if got := jsonOf([]any{s.Objects(), s.Drafts(), mustList(t, s, projections.Filter{}), s.Usage()}); got != before {
 			t.Errorf("got %s, want %s", got, before)
 		}
 		if got := jsonOf(s.Tools()); got == tools {
@@ -164,7 +164,7 @@ func TestStore_Apply(t *testing.T) {
 		if err := s.Apply(l.refer(ruleA, nil)); !errors.Is(err, projections.ErrClosed) {
 			t.Errorf("apply: got %v, want ErrClosed", err)
 		}
-		if _, err := s.View(ruleA); !errors.Is(err, projections.ErrClosed) {
+		if _, err := s.View(context.Background(), ruleA); !errors.Is(err, projections.ErrClosed) {
 			t.Errorf("view: got %v, want ErrClosed", err)
 		}
 		if err := s.Close(); !errors.Is(err, projections.ErrClosed) {
@@ -284,7 +284,7 @@ func TestStore_ConcurrentReads(t *testing.T) {
 					return
 				default:
 				}
-				if it, err := s.View(ruleA); err == nil && content.Hash([]byte(it.Body)) != it.Hash {
+				if it, err := s.View(context.Background(), ruleA); err == nil && content.Hash([]byte(it.Body)) != it.Hash {
 					t.Errorf("view: body hash %s, item hash %s", content.Hash([]byte(it.Body)), it.Hash)
 					return
 				}
@@ -292,10 +292,10 @@ func TestStore_ConcurrentReads(t *testing.T) {
 					t.Errorf("object: body does not match its hash")
 					return
 				}
-				_ = s.List(projections.Filter{Query: "go"})
+				_, _ = s.List(context.Background(), projections.Filter{Query: "go"})
 				_ = s.Objects()
 				_, _ = s.Digest()
-				_, _ = s.ObjectIDByPath(projections.NSRule, "go/A.md")
+				_, _ = s.ObjectIDByPath(content.NSRule, "go/A.md")
 				_ = s.Usage()
 				_ = s.Sessions()
 				_ = s.Tools()

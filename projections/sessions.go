@@ -10,11 +10,15 @@ import (
 
 // Session sums up the events of one agent session.
 type Session struct {
-	ID      string `json:"id"`
-	First   string `json:"first"` // earliest event time (events.TimeLayout)
-	Last    string `json:"last"`  // latest event time
-	Calls   uint64 `json:"calls"` // events of the session, failed calls included
-	Refs    uint64 `json:"refs"`  // refs of successful memref calls
+	ID    string `json:"id"`
+	First string `json:"first"` // earliest event time (events.TimeLayout)
+	Last  string `json:"last"`  // latest event time
+	Calls uint64 `json:"calls"` // events of the session, failed calls included
+	// SetUp reports a successful memsetup: only such sessions are agent
+	// sessions (a call refused before memsetup has none, and a refused
+	// memsetup records its event under the session its connection has).
+	SetUp   bool   `json:"setUp,omitempty"`
+	Refs    uint64 `json:"refs"` // refs of successful memref calls
 	Reports uint64 `json:"reports"`
 	Rejects uint64 `json:"rejects"`
 }
@@ -42,6 +46,8 @@ func (st *state) touchSession(ev *events.Event, ch *changes) {
 	}
 	if ev.Outcome == events.OutcomeOK {
 		switch ev.Type {
+		case events.TypeSetup:
+			s.SetUp = true
 		case events.TypeAgentReport:
 			s.Reports++
 		case events.TypeReject:
@@ -49,6 +55,17 @@ func (st *state) touchSession(ev *events.Event, ch *changes) {
 		}
 	}
 	ch.sessions[ev.SessionID] = struct{}{}
+}
+
+// setUpSessions counts the sessions that made a successful memsetup.
+func (st *state) setUpSessions() int {
+	n := 0
+	for _, s := range st.sessions {
+		if s.SetUp {
+			n++
+		}
+	}
+	return n
 }
 
 // Sessions returns every session, sorted by the time of its first event,

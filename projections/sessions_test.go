@@ -18,16 +18,21 @@ func TestStore_Sessions(t *testing.T) {
 		l.refer(ruleA, []string{"Style"}, inSession("b"), failed("unknown_constraint"), at("2026-01-01T00:00:08.000Z")),
 		l.add(events.TypeSetup, events.SetupData{}, inSession("a"), at("2026-01-01T00:00:09.000Z")),
 		l.publish(ruleA, "rule", "go/A.md", bodyA), // no session
+		// Calls that never set up a session: not an agent session.
+		l.add(events.TypeSetup, events.FailureData{Message: "conflict"}, inSession("c"), failed("session_conflict"), at("2026-01-01T00:00:10.000Z")),
+		l.add(events.TypeLoad, events.FailureData{Message: "no session"}, inSession("d"), failed("session_required"), at("2026-01-01T00:00:10.000Z")),
 	)
 	got := s.Sessions()
 	want := []projections.Session{
-		{ID: "b", First: "2026-01-01T00:00:04.000Z", Last: "2026-01-01T00:00:08.000Z", Calls: 6, Refs: 2, Reports: 1, Rejects: 1},
-		{ID: "a", First: "2026-01-01T00:00:09.000Z", Last: "2026-01-01T00:00:09.000Z", Calls: 1},
+		{ID: "b", First: "2026-01-01T00:00:04.000Z", Last: "2026-01-01T00:00:08.000Z", Calls: 6, SetUp: true, Refs: 2, Reports: 1, Rejects: 1},
+		{ID: "a", First: "2026-01-01T00:00:09.000Z", Last: "2026-01-01T00:00:09.000Z", Calls: 1, SetUp: true},
+		{ID: "c", First: "2026-01-01T00:00:10.000Z", Last: "2026-01-01T00:00:10.000Z", Calls: 1},
+		{ID: "d", First: "2026-01-01T00:00:10.000Z", Last: "2026-01-01T00:00:10.000Z", Calls: 1},
 	}
 	if jsonOf(got) != jsonOf(want) {
 		t.Errorf("got %s\nwant %s", jsonOf(got), jsonOf(want))
 	}
-	if sum := s.Summary(); sum.Sessions != 2 || sum.Events != 8 || sum.Objects != 1 || sum.Checkpoint != 8 {
-		t.Errorf("got summary %s, want 2 sessions, 8 events, 1 object", jsonOf(sum))
+	if sum := s.Summary(); sum.Sessions != 2 || sum.Events != 10 || sum.Objects != 1 || sum.Checkpoint != 10 {
+		t.Errorf("got summary %s, want 2 set-up sessions, 10 events, 1 object", jsonOf(sum))
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
 )
 
 // state is the in-memory copy of every read model except object bodies. The
@@ -15,6 +18,7 @@ import (
 type state struct {
 	checkpoint     uint64
 	events         uint64
+	aggregates     map[events.Aggregate]uint64 // newest sequence of each aggregate
 	objects        map[string]*object
 	paths          map[nsPath]string
 	drafts         map[string]*draft
@@ -26,6 +30,7 @@ type state struct {
 
 func newState() *state {
 	return &state{
+		aggregates:     make(map[events.Aggregate]uint64),
 		objects:        make(map[string]*object),
 		paths:          make(map[nsPath]string),
 		drafts:         make(map[string]*draft),
@@ -101,7 +106,7 @@ func (st *state) write(b *pebble.Batch, ch *changes) error {
 	}
 	for id := range ch.drafts {
 		if d, ok := st.drafts[id]; ok {
-			w.json(draftKey(id), d.Draft)
+			w.json(draftKey(id), d.row())
 		} else {
 			w.del(draftKey(id))
 		}
@@ -119,6 +124,9 @@ func (st *state) write(b *pebble.Batch, ch *changes) error {
 		w.set(toolKey(name), st.tools[name].encode())
 	}
 	w.set(keyEvents, encodeU64(st.events))
+	for a, seq := range st.aggregates {
+		w.set(aggregateKey(a), encodeU64(seq))
+	}
 	w.set(keyCheckpoint, encodeU64(st.checkpoint))
 	return w.err
 }
@@ -195,17 +203,17 @@ func (st *state) loadRow(k string, v []byte) error {
 		}
 		st.objects[o.ID] = newObject(o)
 	case strings.HasPrefix(k, prefixPath):
-		var ns Namespace
+		var ns content.Namespace
 		var p string
 		if ns, p, err = parsePathKey(k[len(prefixPath):]); err == nil {
 			st.paths[nsPath{ns, p}] = string(v)
 		}
 	case strings.HasPrefix(k, prefixDraft):
-		var d Draft
-		if err = json.Unmarshal(v, &d); err == nil && d.ID != k[len(prefixDraft):] {
-			err = fmt.Errorf("row holds draft %q", d.ID)
+		var r draftRow
+		if err = json.Unmarshal(v, &r); err == nil && r.ID != k[len(prefixDraft):] {
+			err = fmt.Errorf("row holds draft %q", r.ID)
 		}
-		st.drafts[d.ID] = newDraft(d)
+		st.drafts[r.ID] = r.draft()
 	case strings.HasPrefix(k, prefixRuleRefs):
 		st.ruleRefs[k[len(prefixRuleRefs):]], err = decodeU64(v)
 	case strings.HasPrefix(k, prefixConstraint):
@@ -225,6 +233,8 @@ func (st *state) loadRow(k string, v []byte) error {
 	case strings.HasPrefix(k, prefixTool):
 		name := k[len(prefixTool):]
 		st.tools[name], err = decodeToolMetrics(name, v)
+	case strings.HasPrefix(k, prefixAggregate):
+		st.aggregates[events.Aggregate(k[len(prefixAggregate):])], err = decodeU64(v)
 	case k == string(keyCheckpoint):
 		st.checkpoint, err = decodeU64(v)
 	case k == string(keyEvents):

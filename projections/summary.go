@@ -4,8 +4,8 @@ package projections
 type Summary struct {
 	Checkpoint uint64 `json:"checkpoint"` // sequence of the last applied event
 	Events     uint64 `json:"events"`     // events applied
-	Sessions   int    `json:"sessions"`
-	Objects    int    `json:"objects"` // published objects, the meta prompt included
+	Sessions   int    `json:"sessions"`   // sessions that made a successful memsetup
+	Objects    int    `json:"objects"`    // published objects, the meta prompt included
 	Drafts     int    `json:"drafts"`
 }
 
@@ -16,7 +16,7 @@ func (s *Store) Summary() Summary {
 	return Summary{
 		Checkpoint: s.st.checkpoint,
 		Events:     s.st.events,
-		Sessions:   len(s.st.sessions),
+		Sessions:   s.st.setUpSessions(),
 		Objects:    len(s.st.objects),
 		Drafts:     len(s.st.drafts),
 	}

@@ -10,7 +10,7 @@ import (
 func TestStore_Usage(t *testing.T) {
 	t.Run("Counts", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		apply(t, s,
 			l.refer(ruleA, []string{"Steps/1", "Style"}),
 			l.refer(ruleA, []string{"Steps/1"}, inSession("s2")),

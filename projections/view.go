@@ -2,10 +2,12 @@ package projections
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 
 	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
 )
 
 // Item is the draft-aware current state of one id, as memdisc lists it and
@@ -24,7 +26,7 @@ type Item struct {
 	// one); rules and workflows only, View only.
 	Constraints   []content.Constraint `json:"constraints,omitempty"`
 	HasDraft      bool                 `json:"hasDraft"`
-	DraftOp       string               `json:"draftOp,omitempty"`       // OpCreate, OpUpdate or OpRename
+	DraftOp       events.DraftOp       `json:"draftOp,omitempty"`       // create, update or rename
 	DraftBaseHash string               `json:"draftBaseHash,omitempty"` // the published hash a draft is based on
 	Published     bool                 `json:"published"`               // false for a create draft
 }
@@ -44,9 +46,12 @@ type Filter struct {
 // and hash, a rename draft the new path.
 //
 // It returns ErrNotFound for an unknown id and for an object with a delete
-// draft, ErrClosed after Close, and the storage error if a body cannot be
-// read.
-func (s *Store) View(id string) (Item, error) {
+// draft, ErrClosed after Close, ctx.Err() if ctx has ended, and the storage
+// error if a body cannot be read.
+func (s *Store) View(ctx context.Context, id string) (Item, error) {
+	if err := ctx.Err(); err != nil {
+		return Item{}, err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed.Load() {
@@ -55,7 +60,7 @@ func (s *Store) View(id string) (Item, error) {
 	o, d := s.st.objects[id], s.st.drafts[id]
 	var it Item
 	switch {
-	case d != nil && d.Op == OpCreate:
+	case d != nil && d.Op == events.DraftOpCreate:
 		it = createdItem(d)
 		it.Body = d.Body
 	case o == nil:
@@ -68,11 +73,11 @@ func (s *Store) View(id string) (Item, error) {
 		if it, ok = overlaid(o, d); !ok {
 			return Item{}, ErrNotFound
 		}
-		if d.Op == OpUpdate {
+		if d.Op == events.DraftOpUpdate {
 			it.Body = d.Body
 		}
 	}
-	if it.Published && d == nil || d != nil && d.Op == OpRename {
+	if it.Published && d == nil || d != nil && d.Op == events.DraftOpRename {
 		body, err := s.body(id)
 		if err != nil {
 			return Item{}, err
@@ -89,11 +94,18 @@ func (s *Store) View(id string) (Item, error) {
 // bodies, constraints and the meta prompt: published rules, workflows and
 // context with their drafts laid over them (objects with a delete draft
 // left out), and create drafts under their tmp- ids. Items are sorted by
-// namespace (rules and workflows, then context), then path.
-func (s *Store) List(f Filter) []Item {
+// namespace (rules and workflows, then context), then path. It returns
+// ErrClosed after Close and ctx.Err() if ctx has ended.
+func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	words := strings.Fields(strings.ToLower(f.Query))
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
 	inv := s.inventory()
 
 	// Items with a draft are few: they are sorted apart and merged into
@@ -102,12 +114,12 @@ func (s *Store) List(f Filter) []Item {
 	for _, d := range s.st.drafts {
 		var it Item
 		switch o := s.st.objects[d.ID]; {
-		case d.Op == OpCreate:
+		case d.Op == events.DraftOpCreate:
 			if d.Resource == "mpf" {
 				continue
 			}
 			it = createdItem(d)
-		case o == nil || o.ns == NSMPF:
+		case o == nil || o.ns == content.NSMPF:
 			continue
 		default:
 			var ok bool
@@ -133,7 +145,7 @@ func (s *Store) List(f Filter) []Item {
 		if matches != nil && matches[i/64]&(1<<(i%64)) == 0 {
 			continue
 		}
-		if o.ns == NSMPF || o.drafted || !f.selects(o.Kind, o.Group) {
+		if o.ns == content.NSMPF || o.drafted || !f.selects(o.Kind, o.Group) {
 			continue
 		}
 		it := publishedItem(o)
@@ -142,12 +154,12 @@ func (s *Store) List(f Filter) []Item {
 		}
 		out = append(out, it)
 	}
-	return append(out, drafted...)
+	return append(out, drafted...), nil
 }
 
 // compareItems orders items by namespace, then path, then id.
 func compareItems(a, b Item) int {
-	return cmp.Or(cmp.Compare(NamespaceOf(a.Kind).rank(), NamespaceOf(b.Kind).rank()),
+	return cmp.Or(cmp.Compare(content.NamespaceOf(a.Kind).Rank(), content.NamespaceOf(b.Kind).Rank()),
 		strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
 }
 
@@ -168,13 +180,13 @@ func overlaid(o *object, d *draft) (Item, bool) {
 		it.Description = d.Description
 	}
 	switch d.Op {
-	case OpDelete:
+	case events.DraftOpDelete:
 		return Item{}, false
-	case OpUpdate:
+	case events.DraftOpUpdate:
 		it.Hash = d.hash
-	case OpRename:
+	case events.DraftOpRename:
 		it.Path, it.Name, it.Group = d.NewPath, content.NameOf(d.NewPath), content.GroupOf(d.NewPath)
-		if o.ns == NSRule {
+		if o.ns == content.NSRule {
 			it.Kind = content.KindOfRulePath(d.NewPath)
 		}
 	}
@@ -186,7 +198,7 @@ func createdItem(d *draft) Item {
 	return Item{
 		ID: d.ID, Kind: d.kind(), Path: d.Path, Name: content.NameOf(d.Path),
 		Group: content.GroupOf(d.Path), Hash: d.hash, Description: d.Description,
-		HasDraft: true, DraftOp: OpCreate,
+		HasDraft: true, DraftOp: events.DraftOpCreate,
 	}
 }
 

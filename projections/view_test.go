@@ -1,6 +1,7 @@
 package projections_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -9,9 +10,9 @@ import (
 	"github.com/clumsies/clumsies/projections"
 )
 
-// catalog publishes a small catalog: two rules, a workflow, a context file
+// sampleCatalog publishes a small catalog: two rules, a workflow, a context file
 // and the meta prompt.
-func catalog(l *ledger) []events.Event {
+func sampleCatalog(l *ledger) []events.Event {
 	l.tb.Helper()
 	return []events.Event{
 		l.publish("", content.KindMPF, content.MetaPromptPath, "meta"),
@@ -31,7 +32,7 @@ func TestStore_View(t *testing.T) {
 
 	t.Run("Published", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		got := mustView(t, s, ruleA)
 		if got.Body != bodyA || got.Hash != hashA || got.HasDraft || !got.Published || len(got.Constraints) != 3 {
 			t.Errorf("got %s, want the published rule", jsonOf(got))
@@ -39,21 +40,21 @@ func TestStore_View(t *testing.T) {
 	})
 	t.Run("MetaPrompt", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		if got := mustView(t, s, content.MetaPromptPath); got.Body != "meta" || got.Constraints != nil {
 			t.Errorf("got %s, want the meta prompt without constraints", jsonOf(got))
 		}
 	})
 	t.Run("Update", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		body := "## Only\nOne rule.\n"
 		apply(t, s, l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: ruleA, Body: body, BaseHash: hashA}))
 		got := mustView(t, s, ruleA)
 		want := projections.Item{
 			ID: ruleA, Kind: content.KindRule, Path: "go/A.md", Name: "A", Group: "go",
 			Hash: content.Hash([]byte(body)), Body: body, Constraints: content.ParseConstraints("A", body),
-			HasDraft: true, DraftOp: projections.OpUpdate, DraftBaseHash: hashA, Published: true,
+			HasDraft: true, DraftOp: events.DraftOpUpdate, DraftBaseHash: hashA, Published: true,
 		}
 		if jsonOf(got) != jsonOf(want) {
 			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))
@@ -61,7 +62,7 @@ func TestStore_View(t *testing.T) {
 	})
 	t.Run("UpdateOfMetaPrompt", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		apply(t, s, l.add(events.TypeDraftUpdate, events.DraftData{Resource: "mpf", ID: content.MetaPromptPath, Body: "meta 2"}))
 		got := mustView(t, s, content.MetaPromptPath)
 		if got.Body != "meta 2" || got.DraftBaseHash != content.Hash([]byte("meta")) {
@@ -70,19 +71,19 @@ func TestStore_View(t *testing.T) {
 	})
 	t.Run("Rename", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		apply(t, s, l.add(events.TypeDraftRename, events.DraftData{Resource: "rule", ID: ruleA, Path: "go/A.md", NewPath: "workflow/A2.md"}))
 		got := mustView(t, s, ruleA)
 		if got.Path != "workflow/A2.md" || got.Name != "A2" || got.Group != "workflow" || got.Kind != content.KindWorkflow ||
-			got.Body != bodyA || got.Hash != hashA || got.DraftOp != projections.OpRename {
+			got.Body != bodyA || got.Hash != hashA || got.DraftOp != events.DraftOpRename {
 			t.Errorf("got %s, want the published rule at its new path", jsonOf(got))
 		}
 	})
 	t.Run("DeleteHides", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		apply(t, s, l.add(events.TypeDraftDelete, events.DraftData{Resource: "rule", ID: ruleA}))
-		if _, err := s.View(ruleA); !errors.Is(err, projections.ErrNotFound) {
+		if _, err := s.View(context.Background(), ruleA); !errors.Is(err, projections.ErrNotFound) {
 			t.Errorf("got %v, want ErrNotFound", err)
 		}
 	})
@@ -93,7 +94,7 @@ func TestStore_View(t *testing.T) {
 		want := projections.Item{
 			ID: tmp, Kind: content.KindRule, Path: "go/NEW.md", Name: "NEW", Group: "go",
 			Hash: hashA, Body: bodyA, Constraints: content.ParseConstraints("NEW", bodyA),
-			HasDraft: true, DraftOp: projections.OpCreate,
+			HasDraft: true, DraftOp: events.DraftOpCreate,
 		}
 		if jsonOf(got) != jsonOf(want) {
 			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))
@@ -101,7 +102,7 @@ func TestStore_View(t *testing.T) {
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		s := openMem(t)
-		if _, err := s.View("p-unknown"); !errors.Is(err, projections.ErrNotFound) {
+		if _, err := s.View(context.Background(), "p-unknown"); !errors.Is(err, projections.ErrNotFound) {
 			t.Errorf("got %v, want ErrNotFound", err)
 		}
 	})
@@ -119,8 +120,8 @@ func TestStore_List(t *testing.T) {
 
 	t.Run("Inventory", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
-		got := s.List(projections.Filter{})
+		apply(t, s, sampleCatalog(l)...)
+		got := mustList(t, s, projections.Filter{})
 		if want := []string{ruleA, ruleB, flowC, ctxD}; jsonOf(ids(got)) != jsonOf(want) {
 			t.Fatalf("got %v, want %v (no meta prompt, sorted by namespace and path)", ids(got), want)
 		}
@@ -135,7 +136,7 @@ func TestStore_List(t *testing.T) {
 	})
 	t.Run("DraftOverlay", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		apply(t, s,
 			l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: ruleA, Body: "x", BaseHash: content.Hash([]byte(bodyA))}),
 			l.add(events.TypeDraftRename, events.DraftData{Resource: "rule", ID: ruleB, Path: "py/B.md", NewPath: "a/B.md"}),
@@ -143,11 +144,11 @@ func TestStore_List(t *testing.T) {
 			l.add(events.TypeDraftCreate, events.DraftData{Resource: "context", ID: tmp, Path: "arch/ADR.md", Body: "adr"}),
 			l.add(events.TypeDraftCreate, events.DraftData{Resource: "mpf", ID: "tmp-mpf-0123456789ab", Path: content.MetaPromptPath, Body: "m"}),
 		)
-		got := s.List(projections.Filter{})
+		got := mustList(t, s, projections.Filter{})
 		if want := []string{ruleB, ruleA, tmp, ctxD}; jsonOf(ids(got)) != jsonOf(want) {
 			t.Fatalf("got %v, want %v", ids(got), want)
 		}
-		if b := got[0]; b.Path != "a/B.md" || b.Group != "a" || !b.HasDraft || b.DraftOp != projections.OpRename {
+		if b := got[0]; b.Path != "a/B.md" || b.Group != "a" || !b.HasDraft || b.DraftOp != events.DraftOpRename {
 			t.Errorf("renamed: got %s, want the new path", jsonOf(b))
 		}
 		if a := got[1]; a.Hash != content.Hash([]byte("x")) || a.DraftBaseHash != content.Hash([]byte(bodyA)) || !a.HasDraft {
@@ -159,7 +160,7 @@ func TestStore_List(t *testing.T) {
 	})
 	t.Run("Filter", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
-		apply(t, s, catalog(l)...)
+		apply(t, s, sampleCatalog(l)...)
 		apply(t, s, l.add(events.TypeDraftCreate, events.DraftData{Resource: "context", ID: tmp, Path: "arch/ADR.md", Body: "adr", Description: "decision record"}))
 		tests := []struct {
 			name   string
@@ -180,7 +181,7 @@ func TestStore_List(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				if got := ids(s.List(tt.filter)); jsonOf(got) != jsonOf(tt.want) {
+				if got := ids(mustList(t, s, tt.filter)); jsonOf(got) != jsonOf(tt.want) {
 					t.Errorf("got %v, want %v", got, tt.want)
 				}
 			})

@@ -2,9 +2,11 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -191,4 +193,53 @@ func TestCLI_BadInput(t *testing.T) {
 			t.Fatalf("got exit %d, stderr %q; want exit 2 naming the command", r.code, r.stderr)
 		}
 	})
+}
+
+// TestCLI_DemoTableEqualsItsLedger runs the demo several times: the usage
+// table it prints counts exactly the events of the ledger it prints (the
+// table is read once the projections have applied all of them).
+func TestCLI_DemoTableEqualsItsLedger(t *testing.T) {
+	for round := range 3 {
+		out := mustRun(t, t.TempDir(), "demo")
+		ledger, table, ok := strings.Cut(out, "== Usage (clumsies stats) ==")
+		if !ok {
+			t.Fatalf("round %d: no usage table in:\n%s", round, out)
+		}
+		_, ledger, _ = strings.Cut(ledger, "== The ledger: one immutable event per tool call ==")
+		var events, toolEvents int
+		for line := range strings.Lines(ledger) {
+			f := strings.Fields(line)
+			if len(f) < 3 {
+				continue
+			}
+			events++
+			if strings.HasPrefix(f[2], "attest.") {
+				toolEvents++
+			}
+		}
+		var counted, sessions int
+		if _, err := fmt.Sscanf(table[strings.Index(table, "Workspace"):], "Workspace %s %d events, %d sessions", new(string), &counted, &sessions); err != nil {
+			t.Fatalf("round %d: read the table's header: %v\n%s", round, err, table)
+		}
+		if counted != events {
+			t.Errorf("round %d: the table counts %d events, the ledger printed %d", round, counted, events)
+		}
+		calls := 0
+		_, tools, _ := strings.Cut(table, "TOOL")
+		for line := range strings.Lines(tools) {
+			f := strings.Fields(line)
+			if len(f) == 5 && f[0] != "CALLS" {
+				n, err := strconv.Atoi(f[1])
+				if err == nil {
+					calls += n
+				}
+			}
+		}
+		if calls != toolEvents {
+			t.Errorf("round %d: the tool table counts %d calls, the ledger printed %d tool events", round, calls, toolEvents)
+		}
+		if sessions != 1 {
+			t.Errorf("round %d: got %d sessions, want the demo's one", round, sessions)
+		}
+	}
 }

@@ -66,8 +66,19 @@ func (c *DemoCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 
+	// The table is read once the projections have applied every event
+	// the ledger printed holds, so the two agree.
+	last, err := n.CatchUp(ctx)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintln(out, "\n== The ledger: one immutable event per tool call ==")
-	if err := n.Log.Replay(ctx, 1, func(ev events.Event) error { return printEvent(out, ev) }); err != nil {
+	if err := n.Log.Replay(ctx, 1, func(ev events.Event) error {
+		if ev.Seq > last {
+			return nil
+		}
+		return printEvent(out, ev)
+	}); err != nil {
 		return err
 	}
 	fmt.Fprintln(out, "\n== Usage (clumsies stats) ==")

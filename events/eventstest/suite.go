@@ -27,6 +27,12 @@ func Run(t *testing.T, newLog func(t *testing.T) events.Log) {
 	t.Run("ReplayStopsOnError", func(t *testing.T) { testReplayStops(t, newLog(t)) })
 	t.Run("SubscribeFollows", func(t *testing.T) { testSubscribe(t, newLog(t)) })
 	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrent(t, newLog(t)) })
+	t.Run("ExpectationHolds", func(t *testing.T) { testExpectationHolds(t, newLog(t)) })
+	t.Run("ExpectationConflicts", func(t *testing.T) { testExpectationConflicts(t, newLog(t)) })
+	t.Run("ExpectationIgnoresOtherAggregates", func(t *testing.T) { testExpectationOthers(t, newLog(t)) })
+	t.Run("ExpectationRetrySameID", func(t *testing.T) { testExpectationRetry(t, newLog(t)) })
+	t.Run("ExpectationRejectsForeignType", func(t *testing.T) { testExpectationForeign(t, newLog(t)) })
+	t.Run("ExpectationOneWinnerOfARace", func(t *testing.T) { testExpectationRace(t, newLog(t)) })
 }
 
 // Event returns a valid refer event numbered n, for tests.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/nats-io/nats.go"
@@ -81,15 +83,98 @@ func (l *Log) Stream() string { return l.name }
 // sequence. It fails with an error wrapping events.ErrMalformed if ev does
 // not validate or belongs to another workspace.
 func (l *Log) Append(ctx context.Context, ev events.Event) (uint64, error) {
+	b, err := l.encode(ev)
+	if err != nil {
+		return 0, err
+	}
+	return l.publish(ctx, ev, b, jetstream.WithMsgID(ev.ID))
+}
+
+// encode encodes ev for this log: a valid event of its workspace.
+func (l *Log) encode(ev events.Event) ([]byte, error) {
 	b, err := events.Encode(ev)
 	if err != nil {
-		return 0, fmt.Errorf("append %s: %w", ev.Type, err)
+		return nil, fmt.Errorf("append %s: %w", ev.Type, err)
 	}
 	if ev.WorkspaceID != l.workspaceID {
-		return 0, fmt.Errorf("append %s: %w: event of workspace %s in the log of %s",
+		return nil, fmt.Errorf("append %s: %w: event of workspace %s in the log of %s",
 			ev.Type, events.ErrMalformed, ev.WorkspaceID, l.workspaceID)
 	}
-	ack, err := l.js.Publish(ctx, ev.Subject(), b, jetstream.WithMsgID(ev.ID))
+	return b, nil
+}
+
+// AppendExpecting implements events.Log with JetStream's own check, made
+// by the server as it stores the message: the expected last sequence of
+// the aggregate's subjects (Nats-Expected-Last-Subject-Sequence with
+// Nats-Expected-Last-Subject-Sequence-Subject). The server makes that
+// check before it looks up the message id, so on a conflict the log looks
+// for an earlier attempt of the same event among the aggregate's newer
+// events: a retried append returns its original sequence, as the contract
+// asks.
+func (l *Log) AppendExpecting(ctx context.Context, ev events.Event, exp events.Expectation) (uint64, error) {
+	if err := events.CheckExpectation(ev, exp); err != nil {
+		return 0, err
+	}
+	b, err := l.encode(ev)
+	if err != nil {
+		return 0, err
+	}
+	seq, err := l.publish(ctx, ev, b, jetstream.WithMsgID(ev.ID),
+		jetstream.WithExpectLastSequenceForSubject(exp.LastSeq, exp.Aggregate.Subjects(l.workspaceID)))
+	var apiErr *jetstream.APIError
+	if !errors.As(err, &apiErr) || (apiErr.ErrorCode != jetstream.JSErrCodeStreamWrongLastSequence &&
+		apiErr.ErrorCode != jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
+		return seq, err
+	}
+	actual := lastFromDescription(apiErr.Description)
+	// The server checks the expectation before it looks up the message id,
+	// so a retry of an append that was stored conflicts with its own
+	// first attempt: look for it among the aggregate's newer events.
+	if seq, found, ferr := l.findSince(ctx, ev.ID, exp); ferr != nil {
+		return 0, fmt.Errorf("append %s %s: look for an earlier attempt after a conflict: %w", ev.Type, ev.ID, ferr)
+	} else if found {
+		return seq, nil
+	}
+	return 0, fmt.Errorf("append %s %s: %w", ev.Type, ev.ID, &events.ConflictError{
+		Aggregate: exp.Aggregate, Expected: exp.LastSeq, Actual: actual})
+}
+
+// findSince looks for the event with this id among the events of the
+// expectation's aggregate after exp.LastSeq. Only the aggregate's events
+// are read, one direct get each: a decision conflicts with few of them.
+func (l *Log) findSince(ctx context.Context, id string, exp events.Expectation) (uint64, bool, error) {
+	filter := exp.Aggregate.Subjects(l.workspaceID)
+	for next := exp.LastSeq + 1; ; {
+		msg, err := l.stream.GetMsg(ctx, next, jetstream.WithGetMsgSubject(filter))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, false, err
+		}
+		if msg.Header.Get(jetstream.MsgIDHeader) == id {
+			return msg.Sequence, true, nil
+		}
+		next = msg.Sequence + 1
+	}
+}
+
+// lastFromDescription reads the sequence the server names in its "wrong
+// last sequence: N" answer; 0 when it names none.
+func lastFromDescription(desc string) uint64 {
+	_, num, ok := strings.Cut(desc, ": ")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+func (l *Log) publish(ctx context.Context, ev events.Event, b []byte, opts ...jetstream.PublishOpt) (uint64, error) {
+	ack, err := l.js.Publish(ctx, ev.Subject(), b, opts...)
 	if err != nil {
 		return 0, fmt.Errorf("append %s %s: %w", ev.Type, ev.ID, err)
 	}

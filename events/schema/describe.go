@@ -131,10 +131,11 @@ var fieldAbout = map[reflect.Type]map[string]string{
 	reflect.TypeFor[events.DraftData](): {
 		"resource":    "What the draft is about: rule, context or mpf (the META_PROMPT).",
 		"id":          "Id the draft is keyed by: the tmp- id of a create draft, the object id for update, rename and delete, META_PROMPT.md for the mpf.",
+		"op":          "Kind of draft the id has after the event: create, update, rename or delete (an update of a new file's draft leaves a create draft). Absent on attest.draft.discard, where the draft is gone, and on events of versions that did not record it.",
 		"path":        "Public path of the object (for a create draft, the path it will get).",
 		"newPath":     "Path a rename draft moves the object to.",
 		"body":        "Whole draft body (create and update).",
-		"baseHash":    "Hash of the published content an update draft is based on.",
+		"baseHash":    "Hash of the published content an update, rename or delete draft is based on.",
 		"description": "Description the agent gave for the change.",
 	},
 	reflect.TypeFor[events.FailureData](): {

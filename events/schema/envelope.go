@@ -46,7 +46,7 @@ func envelope() (*jsonschema.Schema, error) {
 	p["time"].Pattern = timePattern
 	p["workspaceId"].Pattern = workspacePattern
 	p["outcome"].Enum = []any{string(events.OutcomeOK), string(events.OutcomeError)}
-	p["errorCode"].Enum = stringsAsAny(errorCodes)
+	p["errorCode"].Enum = stringsAsAny(errorCodes())
 	p["durationUs"].Minimum = jsonschema.Ptr(0.0)
 	p["data"].Type = "object"
 	s.If = &jsonschema.Schema{

@@ -1,0 +1,77 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// The owner's service is a table of methods. A method is one function of
+// the owner with its request and reply types; the same value serves it
+// (in the owner) and calls it (from any process): in the owner it runs
+// directly, elsewhere it goes over the wire as JSON. Adding a method is one
+// line here and its function in the owner.
+var (
+	mView       = register("view", (*owner).view)
+	mList       = register("list", (*owner).list)
+	mDraftFacts = register("draftfacts", (*owner).draftFacts)
+	mWaitFor    = register("waitfor", (*owner).waitFor)
+	mCatchUp    = register("catchup", (*owner).catchUp)
+	mStats      = register("stats", (*owner).stats)
+	mPublish    = register("publish", (*owner).publish)
+	mVerify     = register("verify", (*owner).verify)
+	mRebuild    = register("rebuild", (*owner).rebuildRemote)
+)
+
+// Compile-time checks of the request and reply types the table uses.
+var (
+	_ method[string, projections.Item]
+	_ method[projections.Filter, []projections.Item]
+	_ method[catalog.DraftQuery, catalog.DraftFacts]
+	_ method[struct{}, []events.Event]
+)
+
+// method is one request of the owner's service.
+type method[Req, Resp any] struct {
+	name  string
+	serve func(o *owner, ctx context.Context, req Req) (Resp, error)
+}
+
+// service maps method names to their servers, for the owner's dispatch.
+var service = map[string]func(o *owner, ctx context.Context, body []byte) (any, error){}
+
+// register adds a method to the table.
+func register[Req, Resp any](name string, serve func(o *owner, ctx context.Context, req Req) (Resp, error)) method[Req, Resp] {
+	if _, dup := service[name]; dup {
+		panic("node: method " + name + " registered twice")
+	}
+	service[name] = func(o *owner, ctx context.Context, body []byte) (any, error) {
+		var req Req
+		if err := json.Unmarshal(body, &req); err != nil {
+			return nil, fmt.Errorf("decode %s request: %w", name, err)
+		}
+		return serve(o, ctx, req)
+	}
+	return method[Req, Resp]{name: name, serve: serve}
+}
+
+// on runs the method on backend b: in the owner directly, elsewhere as a
+// request to the owner.
+func (m method[Req, Resp]) on(ctx context.Context, b backend, req Req) (Resp, error) {
+	if o, ok := b.(*owner); ok {
+		return m.serve(o, ctx, req)
+	}
+	var resp Resp
+	err := b.(*remote).request(ctx, m.name, req, &resp)
+	return resp, err
+}
+
+// call runs the method through h, on whichever process owns the
+// workspace, again on the next owner if the owner goes (see do).
+func (m method[Req, Resp]) call(ctx context.Context, h *Handle, req Req) (Resp, error) {
+	return do(h, ctx, func(ctx context.Context, b backend) (Resp, error) { return m.on(ctx, b, req) })
+}
