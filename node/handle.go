@@ -284,8 +284,8 @@ func (h *Handle) set(b backend) {
 	h.changed = make(chan struct{})
 }
 
-// current returns the backend, waiting for one until giveUp (zero: no
-// limit but ctx).
+// current returns the backend, waiting for one until giveUp (zero:
+// RetryFor from now) or ctx ends.
 func (h *Handle) current(ctx context.Context, giveUp time.Time) (backend, error) {
 	for {
 		h.mu.Lock()
@@ -296,6 +296,11 @@ func (h *Handle) current(ctx context.Context, giveUp time.Time) (backend, error)
 			return nil, fmt.Errorf("workspace handle: %w", net.ErrClosed)
 		case b != nil:
 			return b, nil
+		}
+		if giveUp.IsZero() {
+			// No owner right now: a call waits for the next one as long
+			// as it would retry a failed attempt, not without end.
+			giveUp = time.Now().Add(h.retryFor)
 		}
 		if err := wait(ctx, changed, giveUp); err != nil {
 			return nil, err

@@ -41,6 +41,10 @@ type Options struct {
 	// AttachWait bounds how long Attach waits for a starting owner to
 	// answer; zero means DefaultAttachWait.
 	AttachWait time.Duration
+	// ProjectorFault, if set, is asked before every commit of this
+	// process's projector; an error fails the commit as a storage error
+	// would, and the projector stops. For fault-injection tests.
+	ProjectorFault func(checkpoint uint64) error
 	// Repair makes Attach, when it makes this process the owner, leave the
 	// read models closed (they may be unreadable) until Handle.Rebuild
 	// rebuilds them; other processes wait for the owner meanwhile.
@@ -56,6 +60,7 @@ type Node struct {
 	Store *projections.Store
 
 	logger *slog.Logger
+	fault  func(uint64) error
 
 	mu       sync.Mutex
 	stopProj context.CancelFunc
@@ -97,13 +102,22 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, failed: make(chan error, 1)}, nil
+	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, fault: opts.ProjectorFault, failed: make(chan error, 1)}, nil
 }
 
 // StartProjections opens the read models and starts the projector, which
 // catches up with the log and then follows it.
+//
+// Read models of another layout (written by another version) are rebuilt
+// from the log: they are derived data, rebuilt rather than migrated.
 func (n *Node) StartProjections(ctx context.Context) error {
-	store, err := projections.Open(ProjectionsDir(n.WS.StateDir()), projections.Options{Logger: n.logger})
+	dir := ProjectionsDir(n.WS.StateDir())
+	opts := projections.Options{Logger: n.logger, CommitFault: n.fault}
+	store, err := projections.Open(dir, opts)
+	if errors.Is(err, projections.ErrIncompatible) {
+		n.logger.Warn("the read models were written in another layout; rebuilding them from the ledger", "dir", dir, "err", err)
+		store, err = projections.Rebuild(ctx, n.Log, dir, opts, nil)
+	}
 	if err != nil {
 		return err
 	}

@@ -126,6 +126,9 @@ func (s *Store) commit() error {
 	b := s.db.NewBatch()
 	defer b.Close()
 	err := s.st.write(b, s.ch)
+	if err == nil && s.fault != nil {
+		err = s.fault(s.st.checkpoint)
+	}
 	if err == nil {
 		err = b.Commit(pebble.NoSync)
 	}

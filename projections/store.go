@@ -22,6 +22,10 @@ type Options struct {
 	// Logger receives pebble's messages (its informational ones at debug
 	// level); nil means slog.Default().
 	Logger *slog.Logger
+	// CommitFault, if set, is asked before every commit of the projector
+	// with the checkpoint the batch would reach; an error it returns fails
+	// the commit as a storage error does. For fault-injection tests.
+	CommitFault func(checkpoint uint64) error
 }
 
 // DefaultBatchSize is the batch size used when Options.BatchSize is 0.
@@ -45,6 +49,7 @@ func (o Options) withDefaults() Options {
 // Run) writes it; any number of goroutines may read it meanwhile.
 type Store struct {
 	dir       string
+	fault     func(uint64) error
 	db        *pebble.DB
 	lock      *pebble.Lock
 	logger    *slog.Logger
@@ -109,7 +114,7 @@ func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
 		return nil, fmt.Errorf("open projections store %s: %w; %s", dir, err, rebuildHint)
 	}
 	s := &Store{
-		dir: dir, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
+		dir: dir, fault: opts.CommitFault, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
 		ch: newChanges(), st: st, applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
 	}
 	s.checkpoint.Store(st.checkpoint)

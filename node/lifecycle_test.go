@@ -1,0 +1,106 @@
+package node_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/mcp"
+	"github.com/clumsies/clumsies/node"
+)
+
+var errInjected = errors.New("injected storage fault")
+
+// TestHandle_ProjectorFailure makes every projector of the workspace fail
+// its commits: reads through a Handle, and the MCP tools on top of it,
+// answer unavailable instead of serving read models that no longer follow
+// the log. Once the fault is gone, the owner that stepped down is replaced
+// and everything recovers, the event that hit the fault counted once.
+func TestHandle_ProjectorFailure(t *testing.T) {
+	var faulty atomic.Bool
+	fault := func(func(*node.Options)) func(*node.Options) {
+		return func(o *node.Options) {
+			o.RetryFor = 300 * time.Millisecond
+			o.ProjectorFault = func(uint64) error {
+				if faulty.Load() {
+					return errInjected
+				}
+				return nil
+			}
+		}
+	}(nil)
+	ws := newWorkspace(t)
+	a := attach(t, ws, fault)
+	if _, err := a.Publish(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b := attach(t, ws, fault)
+	ctx := context.Background()
+
+	srv := mcp.NewServer(mcp.Config{WorkspaceID: ws.ID(), Catalog: b, Ledger: b, Version: "test"})
+	cl, err := mcp.Connect(ctx, srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	res, isErr, err := cl.Call(ctx, "memsetup", map[string]any{"session_id": "s1", "knownHashes": map[string]any{content.MetaPromptPath: ""}})
+	if err != nil || isErr {
+		t.Fatalf("memsetup: %v %v", err, res)
+	}
+
+	faulty.Store(true)
+	// An evidence event is durable at once; the projector fails on it.
+	if err := b.Record(ctx, report(t, ws, "hits the fault")); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := b.View(ctx, content.MetaPromptPath)
+		var ua interface{ Unavailable() bool }
+		if errors.As(err, &ua) && ua.Unavailable() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("reads still answer %v while every projector fails, want an unavailable error", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	res, isErr, err = cl.Call(ctx, "memdisc", map[string]any{})
+	if err != nil || !isErr || res["code"] != string(events.CodeUnavailable) || res["retryable"] != true {
+		t.Fatalf("memdisc while the read models are behind: got %v %v, want unavailable, retryable", err, res)
+	}
+
+	faulty.Store(false)
+	deadline = time.Now().Add(20 * time.Second)
+	for {
+		res, isErr, err = cl.Call(ctx, "memdisc", map[string]any{})
+		if err == nil && !isErr {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("memdisc after the fault is gone: %v %v", err, res)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	st, err := b.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports uint64
+	for _, s := range st.Sessions {
+		reports += s.Reports
+	}
+	if reports != 1 {
+		t.Errorf("stats count %d reports, want the one that hit the fault", reports)
+	}
+	if r, err := b.Verify(ctx); err != nil || !r.OK() {
+		t.Fatalf("verify after recovery: %v %v", err, r.Problems)
+	}
+	if a.OwnerChanges()+b.OwnerChanges() == 0 {
+		t.Errorf("no owner change: the failed owner did not step down")
+	}
+}

@@ -1,0 +1,167 @@
+package projections_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+var update = flag.Bool("update", false, "rewrite the read models of testdata/fold/*.txtar")
+
+// foldLine is one event of a fold case: the envelope fields that matter,
+// with defaults (outcome ok; session, tool and times filled in by the
+// ledger helper).
+type foldLine struct {
+	Type    events.Type     `json:"type"`
+	Session *string         `json:"session,omitempty"`
+	Code    string          `json:"code,omitempty"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// TestFold is the data-driven test of the projector: each file of
+// testdata/fold holds an event sequence ("events": one JSON line each,
+// # comments allowed) and the read models it must give ("want": every
+// model as JSON). The events go through a real log and a real store; a
+// second store applies them one batch per event, which must give the same
+// models. `go test ./projections -run TestFold -update` rewrites "want".
+func TestFold(t *testing.T) {
+	files, err := filepath.Glob("testdata/fold/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fold cases: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs := foldEvents(t, section(t, ar, "events"))
+			whole, perEvent := openMem(t), openMem(t)
+			apply(t, whole, evs...)
+			for _, ev := range evs {
+				apply(t, perEvent, ev)
+			}
+			got := renderModels(t, whole)
+			if other := renderModels(t, perEvent); other != got {
+				t.Fatalf("one batch per event gives other read models:\n%s\nthan one batch:\n%s", other, got)
+			}
+			if *update {
+				setSection(ar, "want", got)
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if want := section(t, ar, "want"); got != want {
+				t.Errorf("read models of %s:\ngot:\n%s\nwant:\n%s", file, got, want)
+			}
+		})
+	}
+}
+
+func section(tb testing.TB, ar *txtar.Archive, name string) string {
+	tb.Helper()
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return string(f.Data)
+		}
+	}
+	tb.Fatalf("no section %q", name)
+	return ""
+}
+
+func setSection(ar *txtar.Archive, name, data string) {
+	for i := range ar.Files {
+		if ar.Files[i].Name == name {
+			ar.Files[i].Data = []byte(data)
+			return
+		}
+	}
+	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(data)})
+}
+
+// foldEvents appends the events of a case to a ledger and returns them
+// with their sequences.
+func foldEvents(tb testing.TB, text string) []events.Event {
+	tb.Helper()
+	l := newLedger(tb)
+	for n, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var fl foldLine
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&fl); err != nil {
+			tb.Fatalf("events line %d: %v", n+1, err)
+		}
+		var opts []option
+		if fl.Session != nil {
+			opts = append(opts, inSession(*fl.Session))
+		}
+		if fl.Code != "" {
+			opts = append(opts, failed(fl.Code))
+		}
+		var payload any = fl.Data
+		if fl.Type == events.TypeCatalogPublish {
+			payload = withHash(tb, fl.Data)
+		}
+		l.add(fl.Type, payload, opts...)
+	}
+	return l.all()
+}
+
+// withHash fills in the hash of a catalog.publish payload from its body,
+// so cases need not spell hashes out.
+func withHash(tb testing.TB, raw json.RawMessage) json.RawMessage {
+	tb.Helper()
+	var p events.PublishData
+	if err := json.Unmarshal(raw, &p); err != nil {
+		tb.Fatal(err)
+	}
+	if p.Hash == "" {
+		p.Hash = content.Hash([]byte(p.Body))
+	}
+	out, err := json.Marshal(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// renderModels renders every read model of s as indented JSON.
+func renderModels(tb testing.TB, s *projections.Store) string {
+	tb.Helper()
+	items, err := s.List(context.Background(), projections.Filter{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	models := struct {
+		Summary  projections.Summary       `json:"summary"`
+		Objects  []projections.Object      `json:"objects"`
+		Drafts   any                       `json:"drafts"`
+		Items    []projections.Item        `json:"items"`
+		Usage    []projections.RuleUsage   `json:"usage"`
+		Sessions []projections.Session     `json:"sessions"`
+		Tools    []projections.ToolMetrics `json:"tools"`
+	}{s.Summary(), s.Objects(), s.Drafts(), items, s.Usage(), s.Sessions(), s.Tools()}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(models); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.String()
+}
