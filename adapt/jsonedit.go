@@ -117,7 +117,7 @@ func (d *doc) insert(n *jnode, prefix string, v any) error {
 		outer := d.lineIndent(n.start)
 		return d.replace(n.start+1, n.end-1, "\n"+indent+prefix+render(v, indent, d.unit, false)+"\n"+outer)
 	}
-	last := n.end - 1 // the closing bracket; insert after the last value
+	var last int // insert after the last value
 	if len(n.members) > 0 {
 		last = n.members[len(n.members)-1].val.end
 	} else {
