@@ -68,7 +68,9 @@ func TestCLI_Adapt(t *testing.T) {
 		}
 	}
 
-	var again struct{ Files []struct{ Path, Action string } }
+	var again struct {
+		Files []struct{ Path, Action string }
+	}
 	r = runIn(t, dir, home, "adapt", "claude-code", "--json")
 	if err := json.Unmarshal([]byte(r.stdout), &again); err != nil || len(again.Files) != 2 {
 		t.Fatalf("adapt claude-code --json: %v\n%s", err, r.stdout)
