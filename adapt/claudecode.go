@@ -22,11 +22,15 @@ var claudeCode = &Host{
 			settings = filepath.Join(e.Home, ".claude", "settings.json")
 			args = []string{"serve"}
 		}
-		return Plan{Files: []File{
+		p := Plan{Files: []File{
 			{Path: mcp, json: []jsonEntry{serverEntry("mcpServers", e.command(), args)}},
 			{Path: settings, json: commandHooks("claude-code", e, map[Event]string{
 				SessionStart: "SessionStart", UserPrompt: "UserPromptSubmit", Stop: "Stop"})},
 		}}
+		if s == User {
+			p.Notes = []string{"Claude Code rewrites ~/.claude.json while it runs: adapt it with Claude Code closed."}
+		}
+		return p
 	},
 	read: readCommon,
 	answer: func(ev Event, a Answer) []byte {

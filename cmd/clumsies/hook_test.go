@@ -202,6 +202,8 @@ func TestHook_ClaudeCodeSession(t *testing.T) {
 		if !strings.Contains(out, "invented id") || !strings.Contains(out, "unreported prompts") {
 			t.Fatalf("stats does not flag the sessions:\n%s", out)
 		}
+		// The compliance rows are what a replay of the ledger gives.
+		mustRun(t, dir, "verify")
 	})
 }
 
