@@ -1,6 +1,7 @@
 package adapt
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -16,6 +17,7 @@ type doc struct {
 	b    []byte
 	root *jnode
 	unit string // one level of indentation
+	crlf bool   // the file ends its lines with \r\n: so do the lines adapt adds
 }
 
 func newDoc(b []byte) (*doc, error) {
@@ -26,13 +28,16 @@ func newDoc(b []byte) (*doc, error) {
 	if root.kind != '{' {
 		return nil, fmt.Errorf("the top level is not an object")
 	}
-	d := &doc{b: b, root: root}
+	d := &doc{b: b, root: root, crlf: bytes.Contains(b, []byte("\r\n"))}
 	d.unit = d.detectUnit()
 	return d, nil
 }
 
 // replace puts s in place of b[from:to] and parses again.
 func (d *doc) replace(from, to int, s string) error {
+	if d.crlf {
+		s = strings.ReplaceAll(s, "\n", "\r\n")
+	}
 	nb := make([]byte, 0, len(d.b)-(to-from)+len(s))
 	nb = append(nb, d.b[:from]...)
 	nb = append(nb, s...)

@@ -25,6 +25,7 @@ func TestDoc_AddThenRemoveGivesBackTheBytes(t *testing.T) {
 		"inline": `{"mcpServers": {"other": {"command": "x"}}, "hooks": {"Stop": []}}`,
 		"jsonc":  "{\n  // my settings\n  \"theme\": \"dark\", /* keep */\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]},\n    ],\n  },\n}\n",
 		"nested": "{\n    \"a\": {\n        \"b\": [1, 2]\n    }\n}",
+		"crlf":   "{\r\n  \"hooks\": {\r\n    \"Stop\": []\r\n  },\r\n  \"x\": 1\r\n}\r\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			d := mustDoc(t, in)
@@ -55,8 +56,14 @@ func TestDoc_AddThenRemoveGivesBackTheBytes(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := in
-			if name == "inline" { // the user's empty Stop list goes with ours: nothing tells them apart
+			switch name { // the user's empty Stop list goes with ours: nothing tells them apart
+			case "inline":
 				want = `{"mcpServers": {"other": {"command": "x"}}}`
+			case "crlf":
+				want = "{\r\n  \"x\": 1\r\n}\r\n"
+			}
+			if name == "crlf" && strings.Contains(strings.ReplaceAll(added, "\r\n", ""), "\n") {
+				t.Errorf("added lines do not end in \\r\\n like the file's:\n%q", added)
 			}
 			if string(d.b) != want {
 				t.Errorf("got\n%s\nwant\n%s\n(after adding:\n%s)", d.b, want, added)

@@ -134,7 +134,13 @@ func (t pending) write() (Change, error) {
 	}
 	if t.del {
 		c.Action = "deleted"
-		if err := os.Remove(t.f.Path); err != nil {
+		path := t.f.Path
+		if target, err := filepath.EvalSymlinks(path); err == nil && target != path {
+			// Empty the link's target rather than break the link.
+			c.Action = "updated"
+			return c, writeAtomic(target, t.f.fresh())
+		}
+		if err := os.Remove(path); err != nil {
 			return c, fmt.Errorf("delete %s: %w", t.f.Path, err)
 		}
 		return c, nil
@@ -150,8 +156,13 @@ func (t pending) write() (Change, error) {
 }
 
 // writeAtomic replaces path with b through a temporary file in the same
-// folder, keeping the mode of the file it replaces.
+// folder, keeping the mode of the file it replaces. A symbolic link (a
+// config kept in a dotfiles repository) stays a link: its target is
+// replaced.
 func writeAtomic(path string, b []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()

@@ -239,3 +239,35 @@ func TestPlan_FromNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestPlan_KeepsSymlinks(t *testing.T) {
+	env := Env{Root: t.TempDir(), Home: t.TempDir()}
+	dotfiles := filepath.Join(t.TempDir(), "settings.json")
+	mine := "{\"model\": \"opus\"}\n"
+	if err := os.WriteFile(dotfiles, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(env.Home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dotfiles, link); err != nil {
+		t.Fatal(err)
+	}
+	p := claudeCode.Plan(User, env)
+	if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced by a file (%v)", err)
+	}
+	if b, _ := os.ReadFile(dotfiles); !strings.Contains(string(b), "clumsies hook") {
+		t.Fatalf("the link's target was not wired:\n%s", b)
+	}
+	if _, err := p.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(dotfiles); string(b) != mine {
+		t.Errorf("after remove the target holds\n%s\nwant\n%s", b, mine)
+	}
+}
