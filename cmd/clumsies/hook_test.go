@@ -20,6 +20,16 @@ import (
 // host does.
 func runHook(tb testing.TB, dir, host string, ev adapt.Event, stdin []byte) result {
 	tb.Helper()
+	r, err := hookRun(dir, host, ev, stdin)
+	if err != nil {
+		tb.Fatalf("run clumsies hook: %v", err)
+	}
+	return r
+}
+
+// hookRun is runHook for any goroutine: it returns the error of a run that
+// could not happen.
+func hookRun(dir, host string, ev adapt.Event, stdin []byte) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, "hook", string(ev), "--host", host)
@@ -33,9 +43,9 @@ func runHook(tb testing.TB, dir, host string, ev adapt.Event, stdin []byte) resu
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		tb.Fatalf("run clumsies hook: %v", err)
+		return result{}, err
 	}
-	return result{out.String(), errb.String(), code}
+	return result{out.String(), errb.String(), code}, nil
 }
 
 // hookEnv is the test's environment without the hosts' project variables,
@@ -318,4 +328,35 @@ func TestHook_FailsOpen(t *testing.T) {
 			t.Errorf("stop with the owner stopped: exit %d, stdout %q; want it allowed", r.code, r.stdout)
 		}
 	})
+}
+
+// TestHook_Concurrent starts hooks at once on a workspace nobody owns, as
+// hosts do when several sessions send prompts together (and as Claude Code
+// does when it starts `serve` and the session-start hook together): one
+// owns the workspace for its append, the others go through it or take over,
+// and every prompt is recorded once, none failing open.
+func TestHook_Concurrent(t *testing.T) {
+	dir := newWorkspace(t)
+	const n = 6
+	results := make(chan result, n)
+	for i := 0; i < n; i++ {
+		in := claudeInput(t, adapt.UserPrompt, "concurrent-"+string(rune('a'+i)), dir, false)
+		go func() {
+			r, err := hookRun(dir, "claude-code", adapt.UserPrompt, in)
+			if err != nil {
+				r = result{stderr: err.Error(), code: -1}
+			}
+			results <- r
+		}()
+	}
+	_, cl := serve(t, dir) // and an agent's server starting meanwhile
+	setup(t, cl, "concurrent-server")
+	for i := 0; i < n; i++ {
+		if r := <-results; r.code != 0 || r.stdout != "" || r.stderr != "" {
+			t.Errorf("hook: exit %d, stdout %q, stderr %q; want a clean append", r.code, r.stdout, r.stderr)
+		}
+	}
+	if got := len(eventLines(t, dir, "--type", "attest.user_prompt")); got != n {
+		t.Errorf("got %d prompt events, want %d", got, n)
+	}
 }
