@@ -128,7 +128,7 @@ func (t pending) write() (Change, error) {
 	}
 	if t.exists {
 		c.Backup = t.f.Path + BackupSuffix
-		if err := writeAtomic(c.Backup, t.old); err != nil {
+		if err := writeBackup(t.f.Path, c.Backup, t.old); err != nil {
 			return c, fmt.Errorf("back up %s: %w", t.f.Path, err)
 		}
 	}
@@ -155,6 +155,17 @@ func (t pending) write() (Change, error) {
 	return c, nil
 }
 
+// writeBackup writes the previous bytes of file to backup, readable by no
+// more people than file was (a config may hold tokens).
+func writeBackup(file, backup string, b []byte) error {
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(file); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	os.Remove(backup) // an older backup may be more open; start afresh
+	return writeFile(backup, b, mode)
+}
+
 // writeAtomic replaces path with b through a temporary file in the same
 // folder, keeping the mode of the file it replaces. A symbolic link (a
 // config kept in a dotfiles repository) stays a link: its target is
@@ -167,6 +178,11 @@ func writeAtomic(path string, b []byte) error {
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
+	return writeFile(path, b, mode)
+}
+
+// writeFile replaces path with b, with mode, through a temporary file.
+func writeFile(path string, b []byte, mode fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create the folder of %s: %w", path, err)
 	}
