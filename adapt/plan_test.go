@@ -93,8 +93,10 @@ func TestPlan_ApplyTwiceThenRemove(t *testing.T) {
 						if b, err := os.ReadFile(c.Backup); err != nil || string(b) != before[c.Path] {
 							t.Errorf("%s: backup %s does not hold the previous bytes (%v)", c.Path, c.Backup, err)
 						}
-						if fi, err := os.Stat(c.Backup); err != nil || fi.Mode().Perm() != 0o600 {
-							t.Errorf("%s: backup mode %v (%v), want the original's 0600", c.Backup, fi.Mode().Perm(), err)
+						if fi, err := os.Stat(c.Backup); err != nil {
+							t.Error(err)
+						} else if fi.Mode().Perm() != 0o600 {
+							t.Errorf("%s: backup mode %v, want the original's 0600", c.Backup, fi.Mode().Perm())
 						}
 					}
 					if c.Action == "updated" || c.Action == "created" {
