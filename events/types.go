@@ -51,13 +51,17 @@ var registry = map[Type]func() any{
 	TypeDraftSubmit:    func() any { return new(SubmitData) },
 	TypeReviewAccept:   func() any { return new(ReviewData) },
 	TypeReviewDecline:  func() any { return new(ReviewData) },
+	TypeSessionStart:   func() any { return new(SessionStartData) },
+	TypeUserPrompt:     func() any { return new(UserPromptData) },
+	TypeStopBlocked:    func() any { return new(StopBlockedData) },
 }
 
 // Valid reports whether t is a registered type.
 func (t Type) Valid() bool { _, ok := registry[t]; return ok }
 
-// IsTool reports whether events of type t record a tool call.
-func (t Type) IsTool() bool { return strings.HasPrefix(string(t), "attest.") }
+// IsTool reports whether events of type t record a tool call. Hook events
+// (IsHook) share the attest family but are not tool calls.
+func (t Type) IsTool() bool { return strings.HasPrefix(string(t), "attest.") && !t.IsHook() }
 
 // IsDraft reports whether t is one of the artifact draft operations.
 func (t Type) IsDraft() bool { return strings.HasPrefix(string(t), "attest.draft.") }
@@ -69,6 +73,7 @@ func Types() []Type {
 		TypeDraftCreate, TypeDraftUpdate, TypeDraftRename, TypeDraftDelete, TypeDraftDiscard,
 		TypeArtifactError,
 		TypeCatalogPublish, TypeCatalogRemove, TypeDraftSubmit, TypeReviewAccept, TypeReviewDecline,
+		TypeSessionStart, TypeUserPrompt, TypeStopBlocked,
 	}
 }
 

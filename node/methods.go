@@ -25,6 +25,7 @@ var (
 	mPublish    = register("publish", (*owner).publish)
 	mVerify     = register("verify", (*owner).verify)
 	mRebuild    = register("rebuild", (*owner).rebuildRemote)
+	mCompliance = register("compliance", (*owner).compliance)
 )
 
 // Compile-time checks of the request and reply types the table uses.

@@ -8,11 +8,13 @@ type Stats struct {
 	Usage    []projections.RuleUsage   `json:"usage"`
 	Tools    []projections.ToolMetrics `json:"tools"`
 	Sessions []projections.Session     `json:"sessions"`
+	// Compliance is per session, sorted by id.
+	Compliance []projections.Compliance `json:"compliance"`
 }
 
 // StatsOf reads the Stats of a store.
 func StatsOf(s *projections.Store) Stats {
-	return Stats{Summary: s.Summary(), Usage: s.Usage(), Tools: s.Tools(), Sessions: s.Sessions()}
+	return Stats{Summary: s.Summary(), Usage: s.Usage(), Tools: s.Tools(), Sessions: s.Sessions(), Compliance: s.Compliance()}
 }
 
 // Rebuilt is the outcome of a rebuild: the events replayed and the digest

@@ -28,6 +28,8 @@ func payloadOf(ev *events.Event) (any, error) {
 		p = new(events.DraftData)
 	case events.TypeDraftSubmit:
 		p = new(events.SubmitData)
+	case events.TypeSessionStart:
+		p = new(events.SessionStartData)
 	case events.TypeReviewAccept, events.TypeReviewDecline:
 		p = new(events.ReviewData)
 	default:

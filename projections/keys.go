@@ -25,6 +25,7 @@ import (
 //	u/c/<ruleId>\x00<constraintId>  u64   refs of one constraint
 //	s/<sessionId>                   JSON  Session
 //	t/<tool>                        4×u64 calls, errors, total µs, max µs
+//	a/<sessionId>                   JSON  Compliance (compliance.go)
 const (
 	prefixObject     = "m/o/"
 	prefixBody       = "m/b/"
@@ -46,7 +47,7 @@ var (
 
 // schemaVersion is the layout written by this build. Open refuses a store
 // with any other version: read models are rebuilt, never migrated.
-const schemaVersion = 2
+const schemaVersion = 3
 
 func objectKey(id string) []byte                    { return []byte(prefixObject + id) }
 func bodyKey(id string) []byte                      { return []byte(prefixBody + id) }

@@ -107,6 +107,7 @@ func (st *state) apply(d decoded, ch *changes) {
 	}
 	st.recordTool(ev, ch)
 	st.touchSession(ev, ch)
+	st.compliance.apply(d, ch.compliance)
 	switch p := d.payload.(type) {
 	case refs:
 		st.refer(ev, p, ch)

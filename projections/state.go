@@ -26,6 +26,7 @@ type state struct {
 	constraintRefs map[string]map[string]uint64 // rule id -> constraint id -> refs
 	sessions       map[string]*Session
 	tools          map[string]*ToolMetrics
+	compliance     *compliance
 }
 
 func newState() *state {
@@ -38,6 +39,7 @@ func newState() *state {
 		constraintRefs: make(map[string]map[string]uint64),
 		sessions:       make(map[string]*Session),
 		tools:          make(map[string]*ToolMetrics),
+		compliance:     newCompliance(),
 	}
 }
 
@@ -53,7 +55,8 @@ type changes struct {
 	constraints map[ruleConstraint]struct{}
 	sessions    map[string]struct{}
 	tools       map[string]struct{}
-	catalog     bool // the set of published objects changed
+	compliance  map[string]struct{} // session ids
+	catalog     bool                // the set of published objects changed
 }
 
 func newChanges() *changes {
@@ -66,6 +69,7 @@ func newChanges() *changes {
 		constraints: make(map[ruleConstraint]struct{}),
 		sessions:    make(map[string]struct{}),
 		tools:       make(map[string]struct{}),
+		compliance:  make(map[string]struct{}),
 	}
 }
 
@@ -78,6 +82,7 @@ func (ch *changes) reset() {
 	clear(ch.constraints)
 	clear(ch.sessions)
 	clear(ch.tools)
+	clear(ch.compliance)
 	ch.catalog = false
 }
 
@@ -123,6 +128,7 @@ func (st *state) write(b *pebble.Batch, ch *changes) error {
 	for name := range ch.tools {
 		w.set(toolKey(name), st.tools[name].encode())
 	}
+	st.compliance.write(&w, ch.compliance)
 	w.set(keyEvents, encodeU64(st.events))
 	for a, seq := range st.aggregates {
 		w.set(aggregateKey(a), encodeU64(seq))
@@ -235,6 +241,8 @@ func (st *state) loadRow(k string, v []byte) error {
 		st.tools[name], err = decodeToolMetrics(name, v)
 	case strings.HasPrefix(k, prefixAggregate):
 		st.aggregates[events.Aggregate(k[len(prefixAggregate):])], err = decodeU64(v)
+	case strings.HasPrefix(k, prefixCompliance):
+		err = st.compliance.load(k[len(prefixCompliance):], v)
 	case k == string(keyCheckpoint):
 		st.checkpoint, err = decodeU64(v)
 	case k == string(keyEvents):

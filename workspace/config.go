@@ -28,6 +28,10 @@ type Config struct {
 	WorkspaceID string `toml:"workspace_id"`
 	// Content is the content root, relative to the workspace folder.
 	Content string `toml:"content"`
+	// RecordPrompts makes the user-prompt hook keep the text of each prompt
+	// in the ledger; by default it keeps only its hash and length, since
+	// prompts may hold secrets.
+	RecordPrompts bool `toml:"record_prompts"`
 	// Hub holds the optional hub connection.
 	Hub HubConfig `toml:"hub"`
 }
@@ -78,6 +82,9 @@ func (cfg Config) Encode() []byte {
 	fmt.Fprintf(&b, "workspace_id = %q\n", cfg.WorkspaceID)
 	b.WriteString("# The folder holding META_PROMPT.md, rules/ and context/, relative to the workspace.\n")
 	fmt.Fprintf(&b, "content = %q\n", cfg.Content)
+	b.WriteString("# Keep the text of each user prompt in the ledger (clumsies hook user-prompt).\n")
+	b.WriteString("# Off by default: prompts may hold secrets; the hash and length are always kept.\n")
+	fmt.Fprintf(&b, "record_prompts = %t\n", cfg.RecordPrompts)
 	b.WriteString("\n[hub]\n# url = \"nats-leaf://hub.example:7422\"\n")
 	if cfg.Hub.URL != "" {
 		fmt.Fprintf(&b, "url = %q\n", cfg.Hub.URL)

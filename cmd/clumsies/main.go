@@ -81,6 +81,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"stats":   &StatsCommand{m: m},
 		"rebuild": &RebuildCommand{m: m},
 		"verify":  &VerifyCommand{m: m},
+		"adapt":   &AdaptCommand{m: m},
+		"hook":    &HookCommand{m: m},
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
@@ -112,6 +114,8 @@ Commands:
   stats           usage per rule and constraint, sessions, tool metrics (--json)
   rebuild         drop the read models and replay the stream; prints a digest
   verify          check the read models against a replay and the content hashes
+  adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace
+  hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop); reads the host's JSON on stdin
   version         print the version
 
 Every command takes --workspace DIR (default: the nearest parent holding .clumsies/).

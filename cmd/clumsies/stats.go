@@ -29,6 +29,8 @@ type statsJSON struct {
 	Drafts      int           `json:"drafts"`
 	Objects     int           `json:"objects"`
 	SessionList []sessionJSON `json:"sessionList"`
+	// Compliance is what the adapters' hooks show (compliance.go).
+	Compliance complianceJSON `json:"compliance"`
 }
 
 type ruleJSON struct {
@@ -89,7 +91,7 @@ func collectStats(wsID string, s *projections.Store) statsJSON {
 func statsOf(wsID string, s node.Stats) statsJSON {
 	sum := s.Summary
 	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, Drafts: sum.Drafts, Objects: sum.Objects,
-		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}}
+		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Compliance: complianceOf(s.Compliance)}
 	for _, u := range s.Usage {
 		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Refs: u.Refs, Constraints: []constraintJSON{}}
 		for _, c := range u.Constraints {
@@ -124,5 +126,8 @@ func printStats(w io.Writer, st statsJSON) error {
 	for _, t := range st.Tools {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", t.Tool, t.Calls, t.Errors, t.AvgUs, t.MaxUs)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printCompliance(w, st.Compliance)
 }

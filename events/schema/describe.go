@@ -71,6 +71,18 @@ var typeAbout = map[events.Type]about{
 		"submitted draft."},
 	events.TypeReviewDecline: {"review.decline: draft declined", "Written when a reviewer declines a " +
 		"submitted draft, usually with a reason."},
+	events.TypeSessionStart: {"attest.session_start: host started a session", "Written by the " +
+		"session-start hook (clumsies hook session-start) when the host starts, resumes, clears or compacts " +
+		"a session. sessionId is the host's real session id, which the hook handed the agent to pass to " +
+		"memsetup. Not a tool call."},
+	events.TypeUserPrompt: {"attest.user_prompt: user sent a prompt", "Written by the user-prompt hook " +
+		"for each prompt the user submits: its sha256 and length, and its text only when the workspace sets " +
+		"record_prompts = true. A prompt is answered when an attest.agent_report or attest.reject of the " +
+		"session follows it. Not a tool call."},
+	events.TypeStopBlocked: {"attest.stop_blocked: stop refused", "Written by the stop hook each time it " +
+		"refuses to let the agent stop because the session's last prompt has no report after it. The hook " +
+		"lets the agent go after limit blocks in a row, or when the host says it is already continuing " +
+		"because of a stop hook. Not a tool call."},
 }
 
 // fieldAbout documents, by JSON name, every property of every struct that
@@ -85,7 +97,7 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"type":        "Event type: what happened. Tool calls are attest.*; see the payload schema <type>.json.",
 		"time":        "When the event was created: RFC 3339, UTC, always with milliseconds (2006-01-02T15:04:05.000Z).",
 		"workspaceId": "Workspace the event belongs to: ws- and 1 to 63 lowercase letters, digits and dashes. Also the second token of the subject.",
-		"sessionId":   "Host session id the agent bound with memsetup; empty for events outside a session (publishing, review, calls before memsetup).",
+		"sessionId":   "Host session id the agent bound with memsetup, or that a host hook reported (attest.session_start, attest.user_prompt, attest.stop_blocked); empty for events outside a session (publishing, review, calls before memsetup).",
 		"tool":        "MCP tool called (memsetup, memdisc, memload, memref, agentreport, agentrejected, artifact); absent for non-tool events.",
 		"outcome":     "ok if the call succeeded, error if it failed. Non-tool events are always ok.",
 		"errorCode":   "Error code the agent got, from the closed set of the error contract; present exactly when outcome is error.",
@@ -160,6 +172,23 @@ var fieldAbout = map[reflect.Type]map[string]string{
 	},
 	reflect.TypeFor[events.SubmitData](): {
 		"draftId": "Id of the draft sent to review.",
+	},
+	reflect.TypeFor[events.SessionStartData](): {
+		"host":   "Adapter host that ran the hook: claude-code, codex, cursor, gemini-cli or opencode.",
+		"source": "Why the session started, as the host said: startup, resume, clear or compact; absent when the host does not say.",
+		"model":  "Model the host named; absent when it named none.",
+	},
+	reflect.TypeFor[events.UserPromptData](): {
+		"host":          "Adapter host that ran the hook.",
+		"sha256":        "sha256:<hex> of the prompt's UTF-8 bytes.",
+		"length":        "Length of the prompt in bytes.",
+		"text":          "The prompt, only when the workspace config sets record_prompts = true (prompts may hold secrets); cut to 64 KiB.",
+		"textTruncated": "True if text holds only the start of the prompt.",
+	},
+	reflect.TypeFor[events.StopBlockedData](): {
+		"host":   "Adapter host that ran the hook.",
+		"blocks": "Stops blocked in a row since the session's last prompt, this one included.",
+		"limit":  "Blocks in a row after which the hook lets the agent stop.",
 	},
 	reflect.TypeFor[events.ReviewData](): {
 		"draftId":  "Id of the reviewed draft.",

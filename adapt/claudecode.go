@@ -1,0 +1,65 @@
+package adapt
+
+import "path/filepath"
+
+// Claude Code: MCP servers in .mcp.json (project) or ~/.claude.json
+// (user); hooks in .claude/settings.json or ~/.claude/settings.json, as
+// event -> [{matcher, hooks: [{type: command, command, timeout}]}]. Hook
+// input is snake_case JSON (session_id, source, model, prompt,
+// stop_hook_active, cwd); SessionStart answers with
+// hookSpecificOutput.additionalContext, Stop refuses with
+// {"decision": "block", "reason"}. .mcp.json expands ${VAR:-default}.
+var claudeCode = &Host{
+	Name:      "claude-code",
+	Title:     "Claude Code",
+	SessionID: "the session id (session_id in hook input)",
+	plan: func(s Scope, e Env) Plan {
+		mcp := filepath.Join(e.Root, ".mcp.json")
+		settings := filepath.Join(e.Root, ".claude", "settings.json")
+		args := []string{"serve", "--workspace", "${CLAUDE_PROJECT_DIR:-.}"}
+		if s == User {
+			mcp = filepath.Join(e.Home, ".claude.json")
+			settings = filepath.Join(e.Home, ".claude", "settings.json")
+			args = []string{"serve"}
+		}
+		p := Plan{Files: []File{
+			{Path: mcp, json: []jsonEntry{serverEntry("mcpServers", e.command(), args)}},
+			{Path: settings, json: commandHooks("claude-code", e, map[Event]string{
+				SessionStart: "SessionStart", UserPrompt: "UserPromptSubmit", Stop: "Stop"})},
+		}}
+		if s == User {
+			p.Notes = []string{"Claude Code rewrites ~/.claude.json while it runs: adapt it with Claude Code closed."}
+		}
+		return p
+	},
+	read: readCommon,
+	answer: func(ev Event, a Answer) []byte {
+		switch {
+		case ev == SessionStart && a.Context != "":
+			return hookSpecific("SessionStart", a.Context)
+		case ev == Stop && a.Block:
+			return jsonLine(map[string]string{"decision": "block", "reason": a.Reason})
+		}
+		return nil
+	},
+}
+
+// serverEntry is the stdio server entry under key (mcpServers).
+func serverEntry(key, command string, args []string) jsonEntry {
+	return jsonEntry{path: []string{key, "clumsies"}, value: obj{{"command", command}, {"args", args}}}
+}
+
+// commandHooks are the hook groups of Claude Code's layout, which Codex
+// shares: event -> [{hooks: [{type: command, command, timeout}]}].
+func commandHooks(host string, e Env, names map[Event]string) []jsonEntry {
+	var out []jsonEntry
+	for _, ev := range Events() {
+		out = append(out, jsonEntry{
+			path: []string{"hooks", names[ev]},
+			value: obj{{"hooks", []any{obj{
+				{"type", "command"}, {"command", e.hookCommand(host, ev)}, {"timeout", 30}}}}},
+			ours: oursFor(host, ev),
+		})
+	}
+	return out
+}

@@ -1,0 +1,14 @@
+// Package adapt owns what clumsies knows of the agent hosts it wires to a
+// workspace (Claude Code, Codex, Cursor, Gemini CLI, opencode): where each
+// keeps its MCP server list and its hooks, in which format, and what its
+// hooks read on stdin and must print on stdout.
+//
+// Config files are edited in place: a JSON (or JSONC) file is changed only
+// at the spans clumsies adds or removes, so a user's keys, comments and
+// layout survive byte for byte; a TOML file gets one marked block. Adding
+// and then removing gives back the original bytes.
+//
+// It imports only the standard library and BurntSushi/toml: it knows
+// nothing of the ledger or of MCP. cmd/clumsies ties it to them (the
+// adapt and hook commands).
+package adapt

@@ -1,0 +1,51 @@
+package adapt
+
+import "path/filepath"
+
+// Gemini CLI: MCP servers and hooks both in .gemini/settings.json
+// (project) or ~/.gemini/settings.json (user). Hooks are event ->
+// [{matcher, hooks: [{name, type: command, command, timeout (ms)}]}]; the
+// events are SessionStart, BeforeAgent (a prompt was submitted) and
+// AfterAgent (the agent's turn ended). Input is snake_case (session_id,
+// source, prompt, stop_hook_active, cwd); stdout must be JSON only.
+// SessionStart answers with hookSpecificOutput.additionalContext;
+// AfterAgent refuses with {"decision": "deny", "reason"}, which Gemini
+// sends to the agent as a new prompt.
+var geminiCLI = &Host{
+	Name:      "gemini-cli",
+	Title:     "Gemini CLI",
+	SessionID: "the session id (session_id in hook input)",
+	plan: func(s Scope, e Env) Plan {
+		settings := filepath.Join(e.Root, ".gemini", "settings.json")
+		if s == User {
+			settings = filepath.Join(e.Home, ".gemini", "settings.json")
+		}
+		names := map[Event]string{SessionStart: "SessionStart", UserPrompt: "BeforeAgent", Stop: "AfterAgent"}
+		entries := []jsonEntry{serverEntry("mcpServers", e.command(), []string{"serve"})}
+		for _, ev := range Events() {
+			entries = append(entries, jsonEntry{
+				path: []string{"hooks", names[ev]},
+				value: obj{{"hooks", []any{obj{{"name", "clumsies-" + string(ev)}, {"type", "command"},
+					{"command", e.hookCommand("gemini-cli", ev)}, {"timeout", 30000}}}}},
+				ours: oursFor("gemini-cli", ev),
+			})
+		}
+		return Plan{
+			Files: []File{{Path: settings, json: entries}},
+			Notes: []string{
+				"settings.json has no project path variable for MCP servers: `clumsies serve` finds the workspace from the folder Gemini CLI runs in.",
+				"Gemini CLI releases from before hooks were on by default need hooks enabled in settings.json (hooksConfig.enabled).",
+			},
+		}
+	},
+	read: readCommon,
+	answer: func(ev Event, a Answer) []byte {
+		switch {
+		case ev == SessionStart && a.Context != "":
+			return hookSpecific("SessionStart", a.Context)
+		case ev == Stop && a.Block:
+			return jsonLine(map[string]string{"decision": "deny", "reason": a.Reason})
+		}
+		return jsonLine(map[string]any{})
+	},
+}

@@ -1,0 +1,69 @@
+package adapt
+
+import (
+	_ "embed"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// opencodePlugin is the plugin adapt writes for opencode; its COMMAND line
+// is set to Env.Command.
+//
+//go:embed opencode.js
+var opencodePlugin string
+
+// opencode: MCP servers in opencode.json (project root) or
+// ~/.config/opencode/opencode.json as "mcp": {name: {type: local, command:
+// [argv], enabled}}. opencode has no command hooks: plugins in
+// .opencode/plugins/ (or ~/.config/opencode/plugins/) subscribe to its
+// events (session.created, session.idle, chat.message) in JavaScript. The
+// plugin adapt writes runs `clumsies hook` on them with the snake_case
+// input of the other hosts and reads a small answer: {"context"} to a
+// session start, {"decision": "block", "reason"} to a stop, which it sends
+// as a new prompt since opencode cannot refuse a stop.
+var opencode = &Host{
+	Name:      "opencode",
+	Title:     "opencode",
+	SessionID: "the opencode session id (sessionID in its events)",
+	plan: func(s Scope, e Env) Plan {
+		dir := e.Root
+		if s == User {
+			dir = filepath.Join(e.Home, ".config", "opencode")
+		}
+		config := filepath.Join(dir, "opencode.json")
+		if _, err := os.Stat(filepath.Join(dir, "opencode.jsonc")); err == nil {
+			config = filepath.Join(dir, "opencode.jsonc") // the user's JSONC config, edited in place
+		}
+		plugins := filepath.Join(dir, ".opencode", "plugins")
+		if s == User {
+			plugins = filepath.Join(dir, "plugins")
+		}
+		plugin := strings.Replace(opencodePlugin, `const COMMAND = "clumsies"`, "const COMMAND = "+strconv.Quote(e.command()), 1)
+		return Plan{
+			Files: []File{
+				{Path: config, scaffold: obj{{"$schema", "https://opencode.ai/config.json"}}, json: []jsonEntry{{
+					path:  []string{"mcp", "clumsies"},
+					value: obj{{"type", "local"}, {"command", []string{e.command(), "serve"}}, {"enabled", true}},
+				}}},
+				{Path: filepath.Join(plugins, "clumsies.js"), owned: []byte(plugin)},
+			},
+			Notes: []string{
+				"opencode has no command hooks: a plugin (clumsies.js) runs `clumsies hook` on session.created, chat.message and session.idle.",
+				"opencode cannot refuse a stop: when the stop hook blocks, the plugin sends its request to report as a new prompt.",
+				"The session-start context reaches the agent through the system prompt (experimental.chat.system.transform).",
+			},
+		}
+	},
+	read: readCommon,
+	answer: func(ev Event, a Answer) []byte {
+		switch {
+		case ev == SessionStart && a.Context != "":
+			return jsonLine(map[string]string{"context": a.Context})
+		case ev == Stop && a.Block:
+			return jsonLine(map[string]string{"decision": "block", "reason": a.Reason})
+		}
+		return jsonLine(map[string]any{})
+	},
+}

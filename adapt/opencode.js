@@ -1,0 +1,59 @@
+// clumsies adapter for opencode, written by `clumsies adapt opencode`;
+// `clumsies adapt opencode --remove` deletes it. opencode has no command
+// hooks, so this plugin runs `clumsies hook <event> --host opencode` on
+// opencode's own events and passes on what it answers. Any failure lets
+// opencode go on.
+const COMMAND = "clumsies"
+
+async function hook(event, input, cwd) {
+  try {
+    const proc = Bun.spawn([COMMAND, "hook", event, "--host", "opencode"], {
+      cwd,
+      stdin: new Blob([JSON.stringify(input)]),
+      stdout: "pipe",
+      stderr: "inherit",
+    })
+    const out = await new Response(proc.stdout).text()
+    await proc.exited
+    return out.trim() ? JSON.parse(out) : {}
+  } catch {
+    return {}
+  }
+}
+
+export const ClumsiesPlugin = async ({ client, directory }) => {
+  const context = new Map() // session id -> what the agent must know from the start
+  const followUp = new Map() // session id -> the report request the plugin sent
+
+  return {
+    event: async ({ event }) => {
+      if (event.type === "session.created") {
+        const id = event.properties?.info?.id
+        if (!id) return
+        const answer = await hook("session-start", { session_id: id, source: "startup", cwd: directory }, directory)
+        if (answer.context) context.set(id, answer.context)
+      } else if (event.type === "session.idle") {
+        const id = event.properties?.sessionID
+        if (!id) return
+        const continuing = followUp.has(id)
+        followUp.delete(id)
+        const answer = await hook("stop", { session_id: id, stop_hook_active: continuing, cwd: directory }, directory)
+        if (answer.decision === "block" && answer.reason) {
+          followUp.set(id, answer.reason)
+          await client.session.prompt({ path: { id }, body: { parts: [{ type: "text", text: answer.reason }] } })
+        }
+      }
+    },
+    "chat.message": async (input, output) => {
+      const id = input?.sessionID
+      if (!id) return
+      const prompt = (output?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("\n")
+      if (prompt === followUp.get(id)) return // the plugin's own request, not the user's
+      await hook("user-prompt", { session_id: id, prompt, cwd: directory }, directory)
+    },
+    "experimental.chat.system.transform": async (input, output) => {
+      const text = context.get(input?.sessionID)
+      if (text && Array.isArray(output?.system)) output.system.push(text)
+    },
+  }
+}

@@ -1,0 +1,46 @@
+// Drives the opencode plugin that `clumsies adapt opencode` writes, the way
+// opencode calls a plugin: it imports the module, calls the plugin with a
+// client and the project directory, and fires opencode's events and hooks
+// at what the plugin returns. opencode runs plugins in Bun; Bun.spawn, the
+// only Bun API the plugin uses, is provided here on top of node's
+// child_process. The client records the prompts the plugin sends.
+//
+// Usage: node opencode_plugin.mjs PLUGIN.mjs PROJECT_DIR SESSION_ID
+// Prints one JSON object: what the plugin did.
+import { spawn } from "node:child_process"
+import { Readable } from "node:stream"
+
+const [pluginPath, directory, id] = process.argv.slice(2)
+
+globalThis.Bun = {
+  spawn(argv, opts) {
+    const child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, stdio: ["pipe", "pipe", "inherit"] })
+    const exited = new Promise((resolve) => child.on("close", (code) => resolve(code)))
+    Promise.resolve(opts.stdin?.text?.() ?? "").then((text) => child.stdin.end(text))
+    return { stdout: Readable.toWeb(child.stdout), exited }
+  },
+}
+
+const sent = []
+const client = { session: { prompt: async (req) => { sent.push(req) } } }
+const { ClumsiesPlugin } = await import(pluginPath)
+const hooks = await ClumsiesPlugin({ client, directory, project: {}, worktree: directory })
+
+const idle = () => hooks.event({ event: { type: "session.idle", properties: { sessionID: id } } })
+const say = (text) => hooks["chat.message"]({ sessionID: id }, { message: {}, parts: [{ type: "text", text }] })
+
+await hooks.event({ event: { type: "session.created", properties: { info: { id } } } })
+const system = { system: [] }
+await hooks["experimental.chat.system.transform"]({ sessionID: id }, system)
+await say("Add a retry to the payment client")
+await idle() // the prompt has no report: the plugin asks for one
+const asked = sent.length
+if (asked > 0) await say(sent[0].body.parts[0].text) // the request comes back as a message: not the user's
+await idle() // continuing: let go
+console.log(JSON.stringify({
+  system: system.system,
+  asked,
+  prompts: sent.length,
+  request: sent[0]?.body?.parts?.[0]?.text ?? "",
+  path: sent[0]?.path ?? null,
+}))

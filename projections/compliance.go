@@ -1,0 +1,165 @@
+package projections
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// Compliance is what the ledger says of one session's discipline: whether
+// a host hook announced it, whether the agent set up with the announced
+// id, whether each prompt got a report, and how often the stop hook had
+// to hold the agent back. It is the read model of `clumsies stats`'
+// compliance figures and of the stop hook's decision.
+type Compliance struct {
+	ID string `json:"id"`
+	// Host is the host of the session's first attest.session_start.
+	Host string `json:"host,omitempty"`
+	// HookStarts counts attest.session_start events: the session was
+	// announced by a hook.
+	HookStarts uint64 `json:"hookStarts"`
+	// Setups counts successful memsetup calls with this session id.
+	Setups uint64 `json:"setups"`
+	// InventedID is set when memsetup bound this id before any hook had
+	// announced it, in a workspace whose hooks announce sessions: the
+	// agent used an id its host never gave it.
+	InventedID bool `json:"inventedId"`
+	// Prompts counts attest.user_prompt events.
+	Prompts uint64 `json:"prompts"`
+	// Answered counts prompts that an agentreport or agentrejected
+	// followed before the next prompt.
+	Answered uint64 `json:"answered"`
+	// Refs counts the refs of successful memref calls.
+	Refs uint64 `json:"refs"`
+	// StopsBlocked counts attest.stop_blocked events.
+	StopsBlocked uint64 `json:"stopsBlocked"`
+	// Pending is true while the last prompt has no report or rejection
+	// after it: the stop hook blocks a stop then.
+	Pending bool `json:"pending"`
+	// BlocksInRow counts the stops blocked since the last prompt, report
+	// or rejection.
+	BlocksInRow uint64 `json:"blocksInRow"`
+}
+
+// Compliant reports whether the session did what the adapters ask: a hook
+// announced it, the agent set up with that id, and every prompt got a
+// report or a rejection.
+func (c Compliance) Compliant() bool {
+	return c.HookStarts > 0 && c.Setups > 0 && !c.InventedID && c.Answered == c.Prompts
+}
+
+// compliance is the read model's state: the rows, and whether any hook
+// ever announced a session in this workspace.
+type compliance struct {
+	sessions map[string]*Compliance
+	hooked   bool
+}
+
+func newCompliance() *compliance {
+	return &compliance{sessions: make(map[string]*Compliance)}
+}
+
+// prefixCompliance is the key prefix of the rows: a/<sessionId> holds the
+// JSON of a Compliance.
+const prefixCompliance = "a/"
+
+func complianceKey(id string) []byte { return []byte(prefixCompliance + id) }
+
+// apply changes the model for one event and names the row it touched in
+// touched. Only successful tool calls count; hook events always do.
+func (m *compliance) apply(d decoded, touched map[string]struct{}) {
+	ev := d.ev
+	if ev.SessionID == "" {
+		return
+	}
+	if !ev.Type.IsHook() {
+		switch ev.Type {
+		case events.TypeSetup, events.TypeRefer, events.TypeAgentReport, events.TypeReject:
+		default:
+			return
+		}
+		if ev.Outcome != events.OutcomeOK {
+			return
+		}
+	}
+	c := m.sessions[ev.SessionID]
+	if c == nil {
+		c = &Compliance{ID: ev.SessionID}
+		m.sessions[ev.SessionID] = c
+	}
+	switch ev.Type {
+	case events.TypeSessionStart:
+		c.HookStarts++
+		if p, ok := d.payload.(*events.SessionStartData); ok && c.Host == "" {
+			c.Host = p.Host
+		}
+		m.hooked = true
+	case events.TypeSetup:
+		if c.Setups == 0 && c.HookStarts == 0 && m.hooked {
+			c.InventedID = true
+		}
+		c.Setups++
+	case events.TypeUserPrompt:
+		c.Prompts++
+		c.Pending = true
+		c.BlocksInRow = 0
+	case events.TypeAgentReport, events.TypeReject:
+		if c.Pending {
+			c.Answered++
+			c.Pending = false
+		}
+		c.BlocksInRow = 0
+	case events.TypeStopBlocked:
+		c.StopsBlocked++
+		c.BlocksInRow++
+	case events.TypeRefer:
+		if r, ok := d.payload.(refs); ok {
+			c.Refs += uint64(len(r))
+		}
+	}
+	touched[ev.SessionID] = struct{}{}
+}
+
+// write puts the touched rows into w.
+func (m *compliance) write(w *rowWriter, touched map[string]struct{}) {
+	for id := range touched {
+		w.json(complianceKey(id), m.sessions[id])
+	}
+}
+
+// load decodes one row.
+func (m *compliance) load(id string, v []byte) error {
+	c := new(Compliance)
+	if err := json.Unmarshal(v, c); err != nil {
+		return err
+	}
+	m.sessions[id] = c
+	m.hooked = m.hooked || c.HookStarts > 0
+	return nil
+}
+
+// Compliance returns the compliance of every session the model knows,
+// sorted by id.
+func (s *Store) Compliance() []Compliance {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]Compliance, 0, len(s.st.compliance.sessions))
+	for _, c := range s.st.compliance.sessions {
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b Compliance) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
+// SessionCompliance returns the compliance of one session, or
+// ErrNotFound if the ledger has nothing of it that the model counts.
+func (s *Store) SessionCompliance(id string) (Compliance, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if c, ok := s.st.compliance.sessions[id]; ok {
+		return *c, nil
+	}
+	return Compliance{}, ErrNotFound
+}
