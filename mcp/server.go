@@ -178,10 +178,13 @@ type call struct {
 // recordTimeout bounds how long a call waits for its event to be recorded.
 const recordTimeout = 30 * time.Second
 
-// maxDecisions bounds how often a call decides again after another writer
-// changed what it decided on (events.ErrConflict). Each retry reads the
-// state that beat it, so one more is usually the last.
-const maxDecisions = 16
+// decideFor bounds how long a call keeps deciding again after other
+// writers changed what it decided on (events.ErrConflict). Each retry
+// reads the state that beat it, so one more is usually the last; under a
+// storm of drafts from many processes a slower writer can lose a few
+// dozen times in a row (measured: 36, with five processes creating drafts
+// back to back), so the bound is in time, not in attempts.
+const decideFor = 5 * time.Second
 
 // handler adapts a tool to the SDK. Every call, failed or not, records
 // exactly one event before it answers; a call whose event cannot be
@@ -193,9 +196,9 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 		start := time.Now()
 		c := &call{conn: req.Session, raw: req.Params.Arguments}
 		c.session = s.sessions.of(c.conn)
-		for attempt := 1; ; attempt++ {
+		for {
 			res, err := s.attempt(ctx, t, c, start)
-			if errors.Is(err, events.ErrConflict) && attempt < maxDecisions && ctx.Err() == nil {
+			if errors.Is(err, events.ErrConflict) && time.Since(start) < decideFor && ctx.Err() == nil {
 				continue
 			}
 			if err != nil {
