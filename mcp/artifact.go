@@ -38,7 +38,8 @@ func (s *Server) artifactTool() *tool {
 		desc: "Stage a change to a rule, a context file or the META_PROMPT as a local draft for review. " +
 			"Use it only when the task is to refine them; never write draft files yourself. " +
 			"op holds exactly one operation: create, update, rename, delete or discard. " +
-			"Drafts show at once in memdisc (hasDraft, tmp- ids) and memload (draft content).",
+			"Drafts show at once in memdisc (hasDraft, tmp- ids) and memload (draft content). " +
+			"A draft belongs to the session that staged it: another session's draft can be discarded, not changed.",
 		input: object("",
 			required("resource", enum("What to change: context (a context file), rule (a rule or workflow; workflow paths start with workflow/), or mpf (META_PROMPT.md).", names(resources)...)),
 			required("op", exactlyOne("The operation: an object with exactly one key.",
