@@ -49,10 +49,9 @@ func (unavailableError) Unavailable() bool { return true }
 
 // backend is what a Handle does its work through: the owner itself, or a
 // connection to the owner. Reads and the owner's other services are the
-// methods of methods.go; appends go to the stream from either side.
+// methods of methods.go; appends go to the stream from either side
+// (record.go).
 type backend interface {
-	record(ctx context.Context, ev events.Event) error
-	recordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error
 	log() events.Log
 	// lost ends when the backend can no longer be used (the owner went,
 	// or this process's owner stepped down).
@@ -451,28 +450,6 @@ func (h *Handle) List(ctx context.Context, f projections.Filter) ([]projections.
 // projections.Store.DraftFacts, read by the owner.
 func (h *Handle) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
 	return mDraftFacts.call(ctx, h, q)
-}
-
-// Record implements the MCP layer's Ledger: it appends ev and returns once
-// it is durable and, when it changes the catalog, applied to the read
-// models. Across an owner change it is retried with the same event, which
-// the stream stores once.
-func (h *Handle) Record(ctx context.Context, ev events.Event) error {
-	_, err := do(h, ctx, func(ctx context.Context, b backend) (struct{}, error) { return struct{}{}, b.record(ctx, ev) })
-	return err
-}
-
-// RecordExpecting implements the MCP layer's Ledger: Record on the
-// condition that the expectation's aggregate has not moved. It fails with
-// an error wrapping events.ErrConflict, once the read models have caught
-// up with the event that came first, when it has. Across an owner change
-// it is retried with the same event and expectation; a first attempt that
-// was stored counts as the answer (see events.Log.AppendExpecting).
-func (h *Handle) RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
-	_, err := do(h, ctx, func(ctx context.Context, b backend) (struct{}, error) {
-		return struct{}{}, b.recordExpecting(ctx, ev, exp)
-	})
-	return err
 }
 
 // Append implements events.Log, retried like Record.

@@ -168,18 +168,6 @@ func (o *owner) stats(ctx context.Context, _ struct{}) (Stats, error) {
 	return read(o, func(s *projections.Store) (Stats, error) { return StatsOf(s), nil })
 }
 
-func (o *owner) record(ctx context.Context, ev events.Event) error {
-	o.models.RLock()
-	defer o.models.RUnlock()
-	return o.n.Record(ctx, ev)
-}
-
-func (o *owner) recordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
-	o.models.RLock()
-	defer o.models.RUnlock()
-	return o.n.RecordExpecting(ctx, ev, exp)
-}
-
 func (o *owner) waitFor(ctx context.Context, seq uint64) (struct{}, error) {
 	o.models.RLock()
 	defer o.models.RUnlock()

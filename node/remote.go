@@ -87,25 +87,6 @@ func (r *remote) request(ctx context.Context, method string, in, out any) error 
 	return decodeReply(reply, out)
 }
 
-// record appends ev straight to the stream (with its id as Nats-Msg-Id,
-// so a retry stores nothing twice) and, when it changes the catalog, asks
-// the owner to wait until its projections have applied it.
-func (r *remote) record(ctx context.Context, ev events.Event) error {
-	return record(ctx, r.lg, r.waitFor, ev, nil)
-}
-
-// recordExpecting is record on the condition of an expectation, checked
-// by JetStream itself.
-func (r *remote) recordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
-	return record(ctx, r.lg, r.waitFor, ev, &exp)
-}
-
-// waitFor asks the owner to wait until its projections have applied seq.
-func (r *remote) waitFor(ctx context.Context, seq uint64) error {
-	_, err := mWaitFor.on(ctx, r, seq)
-	return err
-}
-
 func (r *remote) log() events.Log       { return r.lg }
 func (r *remote) lost() context.Context { return r.gone }
 func (r *remote) isOwner() bool         { return false }
