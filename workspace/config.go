@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -68,8 +69,8 @@ func ReadConfig(file string) (Config, error) {
 	if cfg.Content == "" {
 		cfg.Content = DefaultContent
 	}
-	if c := path.Clean(strings.ReplaceAll(cfg.Content, `\`, "/")); c == ".." || strings.HasPrefix(c, "../") {
-		return cfg, fmt.Errorf("read %s: content %q points outside the workspace", file, cfg.Content)
+	if !insideWorkspace(cfg.Content) {
+		return cfg, fmt.Errorf("read %s: content %q points outside the workspace; give a folder relative to the workspace, like %q", file, cfg.Content, DefaultContent)
 	}
 	return cfg, nil
 }
@@ -90,4 +91,17 @@ func (cfg Config) Encode() []byte {
 		fmt.Fprintf(&b, "url = %q\n", cfg.Hub.URL)
 	}
 	return b.Bytes()
+}
+
+// insideWorkspace reports whether a content setting names a folder inside
+// the workspace: relative (no leading slash, no drive letter, no UNC
+// prefix) and not climbing out with "..".
+func insideWorkspace(content string) bool {
+	slashed := strings.ReplaceAll(content, `\`, "/")
+	if strings.HasPrefix(slashed, "/") || filepath.IsAbs(content) || filepath.VolumeName(content) != "" ||
+		len(slashed) >= 2 && slashed[1] == ':' {
+		return false
+	}
+	c := path.Clean(slashed)
+	return c != ".." && !strings.HasPrefix(c, "../")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,6 +98,10 @@ func TestReadConfig(t *testing.T) {
 		{"Syntax", "workspace_id = \n", "config.toml"},
 		{"Unknown", "workspace_id = \"ws-abc\"\ncolour = \"red\"\n", "unknown setting"},
 		{"Outside", "workspace_id = \"ws-abc\"\ncontent = \"../x\"\n", "outside"},
+		{"OutsideBackslash", "workspace_id = \"ws-abc\"\ncontent = 'a\\..\\..\\x'\n", "outside"},
+		{"Absolute", "workspace_id = \"ws-abc\"\ncontent = \"/abs/path\"\n", "outside the workspace; give a folder relative to the workspace"},
+		{"AbsoluteBackslash", "workspace_id = \"ws-abc\"\ncontent = '\\\\server\\share'\n", "outside"},
+		{"DriveLetter", "workspace_id = \"ws-abc\"\ncontent = \"C:/agents\"\n", "outside"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -119,4 +124,38 @@ func TestReadConfig(t *testing.T) {
 			t.Fatalf("got %+v, %v, want %+v", got, err, cfg)
 		}
 	})
+}
+
+func TestOpen_ContentOutside(t *testing.T) {
+	root := t.TempDir()
+	if _, _, err := workspace.Init(root); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(root, workspace.DirName, workspace.ConfigName)
+	body, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, "agents")); err != nil {
+		t.Skipf("symlinks: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	set := func(tb testing.TB, content string) {
+		tb.Helper()
+		b := strings.Replace(string(body), `content = ".clumsies"`, "content = "+strconv.Quote(content), 1)
+		if err := os.WriteFile(cfg, []byte(b), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	set(t, "agents")
+	if _, err := workspace.Open(root); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Fatalf("content through a symlink out of the workspace: got %v, want an error saying outside the workspace", err)
+	}
+	set(t, "docs")
+	if _, err := workspace.Open(root); err != nil {
+		t.Fatalf("content in docs/: got %v, want no error", err)
+	}
 }
