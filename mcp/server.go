@@ -86,7 +86,8 @@ func NewServer(cfg Config) *Server {
 }
 
 // ServeStdio serves one connection over in and out (newline-delimited
-// JSON-RPC). It returns nil when the client closes in or when ctx ends
+// JSON-RPC). A malformed line is answered with a JSON-RPC error and the
+// session goes on; ids are echoed exactly as sent. It returns nil when the client closes in or when ctx ends
 // (closing in, if it is an io.ReadCloser, to stop reading). out is never
 // closed.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
@@ -101,7 +102,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stop := context.AfterFunc(ctx, input.shutdown)
 	defer stop()
 	rc = input
-	err := s.mcp.Run(context.WithoutCancel(ctx), &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{out}})
+	err := s.mcp.Run(context.WithoutCancel(ctx), &lineTransport{in: rc, out: out, log: s.log})
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -142,10 +143,6 @@ func (c *closeOnce) shutdown() {
 	c.shut.Store(true)
 	c.Close()
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // tool is one of the seven tools: its advertised definition and its body.
 type tool struct {
