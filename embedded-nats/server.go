@@ -40,6 +40,9 @@ type Server struct {
 	// ReadSubjects are subjects external clients may also subscribe to
 	// directly (e.g. the workspace stream's subjects).
 	ReadSubjects []string
+	// MaxStore is the most disk space, in bytes, the JetStream store may
+	// use; zero means DefaultMaxStore. Appends past it fail.
+	MaxStore int64
 	// Domain is an optional JetStream domain.
 	Domain string
 	// Logger receives nats-server's log lines (never stdout). Nil discards

@@ -225,7 +225,9 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	if e.sessionID == "" {
 		e.sessionID = c.session
 	}
-	ev, fail := s.newEvent(t.name, e, c.raw, fail, time.Since(start))
+	took := time.Since(start)
+	ev, fail := s.newEvent(t.name, e, c.raw, fail, took)
+	ev, fail = s.fitEvent(ev, c.raw, fail, took)
 	// The call happened: record it even if the client has given up on the
 	// answer (a cancelled request still leaves its event).
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
@@ -260,6 +262,9 @@ func (s *Server) run(ctx context.Context, t *tool, c *call) (result any, e entry
 			result, fail = nil, toolErr(events.CodeInternal, msgInternal)
 		}
 	}()
+	if fail := checkArgs(c.raw); fail != nil {
+		return nil, e, fail
+	}
 	result, e, err := t.run(ctx, c)
 	if err != nil {
 		return nil, e, classify(err, s.log, t.name)

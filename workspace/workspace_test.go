@@ -101,6 +101,9 @@ func TestReadConfig(t *testing.T) {
 		{"OutsideBackslash", "workspace_id = \"ws-abc\"\ncontent = 'a\\..\\..\\x'\n", "outside"},
 		{"Absolute", "workspace_id = \"ws-abc\"\ncontent = \"/abs/path\"\n", "outside the workspace; give a folder relative to the workspace"},
 		{"AbsoluteBackslash", "workspace_id = \"ws-abc\"\ncontent = '\\\\server\\share'\n", "outside"},
+		{"MaxStore", "workspace_id = \"ws-abc\"\nmax_store = \"1GiB\"\n", ""},
+		{"MaxStoreBad", "workspace_id = \"ws-abc\"\nmax_store = \"lots\"\n", "max_store: size \"lots\": want a positive whole number"},
+		{"MaxStoreZero", "workspace_id = \"ws-abc\"\nmax_store = \"0GiB\"\n", "max_store"},
 		{"DriveLetter", "workspace_id = \"ws-abc\"\ncontent = \"C:/agents\"\n", "outside"},
 	}
 	for _, c := range cases {
@@ -118,10 +121,10 @@ func TestReadConfig(t *testing.T) {
 		})
 	}
 	t.Run("EncodeRoundTrip", func(t *testing.T) {
-		cfg := workspace.Config{WorkspaceID: "ws-00ff", Content: "docs/agents", Hub: workspace.HubConfig{URL: "nats://h:1"}}
+		cfg := workspace.Config{WorkspaceID: "ws-00ff", Content: "docs/agents", MaxStore: "10GiB", Hub: workspace.HubConfig{URL: "nats://h:1"}}
 		got, err := workspace.ReadConfig(write(t, string(cfg.Encode())))
-		if err != nil || got != cfg {
-			t.Fatalf("got %+v, %v, want %+v", got, err, cfg)
+		if err != nil || got != cfg || got.StoreLimit() != 10<<30 {
+			t.Fatalf("got %+v (store limit %d), %v, want %+v", got, got.StoreLimit(), err, cfg)
 		}
 	})
 }
@@ -157,5 +160,18 @@ func TestOpen_ContentOutside(t *testing.T) {
 	set(t, "docs")
 	if _, err := workspace.Open(root); err != nil {
 		t.Fatalf("content in docs/: got %v, want no error", err)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "64GiB": 64 << 30, "500MB": 500e6, " 2 TiB ": 2 << 40, "10KiB": 10 << 10, "7B": 7} {
+		if got, err := workspace.ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q): got %d, %v, want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1GiB", "1.5GiB", "GiB", "1 PiB", "99999999999TiB"} {
+		if got, err := workspace.ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q): got %d, want an error", in, got)
+		}
 	}
 }
