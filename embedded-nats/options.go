@@ -79,6 +79,7 @@ func (s *Server) options() (*server.Options, error) {
 	o.Host, o.Port = host, port
 	s.access = newAccess(s.Token, s.ReadSubjects)
 	o.CustomClientAuthentication = s.access
+	o.Accounts = []*server.Account{server.NewAccount(ReadersAccount)}
 	return o, nil
 }
 

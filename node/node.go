@@ -88,7 +88,9 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		Listen:   opts.NATSListen, Token: opts.NATSToken,
 		// External consumers may subscribe to the workspace's events; the
 		// read service (clumsiesrpc) stays out of their reach.
-		ReadSubjects: []string{events.StreamSubjects(ws.ID())}}
+		ReadSubjects: []string{events.StreamSubjects(ws.ID())},
+		// They read a mirror of the ledger in an account of their own.
+		ReaderStreams: []string{natsjs.StreamName(ws.ID())}}
 	if err := srv.Start(); err != nil {
 		return nil, err
 	}
