@@ -83,7 +83,7 @@ func (a *access) Check(c server.ClientAuthentication) bool {
 		return true
 	case len(a.external) > 0 && subtle.ConstantTimeCompare(token, a.external) == 1:
 		acc := a.account.Load()
-		if acc == nil || !a.open.Load() {
+		if acc == nil || !a.open.Load() || acc.NumLocalConnections() >= MaxReaderConns {
 			return false
 		}
 		c.RegisterUser(&server.User{Username: "reader", Account: acc, Permissions: a.readers})

@@ -80,6 +80,7 @@ func (s *Server) options() (*server.Options, error) {
 	s.access = newAccess(s.Token, s.ReadSubjects)
 	o.CustomClientAuthentication = s.access
 	o.Accounts = []*server.Account{server.NewAccount(ReadersAccount)}
+	o.MaxSubs = MaxReaderSubs
 	return o, nil
 }
 

@@ -32,6 +32,14 @@ const (
 	mirrorDeliver = "clumsies.mirror"
 )
 
+// MaxReaderConns is the most connections readers may hold at once; past it
+// a reader is refused at connect. MaxReaderSubs bounds the subscriptions of
+// each connection (readers' and, on a server with a listener, every other).
+var (
+	MaxReaderConns = 64
+	MaxReaderSubs  = 10000
+)
+
 // ReaderLimits are the JetStream limits of the readers' account.
 var ReaderLimits = server.JetStreamAccountLimits{
 	MaxMemory:    256 << 20,

@@ -151,3 +151,35 @@ func TestServer_ReadersConfined(t *testing.T) {
 		}
 	})
 }
+
+// TestServer_ReaderConnections: readers cannot exhaust the server's
+// connections; the workspace's own processes still connect.
+func TestServer_ReaderConnections(t *testing.T) {
+	saved := MaxReaderConns
+	MaxReaderConns = 3
+	t.Cleanup(func() { MaxReaderConns = saved })
+	s := startServer(t, &Server{Dir: t.TempDir(), Listen: "127.0.0.1:0", Token: "reader-token", ReaderStreams: []string{testStream}})
+	url := "nats://" + s.NATS().Addr().String()
+	var conns []*nats.Conn
+	defer func() {
+		for _, nc := range conns {
+			nc.Close()
+		}
+	}()
+	refused := false
+	for range 10 {
+		nc, err := nats.Connect(url, nats.Token("reader-token"), nats.NoReconnect())
+		if err != nil {
+			refused = errors.Is(err, nats.ErrAuthorization) || strings.Contains(err.Error(), "Authorization")
+			break
+		}
+		conns = append(conns, nc)
+	}
+	if !refused || len(conns) != MaxReaderConns {
+		t.Fatalf("readers opened %d connections (refused: %v), want %d and then a refusal", len(conns), refused, MaxReaderConns)
+	}
+	own := connect(t, s)
+	if err := own.Flush(); err != nil {
+		t.Fatalf("the owner's connection after readers hit their limit: %v", err)
+	}
+}
