@@ -87,8 +87,8 @@ func checkOwnDir(dir string, forbidden os.FileMode) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%s is not a folder", dir)
 	}
-	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
-		return fmt.Errorf("%s belongs to user %d, not to you (user %d): another user may be trying to impersonate the workspace owner; remove it, or set XDG_RUNTIME_DIR to a private folder", dir, uid, os.Getuid())
+	if err := checkOwner(dir, fi); err != nil {
+		return err
 	}
 	if perm := fi.Mode().Perm(); perm&forbidden != 0 {
 		return fmt.Errorf("%s has mode %04o, open to other users; run `chmod 700 %s`", dir, perm, dir)
@@ -96,14 +96,27 @@ func checkOwnDir(dir string, forbidden os.FileMode) error {
 	return nil
 }
 
+// checkOwner returns an error if the file belongs to another user.
+func checkOwner(path string, fi os.FileInfo) error {
+	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("%s belongs to user %d, not to you (user %d): another user may be trying to impersonate the workspace owner; remove it, or set XDG_RUNTIME_DIR to a private folder", path, uid, os.Getuid())
+	}
+	return nil
+}
+
 // checkSocketDir checks the folder of a socket path before it is bound or
 // dialled: a private socket folder (created if missing when create) must
-// be this user's with mode 0700; the state folder must be this user's and
-// writable by nobody else.
+// be a folder of this user with mode 0700; the state folder, which the
+// embedded server creates with mode 0700 and which may be a symlink or on
+// a file system without modes, must be this user's.
 func checkSocketDir(path string, create bool) error {
 	dir := filepath.Dir(path)
 	if !isSocketDir(dir) {
-		return checkOwnDir(dir, 0o022)
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return err
+		}
+		return checkOwner(dir, fi)
 	}
 	if create {
 		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
@@ -126,10 +139,7 @@ func checkSocket(path string) error {
 	if fi.Mode().Type() != os.ModeSocket {
 		return fmt.Errorf("%s is not a socket; remove it", path)
 	}
-	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
-		return fmt.Errorf("socket %s belongs to user %d, not to you (user %d): another user may be trying to impersonate the workspace owner; remove it", path, uid, os.Getuid())
-	}
-	return nil
+	return checkOwner("socket "+path, fi)
 }
 
 // listenSocket binds the owner's socket at path with mode 0600, replacing

@@ -202,10 +202,19 @@ func TestSocket_StateFolder(t *testing.T) {
 	if err := bindAndDial(t, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(state, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := bindAndDial(t, p); err == nil || !strings.Contains(err.Error(), "open to other users") {
-		t.Fatalf("bind in a state folder anyone can write: got %v, want an error", err)
-	}
+	t.Run("Symlinked", func(t *testing.T) {
+		link := filepath.Join(t.TempDir(), "state")
+		if err := os.Symlink(state, link); err != nil {
+			t.Fatal(err)
+		}
+		if err := bindAndDial(t, SocketPath(link)); err != nil {
+			t.Fatalf("a state folder reached through a symlink: %v", err)
+		}
+	})
+	t.Run("OwnedByAnotherUser", func(t *testing.T) {
+		asOtherUser(t, state)
+		if err := bindAndDial(t, p); err == nil || !strings.Contains(err.Error(), "belongs to user 65534") {
+			t.Fatalf("bind in another user's state folder: got %v, want an error naming the other user", err)
+		}
+	})
 }
