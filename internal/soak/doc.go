@@ -4,9 +4,11 @@
 // replacement. Every process keeps calling agentreport with a summary of
 // its own. At the end it reads the ledger and prints how many calls were
 // acknowledged, how many of those are missing (lost) and how many
-// summaries are stored more than once (doubled), then runs
-// `clumsies verify`. It exits 1 if anything was lost or doubled or verify
-// fails.
+// summaries are stored more than once (doubled), how many calls answered
+// with an error were stored all the same (an error must mean "not
+// stored"), then runs
+// `clumsies verify`. It exits 1 if anything was lost or doubled, an error
+// answer was stored, or verify fails.
 //
 // It is not part of `make test`: a run of 50 rounds takes about a minute.
 package main

@@ -56,18 +56,23 @@ type result struct {
 	seed                uint64
 	ownerKills, others  int
 	acked, notAcked     int
+	refused             int // answered with an error
+	refusedStored       int // ... and stored all the same
 	stored, lost, twice int
 	verify              string // "ok" or what verify said
 	took                time.Duration
 }
 
-func (r result) ok() bool { return r.lost == 0 && r.twice == 0 && r.verify == "ok" }
+func (r result) ok() bool {
+	return r.lost == 0 && r.twice == 0 && r.refusedStored == 0 && r.verify == "ok"
+}
 
 func (r result) print(w *os.File) {
 	fmt.Fprintf(w, "soak: %d rounds, %d serve processes, seed %d, %s\n", r.rounds, r.procs, r.seed, r.took.Round(time.Second))
 	fmt.Fprintf(w, "kills: %d (SIGKILL): %d owners, %d others\n", r.ownerKills+r.others, r.ownerKills, r.others)
 	fmt.Fprintf(w, "calls: %d acked, %d not acked (cut by a kill or answered with an error)\n", r.acked, r.notAcked)
 	fmt.Fprintf(w, "ledger: %d calls stored; acked %d / lost %d / doubled %d\n", r.stored, r.acked, r.lost, r.twice)
+	fmt.Fprintf(w, "errors: %d calls answered with an error, %d of them stored all the same\n", r.refused, r.refusedStored)
 	fmt.Fprintf(w, "verify: %s\n", r.verify)
 }
 
@@ -78,6 +83,7 @@ type load struct {
 	wg       sync.WaitGroup
 	mu       sync.Mutex
 	acked    map[string]bool
+	refused  map[string]bool // answered with an error (the call says: not stored)
 	notAcked atomic.Int64
 }
 
@@ -95,6 +101,9 @@ func (l *load) drive(p *nodetest.Proc, dead context.Context) {
 				if err != nil {
 					return // the process is gone (or the run is over)
 				}
+				l.mu.Lock()
+				l.refused[summary] = true
+				l.mu.Unlock()
 				continue
 			}
 			l.mu.Lock()
@@ -121,7 +130,7 @@ func run(ctx context.Context, bin string, rounds, procs int, seed uint64) (resul
 		return res, err
 	}
 	lctx, stopLoad := context.WithCancel(ctx)
-	l := &load{ctx: lctx, acked: map[string]bool{}}
+	l := &load{ctx: lctx, acked: map[string]bool{}, refused: map[string]bool{}}
 	deaths := map[*nodetest.Proc]context.CancelFunc{}
 	drive := func(p *nodetest.Proc) {
 		dead, die := context.WithCancel(lctx)
@@ -188,6 +197,12 @@ func run(ctx context.Context, bin string, rounds, procs int, seed uint64) (resul
 	for summary := range l.acked {
 		if counts[summary] == 0 {
 			res.lost++
+		}
+	}
+	res.refused = len(l.refused)
+	for summary := range l.refused {
+		if counts[summary] > 0 {
+			res.refusedStored++
 		}
 	}
 	res.verify = "ok"
