@@ -41,6 +41,12 @@ golden: ## regenerate the MCP golden transcripts (mcp/testdata/*.txtar)
 bench: build ## measure against same-run baselines; see BENCHMARKS.md
 	$(GO) run ./internal/bench
 
+ROUNDS ?= 50
+
+.PHONY: soak
+soak: build ## kill serve processes (owners and others) under load for ROUNDS rounds; prints acked / lost / doubled
+	$(GO) run ./internal/soak -bin $(BIN) -rounds $(ROUNDS)
+
 .PHONY: interop-deps
 interop-deps: $(INTEROP)/node_modules/.installed ## install the npm packages the interop tests use
 

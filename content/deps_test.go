@@ -7,5 +7,5 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".")
+	archtest.AllowImports(t, ".", "golang.org/x/text/unicode/norm")
 }

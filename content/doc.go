@@ -2,7 +2,7 @@
 // files under the content root are meta prompt, rules, workflows and context,
 // their public paths, names and groups, their hashes, the constraints a rule
 // or workflow file declares, and the cleaning of paths that agents propose.
-// It imports only the standard library.
+// It imports only the standard library and golang.org/x/text/unicode/norm.
 //
 // The layout (paths relative to the content root) is:
 //

@@ -23,6 +23,9 @@ var (
 	// ErrOutsideRoot means a symlink in the content tree points outside the
 	// content root.
 	ErrOutsideRoot = errors.New("content: symlink points outside the content root; replace it with the file itself")
+	// ErrHardLink means a content file has hard links that are not content
+	// files of the tree: its other names may lie outside the content root.
+	ErrHardLink = errors.New("content: hard link to a file outside the content tree; replace it with a copy")
 )
 
 // FileError records a problem with one file of the content tree.

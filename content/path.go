@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxPathLen is the longest path, in bytes and counting the ".md" extension,
@@ -20,6 +22,16 @@ const MaxPathLen = 512
 // the path is empty, is not valid UTF-8, holds a NUL byte, a control
 // character or a backslash, is absolute, has an empty, "." or ".." segment
 // or a segment starting with ".", or is longer than MaxPathLen bytes.
+//
+// It also refuses paths that could pass for another path: U+FFFD (what a
+// JSON decoder makes of invalid UTF-8 and lone surrogates, so that two
+// different inputs would land on one path), invisible formatting characters
+// (bidi overrides and isolates, zero-width characters, soft hyphens, byte
+// order marks), spaces other than U+0020, unprintable characters, text
+// that is not in Unicode NFKC form (fullwidth letters, ligatures, combining
+// sequences that have a precomposed form), and words (runs of letters) that
+// mix the Latin, Greek, Cyrillic, Armenian or Cherokee scripts ("pаypal"
+// with a Cyrillic а).
 //
 // A cleaned path is accepted by CleanPath again unchanged. Whether the path
 // may name the meta prompt is the caller's call (see IsMetaPrompt).
@@ -48,6 +60,9 @@ func cleanPath(p string) (clean, reason string) {
 		return "", "backslash"
 	case p[0] == '/':
 		return "", "absolute path"
+	}
+	if reason := lookAlike(p); reason != "" {
+		return "", reason
 	}
 	for seg := range strings.SplitSeq(p, "/") {
 		switch {
@@ -79,4 +94,61 @@ func IsMetaPrompt(p string) bool {
 		base = base[:len(base)-len(mdExt)]
 	}
 	return strings.EqualFold(base, NameOf(MetaPromptPath))
+}
+
+// lookAlike returns why a valid UTF-8 path could pass for another one, or
+// "".
+func lookAlike(p string) string {
+	for _, r := range p {
+		switch {
+		case r == utf8.RuneError:
+			return "replacement character U+FFFD (invalid UTF-8 or a lone surrogate)"
+		case unicode.Is(unicode.Cf, r):
+			return fmt.Sprintf("invisible formatting character %U", r)
+		case unicode.IsSpace(r) && r != ' ':
+			return fmt.Sprintf("space character %U; use a plain space", r)
+		case !unicode.IsPrint(r) && r != ' ':
+			return fmt.Sprintf("unprintable character %U", r)
+		}
+	}
+	if !norm.NFKC.IsNormalString(p) {
+		return "not in Unicode NFKC form (look-alike characters); write it with plain characters"
+	}
+	for word := range strings.FieldsFuncSeq(p, func(r rune) bool { return !unicode.In(r, unicode.L, unicode.M) }) {
+		if a, b := mixedScripts(word); a != "" {
+			return fmt.Sprintf("word %s mixes %s and %s letters", strconv.Quote(word), a, b)
+		}
+	}
+	return ""
+}
+
+// confusable are scripts whose letters pass for each other's.
+var confusable = []struct {
+	name  string
+	table *unicode.RangeTable
+}{
+	{"Latin", unicode.Latin},
+	{"Greek", unicode.Greek},
+	{"Cyrillic", unicode.Cyrillic},
+	{"Armenian", unicode.Armenian},
+	{"Cherokee", unicode.Cherokee},
+}
+
+// mixedScripts returns two of the confusable scripts that word mixes, or
+// "", "".
+func mixedScripts(word string) (string, string) {
+	seen := ""
+	for _, r := range word {
+		for _, s := range confusable {
+			if !unicode.Is(s.table, r) {
+				continue
+			}
+			if seen == "" {
+				seen = s.name
+			} else if seen != s.name {
+				return seen, s.name
+			}
+		}
+	}
+	return "", ""
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestCleanPath(t *testing.T) {
@@ -42,6 +44,28 @@ func TestCleanPath(t *testing.T) {
 		{name: "OnlyExtension", in: ".md", wantErr: `segment starts with "."`},
 		{name: "TooLong", in: long + "a", wantErr: "longer than 512 bytes"},
 		{name: "InvalidUTF8", in: "a\xffb", wantErr: "not valid UTF-8"},
+		{name: "ReplacementCharacter", in: "a\ufffdb", wantErr: "replacement character U+FFFD (invalid UTF-8 or a lone surrogate)"},
+		{name: "BidiOverride", in: "go/evil\u202Edm.exe", wantErr: "invisible formatting character U+202E"},
+		{name: "BidiIsolate", in: "go/a\u2066b", wantErr: "invisible formatting character U+2066"},
+		{name: "LeftToRightMark", in: "go/a\u200eb", wantErr: "invisible formatting character U+200E"},
+		{name: "ZeroWidthSpace", in: "go/STY\u200bLE", wantErr: "invisible formatting character U+200B"},
+		{name: "ZeroWidthJoiner", in: "go/a\u200db", wantErr: "invisible formatting character U+200D"},
+		{name: "WordJoiner", in: "go/a\u2060b", wantErr: "invisible formatting character U+2060"},
+		{name: "ByteOrderMark", in: "\ufeffgo/a", wantErr: "invisible formatting character U+FEFF"},
+		{name: "SoftHyphen", in: "go/sty\u00adle", wantErr: "invisible formatting character U+00AD"},
+		{name: "NoBreakSpace", in: "my\u00a0notes/a", wantErr: "space character U+00A0; use a plain space"},
+		{name: "IdeographicSpace", in: "a\u3000b", wantErr: "space character U+3000; use a plain space"},
+		{name: "PrivateUse", in: "a\ue000b", wantErr: "unprintable character U+E000"},
+		{name: "Unassigned", in: "a\U000e0fffb", wantErr: "unprintable character U+E0FFF"},
+		{name: "FullwidthLetters", in: "go/\uff33\uff34\uff39\uff2c\uff25", wantErr: "not in Unicode NFKC form (look-alike characters); write it with plain characters"},
+		{name: "Ligature", in: "go/\ufb01le", wantErr: "not in Unicode NFKC form (look-alike characters); write it with plain characters"},
+		{name: "DecomposedAccent", in: "re\u0301gles/a", wantErr: "not in Unicode NFKC form (look-alike characters); write it with plain characters"},
+		{name: "CyrillicInLatin", in: "go/p\u0430ypal", wantErr: "word \"p\u0430ypal\" mixes Latin and Cyrillic letters"},
+		{name: "GreekInLatin", in: "go/\u03bfk", wantErr: "word \"\u03bfk\" mixes Greek and Latin letters"},
+		{name: "ScriptsInDifferentWords", in: "go/правила-style", want: "go/правила-style.md"},
+		{name: "AllCyrillic", in: "правила/стиль", want: "правила/стиль.md"},
+		{name: "ScriptsInDifferentSegments", in: "docs/правила", want: "docs/правила.md"},
+		{name: "LatinWithHan", in: "go/日本style", want: "go/日本style.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,6 +120,7 @@ func FuzzCleanPath(f *testing.F) {
 	for _, seed := range []string{
 		"go/STYLE", "workflow/CODING.md", " a ", "a/../b", "/abs", "a//b", `a\b`,
 		"a\x00", ".hidden/x", "..", ".md", "a/", "\u0085x\u00a0", "\xff", "X.MD",
+		"a\ufffd", "evil\u202Egpj.md", "a\u200bb", "\uff33", "re\u0301gle", "p\u0430ypal", "правила/стиль",
 		strings.Repeat("a", MaxPathLen),
 	} {
 		f.Add(seed)
@@ -132,6 +157,12 @@ func checkCleanPath(tb testing.TB, p string) {
 		tb.Errorf("got %q, want no backslash", p)
 	case strings.IndexFunc(p, unicode.IsControl) >= 0:
 		tb.Errorf("got %q, want no control characters", p)
+	case strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0:
+		tb.Errorf("got %q, want only printable characters and plain spaces", p)
+	case strings.ContainsRune(p, utf8.RuneError):
+		tb.Errorf("got %q, want no U+FFFD", p)
+	case !norm.NFKC.IsNormalString(p):
+		tb.Errorf("got %q, want NFKC", p)
 	}
 	for seg := range strings.SplitSeq(p, "/") {
 		if seg == "" || seg == ".." || strings.HasPrefix(seg, ".") {

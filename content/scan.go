@@ -43,6 +43,11 @@ type File struct {
 // linked to a target outside root, is an error wrapping ErrOutsideRoot. Root
 // itself may be a symlink.
 //
+// Hard links: a content file with more hard links than Scan finds under
+// rules/, context/ and META_PROMPT.md is an error wrapping ErrHardLink, since
+// its other names may lie outside the content root (a hard link is how a
+// file outside would otherwise get in).
+//
 // Scan returns no files and a *FileError naming the first bad file in
 // lexical order when a content file is not valid UTF-8 (ErrNotUTF8), is
 // larger than MaxFileSize (ErrTooLarge), has a name that CleanPath would not
@@ -73,6 +78,9 @@ func Scan(root string) ([]File, error) {
 		}
 		return nil, fmt.Errorf("content: scan %s: %w", root, err)
 	}
+	if err := s.checkLinks(); err != nil {
+		return nil, err
+	}
 	slices.SortFunc(s.files, func(a, b File) int {
 		return cmp.Or(cmp.Compare(namespace(a.Kind), namespace(b.Kind)), strings.Compare(a.Path, b.Path))
 	})
@@ -95,6 +103,42 @@ type scanner struct {
 	root  *os.Root // confines every read to the content root
 	dir   string   // the content root, absolute and free of symlinks
 	files []File
+	// names counts the names under which the walk met each file; linked
+	// lists the content files that have more than one hard link.
+	names  map[[2]uint64]uint64
+	linked []linkedFile
+}
+
+// linkedFile is a content file with more than one hard link.
+type linkedFile struct {
+	rel   string
+	id    [2]uint64
+	links uint64
+}
+
+// count records that the walk met the regular file at rel.
+func (s *scanner) count(d fs.DirEntry) {
+	info, err := d.Info()
+	if err != nil {
+		return
+	}
+	if id, _, ok := fileID(info); ok {
+		if s.names == nil {
+			s.names = map[[2]uint64]uint64{}
+		}
+		s.names[id]++
+	}
+}
+
+// checkLinks returns a *FileError wrapping ErrHardLink for the first
+// content file (in walk order) that has names the walk did not meet.
+func (s *scanner) checkLinks() error {
+	for _, l := range s.linked {
+		if s.names[l.id] < l.links {
+			return &FileError{Path: l.rel, Err: ErrHardLink}
+		}
+	}
+	return nil
 }
 
 // visit is the fs.WalkDirFunc of Scan; rel is slash separated.
@@ -127,7 +171,11 @@ func (s *scanner) visit(rel string, d fs.DirEntry, err error) error {
 	if d.Type()&fs.ModeSymlink != 0 {
 		return s.visitSymlink(rel, isContent, kind, public)
 	}
-	if !isContent || !d.Type().IsRegular() {
+	if !d.Type().IsRegular() {
+		return nil
+	}
+	s.count(d)
+	if !isContent {
 		return nil
 	}
 	return s.read(rel, rel, kind, public)
@@ -195,6 +243,9 @@ func (s *scanner) read(rel, from string, kind Kind, public string) error {
 	}
 	if info.Size() > MaxFileSize {
 		return &FileError{Path: rel, Err: ErrTooLarge}
+	}
+	if id, links, ok := fileID(info); ok && links > 1 {
+		s.linked = append(s.linked, linkedFile{rel: rel, id: id, links: links})
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	switch {

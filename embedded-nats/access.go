@@ -4,21 +4,29 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"sync/atomic"
 
 	"github.com/nats-io/nats-server/v2/server"
 )
 
-// access admits two kinds of client when the server has a TCP listener:
+// access admits three kinds of client when the server has a TCP listener:
 //
 //   - the workspace's own processes (Connect, and whatever the owner passes
-//     the internal token to), with every permission;
-//   - external consumers presenting Server.Token, who may only read: use
-//     the JetStream consumer API and acknowledge, and subscribe to inboxes
-//     and to Server.ReadSubjects. They can neither publish into the stream,
-//     nor delete or change streams, nor call the workspace's services.
+//     the internal token to), with every permission, in the global account;
+//   - external consumers presenting Server.Token, in the readers' account
+//     (see readers.go), who may only read there: use the JetStream consumer
+//     API on the mirrors and acknowledge, and subscribe to inboxes and to
+//     Server.ReadSubjects. They can neither publish into a stream, nor
+//     create, delete or change streams, nor reach the owner's account;
+//   - the server itself creating the readers' mirrors (admin), with every
+//     permission in the readers' account.
 type access struct {
-	internal, external []byte
-	readers            *server.Permissions
+	internal, external, admin []byte
+	readers                   *server.Permissions
+	// account is the readers' account, set once the server is up; open is
+	// set once it is ready for readers, who are refused until then.
+	account atomic.Pointer[server.Account]
+	open    atomic.Bool
 }
 
 var _ server.Authentication = (*access)(nil)
@@ -45,16 +53,22 @@ var readerPublish = []string{
 }
 
 func newAccess(external string, readSubjects []string) *access {
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
 	return &access{
-		internal: []byte(hex.EncodeToString(secret)),
+		internal: secret(),
 		external: []byte(external),
+		admin:    secret(),
 		readers: &server.Permissions{
 			Publish:   &server.SubjectPermission{Allow: readerPublish},
 			Subscribe: &server.SubjectPermission{Allow: append([]string{"_INBOX.>"}, readSubjects...)},
 		},
 	}
+}
+
+// secret returns a fresh random token.
+func secret() []byte {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return []byte(hex.EncodeToString(b))
 }
 
 // Check implements server.Authentication.
@@ -68,7 +82,18 @@ func (a *access) Check(c server.ClientAuthentication) bool {
 		c.RegisterUser(&server.User{Username: "clumsies"})
 		return true
 	case len(a.external) > 0 && subtle.ConstantTimeCompare(token, a.external) == 1:
-		c.RegisterUser(&server.User{Username: "reader", Permissions: a.readers})
+		acc := a.account.Load()
+		if acc == nil || !a.open.Load() || acc.NumLocalConnections() >= MaxReaderConns {
+			return false
+		}
+		c.RegisterUser(&server.User{Username: "reader", Account: acc, Permissions: a.readers})
+		return true
+	case subtle.ConstantTimeCompare(token, a.admin) == 1:
+		acc := a.account.Load()
+		if acc == nil {
+			return false
+		}
+		c.RegisterUser(&server.User{Username: "readers-admin", Account: acc})
 		return true
 	}
 	return false

@@ -16,7 +16,7 @@ import (
 // ReadSubjects, but not publish into the stream, delete it, or reach other
 // subjects; the in-process connection keeps every permission.
 func TestServer_ReaderAccess(t *testing.T) {
-	s := startServer(t, &Server{Dir: t.TempDir(), Listen: "127.0.0.1:0", Token: "reader-token", ReadSubjects: []string{testSubject}})
+	s := startServer(t, &Server{Dir: t.TempDir(), Listen: "127.0.0.1:0", Token: "reader-token", ReadSubjects: []string{testSubject}, ReaderStreams: []string{testStream}})
 	owner := connect(t, s)
 	defer owner.Close()
 	publishN(t, owner, 5)

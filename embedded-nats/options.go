@@ -9,6 +9,20 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 )
 
+// Limits of the embedded server.
+const (
+	// MaxPayload is the largest message the server takes, in bytes. It
+	// holds the largest event (events.MaxEventSize, 7 MiB) with room for
+	// headers; nats-server's default (1 MiB) does not.
+	MaxPayload = 8 << 20
+	// DefaultMaxStore is the JetStream store limit when Server.MaxStore is
+	// zero. An explicit limit replaces nats-server's own default, 75% of
+	// the disk space free at start (with the store already on the disk
+	// counted against it), which refuses writes on a nearly full disk
+	// even after space is freed.
+	DefaultMaxStore = 256 << 30
+)
+
 // serverName is the base of the nats-server name. The name is stable across
 // restarts and never random; with a Domain it becomes "clumsies-<domain>" so
 // that workspaces seen by one hub have distinct names.
@@ -19,6 +33,9 @@ const serverName = "clumsies"
 func (s *Server) options() (*server.Options, error) {
 	if s.Dir == "" {
 		return nil, errors.New("embeddednats: Dir is empty")
+	}
+	if s.MaxStore < 0 {
+		return nil, fmt.Errorf("embeddednats: MaxStore %d is negative", s.MaxStore)
 	}
 	if s.Sync != SyncAlways && s.Sync != SyncInterval {
 		return nil, fmt.Errorf("embeddednats: unknown sync mode %d", int(s.Sync))
@@ -34,6 +51,9 @@ func (s *Server) options() (*server.Options, error) {
 		// Every message is fsynced before its ack; otherwise JetStream's
 		// periodic sync (SyncInterval left at its default) applies.
 		SyncAlways: s.Sync == SyncAlways,
+		MaxPayload: MaxPayload,
+		// An explicit store limit, whatever the disk holds at start.
+		JetStreamMaxStore: s.maxStore(),
 	}
 	if s.Domain != "" {
 		o.ServerName = serverName + "-" + s.Domain
@@ -59,5 +79,15 @@ func (s *Server) options() (*server.Options, error) {
 	o.Host, o.Port = host, port
 	s.access = newAccess(s.Token, s.ReadSubjects)
 	o.CustomClientAuthentication = s.access
+	o.Accounts = []*server.Account{server.NewAccount(ReadersAccount)}
+	o.MaxSubs = MaxReaderSubs
 	return o, nil
+}
+
+// maxStore returns the JetStream store limit in bytes.
+func (s *Server) maxStore() int64 {
+	if s.MaxStore == 0 {
+		return DefaultMaxStore
+	}
+	return s.MaxStore
 }

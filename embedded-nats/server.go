@@ -40,6 +40,13 @@ type Server struct {
 	// ReadSubjects are subjects external clients may also subscribe to
 	// directly (e.g. the workspace stream's subjects).
 	ReadSubjects []string
+	// ReaderStreams are the streams external clients may read. They read
+	// a mirror of each, under the same name, in an account of their own
+	// (see ReadersAccount); the streams need not exist yet.
+	ReaderStreams []string
+	// MaxStore is the most disk space, in bytes, the JetStream store may
+	// use; zero means DefaultMaxStore. Appends past it fail.
+	MaxStore int64
 	// Domain is an optional JetStream domain.
 	Domain string
 	// Logger receives nats-server's log lines (never stdout). Nil discards
@@ -115,6 +122,9 @@ func (s *Server) run(opts *server.Options) (*server.Server, error) {
 	}
 	if err == nil && !ns.JetStreamEnabled() {
 		err = errors.New("nats-server started without JetStream")
+	}
+	if err == nil && s.access != nil {
+		err = s.openToReaders(ns)
 	}
 	if err != nil {
 		ns.Shutdown()

@@ -13,9 +13,10 @@ import (
 
 // handler serves event streams of one log.
 type handler struct {
-	log   events.Log
-	opts  Options
-	slots slots
+	log     events.Log
+	opts    Options
+	slots   slots
+	clients *clients
 }
 
 // Handler returns an http.Handler that streams the events of log as
@@ -33,7 +34,10 @@ type handler struct {
 // Without a position the stream starts with the next event appended. A
 // malformed value, an unknown parameter or a position past the newest event
 // gets 400 with a message saying what is wrong. Past opts.MaxClients
-// concurrent streams a request gets 503 with Retry-After.
+// concurrent streams, or opts.MaxPerClient streams from one address, a
+// request gets 503 with Retry-After. A client that stops reading loses its
+// stream after opts.WriteTimeout; what it holds meanwhile is bounded by the
+// log's subscription and the connection's buffers.
 //
 // A stream ends when the request's context ends. http.Server.Shutdown does
 // not cancel the contexts of running requests: give the server a
@@ -41,7 +45,7 @@ type handler struct {
 // end promptly.
 func Handler(log events.Log, opts Options) http.Handler {
 	opts = opts.withDefaults()
-	return &handler{log: log, opts: opts, slots: newSlots(opts.MaxClients)}
+	return &handler{log: log, opts: opts, slots: newSlots(opts.MaxClients), clients: newClients(opts.MaxPerClient)}
 }
 
 // ServeHTTP implements http.Handler.
@@ -64,6 +68,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.slots.give()
+	client := clientKey(r)
+	if !h.clients.take(client) {
+		h.opts.Logger.Warn("event stream refused: too many from one client", "max_per_client", h.opts.MaxPerClient, "remote", r.RemoteAddr)
+		w.Header().Set("Retry-After", retryAfter)
+		http.Error(w, fmt.Sprintf("too many event streams open from %s (at most %d): close one or try again later", client, h.opts.MaxPerClient),
+			http.StatusServiceUnavailable)
+		return
+	}
+	defer h.clients.give(client)
 
 	ctx := r.Context()
 	last, err := h.log.LastSeq(ctx)
@@ -97,7 +110,7 @@ func (h *handler) stream(ctx context.Context, w http.ResponseWriter, first uint6
 	hdr.Set("Cache-Control", "no-cache")
 	hdr.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	w.WriteHeader(http.StatusOK)
-	out := &sseWriter{w: w, rc: rc}
+	out := &sseWriter{w: w, rc: rc, timeout: h.opts.WriteTimeout}
 	if err := out.flush(); err != nil {
 		return err
 	}

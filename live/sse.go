@@ -2,10 +2,12 @@ package live
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/clumsies/clumsies/events"
 )
@@ -13,9 +15,10 @@ import (
 // sseWriter writes Server-Sent Events messages and flushes each one, so a
 // client sees an event as soon as it is written.
 type sseWriter struct {
-	w   io.Writer
-	rc  *http.ResponseController
-	buf []byte
+	w       io.Writer
+	rc      *http.ResponseController
+	buf     []byte
+	timeout time.Duration // per message; 0: none
 }
 
 // event writes ev as one message: its sequence as id, its type as event
@@ -44,6 +47,11 @@ func (s *sseWriter) comment(text string) error {
 }
 
 func (s *sseWriter) write(b []byte) error {
+	if s.timeout > 0 {
+		if err := s.rc.SetWriteDeadline(time.Now().Add(s.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return fmt.Errorf("set write deadline: %w", err)
+		}
+	}
 	if _, err := s.w.Write(b); err != nil {
 		return fmt.Errorf("write stream: %w", err)
 	}

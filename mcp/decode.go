@@ -167,6 +167,9 @@ func (f *fields) array(name string) ([]json.RawMessage, error) {
 	if len(items) == 0 {
 		return nil, invalidParams(f.at(name), "%s must hold at least one element", f.at(name))
 	}
+	if len(items) > MaxItems {
+		return nil, invalidParams(f.at(name), "%s holds %d elements; the limit is %d: split the call", f.at(name), len(items), MaxItems)
+	}
 	return items, nil
 }
 

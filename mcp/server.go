@@ -86,7 +86,8 @@ func NewServer(cfg Config) *Server {
 }
 
 // ServeStdio serves one connection over in and out (newline-delimited
-// JSON-RPC). It returns nil when the client closes in or when ctx ends
+// JSON-RPC). A malformed line is answered with a JSON-RPC error and the
+// session goes on; ids are echoed exactly as sent. It returns nil when the client closes in or when ctx ends
 // (closing in, if it is an io.ReadCloser, to stop reading). out is never
 // closed.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
@@ -101,7 +102,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stop := context.AfterFunc(ctx, input.shutdown)
 	defer stop()
 	rc = input
-	err := s.mcp.Run(context.WithoutCancel(ctx), &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{out}})
+	err := s.mcp.Run(context.WithoutCancel(ctx), &lineTransport{in: rc, out: out, log: s.log})
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -142,10 +143,6 @@ func (c *closeOnce) shutdown() {
 	c.shut.Store(true)
 	c.Close()
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // tool is one of the seven tools: its advertised definition and its body.
 type tool struct {
@@ -228,7 +225,9 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	if e.sessionID == "" {
 		e.sessionID = c.session
 	}
-	ev, fail := s.newEvent(t.name, e, c.raw, fail, time.Since(start))
+	took := time.Since(start)
+	ev, fail := s.newEvent(t.name, e, c.raw, fail, took)
+	ev, fail = s.fitEvent(ev, c.raw, fail, took)
 	// The call happened: record it even if the client has given up on the
 	// answer (a cancelled request still leaves its event).
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
@@ -263,6 +262,9 @@ func (s *Server) run(ctx context.Context, t *tool, c *call) (result any, e entry
 			result, fail = nil, toolErr(events.CodeInternal, msgInternal)
 		}
 	}()
+	if fail := checkArgs(c.raw); fail != nil {
+		return nil, e, fail
+	}
 	result, e, err := t.run(ctx, c)
 	if err != nil {
 		return nil, e, classify(err, s.log, t.name)

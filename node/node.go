@@ -84,10 +84,13 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: opts.Sync, Logger: logger,
-		Listen: opts.NATSListen, Token: opts.NATSToken,
+		MaxStore: ws.Config.StoreLimit(), // config.toml max_store; 0: the default
+		Listen:   opts.NATSListen, Token: opts.NATSToken,
 		// External consumers may subscribe to the workspace's events; the
 		// read service (clumsiesrpc) stays out of their reach.
-		ReadSubjects: []string{events.StreamSubjects(ws.ID())}}
+		ReadSubjects: []string{events.StreamSubjects(ws.ID())},
+		// They read a mirror of the ledger in an account of their own.
+		ReaderStreams: []string{natsjs.StreamName(ws.ID())}}
 	if err := srv.Start(); err != nil {
 		return nil, err
 	}

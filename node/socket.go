@@ -29,52 +29,127 @@ const maxSocketPath = 100
 // SocketPath returns the unix socket through which the owner of the
 // workspace whose state folder is stateDir serves the other processes:
 // stateDir/owner.sock, or, when that path is too long for a socket, a
-// socket named after stateDir in a private per-user folder of the system's
-// temporary folder. Every process computes the same path.
+// socket named after stateDir in a private folder of this user: first
+// $XDG_RUNTIME_DIR/clumsies, when XDG_RUNTIME_DIR is a folder of this user
+// closed to others, else $TMPDIR/clumsies-<uid>. Every process with the
+// same environment computes the same path; the dialer also looks in the
+// other private folder.
+//
+// A socket is only bound or dialled in a folder owned by this user and
+// closed to others (see checkSocketDir), so another local user cannot
+// plant a socket that impersonates the owner.
 func SocketPath(stateDir string) string {
 	p := filepath.Join(stateDir, socketName)
 	if len(p) <= maxSocketPath {
 		return p
 	}
+	return filepath.Join(socketDirs()[0], longSocketName(stateDir))
+}
+
+// longSocketName is the name of the socket of a state folder whose own
+// socket path is too long.
+func longSocketName(stateDir string) string {
 	real, err := filepath.EvalSymlinks(stateDir)
 	if err != nil {
 		real = stateDir
 	}
 	sum := sha256.Sum256([]byte(real))
-	return filepath.Join(privateTempDir(), hex.EncodeToString(sum[:10])+".sock")
+	return hex.EncodeToString(sum[:10]) + ".sock"
 }
 
-func privateTempDir() string {
-	return filepath.Join(os.TempDir(), "clumsies-"+strconv.Itoa(os.Getuid()))
-}
-
-// checkPrivateDir makes sure dir exists, is a folder (not a link) and only
-// its owner can enter it.
-func checkPrivateDir(dir string) error {
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return err
+// socketDirs returns the private folders for the sockets of long state
+// paths, best first.
+func socketDirs() []string {
+	var dirs []string
+	if run := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(run) && checkOwnDir(run, 0o077) == nil {
+		dirs = append(dirs, filepath.Join(run, "clumsies"))
 	}
+	return append(dirs, filepath.Join(os.TempDir(), "clumsies-"+strconv.Itoa(os.Getuid())))
+}
+
+// isSocketDir reports whether dir is one of the private socket folders.
+func isSocketDir(dir string) bool {
+	for _, d := range socketDirs() {
+		if d == dir {
+			return true
+		}
+	}
+	return false
+}
+
+// checkOwnDir returns an error unless dir is a folder (not a symlink)
+// owned by this user with none of the permission bits in forbidden.
+func checkOwnDir(dir string, forbidden os.FileMode) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
 		return err
 	}
-	// A folder another user made would not let us bind in it; one open to
-	// others must not be used.
-	if !fi.IsDir() || fi.Mode().Perm() != 0o700 {
-		return fmt.Errorf("%s must be a folder with mode 0700", dir)
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	if err := checkOwner(dir, fi); err != nil {
+		return err
+	}
+	if perm := fi.Mode().Perm(); perm&forbidden != 0 {
+		return fmt.Errorf("%s has mode %04o, open to other users; run `chmod 700 %s`", dir, perm, dir)
 	}
 	return nil
+}
+
+// checkOwner returns an error if the file belongs to another user.
+func checkOwner(path string, fi os.FileInfo) error {
+	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("%s belongs to user %d, not to you (user %d): another user may be trying to impersonate the workspace owner; remove it, or set XDG_RUNTIME_DIR to a private folder", path, uid, os.Getuid())
+	}
+	return nil
+}
+
+// checkSocketDir checks the folder of a socket path before it is bound or
+// dialled: a private socket folder (created if missing when create) must
+// be a folder of this user with mode 0700; the state folder, which the
+// embedded server creates with mode 0700 and which may be a symlink or on
+// a file system without modes, must be this user's.
+func checkSocketDir(path string, create bool) error {
+	dir := filepath.Dir(path)
+	if !isSocketDir(dir) {
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return err
+		}
+		return checkOwner(dir, fi)
+	}
+	if create {
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			return err
+		}
+	}
+	return checkOwnDir(dir, 0o077)
+}
+
+// checkSocket checks a socket before it is dialled: its folder (see
+// checkSocketDir), and the socket itself, which must be this user's.
+func checkSocket(path string) error {
+	if err := checkSocketDir(path, false); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Type() != os.ModeSocket {
+		return fmt.Errorf("%s is not a socket; remove it", path)
+	}
+	return checkOwner("socket "+path, fi)
 }
 
 // listenSocket binds the owner's socket at path with mode 0600, replacing
 // a stale one. Only the lock holder calls it, so nobody else is bound
 // there. The socket is bound under a temporary name, restricted, then
-// renamed into place, so that nobody can connect before it is private.
+// renamed into place, so that nobody can connect before it is private. It
+// refuses a folder another user owns or can write to.
 func listenSocket(path string) (*net.UnixListener, error) {
-	if filepath.Dir(path) == privateTempDir() {
-		if err := checkPrivateDir(filepath.Dir(path)); err != nil {
-			return nil, fmt.Errorf("owner socket folder: %w", err)
-		}
+	if err := checkSocketDir(path, true); err != nil {
+		return nil, fmt.Errorf("owner socket folder: %w", err)
 	}
 	tmp := path + "." + strconv.Itoa(os.Getpid())
 	_ = os.Remove(tmp)
@@ -102,8 +177,35 @@ const dialTimeout = 2 * time.Second
 // asks for and connects to the owner's unix socket.
 type socketDialer struct{ path string }
 
+// Dial checks the socket (see checkSocket) before it connects. A socket
+// of a long state path that is not in its folder is looked for in the
+// other private socket folder (processes started with and without
+// XDG_RUNTIME_DIR).
 func (d socketDialer) Dial(_, _ string) (net.Conn, error) {
-	return net.DialTimeout("unix", d.path, dialTimeout)
+	paths := []string{d.path}
+	if dir, name := filepath.Split(d.path); isSocketDir(filepath.Clean(dir)) {
+		for _, other := range socketDirs() {
+			if other != filepath.Clean(dir) {
+				paths = append(paths, filepath.Join(other, name))
+			}
+		}
+	}
+	var first error
+	for _, p := range paths {
+		err := checkSocket(p)
+		if err == nil {
+			var c net.Conn
+			if c, err = net.DialTimeout("unix", p, dialTimeout); err == nil {
+				return c, nil
+			}
+		}
+		// Say why the socket where the owner should be was refused, rather
+		// than that the others are missing.
+		if first == nil || !errors.Is(err, os.ErrNotExist) && errors.Is(first, os.ErrNotExist) {
+			first = err
+		}
+	}
+	return nil, first
 }
 
 // bridge carries the connections accepted on the owner's socket to the

@@ -32,15 +32,24 @@ const (
 // Serve returns an error. It returns an error at once if serving fails.
 //
 // The server has no write timeout, which would cut the streams; it sets
-// ReadHeaderTimeout and IdleTimeout.
+// ReadHeaderTimeout, IdleTimeout, MaxHeaderBytes and DefaultLimits.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	return ServeLimits(ctx, ln, h, DefaultLimits)
+}
+
+// ServeLimits is Serve with other limits.
+func ServeLimits(ctx context.Context, ln net.Listener, h http.Handler, lim Limits) error {
+	if lim.MaxConns > 0 {
+		ln = newLimitListener(ln, lim.MaxConns)
+	}
 	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBase()
 	streams, endStreams := context.WithCancel(base)
 	defer endStreams()
 	hs := &http.Server{
-		Handler:           endGetsWith(streams, h),
+		Handler:           endGetsWith(streams, limitBodies(lim, h)),
 		ReadHeaderTimeout: ReadHeaderTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
 		IdleTimeout:       IdleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return base },
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -32,6 +33,9 @@ type Config struct {
 	// in the ledger; by default it keeps only its hash and length, since
 	// prompts may hold secrets.
 	RecordPrompts bool `toml:"record_prompts"`
+	// MaxStore is the most disk space the event store may use ("64GiB");
+	// empty means the built-in default. Appends past it fail.
+	MaxStore string `toml:"max_store"`
 	// Hub holds the optional hub connection.
 	Hub HubConfig `toml:"hub"`
 }
@@ -39,6 +43,16 @@ type Config struct {
 // HubConfig is the [hub] table.
 type HubConfig struct {
 	URL string `toml:"url"`
+}
+
+// StoreLimit returns MaxStore in bytes, or 0 when it is not set. ReadConfig
+// has checked it.
+func (cfg Config) StoreLimit() int64 {
+	if cfg.MaxStore == "" {
+		return 0
+	}
+	n, _ := ParseSize(cfg.MaxStore)
+	return n
 }
 
 // NewWorkspaceID returns a fresh id of the form ws-<32 lowercase hex>.
@@ -68,8 +82,13 @@ func ReadConfig(file string) (Config, error) {
 	if cfg.Content == "" {
 		cfg.Content = DefaultContent
 	}
-	if c := path.Clean(strings.ReplaceAll(cfg.Content, `\`, "/")); c == ".." || strings.HasPrefix(c, "../") {
-		return cfg, fmt.Errorf("read %s: content %q points outside the workspace", file, cfg.Content)
+	if cfg.MaxStore != "" {
+		if _, err := ParseSize(cfg.MaxStore); err != nil {
+			return cfg, fmt.Errorf("read %s: max_store: %w", file, err)
+		}
+	}
+	if !insideWorkspace(cfg.Content) {
+		return cfg, fmt.Errorf("read %s: content %q points outside the workspace; give a folder relative to the workspace, like %q", file, cfg.Content, DefaultContent)
 	}
 	return cfg, nil
 }
@@ -85,9 +104,28 @@ func (cfg Config) Encode() []byte {
 	b.WriteString("# Keep the text of each user prompt in the ledger (clumsies hook user-prompt).\n")
 	b.WriteString("# Off by default: prompts may hold secrets; the hash and length are always kept.\n")
 	fmt.Fprintf(&b, "record_prompts = %t\n", cfg.RecordPrompts)
+	b.WriteString("# The most disk space the event store may use (like \"64GiB\"); unset means 256GiB.\n")
+	if cfg.MaxStore != "" {
+		fmt.Fprintf(&b, "max_store = %q\n", cfg.MaxStore)
+	} else {
+		b.WriteString("# max_store = \"256GiB\"\n")
+	}
 	b.WriteString("\n[hub]\n# url = \"nats-leaf://hub.example:7422\"\n")
 	if cfg.Hub.URL != "" {
 		fmt.Fprintf(&b, "url = %q\n", cfg.Hub.URL)
 	}
 	return b.Bytes()
+}
+
+// insideWorkspace reports whether a content setting names a folder inside
+// the workspace: relative (no leading slash, no drive letter, no UNC
+// prefix) and not climbing out with "..".
+func insideWorkspace(content string) bool {
+	slashed := strings.ReplaceAll(content, `\`, "/")
+	if strings.HasPrefix(slashed, "/") || filepath.IsAbs(content) || filepath.VolumeName(content) != "" ||
+		len(slashed) >= 2 && slashed[1] == ':' {
+		return false
+	}
+	c := path.Clean(slashed)
+	return c != ".." && !strings.HasPrefix(c, "../")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // DirName is the folder that marks a workspace.
@@ -32,9 +33,6 @@ func (w *Workspace) StateDir() string { return filepath.Join(w.MetaDir(), "state
 // ContentRoot returns the absolute folder holding META_PROMPT.md, rules/ and
 // context/.
 func (w *Workspace) ContentRoot() string {
-	if filepath.IsAbs(w.Config.Content) {
-		return w.Config.Content
-	}
 	return filepath.Join(w.Root, filepath.FromSlash(w.Config.Content))
 }
 
@@ -89,5 +87,27 @@ func Open(root string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{Root: root, Config: cfg}, nil
+	w := &Workspace{Root: root, Config: cfg}
+	if err := w.checkContentRoot(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// checkContentRoot refuses a content root that resolves, through symlinks,
+// to a folder outside the workspace. A content root that does not exist yet
+// is fine.
+func (w *Workspace) checkContentRoot() error {
+	root, err := filepath.EvalSymlinks(w.Root)
+	if err != nil {
+		return nil
+	}
+	dir, err := filepath.EvalSymlinks(w.ContentRoot())
+	if err != nil {
+		return nil
+	}
+	if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("open workspace %s: content %q resolves to %s, outside the workspace; point it at a folder inside the workspace", w.Root, w.Config.Content, dir)
+	}
+	return nil
 }

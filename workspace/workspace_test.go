@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,6 +98,13 @@ func TestReadConfig(t *testing.T) {
 		{"Syntax", "workspace_id = \n", "config.toml"},
 		{"Unknown", "workspace_id = \"ws-abc\"\ncolour = \"red\"\n", "unknown setting"},
 		{"Outside", "workspace_id = \"ws-abc\"\ncontent = \"../x\"\n", "outside"},
+		{"OutsideBackslash", "workspace_id = \"ws-abc\"\ncontent = 'a\\..\\..\\x'\n", "outside"},
+		{"Absolute", "workspace_id = \"ws-abc\"\ncontent = \"/abs/path\"\n", "outside the workspace; give a folder relative to the workspace"},
+		{"AbsoluteBackslash", "workspace_id = \"ws-abc\"\ncontent = '\\\\server\\share'\n", "outside"},
+		{"MaxStore", "workspace_id = \"ws-abc\"\nmax_store = \"1GiB\"\n", ""},
+		{"MaxStoreBad", "workspace_id = \"ws-abc\"\nmax_store = \"lots\"\n", "max_store: size \"lots\": want a positive whole number"},
+		{"MaxStoreZero", "workspace_id = \"ws-abc\"\nmax_store = \"0GiB\"\n", "max_store"},
+		{"DriveLetter", "workspace_id = \"ws-abc\"\ncontent = \"C:/agents\"\n", "outside"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,10 +121,57 @@ func TestReadConfig(t *testing.T) {
 		})
 	}
 	t.Run("EncodeRoundTrip", func(t *testing.T) {
-		cfg := workspace.Config{WorkspaceID: "ws-00ff", Content: "docs/agents", Hub: workspace.HubConfig{URL: "nats://h:1"}}
+		cfg := workspace.Config{WorkspaceID: "ws-00ff", Content: "docs/agents", MaxStore: "10GiB", Hub: workspace.HubConfig{URL: "nats://h:1"}}
 		got, err := workspace.ReadConfig(write(t, string(cfg.Encode())))
-		if err != nil || got != cfg {
-			t.Fatalf("got %+v, %v, want %+v", got, err, cfg)
+		if err != nil || got != cfg || got.StoreLimit() != 10<<30 {
+			t.Fatalf("got %+v (store limit %d), %v, want %+v", got, got.StoreLimit(), err, cfg)
 		}
 	})
+}
+
+func TestOpen_ContentOutside(t *testing.T) {
+	root := t.TempDir()
+	if _, _, err := workspace.Init(root); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(root, workspace.DirName, workspace.ConfigName)
+	body, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, "agents")); err != nil {
+		t.Skipf("symlinks: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	set := func(tb testing.TB, content string) {
+		tb.Helper()
+		b := strings.Replace(string(body), `content = ".clumsies"`, "content = "+strconv.Quote(content), 1)
+		if err := os.WriteFile(cfg, []byte(b), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	set(t, "agents")
+	if _, err := workspace.Open(root); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Fatalf("content through a symlink out of the workspace: got %v, want an error saying outside the workspace", err)
+	}
+	set(t, "docs")
+	if _, err := workspace.Open(root); err != nil {
+		t.Fatalf("content in docs/: got %v, want no error", err)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "64GiB": 64 << 30, "500MB": 500e6, " 2 TiB ": 2 << 40, "10KiB": 10 << 10, "7B": 7} {
+		if got, err := workspace.ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q): got %d, %v, want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1GiB", "1.5GiB", "GiB", "1 PiB", "99999999999TiB"} {
+		if got, err := workspace.ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q): got %d, want an error", in, got)
+		}
+	}
 }

@@ -14,6 +14,12 @@ import (
 // library's default of 500; decoding, not reading, is the bottleneck.
 const pullBatch = 2000
 
+// followBytes bounds, in bytes, what a Subscribe asks for at a time, and so
+// what a subscriber that does not keep up holds in memory: one pull of at
+// most this much, which fits the largest event. A count of messages would
+// not bound it (2000 events of several MiB each).
+const followBytes = events.MaxEventSize + 1<<20
+
 // dropTimeout bounds the clean-up request after a replay.
 const dropTimeout = 2 * time.Second
 
@@ -39,6 +45,16 @@ func (l *Log) Subscribe(ctx context.Context, from uint64, fn func(events.Event) 
 	return l.read(ctx, max(from, 1), 0, fn)
 }
 
+// pullOption is how read asks for messages: replays by count (they run to
+// the end at full speed), subscriptions by bytes (their readers may be
+// slow).
+func pullOption(until uint64) jetstream.PullMessagesOpt {
+	if until == 0 {
+		return jetstream.PullMaxBytes(followBytes)
+	}
+	return jetstream.PullMaxMessages(pullBatch)
+}
+
 // read delivers events from sequence from on, through until (0: forever).
 func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event) error) error {
 	cons, err := l.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
@@ -49,7 +65,7 @@ func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event
 		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
 	}
 	defer l.dropConsumer(ctx, cons)
-	msgs, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
+	msgs, err := cons.Messages(pullOption(until))
 	if err != nil {
 		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
 	}

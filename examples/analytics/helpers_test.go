@@ -25,7 +25,8 @@ const wait = 10 * time.Second
 // connection. Everything stops when the test ends.
 func startServer(tb testing.TB) (string, *natsjs.Log) {
 	tb.Helper()
-	srv := &embeddednats.Server{Dir: tb.TempDir(), Listen: "127.0.0.1:0", Token: token, Sync: embeddednats.SyncInterval}
+	srv := &embeddednats.Server{Dir: tb.TempDir(), Listen: "127.0.0.1:0", Token: token, Sync: embeddednats.SyncInterval,
+		ReaderStreams: []string{natsjs.StreamName(workspace)}}
 	if err := srv.Start(); err != nil {
 		tb.Fatalf("start server: %v", err)
 	}

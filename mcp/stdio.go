@@ -1,0 +1,472 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits of one stdio line. The largest valid request (an artifact body of
+// MaxBody bytes, every byte escaped as \u00XX, plus the capped free-text
+// fields) fits well under MaxLine.
+const (
+	// MaxLine is the longest JSON-RPC message accepted over stdio, in bytes.
+	MaxLine = 4 << 20
+	// MaxDepth is the deepest nesting of arrays and objects accepted in a
+	// message.
+	MaxDepth = 64
+)
+
+// JSON-RPC answers the stdio transport gives itself, without the SDK.
+const (
+	msgParse     = "Parse error: the line is not JSON; send one JSON-RPC 2.0 message per line"
+	msgBatch     = "Invalid Request: batches are not supported; send one JSON-RPC 2.0 message per line"
+	msgNotObject = "Invalid Request: a message must be a JSON object"
+	msgVersion   = `Invalid Request: "jsonrpc" must be "2.0"`
+	msgID        = "Invalid Request: id must be a string, a number or null"
+	msgMethod    = "Invalid Request: method must be a string"
+	msgParams    = "Invalid Request: params must be an object or an array"
+	msgResponse  = "Invalid Request: a message without method must be a response with an id and a result or an error"
+	msgNotInit   = "Invalid Request: the session is not initialized; call initialize first"
+)
+
+var (
+	msgTooLong = fmt.Sprintf("Invalid Request: message over %d bytes", MaxLine)
+	msgDeep    = fmt.Sprintf("Invalid Request: message nested deeper than %d levels", MaxDepth)
+)
+
+// lineTransport is the stdio transport: newline-delimited JSON-RPC 2.0 over
+// in and out. Unlike the SDK's, a bad line never ends the session: the
+// transport answers it itself, as JSON-RPC 2.0 says (parse error, invalid
+// request), and reads on. It also echoes every request id exactly as the
+// client sent it (1.5, 1e400, 12345678901234567890, "x", null): the SDK
+// sees ids of its own, and the answers get the client's ids back.
+type lineTransport struct {
+	in  io.ReadCloser
+	out io.Writer
+	log *slog.Logger
+}
+
+// Connect implements mcp.Transport.
+func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &lineConn{
+		in:       t.in,
+		out:      t.out,
+		log:      t.log,
+		incoming: make(chan jsonrpc.Message),
+		done:     make(chan struct{}),
+		wire:     map[int64]json.RawMessage{},
+		byWire:   map[string]int64{},
+		initID:   -1,
+	}
+	go c.readLoop()
+	return c, nil
+}
+
+// lineConn is one stdio session's connection (mcp.Connection).
+type lineConn struct {
+	in  io.ReadCloser
+	out io.Writer
+	log *slog.Logger
+
+	wmu sync.Mutex // one line at a time on out
+
+	incoming chan jsonrpc.Message
+	done     chan struct{} // closed by Close
+	closing  sync.Once
+	readErr  error // why the read loop ended; set before incoming closes
+
+	// ids maps the SDK's ids of calls in flight to the ids the client sent.
+	ids         sync.Mutex
+	next        int64
+	wire        map[int64]json.RawMessage // SDK id -> client id, as sent
+	byWire      map[string]int64          // client id -> SDK id, for cancellations
+	initID      int64                     // SDK id of the initialize call in flight, or -1
+	initialized atomic.Bool               // an initialize call succeeded
+}
+
+var _ mcp.Connection = (*lineConn)(nil)
+
+// SessionID implements mcp.Connection; stdio has no session id.
+func (c *lineConn) SessionID() string { return "" }
+
+// Read implements mcp.Connection.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.done:
+		return nil, io.EOF
+	case msg, ok := <-c.incoming:
+		if !ok {
+			return nil, c.readErr
+		}
+		return msg, nil
+	}
+}
+
+// Close implements mcp.Connection. It closes the input, which ends the
+// read loop.
+func (c *lineConn) Close() error {
+	var err error
+	c.closing.Do(func() {
+		close(c.done)
+		err = c.in.Close()
+	})
+	return err
+}
+
+// readLoop reads lines until the input ends, answering bad lines itself and
+// handing the others to Read.
+func (c *lineConn) readLoop() {
+	r := bufio.NewReaderSize(c.in, 64<<10)
+	var err error
+	for err == nil {
+		var line []byte
+		var long bool
+		line, long, err = readLine(r, MaxLine)
+		if long {
+			c.reply(nil, jsonrpc.CodeInvalidRequest, msgTooLong)
+			continue
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		msg := c.decode(line)
+		if msg == nil {
+			continue
+		}
+		select {
+		case c.incoming <- msg:
+		case <-c.done:
+			return
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		c.readErr = io.EOF
+	} else {
+		c.readErr = fmt.Errorf("read stdin: %w", err)
+	}
+	close(c.incoming)
+}
+
+// readLine returns the next line without its line end. A line longer than
+// max is read to its end and dropped: long reports it. err is set at the
+// end of the input (the last line, if unterminated, comes with it).
+func readLine(r *bufio.Reader, max int) (line []byte, long bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !long {
+			if len(line)+len(chunk) > max+2 { // +2: the line end
+				long, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if long {
+			return nil, true, err
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		return line, false, err
+	}
+}
+
+// decode turns one line into a message for the SDK, or answers it itself
+// and returns nil.
+func (c *lineConn) decode(line []byte) jsonrpc.Message {
+	if !json.Valid(line) {
+		c.reply(nil, jsonrpc.CodeParseError, msgParse)
+		return nil
+	}
+	if depth(line) > MaxDepth {
+		c.reply(nil, jsonrpc.CodeInvalidRequest, msgDeep)
+		return nil
+	}
+	switch first(line) {
+	case '{':
+	case '[':
+		c.reply(nil, jsonrpc.CodeInvalidRequest, msgBatch)
+		return nil
+	default:
+		c.reply(nil, jsonrpc.CodeInvalidRequest, msgNotObject)
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		c.reply(nil, jsonrpc.CodeParseError, msgParse)
+		return nil
+	}
+	rawID, hasID := m["id"]
+	if hasID && !validID(rawID) {
+		c.reply(nil, jsonrpc.CodeInvalidRequest, msgID)
+		return nil
+	}
+	var id json.RawMessage // what an answer echoes: the id, or null
+	if hasID {
+		id = rawID
+	}
+	if string(m["jsonrpc"]) != `"2.0"` {
+		c.replyIf(hasID, id, jsonrpc.CodeInvalidRequest, msgVersion)
+		return nil
+	}
+	rawMethod, isRequest := m["method"]
+	if !isRequest {
+		return c.response(line, hasID)
+	}
+	var method string
+	if err := json.Unmarshal(rawMethod, &method); err != nil {
+		c.replyIf(hasID, id, jsonrpc.CodeInvalidRequest, msgMethod)
+		return nil
+	}
+	params := m["params"]
+	if params != nil && first(params) != '{' && first(params) != '[' {
+		c.replyIf(hasID, id, jsonrpc.CodeInvalidRequest, msgParams)
+		return nil
+	}
+	if !hasID {
+		return c.notification(method, params)
+	}
+	if !c.initialized.Load() && method != "initialize" && method != "ping" && !sessionless(params) {
+		c.reply(id, jsonrpc.CodeInvalidRequest, msgNotInit)
+		return nil
+	}
+	return &jsonrpc.Request{ID: c.track(id, method), Method: method, Params: params}
+}
+
+// response hands a client's answer to a server request to the SDK; one it
+// cannot read is dropped (JSON-RPC never answers a response).
+func (c *lineConn) response(line []byte, hasID bool) jsonrpc.Message {
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil || !hasID {
+		c.log.Warn("stdio: dropped a message that is neither a request nor a response", "error", err)
+		return nil
+	}
+	return msg
+}
+
+// notification passes a notification on; a cancellation is pointed at the
+// SDK's id of the call it names, and dropped if no such call is in flight.
+func (c *lineConn) notification(method string, params json.RawMessage) jsonrpc.Message {
+	if method == "notifications/cancelled" {
+		var p map[string]json.RawMessage
+		if json.Unmarshal(params, &p) != nil {
+			return nil
+		}
+		c.ids.Lock()
+		n, ok := c.byWire[string(p["requestId"])]
+		c.ids.Unlock()
+		if !ok {
+			return nil
+		}
+		p["requestId"] = json.RawMessage(strconv.FormatInt(n, 10))
+		params, _ = json.Marshal(p)
+	}
+	return &jsonrpc.Request{Method: method, Params: params}
+}
+
+// track gives a call an id of the SDK's and remembers the client's.
+func (c *lineConn) track(wire json.RawMessage, method string) jsonrpc.ID {
+	c.ids.Lock()
+	defer c.ids.Unlock()
+	c.next++
+	n := c.next
+	c.wire[n] = wire
+	c.byWire[string(wire)] = n
+	if method == "initialize" {
+		c.initID = n
+	}
+	id, _ := jsonrpc.MakeID(float64(n))
+	return id
+}
+
+// untrack forgets a call being answered and returns the client's id, or
+// nil if the SDK's id is not one of a tracked call.
+func (c *lineConn) untrack(id jsonrpc.ID, failed bool) json.RawMessage {
+	n, ok := id.Raw().(int64)
+	if !ok {
+		return nil
+	}
+	c.ids.Lock()
+	defer c.ids.Unlock()
+	wire, ok := c.wire[n]
+	if !ok {
+		return nil
+	}
+	delete(c.wire, n)
+	if c.byWire[string(wire)] == n {
+		delete(c.byWire, string(wire))
+	}
+	if n == c.initID {
+		c.initID = -1
+		if !failed {
+			c.initialized.Store(true)
+		}
+	}
+	return wire
+}
+
+// Write implements mcp.Connection. Answers carry the client's id back, and
+// an error without a JSON-RPC code gets -32603 (internal error).
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var data []byte
+	var err error
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		wire := c.untrack(resp.ID, resp.Error != nil)
+		data, err = encodeResponse(resp, wire)
+	} else {
+		data, err = jsonrpc.EncodeMessage(msg)
+	}
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	return c.writeLine(data)
+}
+
+// wireResponse is a JSON-RPC 2.0 response as written.
+type wireResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *jsonrpc.Error  `json:"error,omitempty"`
+}
+
+// encodeResponse encodes resp with the client's id (wire; nil keeps the
+// SDK's).
+func encodeResponse(resp *jsonrpc.Response, wire json.RawMessage) ([]byte, error) {
+	if wire == nil {
+		data, err := json.Marshal(resp.ID.Raw())
+		if err != nil {
+			return nil, err
+		}
+		wire = data
+	}
+	w := wireResponse{JSONRPC: "2.0", ID: wire}
+	switch {
+	case resp.Error != nil:
+		var je *jsonrpc.Error
+		if !errors.As(resp.Error, &je) {
+			je = &jsonrpc.Error{Message: resp.Error.Error()}
+		}
+		e := *je
+		if e.Code == 0 {
+			e.Code = jsonrpc.CodeInternalError
+		}
+		w.Error = &e
+	case resp.Result == nil:
+		w.Result = json.RawMessage("null")
+	default:
+		w.Result = resp.Result
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// reply answers a line the SDK never sees. id nil means null.
+func (c *lineConn) reply(id json.RawMessage, code int64, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, _ := json.Marshal(wireResponse{JSONRPC: "2.0", ID: id, Error: &jsonrpc.Error{Code: code, Message: message}})
+	if err := c.writeLine(data); err != nil {
+		c.log.Warn("stdio: answer a bad message", "error", err)
+	}
+}
+
+// replyIf answers a bad request, unless it was a notification (no id),
+// which JSON-RPC never answers.
+func (c *lineConn) replyIf(hasID bool, id json.RawMessage, code int64, message string) {
+	if hasID {
+		c.reply(id, code, message)
+	}
+}
+
+func (c *lineConn) writeLine(data []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if _, err := c.out.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("write stdout: %w", err)
+	}
+	return nil
+}
+
+// validID reports whether a raw id is a string, a number or null.
+func validID(raw json.RawMessage) bool {
+	switch b := first(raw); {
+	case b == '"', b == 'n', b == '-', b >= '0' && b <= '9':
+		return true
+	}
+	return false
+}
+
+// sessionless reports whether a request's params carry a protocol version
+// of their own (the sessionless protocol, which needs no initialize).
+func sessionless(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	_, ok := p.Meta["io.modelcontextprotocol/protocolVersion"]
+	return ok
+}
+
+// first returns the first byte of valid JSON after white space.
+func first(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// depth returns the deepest nesting of arrays and objects in valid JSON.
+func depth(b []byte) int {
+	d, max, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			d++
+			if d > max {
+				max = d
+			}
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return max
+}
