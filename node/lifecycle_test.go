@@ -3,14 +3,19 @@ package node_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/clumsies/clumsies/content"
+	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/projections"
 )
 
 var errInjected = errors.New("injected storage fault")
@@ -102,5 +107,71 @@ func TestHandle_ProjectorFailure(t *testing.T) {
 	}
 	if a.OwnerChanges()+b.OwnerChanges() == 0 {
 		t.Errorf("no owner change: the failed owner did not step down")
+	}
+}
+
+// TestHandle_SocketRemovedWhileOwning removes the owner's socket file
+// while the owner runs: the owner binds it again, and a new process can
+// attach through it.
+func TestHandle_SocketRemovedWhileOwning(t *testing.T) {
+	ws := newWorkspace(t)
+	a := attach(t, ws)
+	if !a.IsOwner() {
+		t.Fatal("the first handle does not own the workspace")
+	}
+	if err := os.Remove(node.SocketPath(ws.StateDir())); err != nil {
+		t.Fatal(err)
+	}
+	b := attach(t, ws, func(o *node.Options) { o.AttachWait = 10 * time.Second })
+	if b.IsOwner() {
+		t.Fatal("the second handle owns the workspace too")
+	}
+	if _, err := b.View(context.Background(), content.MetaPromptPath); err != nil && !errors.Is(err, projections.ErrNotFound) {
+		t.Fatalf("read through the socket bound again: %v", err)
+	}
+}
+
+// TestHandle_StreamOlderThanReadModels removes the stream under read
+// models that counted it (as restoring an older backup of the stream
+// does): the next owner rebuilds the read models from the stream as it
+// is, and new events are counted.
+func TestHandle_StreamOlderThanReadModels(t *testing.T) {
+	ws := newWorkspace(t)
+	ctx := context.Background()
+	a, err := node.Attach(ctx, ws, node.Options{Sync: embeddednats.SyncInterval})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if err := a.Record(ctx, report(t, ws, fmt.Sprintf("before %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := a.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(ws.StateDir(), "jetstream")); err != nil {
+		t.Fatal(err)
+	}
+
+	b := attach(t, ws)
+	if err := b.Record(ctx, report(t, ws, "after")); err != nil {
+		t.Fatal(err)
+	}
+	st, err := b.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Summary.Events != 1 || st.Summary.Checkpoint != 1 {
+		t.Fatalf("stats after the stream was replaced: %d events at checkpoint %d, want the 1 event of the new stream", st.Summary.Events, st.Summary.Checkpoint)
+	}
+	if r, err := b.Verify(ctx); err != nil || r.Digest != r.ReplayDigest {
+		t.Fatalf("verify: %v %+v", err, r)
 	}
 }

@@ -111,14 +111,20 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 // StartProjections opens the read models and starts the projector, which
 // catches up with the log and then follows it.
 //
-// Read models of another layout (written by another version) are rebuilt
-// from the log: they are derived data, rebuilt rather than migrated.
+// Read models of another layout (written by another version), and read
+// models ahead of the log (the stream was removed or restored from an
+// older backup), are rebuilt from the log: they are derived data.
 func (n *Node) StartProjections(ctx context.Context) error {
 	dir := ProjectionsDir(n.WS.StateDir())
 	opts := projections.Options{Logger: n.logger, CommitFault: n.fault}
 	store, err := projections.Open(dir, opts)
-	if errors.Is(err, projections.ErrIncompatible) {
-		n.logger.Warn("the read models were written in another layout; rebuilding them from the ledger", "dir", dir, "err", err)
+	if err == nil {
+		if err = n.checkBehind(ctx, store); err != nil {
+			store.Close()
+		}
+	}
+	if errors.Is(err, projections.ErrIncompatible) || errors.Is(err, errAheadOfLog) {
+		n.logger.Warn("rebuilding the read models from the ledger", "dir", dir, "reason", err)
 		store, err = projections.Rebuild(ctx, n.Log, dir, opts, nil)
 	}
 	if err != nil {
@@ -127,6 +133,25 @@ func (n *Node) StartProjections(ctx context.Context) error {
 	n.startProjector(store)
 	return nil
 }
+
+// checkBehind fails with errAheadOfLog when store has applied more events
+// than the log holds (the stream was removed, or restored from an older
+// backup): new events at sequences it already counts would never be
+// applied.
+func (n *Node) checkBehind(ctx context.Context, store *projections.Store) error {
+	last, err := n.Log.LastSeq(ctx)
+	if err != nil {
+		return fmt.Errorf("read the stream's last sequence: %w", err)
+	}
+	if store.Checkpoint() <= last {
+		return nil
+	}
+	return fmt.Errorf("%w: the read models count %d events, the stream holds %d", errAheadOfLog, store.Checkpoint(), last)
+}
+
+// errAheadOfLog means the read models have applied more events than the
+// stream holds.
+var errAheadOfLog = errors.New("the read models are ahead of the stream")
 
 func (n *Node) startProjector(store *projections.Store) {
 	ctx, cancel := context.WithCancel(context.Background())

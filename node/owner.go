@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"golang.org/x/sync/errgroup"
@@ -76,7 +77,38 @@ func (o *owner) run(ctx context.Context) error {
 			return nil
 		}
 	})
+	g.Go(func() error { o.keepSocket(ctx); return nil })
 	return g.Wait()
+}
+
+// socketCheck is how often the owner checks that its socket file is still
+// the one it listens on.
+const socketCheck = time.Second
+
+// keepSocket binds the socket again when its file is removed or replaced
+// while the owner runs (a cleanup of the state folder, a careless rm):
+// otherwise no new process could reach the owner until it exits.
+func (o *owner) keepSocket(ctx context.Context) {
+	t := time.NewTicker(socketCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		o.mu.Lock()
+		br := o.br
+		o.mu.Unlock()
+		if br == nil || br.intact() {
+			continue
+		}
+		if err := br.relisten(); err != nil {
+			o.n.logger.Error("the owner's socket file is gone and cannot be bound again; other processes cannot reach this one", "path", br.path, "err", err)
+			continue
+		}
+		o.n.logger.Warn("the owner's socket file was removed or replaced; bound it again", "path", br.path)
+	}
 }
 
 // serve starts the service and then opens the socket, so that a process

@@ -214,12 +214,13 @@ func (d socketDialer) Dial(_, _ string) (net.Conn, error) {
 // the credential: when the server requires a token (it has a TCP listener),
 // bridge adds it to the client's CONNECT.
 type bridge struct {
-	ln    *net.UnixListener
 	path  string
 	ns    *server.Server
 	token string
 
 	mu     sync.Mutex
+	ln     *net.UnixListener
+	bound  os.FileInfo // the socket file ln was bound at
 	conns  map[net.Conn]struct{}
 	closed bool
 	wg     sync.WaitGroup
@@ -227,15 +228,50 @@ type bridge struct {
 
 func newBridge(ln *net.UnixListener, path string, ns *server.Server, token string) *bridge {
 	b := &bridge{ln: ln, path: path, ns: ns, token: token, conns: map[net.Conn]struct{}{}}
+	b.bound, _ = os.Stat(path)
 	b.wg.Add(1)
-	go b.accept()
+	go b.accept(ln)
 	return b
 }
 
-func (b *bridge) accept() {
+// intact reports whether the socket file at the bridge's path is still
+// the one it listens on.
+func (b *bridge) intact() bool {
+	fi, err := os.Stat(b.path)
+	b.mu.Lock()
+	bound := b.bound
+	b.mu.Unlock()
+	return err == nil && bound != nil && os.SameFile(fi, bound)
+}
+
+// relisten binds the socket again (someone removed or replaced the file:
+// new processes could not reach the owner) and accepts on the new one;
+// the connections already bridged go on.
+func (b *bridge) relisten() error {
+	ln, err := listenSocket(b.path)
+	if err != nil {
+		return err
+	}
+	fi, _ := os.Stat(b.path)
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		ln.Close()
+		return net.ErrClosed
+	}
+	old := b.ln
+	b.ln, b.bound = ln, fi
+	b.wg.Add(1)
+	b.mu.Unlock()
+	go b.accept(ln)
+	old.Close()
+	return nil
+}
+
+func (b *bridge) accept(ln *net.UnixListener) {
 	defer b.wg.Done()
 	for {
-		c, err := b.ln.Accept()
+		c, err := ln.Accept()
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
@@ -346,10 +382,10 @@ func (b *bridge) drop(c, ic net.Conn) {
 func (b *bridge) close() {
 	b.mu.Lock()
 	b.closed = true
-	conns := b.conns
+	conns, ln := b.conns, b.ln
 	b.conns = map[net.Conn]struct{}{}
 	b.mu.Unlock()
-	b.ln.Close()
+	ln.Close()
 	os.Remove(b.path)
 	for c := range conns {
 		c.Close()
