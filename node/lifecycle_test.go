@@ -175,3 +175,35 @@ func TestHandle_StreamOlderThanReadModels(t *testing.T) {
 		t.Fatalf("verify: %v %+v", err, r)
 	}
 }
+
+// TestHandle_CloseWithAStuckProjector blocks the projector inside a commit
+// (a stalled disk) and closes the owner: Close returns within its bound
+// instead of waiting for the disk.
+func TestHandle_CloseWithAStuckProjector(t *testing.T) {
+	stuck := make(chan struct{})
+	var block atomic.Bool
+	ws := newWorkspace(t)
+	h, err := node.Attach(context.Background(), ws, node.Options{Sync: embeddednats.SyncInterval,
+		ProjectorFault: func(uint64) error {
+			if block.Load() {
+				<-stuck
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer close(stuck)
+	block.Store(true)
+	if err := h.Record(context.Background(), report(t, ws, "stuck")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the projector is in its commit by now
+	closed := make(chan error, 1)
+	go func() { closed <- h.Close() }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close is still waiting for a projector stuck in storage after 30 s")
+	}
+}

@@ -185,9 +185,20 @@ func (n *Node) stopProjector() error {
 		return nil
 	}
 	stop()
-	<-done
+	select {
+	case <-done:
+	case <-time.After(stopWait):
+		// A projector stuck in storage (a stalled disk) must not hold the
+		// process: the read models are left as they are, unsynced rows
+		// roll back with their checkpoint, and the next owner replays.
+		n.logger.Error("the projector did not stop; leaving the read models without closing them", "waited", stopWait)
+		return fmt.Errorf("stop the projector: %w", ErrProjector)
+	}
 	return store.Close()
 }
+
+// stopWait bounds how long stopping the projector waits for it.
+const stopWait = 5 * time.Second
 
 // ErrProjector means the projector stopped with an error: the read models
 // are behind the log, so reads and catalog changes fail with it until the
