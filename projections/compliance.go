@@ -56,8 +56,9 @@ const prefixCompliance = "a/"
 
 func complianceKey(id string) []byte { return []byte(prefixCompliance + id) }
 
-// complianceRow is how the compliance of a session is stored: its own
-// type, so that the API type can change without changing the layout.
+// complianceRow is the compliance of a session as the model keeps it, in
+// memory and on disk: its own type, so that the API type can change
+// without changing the layout.
 type complianceRow struct {
 	ID           string `json:"id"`
 	Host         string `json:"host,omitempty"`
@@ -72,33 +73,25 @@ type complianceRow struct {
 	BlocksInRow  uint64 `json:"blocksInRow"`
 }
 
-func (c *Compliance) row() complianceRow {
-	return complianceRow{
-		ID: c.ID, Host: c.Host, HookStarts: c.HookStarts, Setups: c.Setups, InventedID: c.InventedID,
-		Prompts: c.Prompts, Answered: c.Answered, Refs: c.Refs, StopsBlocked: c.StopsBlocked,
-		Pending: c.Pending, BlocksInRow: c.BlocksInRow,
-	}
-}
-
-func (r complianceRow) compliance() *Compliance {
-	return &Compliance{
+func (r *complianceRow) compliance() Compliance {
+	return Compliance{
 		ID: r.ID, Host: r.Host, HookStarts: r.HookStarts, Setups: r.Setups, InventedID: r.InventedID,
 		Prompts: r.Prompts, Answered: r.Answered, Refs: r.Refs, StopsBlocked: r.StopsBlocked,
 		Pending: r.Pending, BlocksInRow: r.BlocksInRow,
 	}
 }
 
-// complianceModel is the read model of compliance: a Compliance per
+// complianceModel is the read model of compliance: a complianceRow per
 // session, and whether any hook ever announced a session in this
 // workspace.
 type complianceModel struct {
-	byID    map[string]*Compliance
+	byID    map[string]*complianceRow
 	hooked  bool
 	touched map[string]struct{} // session ids, since the last write
 }
 
 func newComplianceModel() *complianceModel {
-	return &complianceModel{byID: make(map[string]*Compliance), touched: make(map[string]struct{})}
+	return &complianceModel{byID: make(map[string]*complianceRow), touched: make(map[string]struct{})}
 }
 
 func (m *complianceModel) prefix() string { return prefixCompliance }
@@ -122,7 +115,7 @@ func (m *complianceModel) apply(d decoded) {
 	}
 	c := m.byID[ev.SessionID]
 	if c == nil {
-		c = &Compliance{ID: ev.SessionID}
+		c = &complianceRow{ID: ev.SessionID}
 		m.byID[ev.SessionID] = c
 	}
 	switch ev.Type {
@@ -160,17 +153,17 @@ func (m *complianceModel) apply(d decoded) {
 
 func (m *complianceModel) write(w *rowWriter) {
 	for id := range m.touched {
-		w.json(complianceKey(id), m.byID[id].row())
+		w.json(complianceKey(id), m.byID[id])
 	}
 	clear(m.touched)
 }
 
 func (m *complianceModel) load(k string, v []byte) error {
-	var r complianceRow
-	if err := json.Unmarshal(v, &r); err != nil {
+	r := new(complianceRow)
+	if err := json.Unmarshal(v, r); err != nil {
 		return err
 	}
-	m.byID[k[len(prefixCompliance):]] = r.compliance()
+	m.byID[k[len(prefixCompliance):]] = r
 	m.hooked = m.hooked || r.HookStarts > 0
 	return nil
 }
@@ -181,8 +174,8 @@ func (s *Store) Compliance() []Compliance {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]Compliance, 0, len(s.st.compliance.byID))
-	for _, c := range s.st.compliance.byID {
-		out = append(out, *c)
+	for _, r := range s.st.compliance.byID {
+		out = append(out, r.compliance())
 	}
 	slices.SortFunc(out, func(a, b Compliance) int { return cmp.Compare(a.ID, b.ID) })
 	return out
@@ -193,8 +186,8 @@ func (s *Store) Compliance() []Compliance {
 func (s *Store) SessionCompliance(id string) (Compliance, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if c, ok := s.st.compliance.byID[id]; ok {
-		return *c, nil
+	if r, ok := s.st.compliance.byID[id]; ok {
+		return r.compliance(), nil
 	}
 	return Compliance{}, ErrNotFound
 }

@@ -30,8 +30,9 @@ const prefixSession = "s/"
 
 func sessionKey(id string) []byte { return []byte(prefixSession + id) }
 
-// sessionRow is how a session is stored: its own type, so that the API
-// type can change without changing the layout.
+// sessionRow is a session as the model keeps it, in memory and on disk:
+// its own type, so that the API type can change without changing the
+// layout.
 type sessionRow struct {
 	ID      string `json:"id"`
 	First   string `json:"first"`
@@ -43,15 +44,8 @@ type sessionRow struct {
 	Rejects uint64 `json:"rejects"`
 }
 
-func (s *Session) row() sessionRow {
-	return sessionRow{
-		ID: s.ID, First: s.First, Last: s.Last, Calls: s.Calls, SetUp: s.SetUp,
-		Refs: s.Refs, Reports: s.Reports, Rejects: s.Rejects,
-	}
-}
-
-func (r sessionRow) session() *Session {
-	return &Session{
+func (r *sessionRow) session() Session {
+	return Session{
 		ID: r.ID, First: r.First, Last: r.Last, Calls: r.Calls, SetUp: r.SetUp,
 		Refs: r.Refs, Reports: r.Reports, Rejects: r.Rejects,
 	}
@@ -60,12 +54,12 @@ func (r sessionRow) session() *Session {
 // sessionsModel is the read model of sessions: what the events of each
 // session id add up to.
 type sessionsModel struct {
-	byID    map[string]*Session
+	byID    map[string]*sessionRow
 	touched map[string]struct{} // ids, since the last write
 }
 
 func newSessionsModel() *sessionsModel {
-	return &sessionsModel{byID: make(map[string]*Session), touched: make(map[string]struct{})}
+	return &sessionsModel{byID: make(map[string]*sessionRow), touched: make(map[string]struct{})}
 }
 
 func (m *sessionsModel) prefix() string { return prefixSession }
@@ -81,7 +75,7 @@ func (m *sessionsModel) apply(d decoded) {
 	}
 	s := m.byID[ev.SessionID]
 	if s == nil {
-		s = &Session{ID: ev.SessionID}
+		s = &sessionRow{ID: ev.SessionID}
 		m.byID[ev.SessionID] = s
 	}
 	s.Calls++
@@ -111,17 +105,17 @@ func (m *sessionsModel) apply(d decoded) {
 
 func (m *sessionsModel) write(w *rowWriter) {
 	for id := range m.touched {
-		w.json(sessionKey(id), m.byID[id].row())
+		w.json(sessionKey(id), m.byID[id])
 	}
 	clear(m.touched)
 }
 
 func (m *sessionsModel) load(k string, v []byte) error {
-	var r sessionRow
-	if err := json.Unmarshal(v, &r); err != nil {
+	r := new(sessionRow)
+	if err := json.Unmarshal(v, r); err != nil {
 		return err
 	}
-	m.byID[k[len(prefixSession):]] = r.session()
+	m.byID[k[len(prefixSession):]] = r
 	return nil
 }
 
@@ -142,8 +136,8 @@ func (s *Store) Sessions() []Session {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]Session, 0, len(s.st.sessions.byID))
-	for _, ses := range s.st.sessions.byID {
-		out = append(out, *ses)
+	for _, r := range s.st.sessions.byID {
+		out = append(out, r.session())
 	}
 	slices.SortFunc(out, func(a, b Session) int {
 		return cmp.Or(strings.Compare(a.First, b.First), strings.Compare(a.ID, b.ID))
