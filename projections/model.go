@@ -11,8 +11,11 @@ import (
 // model is one read model: the rows under its key prefix and their copy in
 // memory. The store core owns the meta rows (meta/...) and hands every
 // other row, event and write to the models of the registry (newState).
-// Adding a model is one file that implements model, a field of state and
-// a line of the registry.
+// Adding a model is one file that implements model, a field of state, a
+// line of the registry and a line of the key layout in keys.go
+// (TestRegistry checks the last); a model that reads a payload no model
+// read before adds its type to payloadOf (codec.go), which decodes each
+// payload once for all models.
 //
 // The contract:
 //
