@@ -34,12 +34,12 @@ func toolKey(name string) []byte { return []byte(prefixTool + name) }
 // toolsModel is the read model of tool metrics: what the calls of each
 // tool add up to.
 type toolsModel struct {
-	byName  map[string]*ToolMetrics
+	byName  map[string]*toolRow
 	touched map[string]struct{} // tool names, since the last write
 }
 
 func newToolsModel() *toolsModel {
-	return &toolsModel{byName: make(map[string]*ToolMetrics), touched: make(map[string]struct{})}
+	return &toolsModel{byName: make(map[string]*toolRow), touched: make(map[string]struct{})}
 }
 
 func (m *toolsModel) prefix() string { return prefixTool }
@@ -51,24 +51,24 @@ func (m *toolsModel) apply(d decoded) {
 	if ev.Tool == "" {
 		return
 	}
-	t := m.byName[ev.Tool]
-	if t == nil {
-		t = &ToolMetrics{Tool: ev.Tool}
-		m.byName[ev.Tool] = t
+	r := m.byName[ev.Tool]
+	if r == nil {
+		r = new(toolRow)
+		m.byName[ev.Tool] = r
 	}
 	us := uint64(max(ev.DurationUs, 0))
-	t.Calls++
+	r.calls++
 	if ev.Outcome == events.OutcomeError {
-		t.Errors++
+		r.errors++
 	}
-	t.TotalUs += us
-	t.MaxUs = max(t.MaxUs, us)
+	r.totalUs += us
+	r.maxUs = max(r.maxUs, us)
 	m.touched[ev.Tool] = struct{}{}
 }
 
 func (m *toolsModel) write(w *rowWriter) {
 	for name := range m.touched {
-		w.set(toolKey(name), toolRowOf(m.byName[name]).encode())
+		w.set(toolKey(name), m.byName[name].encode())
 	}
 	clear(m.touched)
 }
@@ -79,23 +79,20 @@ func (m *toolsModel) load(k string, v []byte) error {
 	if err != nil {
 		return fmt.Errorf("tool row %q: %w", name, err)
 	}
-	m.byName[name] = r.metrics(name)
+	m.byName[name] = r
 	return nil
 }
 
-// toolRow is how the metrics of a tool are stored: calls, errors, total
-// and max, 8 bytes each; the name is the key's.
+// toolRow is the metrics of a tool as the model keeps them, in memory and
+// on disk (calls, errors, total and max, 8 bytes each); the name is the
+// key's.
 type toolRow struct{ calls, errors, totalUs, maxUs uint64 }
 
-func toolRowOf(t *ToolMetrics) toolRow {
-	return toolRow{calls: t.Calls, errors: t.Errors, totalUs: t.TotalUs, maxUs: t.MaxUs}
+func (r *toolRow) metrics(name string) ToolMetrics {
+	return ToolMetrics{Tool: name, Calls: r.calls, Errors: r.errors, TotalUs: r.totalUs, MaxUs: r.maxUs}
 }
 
-func (r toolRow) metrics(name string) *ToolMetrics {
-	return &ToolMetrics{Tool: name, Calls: r.calls, Errors: r.errors, TotalUs: r.totalUs, MaxUs: r.maxUs}
-}
-
-func (r toolRow) encode() []byte {
+func (r *toolRow) encode() []byte {
 	b := make([]byte, 0, 32)
 	for _, v := range [...]uint64{r.calls, r.errors, r.totalUs, r.maxUs} {
 		b = binary.BigEndian.AppendUint64(b, v)
@@ -103,12 +100,12 @@ func (r toolRow) encode() []byte {
 	return b
 }
 
-func decodeToolRow(b []byte) (toolRow, error) {
+func decodeToolRow(b []byte) (*toolRow, error) {
 	if len(b) != 32 {
-		return toolRow{}, fmt.Errorf("want 32 bytes, got %d", len(b))
+		return nil, fmt.Errorf("want 32 bytes, got %d", len(b))
 	}
 	u := func(i int) uint64 { return binary.BigEndian.Uint64(b[8*i:]) }
-	return toolRow{calls: u(0), errors: u(1), totalUs: u(2), maxUs: u(3)}, nil
+	return &toolRow{calls: u(0), errors: u(1), totalUs: u(2), maxUs: u(3)}, nil
 }
 
 // Tools returns the metrics of every tool that was called, sorted by name.
@@ -116,8 +113,8 @@ func (s *Store) Tools() []ToolMetrics {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]ToolMetrics, 0, len(s.st.tools.byName))
-	for _, m := range s.st.tools.byName {
-		out = append(out, *m)
+	for name, r := range s.st.tools.byName {
+		out = append(out, r.metrics(name))
 	}
 	slices.SortFunc(out, func(a, b ToolMetrics) int { return strings.Compare(a.Tool, b.Tool) })
 	return out
