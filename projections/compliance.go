@@ -50,26 +50,55 @@ func (c Compliance) Compliant() bool {
 	return c.HookStarts > 0 && c.Setups > 0 && !c.InventedID && c.Answered == c.Prompts
 }
 
-// compliance is the read model's state: the rows, and whether any hook
-// ever announced a session in this workspace.
-type compliance struct {
-	sessions map[string]*Compliance
-	hooked   bool
-}
-
-func newCompliance() *compliance {
-	return &compliance{sessions: make(map[string]*Compliance)}
-}
-
-// prefixCompliance is the key prefix of the rows: a/<sessionId> holds the
-// JSON of a Compliance.
+// prefixCompliance is the compliance key prefix: a/<sessionId> holds a
+// complianceRow.
 const prefixCompliance = "a/"
 
 func complianceKey(id string) []byte { return []byte(prefixCompliance + id) }
 
-// apply changes the model for one event and names the row it touched in
-// touched. Only successful tool calls count; hook events always do.
-func (m *compliance) apply(d decoded, touched map[string]struct{}) {
+// complianceRow is the compliance of a session as the model keeps it, in
+// memory and on disk: its own type, so that the API type can change
+// without changing the layout.
+type complianceRow struct {
+	ID           string `json:"id"`
+	Host         string `json:"host,omitempty"`
+	HookStarts   uint64 `json:"hookStarts"`
+	Setups       uint64 `json:"setups"`
+	InventedID   bool   `json:"inventedId"`
+	Prompts      uint64 `json:"prompts"`
+	Answered     uint64 `json:"answered"`
+	Refs         uint64 `json:"refs"`
+	StopsBlocked uint64 `json:"stopsBlocked"`
+	Pending      bool   `json:"pending"`
+	BlocksInRow  uint64 `json:"blocksInRow"`
+}
+
+func (r *complianceRow) compliance() Compliance {
+	return Compliance{
+		ID: r.ID, Host: r.Host, HookStarts: r.HookStarts, Setups: r.Setups, InventedID: r.InventedID,
+		Prompts: r.Prompts, Answered: r.Answered, Refs: r.Refs, StopsBlocked: r.StopsBlocked,
+		Pending: r.Pending, BlocksInRow: r.BlocksInRow,
+	}
+}
+
+// complianceModel is the read model of compliance: a complianceRow per
+// session, and whether any hook ever announced a session in this
+// workspace.
+type complianceModel struct {
+	byID    map[string]*complianceRow
+	hooked  bool
+	touched map[string]struct{} // session ids, since the last write
+}
+
+func newComplianceModel() *complianceModel {
+	return &complianceModel{byID: make(map[string]*complianceRow), touched: make(map[string]struct{})}
+}
+
+func (m *complianceModel) prefix() string { return prefixCompliance }
+
+// apply changes the model for one event. Only successful tool calls
+// count; hook events always do.
+func (m *complianceModel) apply(d decoded) {
 	ev := d.ev
 	if ev.SessionID == "" {
 		return
@@ -84,10 +113,10 @@ func (m *compliance) apply(d decoded, touched map[string]struct{}) {
 			return
 		}
 	}
-	c := m.sessions[ev.SessionID]
+	c := m.byID[ev.SessionID]
 	if c == nil {
-		c = &Compliance{ID: ev.SessionID}
-		m.sessions[ev.SessionID] = c
+		c = &complianceRow{ID: ev.SessionID}
+		m.byID[ev.SessionID] = c
 	}
 	switch ev.Type {
 	case events.TypeSessionStart:
@@ -119,24 +148,23 @@ func (m *compliance) apply(d decoded, touched map[string]struct{}) {
 			c.Refs += uint64(len(r))
 		}
 	}
-	touched[ev.SessionID] = struct{}{}
+	m.touched[ev.SessionID] = struct{}{}
 }
 
-// write puts the touched rows into w.
-func (m *compliance) write(w *rowWriter, touched map[string]struct{}) {
-	for id := range touched {
-		w.json(complianceKey(id), m.sessions[id])
+func (m *complianceModel) write(w *rowWriter) {
+	for id := range m.touched {
+		w.json(complianceKey(id), m.byID[id])
 	}
+	clear(m.touched)
 }
 
-// load decodes one row.
-func (m *compliance) load(id string, v []byte) error {
-	c := new(Compliance)
-	if err := json.Unmarshal(v, c); err != nil {
+func (m *complianceModel) load(k string, v []byte) error {
+	r := new(complianceRow)
+	if err := json.Unmarshal(v, r); err != nil {
 		return err
 	}
-	m.sessions[id] = c
-	m.hooked = m.hooked || c.HookStarts > 0
+	m.byID[k[len(prefixCompliance):]] = r
+	m.hooked = m.hooked || r.HookStarts > 0
 	return nil
 }
 
@@ -145,9 +173,9 @@ func (m *compliance) load(id string, v []byte) error {
 func (s *Store) Compliance() []Compliance {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]Compliance, 0, len(s.st.compliance.sessions))
-	for _, c := range s.st.compliance.sessions {
-		out = append(out, *c)
+	out := make([]Compliance, 0, len(s.st.compliance.byID))
+	for _, r := range s.st.compliance.byID {
+		out = append(out, r.compliance())
 	}
 	slices.SortFunc(out, func(a, b Compliance) int { return cmp.Compare(a.ID, b.ID) })
 	return out
@@ -158,8 +186,8 @@ func (s *Store) Compliance() []Compliance {
 func (s *Store) SessionCompliance(id string) (Compliance, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if c, ok := s.st.compliance.sessions[id]; ok {
-		return *c, nil
+	if r, ok := s.st.compliance.byID[id]; ok {
+		return r.compliance(), nil
 	}
 	return Compliance{}, ErrNotFound
 }

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -12,8 +13,10 @@ import (
 // key order, each written as its length (uvarint) and its bytes. Two stores
 // hold equal read models exactly when their digests are equal; Rebuild and
 // `clumsies verify` use it to show that replaying the ledger gives the same
-// bytes. It returns ErrClosed after Close and the storage error if the
-// store cannot be read.
+// bytes. The rows are those of the registered read models and the meta
+// rows: a row of no model fails the digest with an error wrapping
+// ErrCorrupt. It returns ErrClosed after Close and the storage error if
+// the store cannot be read.
 func (s *Store) Digest() (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -27,6 +30,9 @@ func (s *Store) Digest() (string, error) {
 	defer it.Close()
 	h := sha256.New()
 	for ok := it.First(); ok; ok = it.Next() {
+		if !bytes.HasPrefix(it.Key(), []byte(prefixMeta)) && s.st.owner(string(it.Key())) == nil {
+			return "", fmt.Errorf("digest %s: %w: row %q belongs to no read model; %s", s.dir, ErrCorrupt, it.Key(), rebuildHint)
+		}
 		v, err := it.ValueAndErr()
 		if err != nil {
 			return "", fmt.Errorf("digest %s: read %q: %w", s.dir, it.Key(), err)

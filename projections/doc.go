@@ -5,9 +5,12 @@
 //
 // A Store keeps every read model in one pebble database: the manifest of
 // published objects, draft state, usage per rule and per constraint,
-// sessions and tool metrics. The projector (Apply, Run) turns ledger events
-// into rows and writes them together with the checkpoint, the sequence of
-// the last applied event, in one batch. Batches are not synced: after a
+// sessions, tool metrics and compliance. Each read model is a part: one
+// file with its key prefix, its row types, its fold and its reads, behind
+// the small internal interface of model.go, and one line of the registry
+// (newState). The projector (Apply, Run) turns ledger events into rows and
+// writes them together with the checkpoint, the sequence of the last
+// applied event, in one batch. Batches are not synced: after a
 // crash rows and checkpoint roll back together and the projector replays
 // forward from the ledger, so every event counts exactly once.
 //

@@ -3,6 +3,8 @@ package projections
 import (
 	"cmp"
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/clumsies/clumsies/catalog"
@@ -59,42 +61,72 @@ func (r draftRow) draft() *draft {
 	})
 }
 
-// applyDraft folds an event of the drafts aggregate (or a submit or review
-// of a draft) with catalog.EvolveDraft, the one fold of the drafts.
-func (st *state) applyDraft(ev *events.Event, payload any, ch *changes) {
-	id := catalog.DraftKey(payload)
+// prefixDraft is the drafts' key prefix: d/<id> holds a draftRow.
+const prefixDraft = "d/"
+
+func draftKey(id string) []byte { return []byte(prefixDraft + id) }
+
+// draftsModel is the read model of pending drafts, one per id, folded with
+// catalog.EvolveDraft.
+type draftsModel struct {
+	byID    map[string]*draft
+	touched map[string]struct{} // ids, since the last write
+}
+
+func newDraftsModel() *draftsModel {
+	return &draftsModel{byID: make(map[string]*draft), touched: make(map[string]struct{})}
+}
+
+func (m *draftsModel) prefix() string { return prefixDraft }
+
+// apply folds an event of the drafts aggregate (or a submit or review of
+// a draft) with catalog.EvolveDraft, the one fold of the drafts.
+func (m *draftsModel) apply(d decoded) {
+	switch d.payload.(type) {
+	case *events.DraftData, *events.SubmitData, *events.ReviewData:
+	default:
+		return
+	}
+	id := catalog.DraftKey(d.payload)
 	if id == "" {
 		return
 	}
 	var cur *catalog.Draft
-	if d := st.drafts[id]; d != nil {
-		cur = &d.Draft
+	if dr := m.byID[id]; dr != nil {
+		cur = &dr.Draft
 	}
-	next := catalog.EvolveDraft(cur, ev, payload)
-	switch {
+	switch next := catalog.EvolveDraft(cur, d.ev, d.payload); {
 	case next == cur:
 		return
 	case next == nil:
-		st.setDraft(id, nil, ch)
+		delete(m.byID, id)
 	default:
-		st.setDraft(id, newDraft(*next), ch)
+		m.byID[id] = newDraft(*next)
 	}
+	m.touched[id] = struct{}{}
 }
 
-// setDraft stores the draft of id, or drops it if d is nil.
-func (st *state) setDraft(id string, d *draft, ch *changes) {
-	if d == nil {
-		if _, ok := st.drafts[id]; !ok {
-			return
+func (m *draftsModel) write(w *rowWriter) {
+	for id := range m.touched {
+		if d, ok := m.byID[id]; ok {
+			w.json(draftKey(id), d.row())
+		} else {
+			w.del(draftKey(id))
 		}
-		delete(st.drafts, id)
-	} else {
-		st.drafts[id] = d
 	}
-	if o, ok := st.objects[id]; ok {
-		o.drafted = d != nil
+	clear(m.touched)
+}
+
+func (m *draftsModel) load(k string, v []byte) error {
+	var r draftRow
+	if err := json.Unmarshal(v, &r); err != nil {
+		return err
 	}
-	ch.drafts[id] = struct{}{}
+	if r.ID != k[len(prefixDraft):] {
+		return fmt.Errorf("row holds draft %q", r.ID)
+	}
+	m.byID[r.ID] = r.draft()
+	return nil
 }
 
 // Draft returns the draft with this id, body included. It returns
@@ -105,7 +137,7 @@ func (s *Store) Draft(id string) (catalog.Draft, error) {
 	if s.closed.Load() {
 		return catalog.Draft{}, ErrClosed
 	}
-	d, ok := s.st.drafts[id]
+	d, ok := s.st.drafts.byID[id]
 	if !ok {
 		return catalog.Draft{}, ErrNotFound
 	}
@@ -116,8 +148,8 @@ func (s *Store) Draft(id string) (catalog.Draft, error) {
 func (s *Store) Drafts() []catalog.Draft {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]catalog.Draft, 0, len(s.st.drafts))
-	for _, d := range s.st.drafts {
+	out := make([]catalog.Draft, 0, len(s.st.drafts.byID))
+	for _, d := range s.st.drafts.byID {
 		out = append(out, d.Draft)
 	}
 	slices.SortFunc(out, func(a, b catalog.Draft) int { return cmp.Compare(a.ID, b.ID) })
@@ -138,10 +170,10 @@ func (s *Store) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.D
 	}
 	f := catalog.DraftFacts{Seq: s.st.aggregates[events.AggregateDrafts]}
 	if q.ID != "" {
-		if o, ok := s.st.objects[q.ID]; ok {
+		if o, ok := s.st.manifest.objects[q.ID]; ok {
 			f.Object = &catalog.Target{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
 		}
-		if d, ok := s.st.drafts[q.ID]; ok {
+		if d, ok := s.st.drafts.byID[q.ID]; ok {
 			dc := d.Draft
 			f.Draft = &dc
 		}
@@ -157,11 +189,11 @@ func (s *Store) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.D
 // other than self; "" when the path is free.
 func (st *state) pathHolder(resource events.Resource, path, self string) string {
 	ns := catalog.NamespaceOfResource(resource)
-	if id, ok := st.paths[nsPath{ns, path}]; ok && id != self {
+	if id, ok := st.manifest.paths[nsPath{ns, path}]; ok && id != self {
 		return id
 	}
 	if id := catalog.TmpID(resource, path); id != self {
-		if _, ok := st.drafts[id]; ok {
+		if _, ok := st.drafts.byID[id]; ok {
 			return id
 		}
 	}
@@ -169,7 +201,7 @@ func (st *state) pathHolder(resource events.Resource, path, self string) string 
 		return ""
 	}
 	var holders []string
-	for _, d := range st.drafts {
+	for _, d := range st.drafts.byID {
 		if d.Op == events.DraftOpRename && d.NewPath == path && d.ID != self && d.Resource == resource {
 			holders = append(holders, d.ID)
 		}

@@ -19,19 +19,17 @@ type inventory struct {
 	ends []int
 }
 
-// inventory returns the current inventory. The caller holds s.mu (read or
-// write); readers may build it concurrently, which is harmless.
-func (s *Store) inventory() *inventory {
-	if inv := s.inv.Load(); inv != nil {
+// inventory returns the current inventory. The caller holds Store.mu
+// (read or write); readers may build it concurrently, which is harmless.
+func (m *manifestModel) inventory() *inventory {
+	if inv := m.inv.Load(); inv != nil {
 		return inv
 	}
-	objs := make([]*object, 0, len(s.st.objects))
-	for _, o := range s.st.objects {
+	objs := make([]*object, 0, len(m.objects))
+	for _, o := range m.objects {
 		objs = append(objs, o)
 	}
-	slices.SortFunc(objs, func(a, b *object) int {
-		return cmp.Or(cmp.Compare(a.ns.Rank(), b.ns.Rank()), strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
-	})
+	slices.SortFunc(objs, compareObjects)
 	inv := &inventory{objects: objs, ends: make([]int, len(objs))}
 	var text strings.Builder
 	for i, o := range objs {
@@ -39,8 +37,21 @@ func (s *Store) inventory() *inventory {
 		inv.ends[i] = text.Len()
 	}
 	inv.text = text.String()
-	s.inv.Store(inv)
+	m.inv.Store(inv)
 	return inv
+}
+
+// compareObjects orders objects as the inventory lists them: by namespace,
+// path and id.
+func compareObjects(a, b *object) int {
+	return cmp.Or(cmp.Compare(a.ns.Rank(), b.ns.Rank()), strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
+}
+
+// index returns the position of o in the inventory, false if it is not
+// there.
+func (inv *inventory) index(o *object) (int, bool) {
+	i, found := slices.BinarySearchFunc(inv.objects, o, compareObjects)
+	return i, found && inv.objects[i] == o
 }
 
 // matching returns a bit set of the objects whose search text holds every

@@ -3,39 +3,32 @@ package projections
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
 
-	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 )
 
-// The key layout. Every read model lives in one pebble keyspace; values are
-// fixed-width big-endian integers (u64), raw bytes, or JSON of a struct
-// (never of a map), so equal read models are equal bytes.
+// The key layout. Every row belongs to one read model (see model and the
+// registry, newState), under the model's prefix, or to the store core
+// (meta/). Values are fixed-width big-endian integers (u64), raw bytes, or
+// JSON of a row type of the model (a struct, never an API type), so equal
+// read models are equal bytes. Each model builds its keys in its own file.
 //
 //	meta/schema                     u64   layout version (schemaVersion)
 //	meta/checkpoint                 u64   sequence of the last applied event
 //	meta/events                     u64   number of events applied
 //	meta/agg/<aggregate>            u64   sequence of the aggregate's newest event
-//	m/o/<id>                        JSON  Object without its Body
-//	m/b/<id>                        raw   the published body of an object
+//	m/o/<id>                        JSON  objectRow: an object without its body (manifest.go)
+//	m/b/<id>                        raw   the published body of an object (not loaded at Open)
 //	m/p/<ns>/<path>                 raw   id of the object at path in namespace ns
-//	d/<id>                          JSON  Draft, body included
-//	u/r/<ruleId>                    u64   refs of a rule or workflow
+//	d/<id>                          JSON  draftRow, body included (drafts.go)
+//	u/r/<ruleId>                    u64   refs of a rule or workflow (usage.go)
 //	u/c/<ruleId>\x00<constraintId>  u64   refs of one constraint
-//	s/<sessionId>                   JSON  Session
-//	t/<tool>                        4×u64 calls, errors, total µs, max µs
-//	a/<sessionId>                   JSON  Compliance (compliance.go)
+//	s/<sessionId>                   JSON  sessionRow (sessions.go)
+//	t/<tool>                        4×u64 toolRow: calls, errors, total µs, max µs (tools.go)
+//	a/<sessionId>                   JSON  complianceRow (compliance.go)
 const (
-	prefixObject     = "m/o/"
-	prefixBody       = "m/b/"
-	prefixPath       = "m/p/"
-	prefixDraft      = "d/"
-	prefixRuleRefs   = "u/r/"
-	prefixConstraint = "u/c/"
-	prefixSession    = "s/"
-	prefixTool       = "t/"
-	prefixAggregate  = "meta/agg/"
+	prefixMeta      = "meta/"
+	prefixAggregate = "meta/agg/"
 )
 
 // The meta keys.
@@ -49,37 +42,7 @@ var (
 // with any other version: read models are rebuilt, never migrated.
 const schemaVersion = 3
 
-func objectKey(id string) []byte                    { return []byte(prefixObject + id) }
-func bodyKey(id string) []byte                      { return []byte(prefixBody + id) }
-func pathKey(ns content.Namespace, p string) []byte { return []byte(prefixPath + string(ns) + "/" + p) }
-func draftKey(id string) []byte                     { return []byte(prefixDraft + id) }
-func ruleRefsKey(ruleID string) []byte              { return []byte(prefixRuleRefs + ruleID) }
-func sessionKey(id string) []byte                   { return []byte(prefixSession + id) }
-func toolKey(name string) []byte                    { return []byte(prefixTool + name) }
-func aggregateKey(a events.Aggregate) []byte        { return []byte(prefixAggregate + string(a)) }
-
-func constraintKey(ruleID, constraintID string) []byte {
-	return []byte(prefixConstraint + ruleID + "\x00" + constraintID)
-}
-
-// parsePathKey splits the rest of a path index key, "<ns>/<path>".
-func parsePathKey(rest string) (content.Namespace, string, error) {
-	ns, p, ok := strings.Cut(rest, "/")
-	if !ok {
-		return "", "", fmt.Errorf("path index key %q has no namespace", rest)
-	}
-	return content.Namespace(ns), p, nil
-}
-
-// parseConstraintKey splits the rest of a constraint usage key,
-// "<ruleId>\x00<constraintId>". Rule ids hold no NUL; constraint ids may.
-func parseConstraintKey(rest string) (ruleID, constraintID string, err error) {
-	ruleID, constraintID, ok := strings.Cut(rest, "\x00")
-	if !ok {
-		return "", "", fmt.Errorf("constraint usage key %q has no separator", rest)
-	}
-	return ruleID, constraintID, nil
-}
+func aggregateKey(a events.Aggregate) []byte { return []byte(prefixAggregate + string(a)) }
 
 // prefixEnd returns the smallest key greater than every key with prefix p.
 // Prefixes here end in '/', never in 0xff.

@@ -1,7 +1,11 @@
 package projections
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
+	"sync/atomic"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
@@ -25,16 +29,12 @@ type Object struct {
 }
 
 // object is the in-memory form of a published object: its metadata, never
-// its body, which stays in pebble. Apart from drafted, a value stored in
-// the state never changes; a publish stores a new one.
+// its body, which stays in pebble. A value stored in the model never
+// changes; a publish stores a new one.
 type object struct {
 	Object
 	ns     content.Namespace
 	search string // searchText of the object, for List
-	// drafted reports whether a draft exists for this id, so that List
-	// looks up drafts only for the objects that have one. Unlike the rest
-	// of the object it changes in place, under Store.mu, by setDraft.
-	drafted bool
 }
 
 func newObject(o Object) *object {
@@ -48,9 +48,112 @@ type nsPath struct {
 	path string
 }
 
+// The manifest's rows: objects, their bodies and the path index.
+const (
+	prefixManifest = "m/"
+	prefixObject   = "m/o/"
+	prefixBody     = "m/b/"
+	prefixPath     = "m/p/"
+)
+
+func objectKey(id string) []byte                    { return []byte(prefixObject + id) }
+func bodyKey(id string) []byte                      { return []byte(prefixBody + id) }
+func pathKey(ns content.Namespace, p string) []byte { return []byte(prefixPath + string(ns) + "/" + p) }
+
+// parsePathKey splits the rest of a path index key, "<ns>/<path>".
+func parsePathKey(rest string) (content.Namespace, string, error) {
+	ns, p, ok := strings.Cut(rest, "/")
+	if !ok {
+		return "", "", fmt.Errorf("path index key %q has no namespace", rest)
+	}
+	return content.Namespace(ns), p, nil
+}
+
+// objectRow is how an object is stored, without its body: its own type,
+// so that the API type can change without changing the layout.
+type objectRow struct {
+	ID          string          `json:"id"`
+	Kind        string          `json:"kind"`
+	Path        string          `json:"path"`
+	Name        string          `json:"name"`
+	Group       string          `json:"group,omitempty"`
+	Hash        string          `json:"hash"`
+	Description string          `json:"description,omitempty"`
+	Constraints []constraintRow `json:"constraints,omitempty"`
+	Seq         uint64          `json:"seq"`
+}
+
+// constraintRow is how a constraint of an object is stored.
+type constraintRow struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Text     string `json:"text"`
+	TextHash string `json:"textHash"`
+}
+
+func (o *object) row() objectRow {
+	r := objectRow{
+		ID: o.ID, Kind: string(o.Kind), Path: o.Path, Name: o.Name, Group: o.Group,
+		Hash: o.Hash, Description: o.Description, Seq: o.Seq,
+	}
+	for _, c := range o.Constraints {
+		r.Constraints = append(r.Constraints, constraintRow{ID: c.ID, Name: c.Name, Text: c.Text, TextHash: c.TextHash})
+	}
+	return r
+}
+
+func (r objectRow) object() *object {
+	o := Object{
+		ID: r.ID, Kind: content.Kind(r.Kind), Path: r.Path, Name: r.Name, Group: r.Group,
+		Hash: r.Hash, Description: r.Description, Seq: r.Seq,
+	}
+	for _, c := range r.Constraints {
+		o.Constraints = append(o.Constraints, content.Constraint{ID: c.ID, Name: c.Name, Text: c.Text, TextHash: c.TextHash})
+	}
+	return newObject(o)
+}
+
+// manifestModel is the read model of the published catalog: the objects,
+// the index of their paths, their bodies (on disk only) and the inventory
+// that List and Objects serve from.
+type manifestModel struct {
+	objects map[string]*object
+	paths   map[nsPath]string
+	// inv is the inventory of objects, built by the first reader that needs
+	// it and dropped by every change of the catalog.
+	inv atomic.Pointer[inventory]
+
+	// Touched since the last write.
+	touchedObjects map[string]struct{}
+	touchedPaths   map[nsPath]struct{}
+	bodies         map[string]string // bodies published since the last write
+}
+
+func newManifestModel() *manifestModel {
+	return &manifestModel{
+		objects:        make(map[string]*object),
+		paths:          make(map[nsPath]string),
+		touchedObjects: make(map[string]struct{}),
+		touchedPaths:   make(map[nsPath]struct{}),
+		bodies:         make(map[string]string),
+	}
+}
+
+func (m *manifestModel) prefix() string   { return prefixManifest }
+func (m *manifestModel) diskOnly() string { return prefixBody }
+
+func (m *manifestModel) apply(d decoded) {
+	switch p := d.payload.(type) {
+	case *events.PublishData:
+		m.publish(d.ev.Seq, p)
+	case *events.RemoveData:
+		m.remove(p)
+	}
+}
+
 // publish applies catalog.publish: it upserts the object, parses its
 // constraints and moves its path index entry when its path changed.
-func (st *state) publish(seq uint64, d *events.PublishData, ch *changes) {
+func (m *manifestModel) publish(seq uint64, d *events.PublishData) {
 	kind := content.Kind(d.Kind)
 	id := d.ID
 	if kind == content.KindMPF {
@@ -66,48 +169,94 @@ func (st *state) publish(seq uint64, d *events.PublishData, ch *changes) {
 	if kind == content.KindRule || kind == content.KindWorkflow {
 		o.Constraints = content.ParseConstraints(d.Name, d.Body)
 	}
-	if old, ok := st.objects[id]; ok {
-		st.unindex(old.Object, ch)
+	if old, ok := m.objects[id]; ok {
+		m.unindex(old.Object)
 	}
 	obj := newObject(o)
-	obj.drafted = st.drafts[id] != nil
-	st.objects[id] = obj
-	st.paths[nsPath{obj.ns, o.Path}] = id
-	ch.paths[nsPath{obj.ns, o.Path}] = struct{}{}
-	ch.objects[id] = struct{}{}
-	ch.bodies[id] = d.Body
-	ch.catalog = true
+	m.objects[id] = obj
+	m.paths[nsPath{obj.ns, o.Path}] = id
+	m.touchedPaths[nsPath{obj.ns, o.Path}] = struct{}{}
+	m.touchedObjects[id] = struct{}{}
+	m.bodies[id] = d.Body
+	m.inv.Store(nil)
 }
 
 // remove applies catalog.remove: it drops the object and its path index
 // entry. Usage rows stay.
-func (st *state) remove(d *events.RemoveData, ch *changes) {
+func (m *manifestModel) remove(d *events.RemoveData) {
 	kind := content.Kind(d.Kind)
 	id := d.ID
 	if kind == content.KindMPF {
 		id = content.MetaPromptPath
 	}
 	if id == "" {
-		id = st.paths[nsPath{content.NamespaceOf(kind), d.Path}]
+		id = m.paths[nsPath{content.NamespaceOf(kind), d.Path}]
 	}
-	old, ok := st.objects[id]
+	old, ok := m.objects[id]
 	if !ok {
 		return
 	}
-	st.unindex(old.Object, ch)
-	delete(st.objects, id)
-	delete(ch.bodies, id)
-	ch.objects[id] = struct{}{}
-	ch.catalog = true
+	m.unindex(old.Object)
+	delete(m.objects, id)
+	delete(m.bodies, id)
+	m.touchedObjects[id] = struct{}{}
+	m.inv.Store(nil)
 }
 
 // unindex drops o's path index entry if it still points at o.
-func (st *state) unindex(o Object, ch *changes) {
+func (m *manifestModel) unindex(o Object) {
 	k := nsPath{content.NamespaceOf(o.Kind), o.Path}
-	if st.paths[k] == o.ID {
-		delete(st.paths, k)
-		ch.paths[k] = struct{}{}
+	if m.paths[k] == o.ID {
+		delete(m.paths, k)
+		m.touchedPaths[k] = struct{}{}
 	}
+}
+
+func (m *manifestModel) write(w *rowWriter) {
+	for id := range m.touchedObjects {
+		if o, ok := m.objects[id]; ok {
+			w.json(objectKey(id), o.row())
+			if body, ok := m.bodies[id]; ok {
+				w.set(bodyKey(id), []byte(body))
+			}
+		} else {
+			w.del(objectKey(id))
+			w.del(bodyKey(id))
+		}
+	}
+	for k := range m.touchedPaths {
+		if id, ok := m.paths[k]; ok {
+			w.set(pathKey(k.ns, k.path), []byte(id))
+		} else {
+			w.del(pathKey(k.ns, k.path))
+		}
+	}
+	clear(m.touchedObjects)
+	clear(m.touchedPaths)
+	clear(m.bodies)
+}
+
+func (m *manifestModel) load(k string, v []byte) error {
+	switch {
+	case strings.HasPrefix(k, prefixObject):
+		var r objectRow
+		if err := json.Unmarshal(v, &r); err != nil {
+			return err
+		}
+		if r.ID != k[len(prefixObject):] {
+			return fmt.Errorf("row holds object %q", r.ID)
+		}
+		m.objects[r.ID] = r.object()
+	case strings.HasPrefix(k, prefixPath):
+		ns, p, err := parsePathKey(k[len(prefixPath):])
+		if err != nil {
+			return err
+		}
+		m.paths[nsPath{ns, p}] = string(v)
+	default:
+		return errUnknownRow
+	}
+	return nil
 }
 
 // Object returns the published object with this id, body included; the
@@ -120,7 +269,7 @@ func (s *Store) Object(id string) (Object, error) {
 	if s.closed.Load() {
 		return Object{}, ErrClosed
 	}
-	o, ok := s.st.objects[id]
+	o, ok := s.st.manifest.objects[id]
 	if !ok {
 		return Object{}, ErrNotFound
 	}
@@ -148,7 +297,7 @@ func (s *Store) Manifest() ([]Object, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	seq := s.st.aggregates[events.AggregateCatalog]
-	inv := s.inventory().objects
+	inv := s.st.manifest.inventory().objects
 	out := make([]Object, len(inv))
 	for i, o := range inv {
 		out[i] = o.Object
@@ -162,6 +311,6 @@ func (s *Store) Manifest() ([]Object, uint64) {
 func (s *Store) ObjectIDByPath(ns content.Namespace, path string) (string, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	id, ok := s.st.paths[nsPath{ns, path}]
+	id, ok := s.st.manifest.paths[nsPath{ns, path}]
 	return id, ok
 }

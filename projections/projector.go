@@ -54,12 +54,8 @@ func (s *Store) Apply(evs ...events.Event) error {
 	case s.broken != nil:
 		return s.broken
 	}
-	s.ch.reset()
 	for _, d := range todo {
-		s.st.apply(d, s.ch)
-	}
-	if s.ch.catalog {
-		s.inv.Store(nil)
+		s.st.apply(d)
 	}
 	if err := s.commit(); err != nil {
 		return err
@@ -96,37 +92,13 @@ func (s *Store) decode(evs []events.Event) ([]decoded, error) {
 	return todo, nil
 }
 
-// apply changes the state for one event. Failed calls change only the tool
-// metrics and the session (their payload is nil).
-func (st *state) apply(d decoded, ch *changes) {
-	ev := d.ev
-	st.events++
-	st.checkpoint = ev.Seq
-	if a := ev.Type.Aggregate(); a != "" {
-		st.aggregates[a] = ev.Seq
-	}
-	st.recordTool(ev, ch)
-	st.touchSession(ev, ch)
-	st.compliance.apply(d, ch.compliance)
-	switch p := d.payload.(type) {
-	case refs:
-		st.refer(ev, p, ch)
-	case *events.PublishData:
-		st.publish(ev.Seq, p, ch)
-	case *events.RemoveData:
-		st.remove(p, ch)
-	case *events.DraftData, *events.SubmitData, *events.ReviewData:
-		st.applyDraft(ev, p, ch)
-	}
-}
-
-// commit writes the rows of s.ch in one batch. If that fails, it reloads
-// the state from the store, so memory matches what pebble holds. The
-// caller holds s.mu.
+// commit writes the rows the models touched, and the meta rows, in one
+// batch. If that fails, it reloads the state from the store, so memory
+// matches what pebble holds. The caller holds s.mu.
 func (s *Store) commit() error {
 	b := s.db.NewBatch()
 	defer b.Close()
-	err := s.st.write(b, s.ch)
+	err := s.st.write(b)
 	if err == nil && s.fault != nil {
 		err = s.fault(s.st.checkpoint)
 	}
@@ -143,7 +115,6 @@ func (s *Store) commit() error {
 		return s.broken
 	}
 	s.st = st
-	s.inv.Store(nil)
 	return err
 }
 

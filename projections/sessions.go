@@ -2,6 +2,7 @@ package projections
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -23,17 +24,59 @@ type Session struct {
 	Rejects uint64 `json:"rejects"`
 }
 
-// touchSession counts ev for its session, whatever its outcome. Reports and
-// rejects count only successful calls. Times are compared as strings:
-// events.TimeLayout is fixed-width UTC, so that is chronological.
-func (st *state) touchSession(ev *events.Event, ch *changes) {
+// prefixSession is the sessions' key prefix: s/<sessionId> holds a
+// sessionRow.
+const prefixSession = "s/"
+
+func sessionKey(id string) []byte { return []byte(prefixSession + id) }
+
+// sessionRow is a session as the model keeps it, in memory and on disk:
+// its own type, so that the API type can change without changing the
+// layout.
+type sessionRow struct {
+	ID      string `json:"id"`
+	First   string `json:"first"`
+	Last    string `json:"last"`
+	Calls   uint64 `json:"calls"`
+	SetUp   bool   `json:"setUp,omitempty"`
+	Refs    uint64 `json:"refs"`
+	Reports uint64 `json:"reports"`
+	Rejects uint64 `json:"rejects"`
+}
+
+func (r *sessionRow) session() Session {
+	return Session{
+		ID: r.ID, First: r.First, Last: r.Last, Calls: r.Calls, SetUp: r.SetUp,
+		Refs: r.Refs, Reports: r.Reports, Rejects: r.Rejects,
+	}
+}
+
+// sessionsModel is the read model of sessions: what the events of each
+// session id add up to.
+type sessionsModel struct {
+	byID    map[string]*sessionRow
+	touched map[string]struct{} // ids, since the last write
+}
+
+func newSessionsModel() *sessionsModel {
+	return &sessionsModel{byID: make(map[string]*sessionRow), touched: make(map[string]struct{})}
+}
+
+func (m *sessionsModel) prefix() string { return prefixSession }
+
+// apply counts an event for its session, whatever its outcome. Setups,
+// reports, rejects and refs count only successful calls. Times are
+// compared as strings: events.TimeLayout is fixed-width UTC, so that is
+// chronological.
+func (m *sessionsModel) apply(d decoded) {
+	ev := d.ev
 	if ev.SessionID == "" {
 		return
 	}
-	s := st.sessions[ev.SessionID]
+	s := m.byID[ev.SessionID]
 	if s == nil {
-		s = &Session{ID: ev.SessionID}
-		st.sessions[ev.SessionID] = s
+		s = &sessionRow{ID: ev.SessionID}
+		m.byID[ev.SessionID] = s
 	}
 	s.Calls++
 	if t := ev.Time; t != "" {
@@ -54,13 +97,32 @@ func (st *state) touchSession(ev *events.Event, ch *changes) {
 			s.Rejects++
 		}
 	}
-	ch.sessions[ev.SessionID] = struct{}{}
+	if rs, ok := d.payload.(refs); ok {
+		s.Refs += uint64(len(rs))
+	}
+	m.touched[ev.SessionID] = struct{}{}
 }
 
-// setUpSessions counts the sessions that made a successful memsetup.
-func (st *state) setUpSessions() int {
+func (m *sessionsModel) write(w *rowWriter) {
+	for id := range m.touched {
+		w.json(sessionKey(id), m.byID[id])
+	}
+	clear(m.touched)
+}
+
+func (m *sessionsModel) load(k string, v []byte) error {
+	r := new(sessionRow)
+	if err := json.Unmarshal(v, r); err != nil {
+		return err
+	}
+	m.byID[k[len(prefixSession):]] = r
+	return nil
+}
+
+// setUp counts the sessions that made a successful memsetup.
+func (m *sessionsModel) setUp() int {
 	n := 0
-	for _, s := range st.sessions {
+	for _, s := range m.byID {
 		if s.SetUp {
 			n++
 		}
@@ -73,9 +135,9 @@ func (st *state) setUpSessions() int {
 func (s *Store) Sessions() []Session {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]Session, 0, len(s.st.sessions))
-	for _, ses := range s.st.sessions {
-		out = append(out, *ses)
+	out := make([]Session, 0, len(s.st.sessions.byID))
+	for _, r := range s.st.sessions.byID {
+		out = append(out, r.session())
 	}
 	slices.SortFunc(out, func(a, b Session) int {
 		return cmp.Or(strings.Compare(a.First, b.First), strings.Compare(a.ID, b.ID))

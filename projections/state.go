@@ -1,134 +1,88 @@
 package projections
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 )
 
-// state is the in-memory copy of every read model except object bodies. The
-// projector changes it and writes the rows it touched from it; readers serve
-// from it. Store.mu guards it.
+// state is the in-memory copy of every read model except object bodies,
+// and the store core's meta rows. The projector changes it and writes the
+// rows it touched from it; readers serve from it, reading the models
+// through the typed fields. Store.mu guards it.
 type state struct {
-	checkpoint     uint64
-	events         uint64
-	aggregates     map[events.Aggregate]uint64 // newest sequence of each aggregate
-	objects        map[string]*object
-	paths          map[nsPath]string
-	drafts         map[string]*draft
-	ruleRefs       map[string]uint64
-	constraintRefs map[string]map[string]uint64 // rule id -> constraint id -> refs
-	sessions       map[string]*Session
-	tools          map[string]*ToolMetrics
-	compliance     *compliance
+	checkpoint uint64
+	events     uint64
+	aggregates map[events.Aggregate]uint64 // newest sequence of each aggregate
+
+	manifest   *manifestModel
+	drafts     *draftsModel
+	usage      *usageModel
+	sessions   *sessionsModel
+	tools      *toolsModel
+	compliance *complianceModel
+
+	// models are the fields above in registry order.
+	models []model
 }
 
+// newState returns an empty state. It is the registry of read models: the
+// list below fixes the order in which Apply hands each event to them and
+// commit writes their rows (neither changes what the store holds, as no
+// model reads another), and loadState and Digest find a row's model in it.
 func newState() *state {
-	return &state{
-		aggregates:     make(map[events.Aggregate]uint64),
-		objects:        make(map[string]*object),
-		paths:          make(map[nsPath]string),
-		drafts:         make(map[string]*draft),
-		ruleRefs:       make(map[string]uint64),
-		constraintRefs: make(map[string]map[string]uint64),
-		sessions:       make(map[string]*Session),
-		tools:          make(map[string]*ToolMetrics),
-		compliance:     newCompliance(),
+	st := &state{aggregates: make(map[events.Aggregate]uint64)}
+	st.models = []model{
+		register(&st.manifest, newManifestModel()),
+		register(&st.drafts, newDraftsModel()),
+		register(&st.usage, newUsageModel()),
+		register(&st.sessions, newSessionsModel()),
+		register(&st.tools, newToolsModel()),
+		register(&st.compliance, newComplianceModel()),
+	}
+	return st
+}
+
+// register sets the typed field of a model and returns the model.
+func register[M model](field *M, m M) model {
+	*field = m
+	return m
+}
+
+// owner returns the model whose prefix key starts with, nil for the meta
+// rows and for rows of no model.
+func (st *state) owner(key string) model {
+	for _, m := range st.models {
+		if strings.HasPrefix(key, m.prefix()) {
+			return m
+		}
+	}
+	return nil
+}
+
+// apply changes the state for one event: the meta rows, then every model.
+func (st *state) apply(d decoded) {
+	st.events++
+	st.checkpoint = d.ev.Seq
+	if a := d.ev.Type.Aggregate(); a != "" {
+		st.aggregates[a] = d.ev.Seq
+	}
+	for _, m := range st.models {
+		m.apply(d)
 	}
 }
 
-// changes records the rows one batch touched. Rows are written from the
-// state when the batch commits, so a row touched twice is written once, and
-// a row whose state entry is gone is deleted.
-type changes struct {
-	objects     map[string]struct{}
-	bodies      map[string]string // bodies published in this batch
-	paths       map[nsPath]struct{}
-	drafts      map[string]struct{}
-	rules       map[string]struct{}
-	constraints map[ruleConstraint]struct{}
-	sessions    map[string]struct{}
-	tools       map[string]struct{}
-	compliance  map[string]struct{} // session ids
-	catalog     bool                // the set of published objects changed
-}
-
-func newChanges() *changes {
-	return &changes{
-		objects:     make(map[string]struct{}),
-		bodies:      make(map[string]string),
-		paths:       make(map[nsPath]struct{}),
-		drafts:      make(map[string]struct{}),
-		rules:       make(map[string]struct{}),
-		constraints: make(map[ruleConstraint]struct{}),
-		sessions:    make(map[string]struct{}),
-		tools:       make(map[string]struct{}),
-		compliance:  make(map[string]struct{}),
-	}
-}
-
-func (ch *changes) reset() {
-	clear(ch.objects)
-	clear(ch.bodies)
-	clear(ch.paths)
-	clear(ch.drafts)
-	clear(ch.rules)
-	clear(ch.constraints)
-	clear(ch.sessions)
-	clear(ch.tools)
-	clear(ch.compliance)
-	ch.catalog = false
-}
-
-// write puts the rows named by ch, and the meta rows, into b. Which rows
-// a batch holds depends on how events were split into batches; what the
-// store holds after it commits does not.
-func (st *state) write(b *pebble.Batch, ch *changes) error {
+// write puts the rows the models touched since the last write, and the
+// meta rows, into b. Which rows a batch holds depends on how events were
+// split into batches; what the store holds after it commits does not.
+func (st *state) write(b *pebble.Batch) error {
 	w := rowWriter{b: b}
-	for id := range ch.objects {
-		if o, ok := st.objects[id]; ok {
-			w.json(objectKey(id), o.Object)
-			if body, ok := ch.bodies[id]; ok {
-				w.set(bodyKey(id), []byte(body))
-			}
-		} else {
-			w.del(objectKey(id))
-			w.del(bodyKey(id))
-		}
+	for _, m := range st.models {
+		m.write(&w)
 	}
-	for k := range ch.paths {
-		if id, ok := st.paths[k]; ok {
-			w.set(pathKey(k.ns, k.path), []byte(id))
-		} else {
-			w.del(pathKey(k.ns, k.path))
-		}
-	}
-	for id := range ch.drafts {
-		if d, ok := st.drafts[id]; ok {
-			w.json(draftKey(id), d.row())
-		} else {
-			w.del(draftKey(id))
-		}
-	}
-	for id := range ch.rules {
-		w.set(ruleRefsKey(id), encodeU64(st.ruleRefs[id]))
-	}
-	for k := range ch.constraints {
-		w.set(constraintKey(k.rule, k.constraint), encodeU64(st.constraintRefs[k.rule][k.constraint]))
-	}
-	for id := range ch.sessions {
-		w.json(sessionKey(id), st.sessions[id])
-	}
-	for name := range ch.tools {
-		w.set(toolKey(name), st.tools[name].encode())
-	}
-	st.compliance.write(&w, ch.compliance)
 	w.set(keyEvents, encodeU64(st.events))
 	for a, seq := range st.aggregates {
 		w.set(aggregateKey(a), encodeU64(seq))
@@ -137,34 +91,9 @@ func (st *state) write(b *pebble.Batch, ch *changes) error {
 	return w.err
 }
 
-// rowWriter puts rows into a batch and keeps the first error.
-type rowWriter struct {
-	b   *pebble.Batch
-	err error
-}
-
-func (w *rowWriter) set(k, v []byte) {
-	if w.err == nil {
-		w.err = w.b.Set(k, v, nil)
-	}
-}
-
-func (w *rowWriter) del(k []byte) {
-	if w.err == nil {
-		w.err = w.b.Delete(k, nil)
-	}
-}
-
-func (w *rowWriter) json(k []byte, v any) {
-	data, err := json.Marshal(v)
-	if err != nil && w.err == nil {
-		w.err = fmt.Errorf("encode %s: %w", k, err)
-	}
-	w.set(k, data)
-}
-
-// loadState reads every row except object bodies into a new state. It
-// fails on a row it cannot decode.
+// loadState reads every row but those a model keeps on disk only into a
+// new state. It fails on a row it cannot decode and on a row that belongs
+// to no model and is no meta row.
 func loadState(db *pebble.DB) (*state, error) {
 	st := newState()
 	it, err := db.NewIter(nil)
@@ -174,15 +103,21 @@ func loadState(db *pebble.DB) (*state, error) {
 	defer it.Close()
 	for ok := it.First(); ok; {
 		k := string(it.Key())
-		if bytes.HasPrefix(it.Key(), []byte(prefixBody)) {
-			ok = it.SeekGE(prefixEnd(prefixBody))
+		m := st.owner(k)
+		if d, isDiskOnly := m.(diskOnly); isDiskOnly && strings.HasPrefix(k, d.diskOnly()) {
+			ok = it.SeekGE(prefixEnd(d.diskOnly()))
 			continue
 		}
 		v, err := it.ValueAndErr()
 		if err != nil {
 			return nil, fmt.Errorf("read %q: %w", k, err)
 		}
-		if err := st.loadRow(k, v); err != nil {
+		if m != nil {
+			err = m.load(k, v)
+		} else {
+			err = st.loadMeta(k, v)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("decode %q: %w", k, err)
 		}
 		ok = it.Next()
@@ -190,66 +125,22 @@ func loadState(db *pebble.DB) (*state, error) {
 	if err := it.Error(); err != nil {
 		return nil, err
 	}
-	for id := range st.drafts {
-		if o, ok := st.objects[id]; ok {
-			o.drafted = true
-		}
-	}
 	return st, nil
 }
 
-// loadRow decodes one row into st.
-func (st *state) loadRow(k string, v []byte) error {
+// loadMeta decodes one meta row into st.
+func (st *state) loadMeta(k string, v []byte) error {
 	var err error
 	switch {
-	case strings.HasPrefix(k, prefixObject):
-		var o Object
-		if err = json.Unmarshal(v, &o); err == nil && o.ID != k[len(prefixObject):] {
-			err = fmt.Errorf("row holds object %q", o.ID)
-		}
-		st.objects[o.ID] = newObject(o)
-	case strings.HasPrefix(k, prefixPath):
-		var ns content.Namespace
-		var p string
-		if ns, p, err = parsePathKey(k[len(prefixPath):]); err == nil {
-			st.paths[nsPath{ns, p}] = string(v)
-		}
-	case strings.HasPrefix(k, prefixDraft):
-		var r draftRow
-		if err = json.Unmarshal(v, &r); err == nil && r.ID != k[len(prefixDraft):] {
-			err = fmt.Errorf("row holds draft %q", r.ID)
-		}
-		st.drafts[r.ID] = r.draft()
-	case strings.HasPrefix(k, prefixRuleRefs):
-		st.ruleRefs[k[len(prefixRuleRefs):]], err = decodeU64(v)
-	case strings.HasPrefix(k, prefixConstraint):
-		var rule, c string
-		var n uint64
-		if rule, c, err = parseConstraintKey(k[len(prefixConstraint):]); err == nil {
-			n, err = decodeU64(v)
-		}
-		if st.constraintRefs[rule] == nil {
-			st.constraintRefs[rule] = make(map[string]uint64)
-		}
-		st.constraintRefs[rule][c] = n
-	case strings.HasPrefix(k, prefixSession):
-		ses := new(Session)
-		err = json.Unmarshal(v, ses)
-		st.sessions[k[len(prefixSession):]] = ses
-	case strings.HasPrefix(k, prefixTool):
-		name := k[len(prefixTool):]
-		st.tools[name], err = decodeToolMetrics(name, v)
 	case strings.HasPrefix(k, prefixAggregate):
 		st.aggregates[events.Aggregate(k[len(prefixAggregate):])], err = decodeU64(v)
-	case strings.HasPrefix(k, prefixCompliance):
-		err = st.compliance.load(k[len(prefixCompliance):], v)
 	case k == string(keyCheckpoint):
 		st.checkpoint, err = decodeU64(v)
 	case k == string(keyEvents):
 		st.events, err = decodeU64(v)
 	case k == string(keySchema):
 	default:
-		err = fmt.Errorf("unknown row")
+		err = errUnknownRow
 	}
 	return err
 }

@@ -56,13 +56,11 @@ type Store struct {
 	batchSize int
 
 	applyMu sync.Mutex // one Apply at a time
-	ch      *changes   // the rows of the batch being applied; guarded by applyMu
 
 	mu     sync.RWMutex // guards st and broken; held for writing from change to commit
 	st     *state
-	broken error                     // a failed commit that could not be rolled back in memory
-	closed atomic.Bool               // set under mu, so a reader holding mu sees an open db
-	inv    atomic.Pointer[inventory] // nil after the catalog changed
+	broken error       // a failed commit that could not be rolled back in memory
+	closed atomic.Bool // set under mu, so a reader holding mu sees an open db
 
 	checkpoint atomic.Uint64
 	waitMu     sync.Mutex
@@ -115,7 +113,7 @@ func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
 	}
 	s := &Store{
 		dir: dir, fault: opts.CommitFault, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
-		ch: newChanges(), st: st, applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
+		st: st, applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
 	}
 	s.checkpoint.Store(st.checkpoint)
 	return s, nil

@@ -1,6 +1,7 @@
 package projections_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
@@ -113,6 +114,29 @@ func TestOpen(t *testing.T) {
 		_, err = projections.Open("/db", projections.Options{FS: fs})
 		wantRebuildError(t, err, projections.ErrIncompatible, "/db")
 	})
+	// A row of no read model, or one a model does not know under its
+	// prefix, is refused: the store was written by something else.
+	t.Run("UnknownRow", func(t *testing.T) {
+		for _, key := range []string{"zz/stray", "m/x/1", "u/x", "meta/what"} {
+			fs := vfs.NewMem()
+			s := openAt(t, fs, "/db", projections.Options{})
+			apply(t, s, mixed(newLedger(t))...)
+			closeQuietly(s)
+			db, err := pebble.Open("/db", &pebble.Options{FS: fs, Logger: quietPebble{t}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Set([]byte(key), encodeU64(1), pebble.Sync); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			_, err = projections.Open("/db", projections.Options{FS: fs})
+			wantRebuildError(t, err, projections.ErrCorrupt, "/db")
+			if err != nil && !strings.Contains(err.Error(), key) {
+				t.Errorf("got %q, want it to name the row %q", err, key)
+			}
+		}
+	})
 	t.Run("ErrLocked", func(t *testing.T) {
 		dir := t.TempDir()
 		s, err := projections.Open(dir, projections.Options{})
@@ -146,6 +170,8 @@ func TestOpen(t *testing.T) {
 		closeQuietly(s)
 	})
 }
+
+func encodeU64(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
 
 // quietPebble keeps pebble's informational messages out of the test output.
 type quietPebble struct{ tb testing.TB }

@@ -16,8 +16,8 @@ func (s *Store) Summary() Summary {
 	return Summary{
 		Checkpoint: s.st.checkpoint,
 		Events:     s.st.events,
-		Sessions:   s.st.setUpSessions(),
-		Objects:    len(s.st.objects),
-		Drafts:     len(s.st.drafts),
+		Sessions:   s.st.sessions.setUp(),
+		Objects:    len(s.st.manifest.objects),
+		Drafts:     len(s.st.drafts.byID),
 	}
 }

@@ -26,50 +26,95 @@ func (m ToolMetrics) AvgUs() uint64 {
 	return m.TotalUs / m.Calls
 }
 
-// recordTool counts ev for its tool. Negative durations count as zero.
-func (st *state) recordTool(ev *events.Event, ch *changes) {
+// prefixTool is the tools' key prefix: t/<tool> holds a toolRow.
+const prefixTool = "t/"
+
+func toolKey(name string) []byte { return []byte(prefixTool + name) }
+
+// toolsModel is the read model of tool metrics: what the calls of each
+// tool add up to.
+type toolsModel struct {
+	byName  map[string]*toolRow
+	touched map[string]struct{} // tool names, since the last write
+}
+
+func newToolsModel() *toolsModel {
+	return &toolsModel{byName: make(map[string]*toolRow), touched: make(map[string]struct{})}
+}
+
+func (m *toolsModel) prefix() string { return prefixTool }
+
+// apply counts an event for its tool, whatever its outcome. Negative
+// durations count as zero.
+func (m *toolsModel) apply(d decoded) {
+	ev := d.ev
 	if ev.Tool == "" {
 		return
 	}
-	m := st.tools[ev.Tool]
-	if m == nil {
-		m = &ToolMetrics{Tool: ev.Tool}
-		st.tools[ev.Tool] = m
+	r := m.byName[ev.Tool]
+	if r == nil {
+		r = new(toolRow)
+		m.byName[ev.Tool] = r
 	}
-	d := uint64(max(ev.DurationUs, 0))
-	m.Calls++
+	us := uint64(max(ev.DurationUs, 0))
+	r.calls++
 	if ev.Outcome == events.OutcomeError {
-		m.Errors++
+		r.errors++
 	}
-	m.TotalUs += d
-	m.MaxUs = max(m.MaxUs, d)
-	ch.tools[ev.Tool] = struct{}{}
+	r.totalUs += us
+	r.maxUs = max(r.maxUs, us)
+	m.touched[ev.Tool] = struct{}{}
 }
 
-// encode returns the row of m: calls, errors, total and max, 8 bytes each.
-func (m *ToolMetrics) encode() []byte {
+func (m *toolsModel) write(w *rowWriter) {
+	for name := range m.touched {
+		w.set(toolKey(name), m.byName[name].encode())
+	}
+	clear(m.touched)
+}
+
+func (m *toolsModel) load(k string, v []byte) error {
+	name := k[len(prefixTool):]
+	r, err := decodeToolRow(v)
+	if err != nil {
+		return fmt.Errorf("tool row %q: %w", name, err)
+	}
+	m.byName[name] = r
+	return nil
+}
+
+// toolRow is the metrics of a tool as the model keeps them, in memory and
+// on disk (calls, errors, total and max, 8 bytes each); the name is the
+// key's.
+type toolRow struct{ calls, errors, totalUs, maxUs uint64 }
+
+func (r *toolRow) metrics(name string) ToolMetrics {
+	return ToolMetrics{Tool: name, Calls: r.calls, Errors: r.errors, TotalUs: r.totalUs, MaxUs: r.maxUs}
+}
+
+func (r *toolRow) encode() []byte {
 	b := make([]byte, 0, 32)
-	for _, v := range [...]uint64{m.Calls, m.Errors, m.TotalUs, m.MaxUs} {
+	for _, v := range [...]uint64{r.calls, r.errors, r.totalUs, r.maxUs} {
 		b = binary.BigEndian.AppendUint64(b, v)
 	}
 	return b
 }
 
-func decodeToolMetrics(name string, b []byte) (*ToolMetrics, error) {
+func decodeToolRow(b []byte) (*toolRow, error) {
 	if len(b) != 32 {
-		return nil, fmt.Errorf("tool row %q: want 32 bytes, got %d", name, len(b))
+		return nil, fmt.Errorf("want 32 bytes, got %d", len(b))
 	}
 	u := func(i int) uint64 { return binary.BigEndian.Uint64(b[8*i:]) }
-	return &ToolMetrics{Tool: name, Calls: u(0), Errors: u(1), TotalUs: u(2), MaxUs: u(3)}, nil
+	return &toolRow{calls: u(0), errors: u(1), totalUs: u(2), maxUs: u(3)}, nil
 }
 
 // Tools returns the metrics of every tool that was called, sorted by name.
 func (s *Store) Tools() []ToolMetrics {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]ToolMetrics, 0, len(s.st.tools))
-	for _, m := range s.st.tools {
-		out = append(out, *m)
+	out := make([]ToolMetrics, 0, len(s.st.tools.byName))
+	for name, r := range s.st.tools.byName {
+		out = append(out, r.metrics(name))
 	}
 	slices.SortFunc(out, func(a, b ToolMetrics) int { return strings.Compare(a.Tool, b.Tool) })
 	return out

@@ -2,11 +2,11 @@ package projections
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/events"
 )
 
 // RuleUsage counts the references to one rule or workflow.
@@ -28,23 +28,102 @@ type ConstraintUsage struct {
 // ruleConstraint names one constraint of one rule.
 type ruleConstraint struct{ rule, constraint string }
 
-// refer applies attest.refer: every ref counts once for its rule, once for
-// its constraint and once for the session.
-func (st *state) refer(ev *events.Event, rs refs, ch *changes) {
+// The usage rows: refs per rule and per constraint.
+const (
+	prefixUsage      = "u/"
+	prefixRuleRefs   = "u/r/"
+	prefixConstraint = "u/c/"
+)
+
+func ruleRefsKey(ruleID string) []byte { return []byte(prefixRuleRefs + ruleID) }
+
+func constraintKey(ruleID, constraintID string) []byte {
+	return []byte(prefixConstraint + ruleID + "\x00" + constraintID)
+}
+
+// parseConstraintKey splits the rest of a constraint usage key,
+// "<ruleId>\x00<constraintId>". Rule ids hold no NUL; constraint ids may.
+func parseConstraintKey(rest string) (ruleID, constraintID string, err error) {
+	ruleID, constraintID, ok := strings.Cut(rest, "\x00")
+	if !ok {
+		return "", "", fmt.Errorf("constraint usage key %q has no separator", rest)
+	}
+	return ruleID, constraintID, nil
+}
+
+// usageModel is the read model of references: how often each rule or
+// workflow, and each of its constraints, was referenced by a successful
+// memref. Counts stay when the rule is removed.
+type usageModel struct {
+	rules       map[string]uint64
+	constraints map[string]map[string]uint64 // rule id -> constraint id -> refs
+
+	// Touched since the last write.
+	touchedRules       map[string]struct{}
+	touchedConstraints map[ruleConstraint]struct{}
+}
+
+func newUsageModel() *usageModel {
+	return &usageModel{
+		rules:              make(map[string]uint64),
+		constraints:        make(map[string]map[string]uint64),
+		touchedRules:       make(map[string]struct{}),
+		touchedConstraints: make(map[ruleConstraint]struct{}),
+	}
+}
+
+func (m *usageModel) prefix() string { return prefixUsage }
+
+// apply counts the refs of attest.refer: every ref once for its rule and
+// once for its constraint.
+func (m *usageModel) apply(d decoded) {
+	rs, ok := d.payload.(refs)
+	if !ok {
+		return
+	}
 	for _, r := range rs {
-		st.ruleRefs[r.rule]++
-		ch.rules[r.rule] = struct{}{}
-		byConstraint := st.constraintRefs[r.rule]
+		m.rules[r.rule]++
+		m.touchedRules[r.rule] = struct{}{}
+		byConstraint := m.constraints[r.rule]
 		if byConstraint == nil {
 			byConstraint = make(map[string]uint64)
-			st.constraintRefs[r.rule] = byConstraint
+			m.constraints[r.rule] = byConstraint
 		}
 		byConstraint[r.constraint]++
-		ch.constraints[r] = struct{}{}
+		m.touchedConstraints[r] = struct{}{}
 	}
-	if ev.SessionID != "" && len(rs) > 0 {
-		st.sessions[ev.SessionID].Refs += uint64(len(rs))
+}
+
+func (m *usageModel) write(w *rowWriter) {
+	for id := range m.touchedRules {
+		w.set(ruleRefsKey(id), encodeU64(m.rules[id]))
 	}
+	for k := range m.touchedConstraints {
+		w.set(constraintKey(k.rule, k.constraint), encodeU64(m.constraints[k.rule][k.constraint]))
+	}
+	clear(m.touchedRules)
+	clear(m.touchedConstraints)
+}
+
+func (m *usageModel) load(k string, v []byte) error {
+	var err error
+	switch {
+	case strings.HasPrefix(k, prefixRuleRefs):
+		m.rules[k[len(prefixRuleRefs):]], err = decodeU64(v)
+	case strings.HasPrefix(k, prefixConstraint):
+		var rule, c string
+		var n uint64
+		if rule, c, err = parseConstraintKey(k[len(prefixConstraint):]); err == nil {
+			n, err = decodeU64(v)
+		}
+		if m.constraints[rule] == nil {
+			m.constraints[rule] = make(map[string]uint64)
+		}
+		m.constraints[rule][c] = n
+	default:
+		err = errUnknownRow
+	}
+	return err
 }
 
 // Usage returns the references per rule and workflow: one entry for every
@@ -56,13 +135,13 @@ func (s *Store) Usage() []RuleUsage {
 	defer s.mu.RUnlock()
 	var out []RuleUsage
 	seen := make(map[string]bool)
-	for _, o := range s.st.objects {
+	for _, o := range s.st.manifest.objects {
 		if o.Kind != content.KindRule && o.Kind != content.KindWorkflow {
 			continue
 		}
 		seen[o.ID] = true
-		u := RuleUsage{ID: o.ID, Path: o.Path, Kind: o.Kind, Refs: s.st.ruleRefs[o.ID]}
-		counted := s.st.constraintRefs[o.ID]
+		u := RuleUsage{ID: o.ID, Path: o.Path, Kind: o.Kind, Refs: s.st.usage.rules[o.ID]}
+		counted := s.st.usage.constraints[o.ID]
 		for _, c := range o.Constraints {
 			u.Constraints = append(u.Constraints, ConstraintUsage{ID: c.ID, Refs: counted[c.ID]})
 		}
@@ -73,12 +152,12 @@ func (s *Store) Usage() []RuleUsage {
 		}
 		out = append(out, u)
 	}
-	for id, n := range s.st.ruleRefs {
+	for id, n := range s.st.usage.rules {
 		if seen[id] {
 			continue
 		}
 		u := RuleUsage{ID: id, Refs: n}
-		for cid, cn := range s.st.constraintRefs[id] {
+		for cid, cn := range s.st.usage.constraints[id] {
 			u.Constraints = append(u.Constraints, ConstraintUsage{ID: cid, Refs: cn})
 		}
 		out = append(out, u)

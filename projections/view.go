@@ -57,7 +57,7 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 	if s.closed.Load() {
 		return Item{}, ErrClosed
 	}
-	o, d := s.st.objects[id], s.st.drafts[id]
+	o, d := s.st.manifest.objects[id], s.st.drafts.byID[id]
 	var it Item
 	switch {
 	case d != nil && d.Op == events.DraftOpCreate:
@@ -106,14 +106,25 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
-	inv := s.inventory()
+	inv := s.st.manifest.inventory()
 
 	// Items with a draft are few: they are sorted apart and merged into
-	// the inventory order.
+	// the inventory order, and the objects they stand for are marked in
+	// hidden (bit i for inv.objects[i]) so that the inventory skips them.
 	var drafted []Item
-	for _, d := range s.st.drafts {
+	var hidden []uint64
+	for _, d := range s.st.drafts.byID {
+		o := s.st.manifest.objects[d.ID]
+		if o != nil {
+			if i, ok := inv.index(o); ok {
+				if hidden == nil {
+					hidden = make([]uint64, (len(inv.objects)+63)/64)
+				}
+				hidden[i/64] |= 1 << (i % 64)
+			}
+		}
 		var it Item
-		switch o := s.st.objects[d.ID]; {
+		switch {
 		case d.Op == events.DraftOpCreate:
 			if d.Resource == "mpf" {
 				continue
@@ -145,7 +156,10 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 		if matches != nil && matches[i/64]&(1<<(i%64)) == 0 {
 			continue
 		}
-		if o.ns == content.NSMPF || o.drafted || !f.selects(o.Kind, o.Group) {
+		if hidden != nil && hidden[i/64]&(1<<(i%64)) != 0 {
+			continue
+		}
+		if o.ns == content.NSMPF || !f.selects(o.Kind, o.Group) {
 			continue
 		}
 		it := publishedItem(o)
