@@ -98,7 +98,9 @@ func diffModels(a, b *projections.Store) string {
 	if !reflect.DeepEqual(a.Objects(), b.Objects()) {
 		names = append(names, "manifest")
 	}
-	if !reflect.DeepEqual(a.Drafts(), b.Drafts()) {
+	da, aerr := a.Drafts()
+	db, berr := b.Drafts()
+	if aerr != nil || berr != nil || !reflect.DeepEqual(da, db) {
 		names = append(names, "drafts")
 	}
 	if !reflect.DeepEqual(a.Usage(), b.Usage()) {

@@ -6,38 +6,36 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 )
 
-// draft is the in-memory form of a catalog.Draft with the hash of its body.
+// draft is the in-memory form of a catalog.Draft: everything but its body,
+// which stays on disk (a draft body may be 256 KiB, and agents may stage
+// many), with the hash of the body.
 type draft struct {
-	catalog.Draft
-	hash string // content.Hash of Body, for create and update drafts
-}
-
-func newDraft(d catalog.Draft) *draft {
-	out := &draft{Draft: d}
-	if d.Op == events.DraftOpCreate || d.Op == events.DraftOpUpdate {
-		out.hash = content.Hash([]byte(d.Body))
-	}
-	return out
+	catalog.Draft        // Body is always empty
+	hash          string // content.Hash of the body, for create and update drafts
 }
 
 // kind returns the content kind of a create draft.
 func (d *draft) kind() content.Kind { return d.KindOf() }
 
-// draftRow is how a draft is stored: its own type, so that the API type
-// can change without changing the layout.
+// hasBody reports whether drafts of op carry a body.
+func hasBody(op events.DraftOp) bool { return op == events.DraftOpCreate || op == events.DraftOpUpdate }
+
+// draftRow is how a draft is stored, apart from its body: its own type, so
+// that the API type can change without changing the layout.
 type draftRow struct {
 	ID          string `json:"id"`
 	Resource    string `json:"resource"`
 	Op          string `json:"op"`
 	Path        string `json:"path,omitempty"`
 	NewPath     string `json:"newPath,omitempty"`
-	Body        string `json:"body,omitempty"`
+	Hash        string `json:"hash,omitempty"`
 	BaseHash    string `json:"baseHash,omitempty"`
 	Description string `json:"description,omitempty"`
 	SessionID   string `json:"sessionId,omitempty"`
@@ -48,39 +46,51 @@ type draftRow struct {
 func (d *draft) row() draftRow {
 	return draftRow{
 		ID: d.ID, Resource: string(d.Resource), Op: string(d.Op), Path: d.Path, NewPath: d.NewPath,
-		Body: d.Body, BaseHash: d.BaseHash, Description: d.Description, SessionID: d.SessionID,
+		Hash: d.hash, BaseHash: d.BaseHash, Description: d.Description, SessionID: d.SessionID,
 		Seq: d.Seq, Submitted: d.Submitted,
 	}
 }
 
 func (r draftRow) draft() *draft {
-	return newDraft(catalog.Draft{
+	return &draft{hash: r.Hash, Draft: catalog.Draft{
 		ID: r.ID, Resource: events.Resource(r.Resource), Op: events.DraftOp(r.Op), Path: r.Path, NewPath: r.NewPath,
-		Body: r.Body, BaseHash: r.BaseHash, Description: r.Description, SessionID: r.SessionID,
+		BaseHash: r.BaseHash, Description: r.Description, SessionID: r.SessionID,
 		Seq: r.Seq, Submitted: r.Submitted,
-	})
+	}}
 }
 
-// prefixDraft is the drafts' key prefix: d/<id> holds a draftRow.
-const prefixDraft = "d/"
+// The drafts' keys: d/m/<id> holds a draftRow, d/b/<id> the body of a
+// create or update draft, read from disk when asked for.
+const (
+	prefixDraft     = "d/"
+	prefixDraftMeta = "d/m/"
+	prefixDraftBody = "d/b/"
+)
 
-func draftKey(id string) []byte { return []byte(prefixDraft + id) }
+func draftKey(id string) []byte     { return []byte(prefixDraftMeta + id) }
+func draftBodyKey(id string) []byte { return []byte(prefixDraftBody + id) }
 
 // draftsModel is the read model of pending drafts, one per id, folded with
 // catalog.EvolveDraft.
 type draftsModel struct {
 	byID    map[string]*draft
 	touched map[string]struct{} // ids, since the last write
+	// bodies holds the bodies applied since the last write, by id: a body
+	// to write, or nil for a body to delete. A draft whose body did not
+	// change (a submit) has no entry.
+	bodies map[string]*string
 }
 
 func newDraftsModel() *draftsModel {
-	return &draftsModel{byID: make(map[string]*draft), touched: make(map[string]struct{})}
+	return &draftsModel{byID: make(map[string]*draft), touched: make(map[string]struct{}), bodies: make(map[string]*string)}
 }
 
-func (m *draftsModel) prefix() string { return prefixDraft }
+func (m *draftsModel) prefix() string   { return prefixDraft }
+func (m *draftsModel) diskOnly() string { return prefixDraftBody }
 
 // apply folds an event of the drafts aggregate (or a submit or review of
-// a draft) with catalog.EvolveDraft, the one fold of the drafts.
+// a draft) with catalog.EvolveDraft, the one fold of the drafts. The body
+// an event carries goes to disk at the next write; memory keeps its hash.
 func (m *draftsModel) apply(d decoded) {
 	switch d.payload.(type) {
 	case *events.DraftData, *events.SubmitData, *events.ReviewData:
@@ -95,13 +105,27 @@ func (m *draftsModel) apply(d decoded) {
 	if dr := m.byID[id]; dr != nil {
 		cur = &dr.Draft
 	}
-	switch next := catalog.EvolveDraft(cur, d.ev, d.payload); {
+	next := catalog.EvolveDraft(cur, d.ev, d.payload)
+	switch {
 	case next == cur:
 		return
 	case next == nil:
 		delete(m.byID, id)
+		m.bodies[id] = nil
 	default:
-		m.byID[id] = newDraft(*next)
+		nd := &draft{Draft: *next}
+		_, carries := d.payload.(*events.DraftData)
+		switch {
+		case hasBody(next.Op) && carries:
+			body := next.Body
+			nd.hash, m.bodies[id] = content.Hash([]byte(body)), &body
+		case hasBody(next.Op):
+			nd.hash = m.byID[id].hash // a submit: the body stays
+		default:
+			m.bodies[id] = nil
+		}
+		nd.Body = ""
+		m.byID[id] = nd
 	}
 	m.touched[id] = struct{}{}
 }
@@ -114,19 +138,44 @@ func (m *draftsModel) write(w *rowWriter) {
 			w.del(draftKey(id))
 		}
 	}
+	for id, body := range m.bodies {
+		if body != nil {
+			w.set(draftBodyKey(id), []byte(*body))
+		} else {
+			w.del(draftBodyKey(id))
+		}
+	}
 	clear(m.touched)
+	clear(m.bodies)
 }
 
 func (m *draftsModel) load(k string, v []byte) error {
+	if !strings.HasPrefix(k, prefixDraftMeta) {
+		return fmt.Errorf("unknown draft row")
+	}
 	var r draftRow
 	if err := json.Unmarshal(v, &r); err != nil {
 		return err
 	}
-	if r.ID != k[len(prefixDraft):] {
+	if r.ID != k[len(prefixDraftMeta):] {
 		return fmt.Errorf("row holds draft %q", r.ID)
 	}
 	m.byID[r.ID] = r.draft()
 	return nil
+}
+
+// draftBody reads the body of draft d from disk; "" for drafts without
+// one. The caller holds s.mu and has checked that the store is open.
+func (s *Store) draftBody(d *draft) (string, error) {
+	if !hasBody(d.Op) {
+		return "", nil
+	}
+	v, closer, err := s.db.Get(draftBodyKey(d.ID))
+	if err != nil {
+		return "", fmt.Errorf("read the body of draft %s: %w", d.ID, err)
+	}
+	defer closer.Close()
+	return string(v), nil
 }
 
 // Draft returns the draft with this id, body included. It returns
@@ -141,24 +190,38 @@ func (s *Store) Draft(id string) (catalog.Draft, error) {
 	if !ok {
 		return catalog.Draft{}, ErrNotFound
 	}
-	return d.Draft, nil
+	out := d.Draft
+	var err error
+	out.Body, err = s.draftBody(d)
+	return out, err
 }
 
-// Drafts returns every draft, bodies included, sorted by id.
-func (s *Store) Drafts() []catalog.Draft {
+// Drafts returns every draft, bodies included (read from disk), sorted by
+// id. It returns ErrClosed after Close and the storage error if a body
+// cannot be read.
+func (s *Store) Drafts() ([]catalog.Draft, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
 	out := make([]catalog.Draft, 0, len(s.st.drafts.byID))
 	for _, d := range s.st.drafts.byID {
-		out = append(out, d.Draft)
+		dc := d.Draft
+		var err error
+		if dc.Body, err = s.draftBody(d); err != nil {
+			return nil, err
+		}
+		out = append(out, dc)
 	}
 	slices.SortFunc(out, func(a, b catalog.Draft) int { return cmp.Compare(a.ID, b.ID) })
-	return out
+	return out, nil
 }
 
 // DraftFacts returns what a decision of the drafts aggregate reads for q,
-// all from one state of the read models (see catalog.DraftFacts). It
-// returns ErrClosed after Close and ctx.Err() if ctx has ended.
+// all from one state of the read models (see catalog.DraftFacts); its
+// draft carries no body (no decision reads one). It returns ErrClosed
+// after Close and ctx.Err() if ctx has ended.
 func (s *Store) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
 	if err := ctx.Err(); err != nil {
 		return catalog.DraftFacts{}, err

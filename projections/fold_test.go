@@ -156,7 +156,7 @@ func renderModels(tb testing.TB, s *projections.Store) string {
 		Usage    []projections.RuleUsage   `json:"usage"`
 		Sessions []projections.Session     `json:"sessions"`
 		Tools    []projections.ToolMetrics `json:"tools"`
-	}{s.Summary(), s.Objects(), s.Drafts(), items, s.Usage(), s.Sessions(), s.Tools()}
+	}{s.Summary(), s.Objects(), allDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools()}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

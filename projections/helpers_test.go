@@ -10,6 +10,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
@@ -199,4 +200,14 @@ func mustList(tb testing.TB, s *projections.Store, f projections.Filter) []proje
 		tb.Fatalf("list %+v: %v", f, err)
 	}
 	return items
+}
+
+// allDrafts returns every draft of the store, failing the test on an error.
+func allDrafts(tb testing.TB, s *projections.Store) []catalog.Draft {
+	tb.Helper()
+	ds, err := s.Drafts()
+	if err != nil {
+		tb.Fatalf("drafts: %v", err)
+	}
+	return ds
 }

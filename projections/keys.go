@@ -20,7 +20,8 @@ import (
 //	m/o/<id>                        JSON  objectRow: an object without its body (manifest.go)
 //	m/b/<id>                        raw   the published body of an object (not loaded at Open)
 //	m/p/<ns>/<path>                 raw   id of the object at path in namespace ns
-//	d/<id>                          JSON  draftRow, body included (drafts.go)
+//	d/m/<id>                        JSON  draftRow: a draft without its body (drafts.go)
+//	d/b/<id>                        raw   the body of a create or update draft (not loaded at Open)
 //	u/r/<ruleId>                    u64   refs of a rule or workflow (usage.go)
 //	u/c/<ruleId>\x00<constraintId>  u64   refs of one constraint
 //	s/<sessionId>                   JSON  sessionRow (sessions.go)
@@ -40,7 +41,7 @@ var (
 
 // schemaVersion is the layout written by this build. Open refuses a store
 // with any other version: read models are rebuilt, never migrated.
-const schemaVersion = 3
+const schemaVersion = 4
 
 func aggregateKey(a events.Aggregate) []byte { return []byte(prefixAggregate + string(a)) }
 

@@ -62,7 +62,6 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 	switch {
 	case d != nil && d.Op == events.DraftOpCreate:
 		it = createdItem(d)
-		it.Body = d.Body
 	case o == nil:
 		return Item{}, ErrNotFound
 	case d == nil:
@@ -73,9 +72,13 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 		if it, ok = overlaid(o, d); !ok {
 			return Item{}, ErrNotFound
 		}
-		if d.Op == events.DraftOpUpdate {
-			it.Body = d.Body
+	}
+	if d != nil && hasBody(d.Op) {
+		body, err := s.draftBody(d)
+		if err != nil {
+			return Item{}, err
 		}
+		it.Body = body
 	}
 	if it.Published && d == nil || d != nil && d.Op == events.DraftOpRename {
 		body, err := s.body(id)
