@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -205,5 +206,57 @@ func TestHandle_CloseWithAStuckProjector(t *testing.T) {
 	case <-closed:
 	case <-time.After(30 * time.Second):
 		t.Fatal("Close is still waiting for a projector stuck in storage after 30 s")
+	}
+}
+
+// TestHandle_ReadModelsDamagedWhileServing damages the table files of the
+// owner's read models while it serves: a read that finds the damage does
+// not kill the process; the owner rebuilds the read models from the
+// ledger, and every read succeeds again, with the right bodies.
+func TestHandle_ReadModelsDamagedWhileServing(t *testing.T) {
+	ws := newWorkspace(t)
+	rules := filepath.Join(ws.ContentRoot(), "rules", "big")
+	if err := os.MkdirAll(rules, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 400 {
+		body := fmt.Sprintf("# R%d\n\n%s\n", i, strings.Repeat("x", 30000))
+		if err := os.WriteFile(filepath.Join(rules, fmt.Sprintf("R%d.md", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := attach(t, ws)
+	ctx := context.Background()
+	if _, err := h.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	items := list(t, h, projections.Filter{Group: "big"})
+	ssts, _ := filepath.Glob(filepath.Join(node.ProjectionsDir(ws.StateDir()), "*.sst"))
+	if len(ssts) == 0 {
+		t.Fatal("the read models have no table file to damage")
+	}
+	for _, f := range ssts {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 100; i < len(b)-100; i += 997 {
+			b[i] ^= 0xff
+		}
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, it := range items {
+		v, err := h.View(ctx, it.ID)
+		if err != nil {
+			t.Fatalf("view %s after the damage: %v", it.Path, err)
+		}
+		if !strings.HasPrefix(v.Body, "# "+it.Name+"\n") || len(v.Body) < 30000 {
+			t.Fatalf("view %s: a body of %d bytes starting %.20q", it.Path, len(v.Body), v.Body)
+		}
+	}
+	if r, err := h.Verify(ctx); err != nil || !r.OK() {
+		t.Fatalf("verify: %v %v", err, r.Problems)
 	}
 }

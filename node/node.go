@@ -111,9 +111,9 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 // StartProjections opens the read models and starts the projector, which
 // catches up with the log and then follows it.
 //
-// Read models of another layout (written by another version), and read
-// models ahead of the log (the stream was removed or restored from an
-// older backup), are rebuilt from the log: they are derived data.
+// Read models of another layout (written by another version), damaged
+// ones, and ones ahead of the log (the stream was removed or restored
+// from an older backup) are rebuilt from the log: they are derived data.
 func (n *Node) StartProjections(ctx context.Context) error {
 	dir := ProjectionsDir(n.WS.StateDir())
 	opts := projections.Options{Logger: n.logger, CommitFault: n.fault}
@@ -123,7 +123,7 @@ func (n *Node) StartProjections(ctx context.Context) error {
 			store.Close()
 		}
 	}
-	if errors.Is(err, projections.ErrIncompatible) || errors.Is(err, errAheadOfLog) {
+	if errors.Is(err, projections.ErrIncompatible) || errors.Is(err, projections.ErrCorrupt) || errors.Is(err, errAheadOfLog) {
 		n.logger.Warn("rebuilding the read models from the ledger", "dir", dir, "reason", err)
 		store, err = projections.Rebuild(ctx, n.Log, dir, opts, nil)
 	}

@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -55,9 +56,25 @@ func (o *owner) start() {
 	o.lifeDone = make(chan struct{})
 	go func() {
 		defer close(o.lifeDone)
-		if err := o.run(o.svcCtx); err != nil {
+		for {
+			err := o.run(o.svcCtx)
+			if err == nil || o.svcCtx.Err() != nil {
+				return
+			}
+			if errors.Is(err, projections.ErrCorrupt) {
+				// Damaged read models would be opened again as they are by
+				// the next owner: rebuild them from the ledger here.
+				o.n.logger.Error("the read models are damaged; rebuilding them from the ledger", "err", err)
+				if _, rerr := o.rebuild(o.svcCtx, nil); rerr == nil {
+					o.n.logger.Warn("rebuilt the damaged read models")
+					continue
+				} else {
+					err = errors.Join(err, rerr)
+				}
+			}
 			o.n.logger.Error("the workspace owner steps down: reads and catalog changes answer unavailable until a new owner has caught up", "err", err)
 			o.stepDown(err)
+			return
 		}
 	}()
 }
@@ -164,8 +181,9 @@ func (o *owner) onRequest(msg *nats.Msg) {
 }
 
 // read runs fn on the read models, holding off a rebuild meanwhile. It
-// fails with ErrProjector when the projector has stopped: the read models
-// are behind the log and must not be served as current.
+// fails with ErrProjector when the projector has stopped (the read models
+// are behind the log and must not be served as current) and when they
+// turn out damaged (the owner rebuilds them).
 func read[T any](o *owner, fn func(*projections.Store) (T, error)) (T, error) {
 	o.models.RLock()
 	defer o.models.RUnlock()
@@ -176,7 +194,12 @@ func read[T any](o *owner, fn func(*projections.Store) (T, error)) (T, error) {
 	if o.n.Store == nil {
 		return zero, fmt.Errorf("%w: the read models are not open", ErrProjector)
 	}
-	return fn(o.n.Store)
+	v, err := fn(o.n.Store)
+	if errors.Is(err, projections.ErrCorrupt) {
+		// The owner is rebuilding them (see start): a retry soon succeeds.
+		err = fmt.Errorf("%w: %w", ErrProjector, err)
+	}
+	return v, err
 }
 
 func (o *owner) view(ctx context.Context, id string) (projections.Item, error) {

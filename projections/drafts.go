@@ -170,12 +170,7 @@ func (s *Store) draftBody(d *draft) (string, error) {
 	if !hasBody(d.Op) {
 		return "", nil
 	}
-	v, closer, err := s.db.Get(draftBodyKey(d.ID))
-	if err != nil {
-		return "", fmt.Errorf("read the body of draft %s: %w", d.ID, err)
-	}
-	defer closer.Close()
-	return string(v), nil
+	return s.get(draftBodyKey(d.ID), "the body of draft "+d.ID)
 }
 
 // Draft returns the draft with this id, body included. It returns

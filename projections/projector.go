@@ -53,6 +53,8 @@ func (s *Store) Apply(evs ...events.Event) error {
 		return ErrClosed
 	case s.broken != nil:
 		return s.broken
+	case s.corrupt.check() != nil:
+		return s.corrupt.check()
 	}
 	for _, d := range todo {
 		s.st.apply(d)

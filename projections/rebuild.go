@@ -17,9 +17,16 @@ import (
 // Dropping the store removes everything else, so the lock stays held.
 const lockFile = "LOCK"
 
-// Rebuild throws away every read model in dir, whatever state the store is
-// in (corrupt, or of another layout), replays the whole of log into a new
-// store and returns that store, open.
+// Rebuild replaces every read model in dir, whatever state the store is in
+// (damaged, or of another layout), by a replay of the whole of log, and
+// returns the new store, open.
+//
+// When dir holds a store, the replay goes into a folder beside it
+// (dir.rebuild) and replaces dir only once it is complete: a rebuild that
+// fails (the log ends early, the disk fills up) leaves the old read models
+// as they were. The swap is two renames; a crash between them leaves no
+// store at dir, and the next Open starts from an empty one, which replays
+// the log.
 //
 // progress, if not nil, is called after each committed batch with the
 // events applied so far and the events the log held when Rebuild started.
@@ -34,6 +41,33 @@ func Rebuild(ctx context.Context, log events.Log, dir string, opts Options, prog
 	if err != nil {
 		return nil, fmt.Errorf("rebuild %s: read last sequence: %w", dir, err)
 	}
+	held, err := holdsStore(dir, opts.FS)
+	if err != nil {
+		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
+	}
+	target := dir
+	if held {
+		target = dir + ".rebuild"
+	}
+	s, err := replay(ctx, log, target, opts, total, progress)
+	if err != nil || !held {
+		return s, err
+	}
+	if err := s.Close(); err != nil {
+		return nil, fmt.Errorf("rebuild %s: close the new read models: %w", dir, err)
+	}
+	if err := swap(dir, target, opts.FS); err != nil {
+		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
+	}
+	s, err = Open(dir, opts)
+	if err != nil {
+		return nil, fmt.Errorf("rebuild %s: open the new read models: %w", dir, err)
+	}
+	return s, nil
+}
+
+// replay drops whatever is in dir and replays log into a new store there.
+func replay(ctx context.Context, log events.Log, dir string, opts Options, total uint64, progress func(done, total uint64)) (*Store, error) {
 	lock, err := drop(dir, opts.FS)
 	if err != nil {
 		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
@@ -56,6 +90,54 @@ func Rebuild(ctx context.Context, log events.Log, dir string, opts Options, prog
 		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
 	}
 	return s, nil
+}
+
+// holdsStore reports whether dir holds a store that a rebuild must keep
+// until its replacement is complete. It locks dir to check that nobody has
+// it open, and fails as drop does on a file or on a folder that does not
+// look like a store.
+func holdsStore(dir string, fsys vfs.FS) (bool, error) {
+	info, err := fsys.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, err
+	case !info.IsDir():
+		return false, fmt.Errorf("%w: it is a file, not a folder; remove it and try again", ErrCorrupt)
+	}
+	names, err := fsys.List(dir)
+	if err != nil {
+		return false, err
+	}
+	if !looksLikeStore(names) {
+		return false, errors.New("refusing to replace a folder that does not look like a projections store")
+	}
+	lock, err := pebble.LockDirectory(dir, fsys)
+	if err != nil {
+		return false, fmt.Errorf("%w (is another clumsies process serving this workspace?): %w", ErrLocked, err)
+	}
+	lock.Close()
+	return len(names) > 1 || len(names) == 1 && names[0] != lockFile, nil
+}
+
+// swap puts the complete store in next where the store in dir is, and
+// removes the old one.
+func swap(dir, next string, fsys vfs.FS) error {
+	old := dir + ".old"
+	if err := fsys.RemoveAll(old); err != nil {
+		return fmt.Errorf("remove %s: %w", old, err)
+	}
+	if err := fsys.Rename(dir, old); err != nil {
+		return fmt.Errorf("move the old read models aside: %w", err)
+	}
+	if err := fsys.Rename(next, dir); err != nil {
+		return fmt.Errorf("move the new read models into place: %w", err)
+	}
+	if err := fsys.RemoveAll(old); err != nil {
+		return fmt.Errorf("remove the old read models: %w", err)
+	}
+	return nil
 }
 
 // drop locks dir and removes everything in it but the lock file, and

@@ -15,8 +15,28 @@ import (
 // events per batch; when following, it commits as soon as the log has
 // nothing more to give right now, so a tool call waiting for its own event
 // (WaitFor) is not held back. It returns the first error of the log or of
-// Apply.
+// Apply, and one wrapping ErrCorrupt as soon as pebble reports a damaged
+// file, to the projector or to any reader.
 func (s *Store) Run(ctx context.Context, log events.Log) error {
+	// A damaged file found by any reader stops the projector: the read
+	// models cannot be trusted to follow the log any more.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.corrupt.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err := s.run(ctx, log)
+	if cerr := s.corrupt.check(); cerr != nil {
+		return fmt.Errorf("run projector: %w", cerr)
+	}
+	return err
+}
+
+func (s *Store) run(ctx context.Context, log events.Log) error {
 	known, err := log.LastSeq(ctx)
 	if err != nil {
 		if ctx.Err() != nil {

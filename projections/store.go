@@ -49,6 +49,7 @@ func (o Options) withDefaults() Options {
 // Run) writes it; any number of goroutines may read it meanwhile.
 type Store struct {
 	dir       string
+	corrupt   *corruption // set when pebble finds a damaged file
 	fault     func(uint64) error
 	db        *pebble.DB
 	lock      *pebble.Lock
@@ -95,11 +96,19 @@ func Open(dir string, opts Options) (*Store, error) {
 // openLocked opens the store in dir, whose lock the caller holds. The
 // store takes the lock over; on error the lock is released.
 func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
+	corrupt := newCorruption()
 	db, err := pebble.Open(dir, &pebble.Options{
 		FS:                 opts.FS,
 		Lock:               lock,
 		Logger:             pebbleLogger{opts.Logger},
 		FormatMajorVersion: pebble.FormatNewest,
+		// Corruption found while reading (a bad block of a table) is
+		// reported here rather than through Logger.Fatalf, which would
+		// kill the process in pebble's own goroutine: the store refuses
+		// work from then on (ErrCorrupt), and the owner rebuilds it.
+		EventListener: &pebble.EventListener{DataCorruption: func(info pebble.DataCorruptionInfo) {
+			corrupt.set(dir, info, opts.Logger)
+		}},
 	})
 	if err != nil {
 		lock.Close()
@@ -112,7 +121,8 @@ func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
 		return nil, fmt.Errorf("open projections store %s: %w; %s", dir, err, rebuildHint)
 	}
 	s := &Store{
-		dir: dir, fault: opts.CommitFault, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
+		corrupt: corrupt,
+		dir:     dir, fault: opts.CommitFault, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
 		st: st, applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
 	}
 	s.checkpoint.Store(st.checkpoint)
@@ -189,9 +199,18 @@ func (s *Store) Close() error {
 // body reads the published body of object id. The caller holds s.mu and
 // has checked that the store is open.
 func (s *Store) body(id string) (string, error) {
-	v, closer, err := s.db.Get(bodyKey(id))
+	return s.get(bodyKey(id), "body of "+id)
+}
+
+// get reads a row that lives on disk only. A damaged file gives ErrCorrupt.
+// The caller holds s.mu and has checked that the store is open.
+func (s *Store) get(key []byte, what string) (string, error) {
+	v, closer, err := s.db.Get(key)
 	if err != nil {
-		return "", fmt.Errorf("read body of %s: %w", id, err)
+		if cerr := s.corrupt.check(); cerr != nil {
+			return "", fmt.Errorf("read %s: %w", what, cerr)
+		}
+		return "", fmt.Errorf("read %s: %w", what, err)
 	}
 	defer closer.Close()
 	return string(v), nil
