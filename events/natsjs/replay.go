@@ -56,7 +56,14 @@ func pullOption(until uint64) jetstream.PullMessagesOpt {
 }
 
 // read delivers events from sequence from on, through until (0: forever).
+// It fails with an error wrapping events.ErrDamaged, naming the first
+// missing sequence, when the stream has lost messages: before it starts
+// (the stream's counts disagree with its sequences; a replay would wait
+// for a tail that is gone) and as soon as a delivered sequence skips one.
 func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event) error) error {
+	if err := l.checkIntact(ctx); err != nil {
+		return err
+	}
 	cons, err := l.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
 		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
 		OptStartSeq:   from,
@@ -82,6 +89,10 @@ func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event
 		if err != nil {
 			return err
 		}
+		if ev.Seq != from {
+			return fmt.Errorf("read %s: %w: sequence %d is missing (the next message is %d)", l.name, events.ErrDamaged, from, ev.Seq)
+		}
+		from++
 		if err := fn(ev); err != nil {
 			return err
 		}
@@ -89,6 +100,30 @@ func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event
 			return nil
 		}
 	}
+}
+
+// checkIntact fails with an error wrapping events.ErrDamaged when the
+// stream holds fewer messages than its sequences say: the ledger is
+// append-only (DenyDelete, DenyPurge), so every sequence from 1 to the last
+// must be there.
+func (l *Log) checkIntact(ctx context.Context) error {
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", l.name, err)
+	}
+	st := info.State
+	if st.LastSeq == 0 {
+		return nil
+	}
+	if st.FirstSeq != 1 || st.Msgs != st.LastSeq {
+		missing := st.LastSeq - st.Msgs
+		if st.Msgs > st.LastSeq {
+			missing = 0
+		}
+		return fmt.Errorf("read %s: %w: it holds %d messages for sequences %d to %d (%d missing); restore the stream's store from a backup",
+			l.name, events.ErrDamaged, st.Msgs, st.FirstSeq, st.LastSeq, missing)
+	}
+	return nil
 }
 
 // dropConsumer deletes the server side of a finished ordered consumer, so
