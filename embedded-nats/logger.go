@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -20,6 +21,11 @@ type slogLogger struct {
 
 	mu    sync.Mutex
 	fatal string
+	// writeFailed is closed at the first critical write error of the
+	// store (a full disk, an I/O error): nats-server keeps failing that
+	// stream's writes from then on, even once the cause is gone.
+	writeFailed chan struct{}
+	wroteOnce   sync.Once
 }
 
 var _ server.Logger = (*slogLogger)(nil)
@@ -28,7 +34,7 @@ func newSlogLogger(l *slog.Logger) *slogLogger {
 	if l == nil {
 		l = slog.New(slog.DiscardHandler)
 	}
-	return &slogLogger{l: l.With("component", "nats-server")}
+	return &slogLogger{l: l.With("component", "nats-server"), writeFailed: make(chan struct{})}
 }
 
 // Noticef logs at info level.
@@ -37,8 +43,14 @@ func (a *slogLogger) Noticef(format string, v ...any) { a.log(slog.LevelInfo, fo
 // Warnf logs at warn level.
 func (a *slogLogger) Warnf(format string, v ...any) { a.log(slog.LevelWarn, format, v) }
 
-// Errorf logs at error level.
-func (a *slogLogger) Errorf(format string, v ...any) { a.log(slog.LevelError, format, v) }
+// Errorf logs at error level, and notes a critical write error of the
+// store (see writeFailed).
+func (a *slogLogger) Errorf(format string, v ...any) {
+	if strings.Contains(strings.ToLower(fmt.Sprintf(format, v...)), "critical write error") {
+		a.wroteOnce.Do(func() { close(a.writeFailed) })
+	}
+	a.log(slog.LevelError, format, v)
+}
 
 // Debugf logs at debug level.
 func (a *slogLogger) Debugf(format string, v ...any) { a.log(slog.LevelDebug, format, v) }

@@ -56,6 +56,7 @@ type Server struct {
 	mu     sync.Mutex
 	access *access // nil without a listener
 	ns     *server.Server
+	logger *slogLogger
 	lock   *lockFile
 	closed bool
 }
@@ -114,6 +115,7 @@ func (s *Server) run(opts *server.Options) (*server.Server, error) {
 		return nil, fmt.Errorf("configure nats-server: %w", err)
 	}
 	logger := newSlogLogger(s.Logger)
+	s.logger = logger // Start holds s.mu
 	ns.SetLoggerV2(logger, false, false, false)
 	ns.Start()
 	err = logger.fatalError()
@@ -164,6 +166,19 @@ func (s *Server) InternalToken() string {
 		return ""
 	}
 	return string(s.access.internal)
+}
+
+// WriteFailed is closed when the JetStream store has a critical write
+// error (a full disk, an I/O error). nats-server then fails every later
+// write of that stream, even once space is free, until it starts again: a
+// caller restarts the server. It is nil before Start.
+func (s *Server) WriteFailed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.logger == nil {
+		return nil
+	}
+	return s.logger.writeFailed
 }
 
 // NATS returns the underlying nats-server, for adapters that need it. It is

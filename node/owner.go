@@ -95,11 +95,41 @@ func (o *owner) run(ctx context.Context) error {
 		}
 	})
 	g.Go(func() error { o.keepSocket(ctx); return nil })
+	g.Go(func() error { return o.watchJetStream(ctx) })
 	return g.Wait()
 }
 
+// errJetStreamOff means the embedded server has shut JetStream down.
+var errJetStreamOff = errors.New("JetStream stopped in the embedded server (out of disk space or file descriptors?)")
+
+// watchJetStream fails when the embedded server's store fails a write or
+// JetStream shuts down: nats-server then fails every later append, even
+// once the cause is gone, until it starts again. The owner then steps down; the
+// next owner starts a fresh server, which works again once the cause is
+// gone (space freed), with no restart by hand.
+func (o *owner) watchJetStream(ctx context.Context) error {
+	t := time.NewTicker(socketCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-o.n.NATS.WriteFailed():
+			return errStoreWrite
+		case <-t.C:
+		}
+		if ns := o.n.NATS.NATS(); ns != nil && !ns.JetStreamEnabled() {
+			return errJetStreamOff
+		}
+	}
+}
+
+// errStoreWrite means the JetStream store failed a write (a full disk, an
+// I/O error); the stream refuses writes until the server starts again.
+var errStoreWrite = errors.New("the JetStream store failed a write (disk full or I/O error?); restarting the embedded server")
+
 // socketCheck is how often the owner checks that its socket file is still
-// the one it listens on.
+// the one it listens on, and that JetStream still runs.
 const socketCheck = time.Second
 
 // keepSocket binds the socket again when its file is removed or replaced
