@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -158,7 +159,34 @@ func (c *lineConn) readLoop() {
 	} else {
 		c.readErr = fmt.Errorf("read stdin: %w", err)
 	}
+	// The input has ended (the client went, or a signal closed it): the
+	// calls already read finish and are answered before the session ends,
+	// for at most drainFor, so that no call is stored without its answer.
+	c.drain(drainFor)
 	close(c.incoming)
+}
+
+// drainFor bounds how long the end of a session waits for the calls in
+// flight to be answered.
+const drainFor = 10 * time.Second
+
+// drain waits until no call is in flight, or limit passes, or Close.
+func (c *lineConn) drain(limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		c.ids.Lock()
+		n := len(c.wire)
+		c.ids.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.done:
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	c.log.Warn("the session ended with calls still in flight", "waited", limit)
 }
 
 // readLine returns the next line without its line end. A line longer than
