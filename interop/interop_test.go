@@ -1,7 +1,8 @@
 // Package interop_test runs official clients written by others against the
 // built clumsies binary: the MCP TypeScript SDK client over stdio
-// (mcp_session.mjs) and the nats npm client reading the workspace stream
-// (nats_subscribe.mjs). They need Node.js and the npm packages of
+// (mcp_session.mjs), the Go library mcp-go over stdio and Streamable HTTP
+// with its default settings (mcpgo_test.go), and the nats npm client
+// reading the workspace stream (nats_subscribe.mjs). They need Node.js and the npm packages of
 // package.json, which `make interop-deps` installs into node_modules
 // (`make test` does it first); without them the tests fail, they never
 // skip.

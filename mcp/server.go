@@ -77,7 +77,7 @@ func NewServer(cfg Config) *Server {
 	})
 	// The instructions are the current META_PROMPT, so they are filled in
 	// per connection rather than fixed in ServerOptions.
-	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware)
+	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware, s.negotiateMiddleware)
 	s.tools = s.toolset()
 	for _, t := range s.tools {
 		s.mcp.AddTool(t.spec(), s.handler(t))
