@@ -63,6 +63,11 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		}
 		defer ln.Close()
 	}
+	// Whichever serve owns the workspace watches the content tree and
+	// publishes every change, so that an edit reaches the agents without
+	// `clumsies publish`.
+	published := &publishReport{w: c.m.Stderr}
+	opts.WatchContent = published.report
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
@@ -70,10 +75,9 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	defer h.Close()
 	// A bad content file must not take the agent's tools away: serve what
 	// was published last and say what to fix (`clumsies publish` fails on
-	// the same file with the same message).
-	if _, err := h.Publish(ctx); err != nil {
-		fmt.Fprintf(c.m.Stderr, "clumsies: content not published: %v; serving the last published content (fix it, then run `clumsies publish`)\n", err)
-	}
+	// the same file with the same message). The owner's watch publishes
+	// too; the report says each thing once.
+	published.report(h.Publish(ctx))
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
 		WorkspaceID: h.Workspace().ID(),
