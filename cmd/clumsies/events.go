@@ -24,7 +24,7 @@ type EventsCommand struct {
 
 // Run implements command.
 func (c *EventsCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("events", "events [--follow] [--type T] [--json] [--from SEQ]")
+	fs := c.m.newFlags("events", "events [--workspace DIR] [--follow] [--type T] [--from SEQ] [--json]")
 	c.ws.register(fs)
 	fs.BoolVar(&c.follow, "follow", false, "keep printing new events until interrupted")
 	fs.StringVar(&c.typ, "type", "", "only events whose type starts with `T` (e.g. attest.refer, catalog)")

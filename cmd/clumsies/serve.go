@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
+	"syscall"
 
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/live"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
@@ -39,8 +43,9 @@ var (
 // Run implements command. Over stdio it returns when the client closes
 // stdin or on SIGINT/SIGTERM, after a clean shutdown.
 func (c *ServeCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR] [--sync always|interval] [--nats-listen ADDR --nats-token T]")
+	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token T]] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
 	c.ws.register(fs)
+	c.ws.registerSync(fs)
 	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
 	fs.StringVar(&c.token, "token", "", "with --http, the bearer `token` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
 	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
@@ -59,7 +64,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 			c.token = os.Getenv(httpTokenEnv)
 		}
 		if ln, err = web.Listen(c.http, c.token); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return listenError(c.http, err)
 		}
 		defer ln.Close()
 	}
@@ -78,13 +83,18 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	// the same file with the same message). The owner's watch publishes
 	// too; the report says each thing once.
 	published.report(h.Publish(ctx))
+	if opts.NATSListen != "" && h.IsOwner() {
+		ws := h.Workspace().ID()
+		fmt.Fprintf(c.m.Stderr, "clumsies: NATS listener at nats://%s for readers with the token: stream %s, subjects %s\n",
+			opts.NATSListen, natsjs.StreamName(ws), events.StreamSubjects(ws))
+	}
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
 		WorkspaceID: h.Workspace().ID(),
 		Catalog:     h,
 		Ledger:      h,
 		Logger:      logger,
-		Version:     version,
+		Version:     version(),
 	})
 	if ln == nil {
 		return srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
@@ -97,6 +107,19 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	})
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp and live events at http://%s/events\n", ln.Addr(), ln.Addr())
 	return web.Serve(ctx, ln, handler)
+}
+
+// listenError classifies a failure to open the --http listener: a bad
+// address or a missing token is a usage error (status 2); an address in
+// use or not available here is not, and says what to do.
+func listenError(addr string, err error) error {
+	switch {
+	case errors.Is(err, web.ErrBadAddress), errors.Is(err, web.ErrTokenRequired):
+		return fmt.Errorf("%w: --http: %v", errUsage, err)
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("--http %s: the address is in use (another clumsies serve?); stop that process or pick another port (--http 0 picks a free one)", addr)
+	}
+	return fmt.Errorf("--http %s: %w", addr, err)
 }
 
 // natsOptions checks the NATS listener flags.
