@@ -97,8 +97,8 @@ func (f *wsFlags) attach(ctx context.Context, m *Main, o node.Options) (*node.Ha
 	return node.Attach(ctx, ws, o)
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w (or a reader) is a terminal.
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

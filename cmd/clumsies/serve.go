@@ -97,6 +97,9 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Version:     version(),
 	})
 	if ln == nil {
+		if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
+			fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
+		}
 		return srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
 	}
 	handler := web.Handler(web.Options{
