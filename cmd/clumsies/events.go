@@ -33,7 +33,13 @@ func (c *EventsCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	var opts node.Options
+	if c.follow {
+		// A long-lived process may own the workspace while agents work
+		// through it: as the owner, it publishes content edits too.
+		opts.WatchContent = (&publishReport{w: c.m.Stderr}).report
+	}
+	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
 	}

@@ -25,12 +25,12 @@ type wsFlags struct {
 
 func (f *wsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dir, "workspace", "", "the workspace `DIR`: the project folder holding .clumsies/ (default: the nearest parent of the current folder holding it, else the current folder)")
-	fs.StringVar(&f.log, "log-level", "warn", "what to log on stderr, one of `debug|info|warn|error`")
+	fs.StringVar(&f.log, "log-level", "warn", "the stderr log level, `debug|info|warn|error`")
 }
 
 // registerSync adds --sync, for the commands that append events.
 func (f *wsFlags) registerSync(fs *flag.FlagSet) {
-	fs.StringVar(&f.sync, "sync", "always", "durability, one of `always|interval`: always fsyncs every event before answering; interval fsyncs periodically (faster; an OS crash may lose recent events). The process that owns the workspace decides: another process's setting applies once it takes over")
+	fs.StringVar(&f.sync, "sync", "always", "`always|interval` durability: always fsyncs every event before answering; interval fsyncs periodically (faster; an OS crash may lose recent events). The process that owns the workspace decides: another process's setting applies once it takes over")
 }
 
 func (f *wsFlags) syncMode() (embeddednats.SyncMode, error) {

@@ -47,10 +47,10 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	c.ws.register(fs)
 	c.ws.registerSync(fs)
 	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
-	fs.StringVar(&c.token, "token", "", "with --http, the bearer `token` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
+	fs.StringVar(&c.token, "token", "", "with --http, the bearer token `T` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
 	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
 	fs.BoolVar(&c.listenAny, "nats-listen-any", false, "allow --nats-listen on a non-loopback address")
-	fs.StringVar(&c.natsToken, "nats-token", "", "the `token` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
+	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -167,3 +167,42 @@ func TestServe_LiveContentEditsAfterTakeover(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestEventsFollow_PublishesEdits checks that a long-lived `events
+// --follow` that owns the workspace publishes content edits for the
+// serve processes that work through it.
+func TestEventsFollow_PublishesEdits(t *testing.T) {
+	dir := newWorkspace(t)
+	mustRun(t, dir, "publish")
+	follow := exec.Command(binary, "events", "--follow", "--workspace", dir)
+	stdout := &syncWriter{}
+	follow.Stdout = stdout
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		follow.Process.Signal(os.Interrupt)
+		follow.Wait()
+	}()
+	// The follower owns the workspace once it prints the ledger.
+	start := time.Now()
+	for !strings.Contains(stdout.String(), "catalog.publish") {
+		if time.Since(start) > seeWithin {
+			t.Fatal("events --follow printed nothing")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_, cl := serve(t, dir)
+	setup(t, cl, "follow-edits")
+	id := ruleID(t, cl, "style/ERRORS.md")
+	if err := os.WriteFile(filepath.Join(dir, ".clumsies/rules/style/ERRORS.md"), []byte("# Errors\n\nEdited while events --follow owns the workspace.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start = time.Now()
+	for !strings.Contains(load(t, cl, id), "while events --follow owns") {
+		if time.Since(start) > seeWithin {
+			t.Fatalf("the edit did not reach the agent within %s", seeWithin)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
