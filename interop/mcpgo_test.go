@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -33,7 +34,8 @@ func TestMCPSession_MCPGoStdio(t *testing.T) {
 
 func TestMCPSession_MCPGoHTTP(t *testing.T) {
 	dir := newWorkspace(t)
-	base := serveHTTP(t, dir)
+	base, stop := serveHTTP(t, dir)
+	defer stop()
 	c, err := client.NewStreamableHttpClient(base + "/mcp")
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +47,7 @@ func TestMCPSession_MCPGoHTTP(t *testing.T) {
 	}
 	mcpgoSession(t, c, "mcpgo-http")
 	c.Close()
+	stop()
 	checkMCPGoLedger(t, dir, "mcpgo-http")
 }
 
@@ -144,8 +147,10 @@ func checkMCPGoLedger(t *testing.T, dir, session string) {
 var servingRE = regexp.MustCompile(`serving MCP at http://([^/\s]+)/mcp`)
 
 // serveHTTP starts `clumsies serve --http` on a free loopback port and
-// returns its base URL; the server is interrupted at the end of the test.
-func serveHTTP(tb testing.TB, dir string) string {
+// returns its base URL and a function that interrupts it and waits for it
+// to exit (so that the ledger is free); it runs at the end of the test
+// too.
+func serveHTTP(tb testing.TB, dir string) (string, func()) {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, binary, "serve", "--workspace", dir, "--http", "127.0.0.1:0")
@@ -157,17 +162,21 @@ func serveHTTP(tb testing.TB, dir string) string {
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() {
-		cancel()
-		cmd.Wait()
-	})
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			cmd.Wait()
+		})
+	}
+	tb.Cleanup(stop)
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
 		if m := servingRE.FindStringSubmatch(sc.Text()); m != nil {
 			go io.Copy(io.Discard, stderr)
-			return "http://" + m[1]
+			return "http://" + m[1], stop
 		}
 	}
 	tb.Fatalf("serve --http never said where it serves")
-	return ""
+	return "", stop
 }
