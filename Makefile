@@ -4,6 +4,9 @@ GO       ?= go
 PKGS     := ./...
 BIN      := bin/clumsies
 INTEROP  := interop
+# The version `clumsies version` reports; without git, the module's.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+LDFLAGS  := $(if $(VERSION),-X main.ldVersion=$(VERSION))
 
 .DEFAULT_GOAL := help
 
@@ -12,8 +15,12 @@ help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
-build: ## build bin/clumsies
-	$(GO) build -o $(BIN) ./cmd/clumsies
+build: ## build bin/clumsies, showing progress (a first build compiles every dependency)
+	@echo "building $(BIN): the first build downloads and compiles every dependency (a minute or two on 2 cores); later ones take seconds"
+	@{ $(GO) build -v -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/clumsies 2>&1; echo "@@status $$?"; } | awk '\
+		/^@@status / { if (p) printf "\n"; exit $$2 } \
+		/^[^ :]+$$/ { n++; p = 1; printf "\r  compiled %d packages", n; fflush(); next } \
+		{ if (p) printf "\n"; p = 0; print; fflush() }'
 
 .PHONY: run
 run: build ## show clumsies at work: a scripted agent session on a throw-away workspace

@@ -126,10 +126,17 @@ func TestPlan(t *testing.T) {
 
 func TestDescribe(t *testing.T) {
 	cases := map[string]string{
-		"# Title\n\nFirst line.\nSecond.\n": "First line.",
-		"# T\n```\ncode\n```\nafter\n":      "after",
-		"## only headings\n":                "",
-		"x" + strings.Repeat("é", 200):      "x" + strings.Repeat("é", 99) + "…",
+		"# Title\n\nFirst line.\nSecond.\n":                     "First line.",
+		"# T\n```\ncode\n```\nafter\n":                          "after",
+		"## only headings\n":                                    "",
+		"# Secrets\n\n- Keep API keys out of the repository.\n": "Keep API keys out of the repository.",
+		"* starred\n":                  "starred",
+		"+ plus\n":                     "plus",
+		"12. numbered\n":               "numbered",
+		"3) parenthesised\n":           "parenthesised",
+		"-\n- \n1.5 is a version\n":    "1.5 is a version",
+		"-dash without a space\n":      "-dash without a space",
+		"x" + strings.Repeat("é", 200): "x" + strings.Repeat("é", 99) + "…",
 	}
 	for in, want := range cases {
 		if got := catalog.Describe(in); got != want {

@@ -94,3 +94,10 @@ func KindOfRulePath(public string) Kind {
 	}
 	return KindRule
 }
+
+// InTree reports whether name, an entry directly under the content root,
+// is part of the content tree that Scan reads: META_PROMPT.md, rules or
+// context. Everything else under the root (config.toml, state/) is not.
+func InTree(name string) bool {
+	return name == MetaPromptPath || name+"/" == rulesDir || name+"/" == contextDir
+}

@@ -123,3 +123,14 @@ func TestKindOfRulePath(t *testing.T) {
 		}
 	}
 }
+
+func TestInTree(t *testing.T) {
+	for name, want := range map[string]bool{
+		"META_PROMPT.md": true, "rules": true, "context": true,
+		"config.toml": false, "state": false, ".gitignore": false, "rules/": false, "meta_prompt.md": false,
+	} {
+		if got := InTree(name); got != want {
+			t.Errorf("InTree(%q): got %v, want %v", name, got, want)
+		}
+	}
+}

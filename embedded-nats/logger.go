@@ -11,7 +11,9 @@ import (
 )
 
 // slogLogger passes nats-server's log lines to a slog.Logger. Debug and trace
-// output stay off (the server is given debug=false, trace=false).
+// output stay off (the server is given debug=false, trace=false), and its
+// notices (the start-up banner, versions, listeners) are debug lines: at
+// info level a user hears from clumsies, not from the server inside it.
 //
 // nats-server's own logger exits the process on Fatalf. This one does not: it
 // logs the line at error level and remembers the first one, so that Start can
@@ -37,8 +39,8 @@ func newSlogLogger(l *slog.Logger) *slogLogger {
 	return &slogLogger{l: l.With("component", "nats-server"), writeFailed: make(chan struct{})}
 }
 
-// Noticef logs at info level.
-func (a *slogLogger) Noticef(format string, v ...any) { a.log(slog.LevelInfo, format, v) }
+// Noticef logs at debug level.
+func (a *slogLogger) Noticef(format string, v ...any) { a.log(slog.LevelDebug, format, v) }
 
 // Warnf logs at warn level.
 func (a *slogLogger) Warnf(format string, v ...any) { a.log(slog.LevelWarn, format, v) }

@@ -17,7 +17,7 @@ func TestSlogLogger(t *testing.T) {
 		l.Debugf("debug %d", 4)
 		l.Tracef("trace %d", 5)
 		for _, want := range []string{
-			`level=INFO msg="notice 1" component=nats-server`,
+			`level=DEBUG msg="notice 1" component=nats-server`,
 			`level=WARN msg="warn 2"`,
 			`level=ERROR msg="error 3"`,
 			`level=DEBUG msg="debug 4"`,
@@ -51,9 +51,17 @@ func TestSlogLogger(t *testing.T) {
 
 	t.Run("ServerLogsThroughLogger", func(t *testing.T) {
 		var buf bytes.Buffer
-		startServer(t, &Server{Dir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+		startServer(t, &Server{Dir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 		if !strings.Contains(buf.String(), "Starting nats-server") {
 			t.Errorf("got log %q, want nats-server's start notice", buf.String())
+		}
+	})
+
+	t.Run("NoBannerAtInfo", func(t *testing.T) {
+		var buf bytes.Buffer
+		startServer(t, &Server{Dir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+		if strings.Contains(buf.String(), "nats-server") {
+			t.Errorf("at info level got %q, want none of nats-server's start-up notices", buf.String())
 		}
 	})
 }

@@ -1,7 +1,8 @@
 // Package interop_test runs official clients written by others against the
-// built clumsies binary: the MCP TypeScript SDK client over stdio
-// (mcp_session.mjs) and the nats npm client reading the workspace stream
-// (nats_subscribe.mjs). They need Node.js and the npm packages of
+// built clumsies binary: the MCP TypeScript SDK client over stdio and
+// Streamable HTTP (mcp_session.mjs), the Go library mcp-go over stdio and Streamable HTTP
+// with its default settings (mcpgo_test.go), and the nats npm client
+// reading the workspace stream (nats_subscribe.mjs). They need Node.js and the npm packages of
 // package.json, which `make interop-deps` installs into node_modules
 // (`make test` does it first); without them the tests fail, they never
 // skip.
@@ -192,7 +193,24 @@ func (b *lockedBuffer) String() string {
 func TestMCPSession_TypeScriptSDK(t *testing.T) {
 	node := requireNode(t)
 	dir := newWorkspace(t)
-	r := run(t, ".", node, "mcp_session.mjs", binary, dir)
+	tsSession(t, dir, run(t, ".", node, "mcp_session.mjs", binary, dir))
+}
+
+// TestMCPSession_TypeScriptSDKHTTP runs the same session over Streamable
+// HTTP against `clumsies serve --http`.
+func TestMCPSession_TypeScriptSDKHTTP(t *testing.T) {
+	node := requireNode(t)
+	dir := newWorkspace(t)
+	base, stop := serveHTTP(t, dir)
+	r := run(t, ".", node, "mcp_session.mjs", "--http", base+"/mcp")
+	stop()
+	tsSession(t, dir, r)
+}
+
+// tsSession checks what mcp_session.mjs printed and the session's events
+// in the ledger (read once the server has exited).
+func tsSession(t *testing.T, dir string, r result) {
+	t.Helper()
 	if r.code != 0 {
 		t.Fatalf("node mcp_session.mjs: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -228,7 +246,6 @@ func TestMCPSession_TypeScriptSDK(t *testing.T) {
 		t.Errorf("memref with a wrong constraint: got code %q, want unknown_constraint", steps[6].Code)
 	}
 
-	// The server has exited (the client waits for it): the ledger is free.
 	got := callsOf(ledger(t, dir, "ts-interop"))
 	wantCalls := []string{
 		"attest.setup:ok", "attest.discover:ok", "attest.load:ok", "attest.refer:ok",

@@ -1,9 +1,11 @@
-// mcp_session.mjs drives `clumsies serve` over stdio with the official MCP
-// TypeScript SDK client and runs one agent session (session id
+// mcp_session.mjs drives `clumsies serve` over stdio (or a running
+// `clumsies serve --http` at URL) with the official MCP TypeScript SDK
+// client and its default settings, and runs one agent session (session id
 // "ts-interop"): memsetup, memdisc, memload, memref, a memref with a wrong
 // constraint id, artifact create, agentreport.
 //
 // Usage: node mcp_session.mjs <clumsies binary> <workspace dir>
+//        node mcp_session.mjs --http <MCP URL>
 //
 // It prints one JSON line per step on stdout and exits non-zero on any
 // surprise. The SDK client validates every structuredContent against the
@@ -11,13 +13,14 @@
 // that the advertised schemas admit the error payloads.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const SESSION = "ts-interop";
 const TOOLS = ["agentrejected", "agentreport", "artifact", "memdisc", "memload", "memref", "memsetup"];
 
 const [binary, workspace] = process.argv.slice(2);
 if (!binary || !workspace) {
-  console.error("usage: node mcp_session.mjs <clumsies binary> <workspace dir>");
+  console.error("usage: node mcp_session.mjs <clumsies binary> <workspace dir> | --http <MCP URL>");
   process.exit(2);
 }
 
@@ -42,11 +45,13 @@ async function call(client, name, args) {
 }
 
 const client = new Client({ name: "clumsies-interop", version: "1.0.0" });
-const transport = new StdioClientTransport({
-  command: binary,
-  args: ["serve", "--workspace", workspace],
-  stderr: "inherit",
-});
+const transport = binary === "--http"
+  ? new StreamableHTTPClientTransport(new URL(workspace))
+  : new StdioClientTransport({
+    command: binary,
+    args: ["serve", "--workspace", workspace],
+    stderr: "inherit",
+  });
 
 let failed = false;
 try {

@@ -114,8 +114,10 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 	for _, id := range ids {
 		it, err := s.cfg.Catalog.View(ctx, id)
 		switch {
+		case id == content.MetaPromptPath:
+			return nil, e, toolErr(events.CodeUnknownRule, "unknown rule id: %s; the META_PROMPT comes with memsetup", id)
 		case errors.Is(err, projections.ErrNotFound) || err == nil && !loadable(it.Kind):
-			return nil, e, toolErr(events.CodeUnknownRule, "Unknown rule id: %s", id)
+			return nil, e, toolErr(events.CodeUnknownRule, "unknown rule id: %s; take ids from memdisc", id)
 		case err != nil:
 			return nil, e, fmt.Errorf("view %s: %w", id, err)
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // Small builders for the tools' JSON schemas (draft 2020-12 keywords that
-// every client understands). Every input object is built by object, which
+// every client understands; TestSchemas_Portable names the rules). Every input object is built by object, which
 // sets additionalProperties to false; the only exception is a map
 // (stringMap), whose values are typed instead. The package builds its own
 // schema values rather than importing a JSON Schema library: the SDK takes
@@ -16,7 +16,8 @@ import (
 
 // schema is one JSON schema.
 type schema struct {
-	Type                 any         `json:"type,omitempty"` // a type name, or a list of them
+	Type                 string      `json:"type,omitempty"` // one type name: a list of them is not portable
+	AnyOf                []*schema   `json:"anyOf,omitempty"`
 	Description          string      `json:"description,omitempty"`
 	Enum                 []string    `json:"enum,omitempty"`
 	Pattern              string      `json:"pattern,omitempty"`
@@ -102,8 +103,11 @@ func enum(desc string, values ...string) *schema {
 	return &schema{Type: "string", Description: desc, Enum: values}
 }
 
+// nullableStr is a string or null, in the form every client reads: anyOf
+// branches with one type each. (The equivalent "type": ["string", "null"]
+// is refused or misread by clients that take type to be a single name.)
 func nullableStr(desc string) *schema {
-	return &schema{Type: []string{"string", "null"}, Description: desc}
+	return &schema{Description: desc, AnyOf: []*schema{{Type: "string"}, {Type: "null"}}}
 }
 
 func boolean(desc string) *schema { return &schema{Type: "boolean", Description: desc} }

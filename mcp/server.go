@@ -77,7 +77,7 @@ func NewServer(cfg Config) *Server {
 	})
 	// The instructions are the current META_PROMPT, so they are filled in
 	// per connection rather than fixed in ServerOptions.
-	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware)
+	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware, s.negotiateMiddleware)
 	s.tools = s.toolset()
 	for _, t := range s.tools {
 		s.mcp.AddTool(t.spec(), s.handler(t))
@@ -283,7 +283,8 @@ func errorResult(e *ToolError) *mcp.CallToolResult {
 	}
 }
 
-// minLevel is a slog.Handler that drops records below a level.
+// minLevel is a slog.Handler that drops records below a level, and the
+// SDK's report of a stdio session's error (see sessionEnded).
 type minLevel struct {
 	min slog.Level
 	h   slog.Handler
@@ -292,9 +293,19 @@ type minLevel struct {
 func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= m.min && m.h.Enabled(ctx, l)
 }
-func (m minLevel) Handle(ctx context.Context, r slog.Record) error { return m.h.Handle(ctx, r) }
-func (m minLevel) WithAttrs(a []slog.Attr) slog.Handler            { return minLevel{m.min, m.h.WithAttrs(a)} }
-func (m minLevel) WithGroup(g string) slog.Handler                 { return minLevel{m.min, m.h.WithGroup(g)} }
+
+// sessionEnded is what the SDK logs when a stdio session ends with an
+// error, which ServeStdio also returns: its caller reports it, once.
+const sessionEnded = "server session ended with error"
+
+func (m minLevel) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == sessionEnded {
+		return nil
+	}
+	return m.h.Handle(ctx, r)
+}
+func (m minLevel) WithAttrs(a []slog.Attr) slog.Handler { return minLevel{m.min, m.h.WithAttrs(a)} }
+func (m minLevel) WithGroup(g string) slog.Handler      { return minLevel{m.min, m.h.WithGroup(g)} }
 
 // toolset returns the seven tools (tools/list sorts them by name).
 func (s *Server) toolset() []*tool {

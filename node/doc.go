@@ -1,9 +1,10 @@
 // Package node owns the running parts of a workspace: in the process that
 // owns it, the embedded NATS server and its lock, the JetStream event log,
-// the pebble projections and their projector, publishing the content tree,
-// and a read service that the workspace's other processes reach through a
+// the pebble projections and their projector, publishing the content tree
+// (and, when asked, watching it and publishing every change), and a read
+// service that the workspace's other processes reach through a
 // private unix socket; in every other process, the connection to that
 // owner. Attach returns a Handle that is either, and takes over when the
-// owner goes. It ties together embeddednats, natsjs, projections, catalog
-// and workspace; it does not import the MCP SDK and holds no tool logic.
+// owner goes. It ties together embeddednats, natsjs, projections, catalog,
+// contentwatch and workspace; it does not import the MCP SDK and holds no tool logic.
 package node

@@ -199,6 +199,9 @@ func (h *Handle) becomeOwner(ctx context.Context, opts Options, repair bool) (*o
 	if err != nil {
 		return nil, errors.Join(err, o.close())
 	}
+	if opts.WatchContent != nil {
+		o.watchContent(opts.WatchContent)
+	}
 	return o, nil
 }
 

@@ -49,6 +49,13 @@ type Options struct {
 	// read models closed (they may be unreadable) until Handle.Rebuild
 	// rebuilds them; other processes wait for the owner meanwhile.
 	Repair bool
+	// WatchContent, when set, makes this process, while it owns the
+	// workspace, watch the content tree and publish it whenever it
+	// changes, and once when it becomes the owner (for changes made while
+	// nothing watched). Each publish is reported to WatchContent, from one
+	// goroutine: the events appended, or why nothing was (a bad file: the
+	// last published content stays).
+	WatchContent func(published []events.Event, err error)
 }
 
 // Node is an open workspace owned by this process.

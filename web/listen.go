@@ -13,6 +13,9 @@ import (
 // loopback without a token.
 var ErrTokenRequired = errors.New("web: a non-loopback address needs a token")
 
+// ErrBadAddress means Listen was given an address it cannot read.
+var ErrBadAddress = errors.New("web: invalid listen address")
+
 // Listen opens the TCP listener for addr:
 //
 //   - "PORT" or ":PORT" binds 127.0.0.1:PORT: loopback unless told otherwise;
@@ -23,8 +26,10 @@ var ErrTokenRequired = errors.New("web: a non-loopback address needs a token")
 //     is not blank: otherwise Listen returns an error wrapping
 //     ErrTokenRequired that says to pass --token or set CLUMSIES_TOKEN.
 //
-// PORT must be a number (0 picks a free port). A loopback name that turns
-// out to bind a non-loopback address is refused the same way.
+// PORT must be a number (0 picks a free port): an address Listen cannot
+// read gives an error wrapping ErrBadAddress. A loopback name that turns
+// out to bind a non-loopback address is refused the same way as a missing
+// token. A failure to listen (the address in use) wraps the system's error.
 func Listen(addr, token string) (net.Listener, error) {
 	host, port, err := splitAddr(addr)
 	if err != nil {
@@ -62,7 +67,7 @@ func splitAddr(addr string) (host, port string, err error) {
 	}
 	host, port, err = net.SplitHostPort(addr)
 	if err != nil || !isPort(port) {
-		return "", "", fmt.Errorf("web: invalid listen address %q: want PORT, :PORT or HOST:PORT", addr)
+		return "", "", fmt.Errorf("%w %q: want PORT, :PORT or HOST:PORT", ErrBadAddress, addr)
 	}
 	if host == "" {
 		host = "127.0.0.1"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -20,12 +21,32 @@ import (
 type DemoCommand struct {
 	m    *Main
 	keep bool
+	json bool
+}
+
+// demoJSON is what `clumsies demo --json` prints: the calls the scripted
+// agent made, the events they produced and the usage.
+type demoJSON struct {
+	WorkspaceID string         `json:"workspaceId"`
+	Dir         string         `json:"dir,omitempty"` // with --keep
+	Calls       []demoCall     `json:"calls"`
+	Events      []events.Event `json:"events"`
+	Stats       statsJSON      `json:"stats"`
+}
+
+// demoCall is one tool call of the demo.
+type demoCall struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+	IsError   bool           `json:"isError"`
+	Result    map[string]any `json:"result"`
 }
 
 // Run implements command.
 func (c *DemoCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("demo", "demo [--keep]")
+	fs := c.m.newFlags("demo", "demo [--keep] [--json]")
 	fs.BoolVar(&c.keep, "keep", false, "keep the throw-away workspace and print where it is")
+	fs.BoolVar(&c.json, "json", false, "print {workspaceId, dir, calls, events, stats} instead of the walk-through")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -53,9 +74,12 @@ func (c *DemoCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	out := c.m.Stdout
+	if c.json {
+		out = io.Discard
+	}
 	fmt.Fprintf(out, "Demo workspace %s in %s\nPublished %d content files from .clumsies/ (META_PROMPT.md, rules/).\n\n", ws.ID(), dir, len(published))
 
-	srv := mcp.NewServer(mcp.Config{WorkspaceID: ws.ID(), Catalog: n.Store, Ledger: n, Version: version})
+	srv := mcp.NewServer(mcp.Config{WorkspaceID: ws.ID(), Catalog: n.Store, Ledger: n, Version: version()})
 	cl, err := mcp.Connect(ctx, srv)
 	if err != nil {
 		return err
@@ -72,17 +96,33 @@ func (c *DemoCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(out, "\n== The ledger: one immutable event per tool call ==")
+	var evs []events.Event
 	if err := n.Log.Replay(ctx, 1, func(ev events.Event) error {
-		if ev.Seq > last {
-			return nil
+		if ev.Seq <= last {
+			evs = append(evs, ev)
 		}
-		return printEvent(out, ev)
+		return nil
 	}); err != nil {
 		return err
 	}
+	st := collectStats(ws.ID(), n.Store)
+	if c.json {
+		d := demoJSON{WorkspaceID: ws.ID(), Calls: s.calls, Events: evs, Stats: st}
+		if c.keep {
+			d.Dir = dir
+		}
+		enc := json.NewEncoder(c.m.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	}
+	fmt.Fprintln(out, "\n== The ledger: one immutable event per tool call ==")
+	for _, ev := range evs {
+		if err := printEvent(out, ev); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintln(out, "\n== Usage (clumsies stats) ==")
-	if err := printStats(out, collectStats(ws.ID(), n.Store)); err != nil {
+	if err := printStats(out, st); err != nil {
 		return err
 	}
 	if c.keep {
@@ -93,9 +133,10 @@ func (c *DemoCommand) Run(ctx context.Context, args []string) error {
 
 // demoScript plays the part of an agent.
 type demoScript struct {
-	ctx context.Context
-	cl  *mcp.Client
-	out interface{ Write([]byte) (int, error) }
+	ctx   context.Context
+	cl    *mcp.Client
+	out   io.Writer
+	calls []demoCall
 }
 
 func (s *demoScript) call(tool string, args map[string]any, note string) (map[string]any, error) {
@@ -105,6 +146,7 @@ func (s *demoScript) call(tool string, args map[string]any, note string) (map[st
 	if err != nil {
 		return nil, fmt.Errorf("call %s: %w", tool, err)
 	}
+	s.calls = append(s.calls, demoCall{Tool: tool, Arguments: args, IsError: isErr, Result: res})
 	if isErr {
 		fmt.Fprintf(s.out, "   error %v (retryable=%v): %s\n", res["code"], res["retryable"], truncate(fmt.Sprint(res["error"]), 100))
 	} else if note != "" {

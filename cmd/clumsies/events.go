@@ -24,7 +24,7 @@ type EventsCommand struct {
 
 // Run implements command.
 func (c *EventsCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("events", "events [--follow] [--type T] [--json] [--from SEQ]")
+	fs := c.m.newFlags("events", "events [--workspace DIR] [--follow] [--type T] [--from SEQ] [--json]")
 	c.ws.register(fs)
 	fs.BoolVar(&c.follow, "follow", false, "keep printing new events until interrupted")
 	fs.StringVar(&c.typ, "type", "", "only events whose type starts with `T` (e.g. attest.refer, catalog)")
@@ -33,7 +33,13 @@ func (c *EventsCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	var opts node.Options
+	if c.follow {
+		// A long-lived process may own the workspace while agents work
+		// through it: as the owner, it publishes content edits too.
+		opts.WatchContent = (&publishReport{w: c.m.Stderr}).report
+	}
+	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
 	}

@@ -12,11 +12,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 // Main runs one invocation of the command line. The end-to-end tests build
 // the binary; Main keeps the wiring in one testable place.
@@ -83,14 +81,14 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"verify":  &VerifyCommand{m: m},
 		"adapt":   &AdaptCommand{m: m},
 		"hook":    &HookCommand{m: m},
+		"version": &VersionCommand{m: m},
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
 		m.usage(m.Stdout)
 		return nil
-	case "version", "--version":
-		fmt.Fprintln(m.Stdout, "clumsies", version)
-		return nil
+	case "--version", "-version":
+		args[0] = "version"
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -107,35 +105,70 @@ Usage: clumsies <command> [flags]
 
 Commands:
   init [DIR]      create a workspace with a starter META_PROMPT and example rules
-  serve           run the MCP server over stdio (for Claude Code, Codex, Cursor, VS Code)
+  serve           run the MCP server over stdio (for Claude Code, Codex, Cursor, VS Code) or HTTP
   demo            run a scripted agent session against a throw-away workspace
-  publish         publish the content tree as catalog events (serve does it on start)
-  events          print the ledger (--follow, --type T, --json)
-  stats           usage per rule and constraint, sessions, tool metrics (--json)
+  publish         publish the content tree as catalog events (serve does it on start and on every edit)
+  events          print the ledger (--follow, --type T, --from SEQ)
+  stats           usage per rule and constraint, sessions, tool metrics
   rebuild         drop the read models and replay the stream; prints a digest
   verify          check the read models against a replay and the content hashes
   adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace
   hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop); reads the host's JSON on stdin
-  version         print the version
+  version         print the version and the commit it was built from
 
-Every command takes --workspace DIR (default: the nearest parent holding .clumsies/).
+Every command that prints data prints JSON with --json. The workspace
+commands (serve, publish, events, stats, rebuild, verify, adapt, hook)
+take --workspace DIR (default: the nearest parent holding .clumsies/);
+init takes the folder as DIR or --workspace DIR.
 Run 'clumsies <command> -h' for its flags.
 `)
 }
 
-// newFlags returns a flag set that reports errors as usage errors.
+// newFlags returns a flag set that reports errors as usage errors and
+// prints its flags the way they are typed: --name VALUE.
 func (m *Main) newFlags(name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(m.Stderr, "Usage: clumsies %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
+		printFlags(m.Stderr, fs)
 	}
 	return fs
 }
 
-// parse parses args and turns flag errors into usage errors.
+// printFlags lists the flags of fs, one per entry: "--name VALUE", then
+// the usage and the default when it is not the zero value.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if value != "" {
+			line += " " + value
+		}
+		fmt.Fprintln(w, line)
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "      %s\n", usage)
+	})
+}
+
+// parse parses args and turns flag errors into usage errors. Arguments
+// left after the flags are refused: a command that takes one parses with
+// parseArgs.
 func parse(fs *flag.FlagSet, args []string) error {
+	if err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return strayArgs(fs)
+	}
+	return nil
+}
+
+// parseArgs parses args, leaving the arguments after the flags to the
+// caller.
+func parseArgs(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -143,4 +176,20 @@ func parse(fs *flag.FlagSet, args []string) error {
 		return errSilent{2}
 	}
 	return nil
+}
+
+// strayArgs is the error for arguments a command does not take. A folder
+// given where --workspace was meant gets the flag suggested.
+func strayArgs(fs *flag.FlagSet) error {
+	first := fs.Arg(0)
+	hint := ""
+	if fs.Lookup("workspace") != nil {
+		if fi, err := os.Stat(first); err == nil && fi.IsDir() {
+			hint = fmt.Sprintf("; to use the workspace in %s, pass --workspace %s", first, first)
+		}
+	}
+	if strings.HasPrefix(first, "-") {
+		hint = "; flags go before any other argument"
+	}
+	return fmt.Errorf("%w: %s takes no arguments, got %q%s (see clumsies %s -h)", errUsage, fs.Name(), strings.Join(fs.Args(), " "), hint, fs.Name())
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 
@@ -13,7 +15,8 @@ import (
 	"github.com/clumsies/clumsies/workspace"
 )
 
-// wsFlags are the flags every workspace command shares.
+// wsFlags are the flags every workspace command shares: --workspace and
+// --log-level; --sync only where events are written (registerSync).
 type wsFlags struct {
 	dir  string
 	sync string
@@ -21,9 +24,13 @@ type wsFlags struct {
 }
 
 func (f *wsFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.dir, "workspace", "", "workspace `DIR` (default: the nearest parent holding .clumsies/, else the current folder)")
-	fs.StringVar(&f.sync, "sync", "always", "durability: `always` fsyncs every event before answering; interval fsyncs periodically (faster; an OS crash may lose recent events). The process that owns the workspace decides: another process's setting applies once it takes over")
-	fs.StringVar(&f.log, "log-level", "warn", "stderr log `level`: debug, info, warn, error")
+	fs.StringVar(&f.dir, "workspace", "", "the workspace `DIR`: the project folder holding .clumsies/ (default: the nearest parent of the current folder holding it, else the current folder)")
+	fs.StringVar(&f.log, "log-level", "warn", "the stderr log level, `debug|info|warn|error`")
+}
+
+// registerSync adds --sync, for the commands that append events.
+func (f *wsFlags) registerSync(fs *flag.FlagSet) {
+	fs.StringVar(&f.sync, "sync", "always", "`always|interval` durability: always fsyncs every event before answering; interval fsyncs periodically (faster; an OS crash may lose recent events). The process that owns the workspace decides: another process's setting applies once it takes over")
 }
 
 func (f *wsFlags) syncMode() (embeddednats.SyncMode, error) {
@@ -44,13 +51,33 @@ func (f *wsFlags) logger(w io.Writer) (*slog.Logger, error) {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), nil
 }
 
-// workspace finds and reads the workspace.
+// workspace finds and reads the workspace. A --workspace that is not a
+// folder is a usage error that says so.
 func (f *wsFlags) workspace() (*workspace.Workspace, error) {
+	if f.dir != "" {
+		if err := checkFolder("--workspace", f.dir); err != nil {
+			return nil, err
+		}
+	}
 	dir, err := workspace.Resolve(f.dir)
 	if err != nil {
 		return nil, err
 	}
 	return workspace.Open(dir)
+}
+
+// checkFolder returns a usage error unless dir is an existing folder.
+func checkFolder(flagName, dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s %s: no such folder; check the path", errUsage, flagName, dir)
+	case err != nil:
+		return fmt.Errorf("%w: %s %s: %v", errUsage, flagName, dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%w: %s %s is a file; pass the project folder that holds (or will hold) .clumsies/", errUsage, flagName, dir)
+	}
+	return nil
 }
 
 // attach opens the workspace as its owner, or as a client of the process
@@ -70,8 +97,8 @@ func (f *wsFlags) attach(ctx context.Context, m *Main, o node.Options) (*node.Ha
 	return node.Attach(ctx, ws, o)
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w (or a reader) is a terminal.
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

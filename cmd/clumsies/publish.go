@@ -17,7 +17,9 @@ type PublishCommand struct {
 
 // Run implements command.
 func (c *PublishCommand) Run(ctx context.Context, args []string) error {
-	h, err := c.m.attachData(ctx, c.m.newFlags("publish", "publish [--workspace DIR] [--json]"), args, &c.ws, &c.json, "print the appended events as JSON lines")
+	fs := c.m.newFlags("publish", "publish [--workspace DIR] [--sync always|interval] [--json]")
+	c.ws.registerSync(fs)
+	h, err := c.m.attachData(ctx, fs, args, &c.ws, &c.json, "print the appended events as JSON lines")
 	if err != nil {
 		return err
 	}

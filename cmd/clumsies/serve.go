@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
+	"syscall"
 
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/live"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
@@ -39,13 +43,14 @@ var (
 // Run implements command. Over stdio it returns when the client closes
 // stdin or on SIGINT/SIGTERM, after a clean shutdown.
 func (c *ServeCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR] [--sync always|interval] [--nats-listen ADDR --nats-token T]")
+	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token T]] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
 	c.ws.register(fs)
+	c.ws.registerSync(fs)
 	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
-	fs.StringVar(&c.token, "token", "", "with --http, the bearer `token` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
+	fs.StringVar(&c.token, "token", "", "with --http, the bearer token `T` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
 	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
 	fs.BoolVar(&c.listenAny, "nats-listen-any", false, "allow --nats-listen on a non-loopback address")
-	fs.StringVar(&c.natsToken, "nats-token", "", "the `token` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
+	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -59,10 +64,15 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 			c.token = os.Getenv(httpTokenEnv)
 		}
 		if ln, err = web.Listen(c.http, c.token); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return listenError(c.http, err)
 		}
 		defer ln.Close()
 	}
+	// Whichever serve owns the workspace watches the content tree and
+	// publishes every change, so that an edit reaches the agents without
+	// `clumsies publish`.
+	published := &publishReport{w: c.m.Stderr}
+	opts.WatchContent = published.report
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
@@ -70,9 +80,13 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	defer h.Close()
 	// A bad content file must not take the agent's tools away: serve what
 	// was published last and say what to fix (`clumsies publish` fails on
-	// the same file with the same message).
-	if _, err := h.Publish(ctx); err != nil {
-		fmt.Fprintf(c.m.Stderr, "clumsies: content not published: %v; serving the last published content (fix it, then run `clumsies publish`)\n", err)
+	// the same file with the same message). The owner's watch publishes
+	// too; the report says each thing once.
+	published.report(h.Publish(ctx))
+	if opts.NATSListen != "" && h.IsOwner() {
+		ws := h.Workspace().ID()
+		fmt.Fprintf(c.m.Stderr, "clumsies: NATS listener at nats://%s for readers with the token: stream %s, subjects %s\n",
+			opts.NATSListen, natsjs.StreamName(ws), events.StreamSubjects(ws))
 	}
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
@@ -80,9 +94,12 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Catalog:     h,
 		Ledger:      h,
 		Logger:      logger,
-		Version:     version,
+		Version:     version(),
 	})
 	if ln == nil {
+		if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
+			fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
+		}
 		return srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
 	}
 	handler := web.Handler(web.Options{
@@ -93,6 +110,19 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	})
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp and live events at http://%s/events\n", ln.Addr(), ln.Addr())
 	return web.Serve(ctx, ln, handler)
+}
+
+// listenError classifies a failure to open the --http listener: a bad
+// address or a missing token is a usage error (status 2); an address in
+// use or not available here is not, and says what to do.
+func listenError(addr string, err error) error {
+	switch {
+	case errors.Is(err, web.ErrBadAddress), errors.Is(err, web.ErrTokenRequired):
+		return fmt.Errorf("%w: --http: %v", errUsage, err)
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("--http %s: the address is in use (another clumsies serve?); stop that process or pick another port (--http 0 picks a free one)", addr)
+	}
+	return fmt.Errorf("--http %s: %w", addr, err)
 }
 
 // natsOptions checks the NATS listener flags.

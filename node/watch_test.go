@@ -1,0 +1,77 @@
+package node_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/node"
+)
+
+// published is one report of Options.WatchContent.
+type published struct {
+	evs []events.Event
+	err error
+}
+
+// TestHandle_WatchContent checks that an owner with WatchContent
+// publishes the tree when it becomes the owner and after an edit, and
+// reports each publish, a bad file as an error that publishes nothing.
+func TestHandle_WatchContent(t *testing.T) {
+	ws := newWorkspace(t)
+	reports := make(chan published, 16)
+	h := attach(t, ws, func(o *node.Options) {
+		o.WatchContent = func(evs []events.Event, err error) { reports <- published{evs, err} }
+	})
+	next := func(what string) published {
+		t.Helper()
+		select {
+		case p := <-reports:
+			return p
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: no publish reported", what)
+		}
+		return published{}
+	}
+	// Becoming the owner publishes the starter tree.
+	if p := next("initial"); p.err != nil || len(p.evs) != 3 {
+		t.Fatalf("initial publish: got %d events, %v; want the 3 starter files", len(p.evs), p.err)
+	}
+	if !h.IsOwner() {
+		t.Fatal("the only handle does not own the workspace")
+	}
+
+	rule := filepath.Join(ws.ContentRoot(), "rules", "style", "ERRORS.md")
+	if err := os.WriteFile(rule, []byte("# Errors\n\nEdited.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p := next("edit")
+		if p.err != nil {
+			t.Fatalf("publish after an edit: %v", p.err)
+		}
+		if len(p.evs) == 0 {
+			continue // a write seen in two parts: the first publish took it all
+		}
+		d, err := p.evs[0].Payload()
+		if pd, ok := d.(*events.PublishData); err != nil || !ok || pd.Path != "style/ERRORS.md" {
+			t.Fatalf("publish after an edit: got %v (%v), want style/ERRORS.md", d, err)
+		}
+		break
+	}
+
+	if err := os.WriteFile(rule, []byte("# bad \xff\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p := next("bad file")
+		if p.err != nil {
+			break
+		}
+		if len(p.evs) != 0 {
+			t.Fatalf("a bad file published %d events", len(p.evs))
+		}
+	}
+}
