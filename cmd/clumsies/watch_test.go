@@ -106,8 +106,7 @@ func TestServe_LiveContentEdits(t *testing.T) {
 	eventually("the fixed tree", func() bool {
 		return strings.Contains(load(t, cl, id), "while BAD.md is broken") && slices.Contains(paths(t, cl), "style/BAD.md")
 	})
-	cl.Close()
-	cmd.Wait()
+	cl.Close() // closes stdin and waits for serve to exit
 	if out := mustRun(t, dir, "verify"); !strings.Contains(out, "ok:") {
 		t.Fatalf("verify after the live edits: %q", out)
 	}
@@ -152,8 +151,9 @@ func TestServe_LiveContentEditsAfterTakeover(t *testing.T) {
 	setup(t, cl, "takeover-edits")
 	id := ruleID(t, cl, "style/ERRORS.md")
 
+	// SIGKILL; the MCP client of that process reaps it (a second Wait here
+	// would race with it).
 	owner.Process.Kill()
-	owner.Wait()
 	// The survivor's next call waits for the takeover.
 	call(t, cl, "agentreport", map[string]any{"summary": "after the takeover"})
 	if err := os.WriteFile(filepath.Join(dir, ".clumsies/rules/style/ERRORS.md"), []byte("# Errors\n\nEdited after the takeover.\n"), 0o644); err != nil {
