@@ -159,7 +159,7 @@ func (h *Hub) Invite(ws, team, member string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return JoinToken{HTTP: h.cfg.httpURL(), Leaf: h.cfg.leafURL(), Secret: secret}.Encode(), nil
+	return JoinToken{HTTP: h.cfg.APIURL(), Leaf: h.cfg.leafURL(), Secret: secret}.Encode(), nil
 }
 
 // Join registers a node with the invite's secret: it adds the node's

@@ -1,6 +1,8 @@
 package hub_test
 
 import (
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -29,5 +31,87 @@ func TestAggregate_TwoWorkspacesTwoClones(t *testing.T) {
 		if !strings.Contains(subj, "."+nodeID+".") {
 			t.Fatalf("event %s of %s is under %s", id, nodeID, subj)
 		}
+	}
+}
+
+// soakSize returns n, or the value of the environment variable name when
+// set (make soak-hub runs the full sizes).
+func soakSize(name string, n int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return n
+}
+
+// checkExactly checks that the aggregate holds exactly the events of want.
+func checkExactly(t *testing.T, th *testHub, want map[string]bool) {
+	t.Helper()
+	waitAggregate(t, th, len(want))
+	got := aggregate(t, th)
+	for id := range want {
+		if _, ok := got[id]; !ok {
+			t.Fatalf("event %s is missing from the aggregate", id)
+		}
+	}
+}
+
+func addAll(want map[string]bool, ids []string) {
+	for _, id := range ids {
+		want[id] = true
+	}
+}
+
+// TestAggregate_HubOffline stops the hub while the workspace goes on
+// appending, then starts it again: every event arrives once.
+func TestAggregate_HubOffline(t *testing.T) {
+	th := newTestHub(t)
+	tn := joinNode(t, th, "red", "")
+	want := map[string]bool{}
+	addAll(want, tn.appendN(t, 20))
+	waitAggregate(t, th, len(want))
+	th.stop()
+	addAll(want, tn.appendN(t, soakSize("HUB_SOAK_OFFLINE", 2000)))
+	th.start(t)
+	checkExactly(t, th, want)
+}
+
+// TestAggregate_WorkspaceOffline closes the workspace, restarts the hub
+// meanwhile, and reopens the workspace: nothing is lost or doubled.
+func TestAggregate_WorkspaceOffline(t *testing.T) {
+	th := newTestHub(t)
+	tn := joinNode(t, th, "red", "")
+	want := map[string]bool{}
+	addAll(want, tn.appendN(t, 20))
+	tn.close()
+	th.stop()
+	th.start(t)
+	tn.open(t)
+	addAll(want, tn.appendN(t, 20))
+	checkExactly(t, th, want)
+}
+
+// TestAggregate_FlapLoop restarts the hub and the workspace in turns,
+// appending on both sides of every restart, and checks after every round
+// that the aggregate holds every event exactly once.
+func TestAggregate_FlapLoop(t *testing.T) {
+	th := newTestHub(t)
+	a := joinNode(t, th, "red", "")
+	b := joinNode(t, th, "red", "")
+	want := map[string]bool{}
+	rounds := soakSize("HUB_SOAK_ROUNDS", 4)
+	for round := range rounds {
+		addAll(want, a.appendN(t, 30))
+		addAll(want, b.appendN(t, 30))
+		if round%2 == 0 {
+			th.stop()
+			addAll(want, a.appendN(t, 30))
+			th.start(t)
+		} else {
+			a.close()
+			addAll(want, b.appendN(t, 30))
+			a.open(t)
+		}
+		addAll(want, a.appendN(t, 10))
+		checkExactly(t, th, want)
 	}
 }

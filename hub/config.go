@@ -144,8 +144,8 @@ func (c *Config) leafURL() string {
 	return "nats-leaf://" + c.Leaf
 }
 
-// httpURL returns the API's URL as join tokens carry it.
-func (c *Config) httpURL() string {
+// APIURL returns the API's URL as join tokens carry it.
+func (c *Config) APIURL() string {
 	if c.HTTPURL != "" {
 		return c.HTTPURL
 	}

@@ -40,6 +40,7 @@ type Hub struct {
 	js       jetstream.JetStream
 
 	links *linkWatcher
+	proj  *projector
 
 	stop context.CancelFunc
 	done sync.WaitGroup
@@ -66,13 +67,22 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
+	h.proj, err = openProjector(filepath.Join(cfg.DataDir(), "projections"), h.reg.node, h)
+	if err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)
-	h.done.Add(1)
+	h.done.Add(2)
 	go func() {
 		defer h.done.Done()
 		h.links.run(wctx)
+	}()
+	go func() {
+		defer h.done.Done()
+		h.proj.run(wctx, h.js)
 	}()
 	return h, nil
 }
@@ -153,7 +163,7 @@ func (h *Hub) Close() error {
 	}
 	h.done.Wait()
 	h.shutdown()
-	return nil
+	return h.proj.close()
 }
 
 func (h *Hub) shutdown() {

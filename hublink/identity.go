@@ -61,7 +61,7 @@ func (id Identity) PublicKey() (string, error) {
 // ErrNoIdentity if there is none.
 func LoadIdentity(stateDir string) (Identity, error) {
 	var id Identity
-	file := filepath.Join(stateDir, identityName)
+	file := identityPath(stateDir)
 	b, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return id, ErrNoIdentity
@@ -84,7 +84,7 @@ func (id Identity) Save(stateDir string) error {
 	if err != nil {
 		return err
 	}
-	file := filepath.Join(stateDir, identityName)
+	file := identityPath(stateDir)
 	tmp := file + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return fmt.Errorf("save the node identity: %w", err)
@@ -102,3 +102,5 @@ func (id Identity) Leaf(url string) (*embeddednats.Leaf, error) {
 	}
 	return &embeddednats.Leaf{URL: url, Seed: id.Seed}, nil
 }
+
+func identityPath(stateDir string) string { return filepath.Join(stateDir, identityName) }
