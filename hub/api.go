@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // maxBody bounds a request body of the API.
@@ -54,6 +55,7 @@ type APIError struct {
 //	POST /api/join             invite  JoinRequest -> Node
 //	GET  /api/nodes            admin   -> [NodeInfo]
 //	POST /api/nodes/{id}/revoke admin  -> Node
+//	GET  /api/nodes/{id}/status admin or the node itself (NodeAuthScheme) -> NodeStatus
 //	POST /api/tokens           admin   {name, teams} -> {token}
 //	GET  /api/stats            admin or member: period, days, workspace, rule, team -> Stats
 //	GET  /api/health           anyone  -> {ok, applied}
@@ -67,6 +69,7 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("POST /api/join", a.join)
 	mux.HandleFunc("GET /api/nodes", a.adminOnly(a.nodes))
 	mux.HandleFunc("POST /api/nodes/{id}/revoke", a.adminOnly(a.revoke))
+	mux.HandleFunc("GET /api/nodes/{id}/status", a.nodeStatus)
 	mux.HandleFunc("POST /api/tokens", a.adminOnly(a.token))
 	mux.HandleFunc("GET /api/stats", a.stats)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
@@ -141,6 +144,20 @@ func (a *api) revoke(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, n)
+}
+
+func (a *api) nodeStatus(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !a.isAdmin(r) && !a.h.verifyNode(id, r.Header.Get("Authorization"), time.Now()) {
+		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs the admin token or the node's own signature; a revoked node is refused")
+		return
+	}
+	st, err := a.h.NodeStatus(id)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
 }
 
 func (a *api) token(w http.ResponseWriter, r *http.Request) {

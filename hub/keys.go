@@ -11,6 +11,7 @@ import (
 //	cp                                             last applied aggregate sequence
 //	bad                                            messages refused (forged or malformed)
 //	e <eventId>                                    an event applied (de-duplication)
+//	n <nodeId>                                     the node's last ledger sequence seen
 //	s <nodeId> <sessionId>                         a session seen
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> path
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
@@ -21,6 +22,8 @@ var (
 	keyCheckpoint = []byte("cp")
 	keyBad        = []byte("bad")
 )
+
+func keyNodeSeq(nodeID string) []byte { return []byte("n" + sep + nodeID) }
 
 func keyEvent(id string) []byte { return []byte("e" + sep + id) }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -124,6 +125,7 @@ func (p *projector) apply(msgs []jetstream.Msg) error {
 	b := p.db.NewIndexedBatch()
 	defer b.Close()
 	counts := map[counter]uint64{}
+	seqs := map[string]uint64{} // node id -> last ledger sequence seen
 	var last uint64
 	var bad uint64
 	for _, msg := range msgs {
@@ -132,13 +134,18 @@ func (p *projector) apply(msgs []jetstream.Msg) error {
 			return err
 		}
 		last = md.Sequence.Stream
-		if err := p.applyOne(b, counts, msg.Subject(), msg.Headers(), msg.Data()); err != nil {
+		if err := p.applyOne(b, counts, seqs, msg.Subject(), msg.Headers(), msg.Data()); err != nil {
 			bad++
 			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", last, "subject", msg.Subject(), "err", err)
 		}
 	}
 	for c, n := range counts {
 		if err := addUint(b, c.key(), n); err != nil {
+			return err
+		}
+	}
+	for id, seq := range seqs {
+		if err := maxUint(b, keyNodeSeq(id), seq); err != nil {
 			return err
 		}
 	}
@@ -166,7 +173,7 @@ func (p *projector) apply(msgs []jetstream.Msg) error {
 var errForged = errors.New("hub: subject, source and envelope disagree")
 
 // applyOne checks one message and counts its event.
-func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, subject string, hdr nats.Header, data []byte) error {
+func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs map[string]uint64, subject string, hdr nats.Header, data []byte) error {
 	team, ws, nodeID, typ, ok := splitSubject(subject)
 	if !ok {
 		return fmt.Errorf("%w: subject %q", errForged, subject)
@@ -175,7 +182,8 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, subject
 	if !known || n.Team != team || n.Workspace != ws {
 		return fmt.Errorf("%w: node %s is not of team %s, workspace %s", errForged, nodeID, team, ws)
 	}
-	if err := checkSource(hdr.Get(streamSourceHeader), n, typ); err != nil {
+	origin, err := checkSource(hdr.Get(streamSourceHeader), n, typ)
+	if err != nil {
 		return err
 	}
 	ev, err := events.Decode(data)
@@ -185,6 +193,7 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, subject
 	if ev.WorkspaceID != ws || string(ev.Type) != typ || ev.ID != hdr.Get(nats.MsgIdHdr) {
 		return fmt.Errorf("%w: envelope of %s says workspace %s, type %s", errForged, ev.ID, ev.WorkspaceID, ev.Type)
 	}
+	seqs[nodeID] = max(seqs[nodeID], origin)
 	if seen, err := has(b, keyEvent(ev.ID)); err != nil || seen {
 		return err // a duplicate is counted once, and is no error
 	}
@@ -267,17 +276,22 @@ func splitSubject(s string) (team, ws, node, typ string, ok bool) {
 }
 
 // checkSource checks the Nats-Stream-Source header the aggregate wrote:
-// "<stream>:<hash> <seq> <filter> <destination> <original subject>". The
-// filter and destination are node n's, and the original subject is its
-// workspace's subject for typ.
-func checkSource(h string, n Node, typ string) error {
+// "<stream>:<hash> <seq> <filter> <destination> <original subject>"
+// (nats-server may add fields after these). The filter and destination
+// are node n's, and the original subject is its workspace's subject for
+// typ. It returns the sequence of the message in the node's ledger.
+func checkSource(h string, n Node, typ string) (uint64, error) {
 	f := strings.Split(h, " ")
-	if len(f) != 5 || !strings.HasPrefix(f[0], ledgerStream(n.Workspace)+":") ||
+	if len(f) < 5 || !strings.HasPrefix(f[0], ledgerStream(n.Workspace)+":") ||
 		f[2] != ledgerSubjects(n.Workspace) || f[3] != nodeSubjects(n) ||
 		f[4] != "clumsies."+n.Workspace+"."+typ {
-		return fmt.Errorf("%w: source header %q is not node %s's", errForged, h, n.ID)
+		return 0, fmt.Errorf("%w: source header %q is not node %s's", errForged, h, n.ID)
 	}
-	return nil
+	seq, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: source header %q has no sequence", errForged, h)
+	}
+	return seq, nil
 }
 
 func has(b *pebble.Batch, k []byte) (bool, error) {
@@ -302,6 +316,33 @@ func addUint(b *pebble.Batch, k []byte, n uint64) error {
 		return err
 	}
 	return b.Set(k, putUint(have+n), nil)
+}
+
+func maxUint(b *pebble.Batch, k []byte, n uint64) error {
+	v, closer, err := b.Get(k)
+	if err == nil {
+		have := getUint(v)
+		closer.Close()
+		if have >= n {
+			return nil
+		}
+	} else if !errors.Is(err, pebble.ErrNotFound) {
+		return err
+	}
+	return b.Set(k, putUint(n), nil)
+}
+
+// nodeSeq returns the last sequence of node id's ledger the hub has applied.
+func (p *projector) nodeSeq(id string) (uint64, error) {
+	v, closer, err := p.db.Get(keyNodeSeq(id))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer closer.Close()
+	return getUint(v), nil
 }
 
 func (p *projector) close() error { return p.db.Close() }

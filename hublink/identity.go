@@ -31,6 +31,8 @@ type Identity struct {
 	Seed string `json:"seed"`
 	// Team is the team the hub put the node in.
 	Team string `json:"team,omitempty"`
+	// Hub is the hub's API URL.
+	Hub string `json:"hub,omitempty"`
 }
 
 // NewIdentity makes a fresh node id and nkey.

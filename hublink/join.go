@@ -49,7 +49,7 @@ func Join(ctx context.Context, ws *workspace.Workspace, token string) (Identity,
 	if err := post(ctx, t.HTTP+"/api/join", "", req, &n); err != nil {
 		return Identity{}, hub.Node{}, fmt.Errorf("join the hub at %s: %w", t.HTTP, err)
 	}
-	id.Team = n.Team
+	id.Team, id.Hub = n.Team, t.HTTP
 	if err := id.Save(ws.StateDir()); err != nil {
 		return Identity{}, hub.Node{}, fmt.Errorf("%w; node %s is registered at the hub: ask its admin to revoke it, then join again", err, id.NodeID)
 	}

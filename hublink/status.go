@@ -2,64 +2,84 @@ package hublink
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
 	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
+
+	"github.com/clumsies/clumsies/hub"
 )
 
-// Status is the state of a workspace's link to its hub, as the workspace's
-// own server sees it: the hub sources the ledger through a consumer on it.
+// statusTimeout bounds the status request.
+const statusTimeout = 10 * time.Second
+
+// Status is the state of this node's link as the hub sees it.
 type Status struct {
-	// Linked reports whether the hub is pulling the ledger now (its
-	// sourcing consumer is bound over the leaf link).
+	// Reachable reports whether the hub answered; the other fields are
+	// the hub's answer and are zero when it did not.
+	Reachable bool `json:"reachable"`
+	// Error says why the hub did not answer.
+	Error string `json:"error,omitempty"`
+	// Linked reports whether the node's leaf link is up.
 	Linked bool `json:"linked"`
-	// Since is when the current link's sourcing started (Linked), or the
-	// hub's last delivery (not Linked); zero when unknown.
+	// Since is when the link came up (Linked) or went down; zero when the
+	// hub has not seen it since it started.
 	Since time.Time `json:"since,omitzero"`
-	// HubSeq is the last ledger sequence delivered to the hub.
+	// HubSeq is the last sequence of this node's ledger the hub has.
 	HubSeq uint64 `json:"hubSeq"`
-	// LocalSeq is the ledger's last sequence.
-	LocalSeq uint64 `json:"localSeq"`
+	// Revoked reports that the hub revoked this node.
+	Revoked bool `json:"revoked,omitempty"`
 }
 
-// sourcePrefix names the consumers nats-server makes for a stream source.
-const sourcePrefix = "JS_SRC_"
-
-// ReadStatus reads the link's status from the workspace's server over nc.
-func ReadStatus(ctx context.Context, nc *nats.Conn, wsID string) (Status, error) {
-	var st Status
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return st, err
+// ReadStatus asks the hub about this node, signing the request with the
+// node's key. A hub that cannot be reached gives a Status with Reachable
+// false, not an error; a damaged identity is an error.
+func (id Identity) ReadStatus(ctx context.Context) (Status, error) {
+	if id.Hub == "" {
+		return Status{}, errors.New("the node identity names no hub API; join again")
 	}
-	s, err := js.Stream(ctx, "CLUMSIES_"+wsID)
+	kp, err := nkeys.FromSeed([]byte(id.Seed))
 	if err != nil {
-		return st, fmt.Errorf("read the ledger: %w", err)
+		return Status{}, fmt.Errorf("read the node key: %w", err)
 	}
-	info, err := s.Info(ctx)
+	ms := time.Now().UnixMilli()
+	sig, err := kp.Sign(hub.NodeAuthMessage(id.NodeID, ms))
 	if err != nil {
-		return st, fmt.Errorf("read the ledger: %w", err)
+		return Status{}, fmt.Errorf("sign the status request: %w", err)
 	}
-	st.LocalSeq = info.State.LastSeq
-	lister := s.ListConsumers(ctx)
-	for ci := range lister.Info() {
-		if !strings.HasPrefix(ci.Name, sourcePrefix) {
-			continue
+	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id.Hub+"/api/nodes/"+url.PathEscape(id.NodeID)+"/status", nil)
+	if err != nil {
+		return Status{}, err
+	}
+	req.Header.Set("Authorization", hub.NodeAuthScheme+strconv.FormatInt(ms, 10)+"."+base64.RawURLEncoding.EncodeToString(sig))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return Status{Error: err.Error()}, nil
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return Status{Error: err.Error()}, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e hub.APIError
+		if json.Unmarshal(b, &e) == nil && e.Error != "" {
+			return Status{Error: e.Error}, nil
 		}
-		st.HubSeq = max(st.HubSeq, ci.Delivered.Stream)
-		switch {
-		case ci.PushBound && (!st.Linked || ci.Created.After(st.Since)):
-			st.Linked, st.Since = true, ci.Created
-		case !st.Linked && ci.Delivered.Last != nil && ci.Delivered.Last.After(st.Since):
-			st.Since = *ci.Delivered.Last
-		}
+		return Status{Error: resp.Status}, nil
 	}
-	if err := lister.Err(); err != nil && !errors.Is(err, jetstream.ErrEndOfData) {
-		return st, fmt.Errorf("read the hub's consumers: %w", err)
+	var ns hub.NodeStatus
+	if err := json.Unmarshal(b, &ns); err != nil {
+		return Status{Error: "unreadable answer: " + err.Error()}, nil
 	}
-	return st, nil
+	return Status{Reachable: true, Linked: ns.Link.Up, Since: ns.Link.Since, HubSeq: ns.HubSeq, Revoked: !ns.Active()}, nil
 }

@@ -56,13 +56,11 @@ type HubStatusCommand struct {
 
 // hubStatusJSON is the shape of `clumsies hub status --json`.
 type hubStatusJSON struct {
-	WorkspaceID string    `json:"workspaceId"`
-	NodeID      string    `json:"nodeId"`
-	HubURL      string    `json:"hubUrl"`
-	Linked      bool      `json:"linked"`
-	Since       time.Time `json:"since,omitzero"`
-	HubSeq      uint64    `json:"hubSeq"`
-	LocalSeq    uint64    `json:"localSeq"`
+	WorkspaceID string `json:"workspaceId"`
+	NodeID      string `json:"nodeId"`
+	HubURL      string `json:"hubUrl"`
+	hublink.Status
+	LocalSeq uint64 `json:"localSeq"`
 }
 
 // Run implements command.
@@ -89,28 +87,35 @@ func (c *HubStatusCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer h.Close()
-	nc, err := h.Conn(ctx)
+	local, err := h.LastSeq(ctx)
 	if err != nil {
 		return err
 	}
-	st, err := hublink.ReadStatus(ctx, nc, ws.ID())
+	st, err := id.ReadStatus(ctx)
 	if err != nil {
 		return err
 	}
-	out := hubStatusJSON{WorkspaceID: ws.ID(), NodeID: id.NodeID, HubURL: ws.Config.Hub.URL,
-		Linked: st.Linked, Since: st.Since, HubSeq: st.HubSeq, LocalSeq: st.LocalSeq}
+	out := hubStatusJSON{WorkspaceID: ws.ID(), NodeID: id.NodeID, HubURL: ws.Config.Hub.URL, Status: st, LocalSeq: local}
 	if c.json {
 		return printJSON(c.m.Stdout, out)
 	}
+	fmt.Fprintf(c.m.Stdout, "Node %s of %s, hub %s\n", id.NodeID, ws.ID(), ws.Config.Hub.URL)
+	if !st.Reachable {
+		fmt.Fprintf(c.m.Stdout, "Hub not reachable: %s\nThe workspace works on; the hub catches up when it is back.\nLocal ledger: %d events\n", st.Error, local)
+		return nil
+	}
 	state := "down"
-	if st.Linked {
+	switch {
+	case st.Revoked:
+		state = "revoked (join again with a new token)"
+	case st.Linked:
 		state = "up"
 	}
 	since := ""
 	if !st.Since.IsZero() {
 		since = " since " + st.Since.Local().Format(time.DateTime)
 	}
-	fmt.Fprintf(c.m.Stdout, "Node %s of %s, hub %s\nLink: %s%s\nHub has sequence %d of %d (%d behind)\n",
-		id.NodeID, ws.ID(), ws.Config.Hub.URL, state, since, st.HubSeq, st.LocalSeq, st.LocalSeq-min(st.HubSeq, st.LocalSeq))
+	fmt.Fprintf(c.m.Stdout, "Link: %s%s\nHub has sequence %d of %d (%d behind)\n",
+		state, since, st.HubSeq, local, local-min(st.HubSeq, local))
 	return nil
 }
