@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -199,7 +200,25 @@ func (h *Hub) Revoke(ctx context.Context, id string) (Node, error) {
 	if err := h.reload(); err != nil {
 		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
+	// A reload re-checks clients, not leaf links: drop the node's link.
+	if err := h.dropLinks(id); err != nil {
+		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
+	}
 	return n, nil
+}
+
+// dropLinks closes node id's leaf links.
+func (h *Hub) dropLinks(id string) error {
+	lz, err := h.ns.Leafz(&server.LeafzOptions{Account: nodeAccount(id)})
+	if err != nil {
+		return err
+	}
+	for _, l := range lz.Leafs {
+		if l.Account == nodeAccount(id) {
+			_ = h.ns.DisconnectClientByID(l.ID) // gone already is fine
+		}
+	}
+	return nil
 }
 
 // Nodes returns the registry's nodes.
