@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/clumsies/clumsies/hub"
 )
 
 // TestAggregate_TwoWorkspacesTwoClones joins two workspaces, one of them
@@ -52,6 +55,21 @@ func checkExactly(t *testing.T, th *testHub, want map[string]bool) {
 		if _, ok := got[id]; !ok {
 			t.Fatalf("event %s is missing from the aggregate", id)
 		}
+	}
+	// The projector counts each of them once.
+	deadline := time.Now().Add(wait)
+	for {
+		st, err := th.h.Stats(hub.Query{Days: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Totals.Events == uint64(len(want)) && st.Refused == 0 {
+			return
+		}
+		if st.Totals.Events > uint64(len(want)) || st.Refused > 0 || time.Now().After(deadline) {
+			t.Fatalf("the hub's stats count %d events (%d refused), want %d", st.Totals.Events, st.Refused, len(want))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,21 +34,19 @@ const projectorBatch = 1000
 type projector struct {
 	db     *pebble.DB
 	nodes  func(id string) (Node, bool)
-	logger interface {
-		Warn(msg string, args ...any)
-	}
+	logger *slog.Logger
 
 	mu      sync.Mutex
 	applied uint64
 	changed chan struct{} // closed and replaced after every commit
 }
 
-func openProjector(dir string, nodes func(string) (Node, bool), h *Hub) (*projector, error) {
+func openProjector(dir string, nodes func(string) (Node, bool), logger *slog.Logger) (*projector, error) {
 	db, err := pebble.Open(dir, &pebble.Options{Logger: quietPebble{}})
 	if err != nil {
 		return nil, fmt.Errorf("open the hub's read models: %w", err)
 	}
-	p := &projector{db: db, nodes: nodes, logger: h.logger, changed: make(chan struct{})}
+	p := &projector{db: db, nodes: nodes, logger: logger, changed: make(chan struct{})}
 	v, closer, err := db.Get(keyCheckpoint)
 	if err == nil {
 		p.applied = getUint(v)
@@ -100,17 +99,17 @@ func (p *projector) follow(ctx context.Context, js jetstream.JetStream) error {
 	defer it.Stop()
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
-	var batch []jetstream.Msg
+	var batch []entry
 	for {
 		msg, err := it.Next()
 		if err != nil {
 			return err
 		}
-		batch = append(batch, msg)
 		md, err := msg.Metadata()
 		if err != nil {
 			return err
 		}
+		batch = append(batch, entry{seq: md.Sequence.Stream, subject: msg.Subject(), hdr: msg.Headers(), data: msg.Data()})
 		if len(batch) >= projectorBatch || md.NumPending == 0 {
 			if err := p.apply(batch); err != nil {
 				return err
@@ -120,8 +119,16 @@ func (p *projector) follow(ctx context.Context, js jetstream.JetStream) error {
 	}
 }
 
+// entry is one message of the aggregate.
+type entry struct {
+	seq     uint64
+	subject string
+	hdr     nats.Header
+	data    []byte
+}
+
 // apply writes the rows of msgs and the checkpoint in one batch.
-func (p *projector) apply(msgs []jetstream.Msg) error {
+func (p *projector) apply(msgs []entry) error {
 	b := p.db.NewIndexedBatch()
 	defer b.Close()
 	counts := map[counter]uint64{}
@@ -129,14 +136,10 @@ func (p *projector) apply(msgs []jetstream.Msg) error {
 	var last uint64
 	var bad uint64
 	for _, msg := range msgs {
-		md, err := msg.Metadata()
-		if err != nil {
-			return err
-		}
-		last = md.Sequence.Stream
-		if err := p.applyOne(b, counts, seqs, msg.Subject(), msg.Headers(), msg.Data()); err != nil {
+		last = msg.seq
+		if err := p.applyOne(b, counts, seqs, msg.subject, msg.hdr, msg.data); err != nil {
 			bad++
-			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", last, "subject", msg.Subject(), "err", err)
+			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", last, "subject", msg.subject, "err", err)
 		}
 	}
 	for c, n := range counts {

@@ -108,6 +108,9 @@ type Stats struct {
 	Coverage Coverage      `json:"coverage"`
 	// Applied is the last aggregate sequence the answer includes.
 	Applied uint64 `json:"applied"`
+	// Refused counts the aggregate's messages the hub refused (forged or
+	// malformed), over all time.
+	Refused uint64 `json:"refused"`
 }
 
 // topRules is how many rules TopRules lists.
@@ -141,6 +144,10 @@ func (p *projector) stats(q Query) (Stats, error) {
 		Trend: []TrendPoint{}, Members: []MemberStats{}}
 	if v, closer, err := snap.Get(keyCheckpoint); err == nil {
 		out.Applied = getUint(v)
+		closer.Close()
+	}
+	if v, closer, err := snap.Get(keyBad); err == nil {
+		out.Refused = getUint(v)
 		closer.Close()
 	}
 	type ruleKey struct{ team, ws, rule string }
