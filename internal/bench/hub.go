@@ -467,4 +467,3 @@ func rssKiB(pid int) int64 {
 	}
 	return 0
 }
-
