@@ -124,22 +124,39 @@ func (h *Hub) removeSource(ctx context.Context, id string) error {
 	})
 }
 
-// kick re-sources node id: it removes and re-adds its source, so that the
-// aggregate asks the node for what it misses now rather than after the
-// source's retry backoff (15 s to 2 min). The re-added source resumes
-// after the last message the aggregate holds from it.
-func (h *Hub) kick(ctx context.Context, id string) error {
+// kick re-sources nodes: it removes and re-adds their sources (two
+// updates of the aggregate for the whole batch), so that the aggregate
+// asks each node for what it misses now rather than after the source's
+// retry backoff (15 s to 2 min). A re-added source resumes after the last
+// message the aggregate holds from it.
+func (h *Hub) kick(ctx context.Context, ids ...string) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
-	n, ok := h.reg.node(id)
-	if !ok || !n.Active() {
+	var nodes []Node
+	for _, id := range ids {
+		if n, ok := h.reg.node(id); ok && n.Active() {
+			nodes = append(nodes, n)
+		}
+	}
+	if len(nodes) == 0 {
 		return nil
 	}
-	if err := h.removeSource(ctx, id); err != nil {
-		return fmt.Errorf("kick %s: %w", id, err)
+	kicked := func(s *jetstream.StreamSource) bool {
+		return slices.ContainsFunc(nodes, func(n Node) bool { return isSourceOf(s, n.ID) })
 	}
-	if err := h.addSource(ctx, n); err != nil {
-		return fmt.Errorf("kick %s: %w", id, err)
+	err := h.updateSources(ctx, func(s []*jetstream.StreamSource) []*jetstream.StreamSource {
+		return slices.DeleteFunc(s, kicked)
+	})
+	if err == nil {
+		err = h.updateSources(ctx, func(s []*jetstream.StreamSource) []*jetstream.StreamSource {
+			for _, n := range nodes {
+				s = append(s, source(n))
+			}
+			return s
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("re-source %d nodes: %w", len(nodes), err)
 	}
 	return nil
 }

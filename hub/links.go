@@ -56,22 +56,32 @@ func (w *linkWatcher) run(ctx context.Context) {
 		case <-t.C:
 		}
 		now := time.Now()
+		due := map[string]uint64{}
 		for id, cid := range w.poll(now, pending) {
-			if now.Sub(pending[id]) < kickAfter {
-				continue
+			if now.Sub(pending[id]) >= kickAfter {
+				due[id] = cid
 			}
-			delete(pending, id)
-			if err := w.h.kick(ctx, id); err != nil {
-				if ctx.Err() == nil {
-					w.h.logger.Warn("re-source a node whose link came up", "node", id, "err", err)
-				}
-				continue
-			}
-			w.mu.Lock()
-			w.kicks[id] = cid
-			w.kicked++
-			w.mu.Unlock()
 		}
+		if len(due) == 0 {
+			continue
+		}
+		ids := make([]string, 0, len(due))
+		for id := range due {
+			ids = append(ids, id)
+			delete(pending, id)
+		}
+		if err := w.h.kick(ctx, ids...); err != nil {
+			if ctx.Err() == nil {
+				w.h.logger.Warn("re-source nodes whose links came up", "nodes", len(ids), "err", err)
+			}
+			continue
+		}
+		w.mu.Lock()
+		for id, cid := range due {
+			w.kicks[id] = cid
+		}
+		w.kicked += len(due)
+		w.mu.Unlock()
 	}
 }
 
