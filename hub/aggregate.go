@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -42,14 +41,10 @@ func source(n Node) *jetstream.StreamSource {
 	}
 }
 
-// isSourceOf reports whether s is node id's source.
-func isSourceOf(s *jetstream.StreamSource, id string) bool {
-	return s.External != nil && s.External.APIPrefix == apiPrefix(id)
-}
 
 // aggregateConfig is the aggregate's configuration with the sources of
-// nodes.
-func (h *Hub) aggregateConfig(nodes []Node) jetstream.StreamConfig {
+// the active nodes, ordered by node id, leaving out those in except.
+func (h *Hub) aggregateConfig(nodes []Node, except []string) jetstream.StreamConfig {
 	cfg := jetstream.StreamConfig{
 		Name:        AggregateStream,
 		Description: "every joined node's ledger, subjects hub.<team>.<workspaceId>.<nodeId>.<type>",
@@ -64,11 +59,27 @@ func (h *Hub) aggregateConfig(nodes []Node) jetstream.StreamConfig {
 		DenyPurge:   true,
 	}
 	for _, n := range nodes {
-		if n.Active() {
+		if n.Active() && !slices.Contains(except, n.ID) {
 			cfg.Sources = append(cfg.Sources, source(n))
 		}
 	}
 	return cfg
+}
+
+// setSources writes the aggregate's whole configuration: every active
+// node of the registry is a source, but those in except. The caller holds
+// ctrl. Every change of the sources goes through here as a whole list
+// derived from the registry, never as an edit of what the stream holds:
+// two hubs of a cluster that write at once then still converge on the
+// registry's list (the last write of each is the full one).
+func (h *Hub) setSources(ctx context.Context, except []string) error {
+	want := h.aggregateConfig(h.reg.nodes(), except)
+	return retry(ctx, func(ctx context.Context) error {
+		if _, err := h.js.CreateOrUpdateStream(ctx, want); err != nil {
+			return fmt.Errorf("write the aggregate's sources: %w", err)
+		}
+		return nil
+	})
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line
@@ -76,94 +87,51 @@ func (h *Hub) aggregateConfig(nodes []Node) jetstream.StreamConfig {
 func (h *Hub) ensureAggregate(ctx context.Context) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
-	want := h.aggregateConfig(h.reg.nodes())
-	return retry(ctx, func(ctx context.Context) error {
-		_, err := h.js.CreateOrUpdateStream(ctx, want)
-		if err != nil {
-			return fmt.Errorf("create the aggregate stream: %w", err)
-		}
-		return nil
-	})
+	return h.setSources(ctx, nil)
 }
 
-// updateSources changes the aggregate's sources with edit, which gets the
-// current list; the caller holds ctrl.
-func (h *Hub) updateSources(ctx context.Context, edit func([]*jetstream.StreamSource) []*jetstream.StreamSource) error {
-	return retry(ctx, func(ctx context.Context) error {
-		st, err := h.js.Stream(ctx, AggregateStream)
-		if err != nil {
-			return fmt.Errorf("read the aggregate stream: %w", err)
-		}
-		info, err := st.Info(ctx)
-		if err != nil {
-			return fmt.Errorf("read the aggregate stream: %w", err)
-		}
-		cfg := info.Config
-		cfg.Sources = edit(slices.Clone(cfg.Sources))
-		if _, err := h.js.UpdateStream(ctx, cfg); err != nil {
-			return fmt.Errorf("update the aggregate's sources: %w", err)
-		}
-		return nil
-	})
-}
-
-// addSource adds node n's source (if it is missing); the caller holds ctrl.
-func (h *Hub) addSource(ctx context.Context, n Node) error {
-	return h.updateSources(ctx, func(s []*jetstream.StreamSource) []*jetstream.StreamSource {
-		if slices.ContainsFunc(s, func(s *jetstream.StreamSource) bool { return isSourceOf(s, n.ID) }) {
-			return s
-		}
-		return append(s, source(n))
-	})
-}
-
-// removeSource removes node id's source; the caller holds ctrl.
-func (h *Hub) removeSource(ctx context.Context, id string) error {
-	return h.updateSources(ctx, func(s []*jetstream.StreamSource) []*jetstream.StreamSource {
-		return slices.DeleteFunc(s, func(s *jetstream.StreamSource) bool { return isSourceOf(s, id) })
-	})
-}
-
-// kick re-sources nodes: it removes and re-adds their sources (two
-// updates of the aggregate for the whole batch), so that the aggregate
-// asks each node for what it misses now rather than after the source's
-// retry backoff (15 s to 2 min). A re-added source resumes after the last
-// message the aggregate holds from it.
+// kick re-sources nodes: it writes the sources without them, then with
+// them, so that the aggregate asks each node for what it misses now
+// rather than after the source's retry backoff (15 s to 2 min). A
+// re-added source resumes after the last message the aggregate holds from
+// it.
 func (h *Hub) kick(ctx context.Context, ids ...string) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
-	var nodes []Node
-	for _, id := range ids {
-		if n, ok := h.reg.node(id); ok && n.Active() {
-			nodes = append(nodes, n)
-		}
+	if err := h.setSources(ctx, ids); err != nil {
+		return fmt.Errorf("re-source %d nodes: %w", len(ids), err)
 	}
-	if len(nodes) == 0 {
-		return nil
+	if err := h.setSources(ctx, nil); err != nil {
+		return fmt.Errorf("re-source %d nodes: %w", len(ids), err)
 	}
-	kicked := func(s *jetstream.StreamSource) bool {
-		return slices.ContainsFunc(nodes, func(n Node) bool { return isSourceOf(s, n.ID) })
+	return nil
+}
+
+// syncRegistry applies a change of the registry, made here or at another
+// hub of the cluster: the server's accounts, the aggregate's sources, and
+// the links of revoked nodes.
+func (h *Hub) syncRegistry(ctx context.Context) error {
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
+	if err := h.reload(); err != nil {
+		return err
 	}
-	err := h.updateSources(ctx, func(s []*jetstream.StreamSource) []*jetstream.StreamSource {
-		return slices.DeleteFunc(s, kicked)
-	})
-	if err == nil {
-		err = h.updateSources(ctx, func(s []*jetstream.StreamSource) []*jetstream.StreamSource {
-			for _, n := range nodes {
-				s = append(s, source(n))
+	if err := h.setSources(ctx, nil); err != nil {
+		return err
+	}
+	for _, n := range h.reg.nodes() {
+		if !n.Active() {
+			if err := h.dropLinks(n.ID); err != nil {
+				return err
 			}
-			return s
-		})
-	}
-	if err != nil {
-		return fmt.Errorf("re-source %d nodes: %w", len(nodes), err)
+		}
 	}
 	return nil
 }
 
 // Invite makes a one-time join token for a workspace of team, optionally
 // naming the member who will use it.
-func (h *Hub) Invite(ws, team, member string) (string, error) {
+func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, error) {
 	if !validWorkspaceID(ws) {
 		return "", fmt.Errorf("%w: workspace %q is not a workspace id (ws-...)", ErrInvalid, ws)
 	}
@@ -173,7 +141,7 @@ func (h *Hub) Invite(ws, team, member string) (string, error) {
 	if member != "" && !validName(member) {
 		return "", fmt.Errorf("%w: member %q: use letters, digits, '-' and '_'", ErrInvalid, member)
 	}
-	secret, err := h.reg.addInvite(team, ws, member, time.Now())
+	secret, err := h.reg.addInvite(ctx, team, ws, member, time.Now())
 	if err != nil {
 		return "", err
 	}
@@ -188,14 +156,14 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (N
 	}
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
-	n, err := h.reg.join(secret, nodeID, publicKey, ws, time.Now())
+	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, time.Now())
 	if err != nil {
 		return Node{}, err
 	}
 	if err := h.reload(); err != nil {
 		return Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
-	if err := h.addSource(ctx, n); err != nil {
+	if err := h.setSources(ctx, nil); err != nil {
 		return Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	return n, nil
@@ -207,11 +175,11 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (N
 func (h *Hub) Revoke(ctx context.Context, id string) (Node, error) {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
-	n, err := h.reg.revoke(id, time.Now())
+	n, err := h.reg.revoke(ctx, id, time.Now())
 	if err != nil {
 		return Node{}, err
 	}
-	if err := h.removeSource(ctx, id); err != nil {
+	if err := h.setSources(ctx, nil); err != nil {
 		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
 	if err := h.reload(); err != nil {
@@ -240,5 +208,3 @@ func (h *Hub) dropLinks(id string) error {
 
 // Nodes returns the registry's nodes.
 func (h *Hub) Nodes() []Node { return h.reg.nodes() }
-
-var errClosed = errors.New("hub: closed")

@@ -108,7 +108,7 @@ func (a *api) invite(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	token, err := a.h.Invite(req.WorkspaceID, req.Team, req.Member)
+	token, err := a.h.Invite(r.Context(), req.WorkspaceID, req.Team, req.Member)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -169,7 +169,7 @@ func (a *api) token(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, fmt.Errorf("%w: a member token needs a name and at least one team (letters, digits, '-' and '_')", ErrInvalid))
 		return
 	}
-	token, err := a.h.reg.addToken(req.Name, req.Teams)
+	token, err := a.h.reg.addToken(r.Context(), req.Name, req.Teams)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -106,7 +106,7 @@ func joinNode(tb testing.TB, th *testHub, team, wsID string) *testNode {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	token, err := th.h.Invite(ws.ID(), team, "alice")
+	token, err := th.h.Invite(context.Background(), ws.ID(), team, "alice")
 	if err != nil {
 		tb.Fatal(err)
 	}

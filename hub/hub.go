@@ -63,6 +63,10 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
+	if err := h.attachRegistry(ctx); err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
 	if err := h.ensureAggregate(ctx); err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
@@ -75,10 +79,14 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)
-	h.done.Add(2)
+	h.done.Add(3)
 	go func() {
 		defer h.done.Done()
 		h.links.run(wctx)
+	}()
+	go func() {
+		defer h.done.Done()
+		h.followRegistry(wctx)
 	}()
 	go func() {
 		defer h.done.Done()
@@ -148,6 +156,53 @@ func (h *Hub) reload() error {
 		return fmt.Errorf("reload nats-server: %w", err)
 	}
 	return nil
+}
+
+// clusterWait bounds how long Start waits for JetStream (in a cluster:
+// for the other hubs) before it can open the registry.
+const clusterWait = 2 * time.Minute
+
+// attachRegistry opens the registry's bucket, waiting for JetStream to
+// be ready, and applies what it holds.
+func (h *Hub) attachRegistry(ctx context.Context) error {
+	deadline := time.Now().Add(clusterWait)
+	for {
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		changed, err := h.reg.attach(actx, h.js, h.cfg.Replicas())
+		cancel()
+		if err == nil {
+			if changed {
+				h.ctrl.Lock()
+				defer h.ctrl.Unlock()
+				return h.reload()
+			}
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		h.logger.Info("waiting for JetStream to open the registry", "err", err)
+		time.Sleep(time.Second)
+	}
+}
+
+// followRegistry applies every change of the registry until ctx ends.
+func (h *Hub) followRegistry(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := h.reg.watch(ctx, func() {
+			if err := h.syncRegistry(ctx); err != nil && ctx.Err() == nil {
+				h.logger.Warn("apply a change of the registry", "err", err)
+			}
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		h.logger.Warn("following the registry failed; retrying", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // LeafAddr returns the leaf listener's address.

@@ -84,7 +84,7 @@ func joinInProcess(ctx context.Context, b *bench, h *hub.Hub, team string) (*ben
 	if err != nil {
 		return nil, err
 	}
-	token, err := h.Invite(ws.ID(), team, "")
+	token, err := h.Invite(ctx, ws.ID(), team, "")
 	if err != nil {
 		return nil, err
 	}
