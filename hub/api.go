@@ -58,7 +58,7 @@ type APIError struct {
 //	GET  /api/nodes/{id}/status admin or the node itself (NodeAuthScheme) -> NodeStatus
 //	POST /api/tokens           admin   {name, teams} -> {token}
 //	GET  /api/stats            admin or member: period, days, workspace, rule, team -> Stats
-//	GET  /api/health           anyone  -> {ok, applied}
+//	GET  /api/health           anyone  -> Health
 //
 // Tokens travel as "Authorization: Bearer <token>". A member token reads
 // the stats of its teams only.
@@ -73,7 +73,7 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("POST /api/tokens", a.adminOnly(a.token))
 	mux.HandleFunc("GET /api/stats", a.stats)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "applied": h.proj.Applied()})
+		writeJSON(w, http.StatusOK, h.Health(r.Context()))
 	})
 	return mux
 }

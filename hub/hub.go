@@ -108,8 +108,11 @@ func (h *Hub) serverOptions() (*server.Options, error) {
 		return nil, fmt.Errorf("load the generated %s: %w", file, err)
 	}
 	// Only the hub itself is a client, in process; nodes come in over
-	// the leaf listener.
-	o.DontListen = true
+	// the leaf listener. nats-server starts routing only once its client
+	// listener is up: a hub in a cluster listens on a random loopback
+	// port, where only its own user and leaf-only nkeys exist.
+	o.DontListen = h.cfg.Cluster.Listen == ""
+	o.Host, o.Port = "127.0.0.1", server.RANDOM_PORT
 	o.NoSigs = true
 	return o, nil
 }
@@ -258,4 +261,29 @@ func (h *Hub) Connect() (*nats.Conn, error) {
 		return nil, fmt.Errorf("connect to the hub: %w", err)
 	}
 	return nc, nil
+}
+
+// Health is what GET /api/health answers.
+type Health struct {
+	OK bool `json:"ok"`
+	// Server is this hub's server name.
+	Server string `json:"server"`
+	// Leader is the server leading the aggregate ("" when unknown, or
+	// this server alone).
+	Leader string `json:"leader,omitempty"`
+	// Applied is the last aggregate sequence the projector applied.
+	Applied uint64 `json:"applied"`
+}
+
+// Health reports the hub's state.
+func (h *Hub) Health(ctx context.Context) Health {
+	out := Health{OK: true, Server: h.cfg.Name, Applied: h.proj.Applied()}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if st, err := h.js.Stream(ctx, AggregateStream); err == nil {
+		if info, err := st.Info(ctx); err == nil && info.Cluster != nil {
+			out.Leader = info.Cluster.Leader
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"strings"
 
 	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/web"
@@ -19,17 +20,24 @@ type HubInitCommand struct {
 
 // Run implements command.
 func (c *HubInitCommand) Run(_ context.Context, args []string) error {
-	fs := c.m.newFlags("hub init", "hub init [DIR] [--name N] [--leaf ADDR] [--http ADDR] [--json]")
+	fs := c.m.newFlags("hub init", "hub init [DIR] [--name N] [--leaf ADDR] [--http ADDR] [--cluster NAME --cluster-listen ADDR --routes URLS] [--json]")
 	cfg := hub.Config{Data: "data"}
 	fs.StringVar(&cfg.Name, "name", "clumsies-hub", "the hub's `name`")
 	fs.StringVar(&cfg.Leaf, "leaf", "0.0.0.0:7422", "the leaf-node listener workspaces dial, `host:port`")
 	fs.StringVar(&cfg.LeafURL, "leaf-url", "", "the `URL` workspaces are told to dial (default: nats-leaf://<leaf>)")
 	fs.StringVar(&cfg.HTTP, "http", "127.0.0.1:7480", "the HTTP API listener, `host:port`")
 	fs.StringVar(&cfg.HTTPURL, "http-url", "", "the API `URL` join tokens carry (default: http://<http>)")
+	var routes string
+	fs.StringVar(&cfg.Cluster.Name, "cluster", "", "join a hub cluster of this `name` (with --cluster-listen and --routes)")
+	fs.StringVar(&cfg.Cluster.Listen, "cluster-listen", "", "this hub's cluster route listener, `host:port`")
+	fs.StringVar(&routes, "routes", "", "the other hubs' route `URLs`, comma-separated (nats-route://host:port)")
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	pos, err := parsePositional(fs, args, 1)
 	if err != nil {
 		return err
+	}
+	if routes != "" {
+		cfg.Cluster.Routes = strings.Split(routes, ",")
 	}
 	dir := "."
 	if len(pos) == 1 {

@@ -271,3 +271,15 @@ func httpGet(tb testing.TB, url, token string) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+func httpJSON(url string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(resp.Body)
+}
