@@ -41,7 +41,6 @@ func source(n Node) *jetstream.StreamSource {
 	}
 }
 
-
 // aggregateConfig is the aggregate's configuration with the sources of
 // the active nodes, ordered by node id, leaving out those in except.
 func (h *Hub) aggregateConfig(nodes []Node, except []string) jetstream.StreamConfig {
