@@ -170,7 +170,7 @@ const clusterWait = 2 * time.Minute
 func (h *Hub) attachRegistry(ctx context.Context) error {
 	deadline := time.Now().Add(clusterWait)
 	for {
-		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		actx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		changed, err := h.reg.attach(actx, h.js, h.cfg.Replicas())
 		cancel()
 		if err == nil {
@@ -185,7 +185,7 @@ func (h *Hub) attachRegistry(ctx context.Context) error {
 			return err
 		}
 		h.logger.Info("waiting for JetStream to open the registry", "err", err)
-		time.Sleep(time.Second)
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 

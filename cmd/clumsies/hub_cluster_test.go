@@ -96,7 +96,9 @@ func waitEvents(tb testing.TB, hp *hubProcess, want uint64) {
 // holding its link during a burst of tool calls, then the aggregate's
 // leader during another: every event arrives, none twice.
 func TestHub_ClusterKill(t *testing.T) {
+	t0 := time.Now()
 	hubs := newCluster(t)
+	t.Logf("cluster up after %s", time.Since(t0))
 	ws := newWorkspace(t)
 	hubs[0].join(t, ws, "red", "ann")
 	_, cl := serve(t, ws)
@@ -113,13 +115,20 @@ func TestHub_ClusterKill(t *testing.T) {
 	// Every call is acknowledged once its event is durable: the ledger
 	// holds them all (the read models may still be catching up).
 	localEvents := func() uint64 { return uint64(len(eventLines(t, ws))) }
+	start := time.Now()
 	burst(20, nil)
 	waitEvents(t, hubs[1], localEvents())
+	t.Logf("linked and caught up after %s", time.Since(start))
 
 	// SIGKILL the hub holding the workspace's link in the middle of a burst.
-	burst(60, hubs[0].kill)
+	start = time.Now()
+	burst(30, hubs[0].kill)
+	t.Logf("burst over %s after killing the linked hub", time.Since(start))
 	waitEvents(t, hubs[1], localEvents())
+	t.Logf("caught up %s after killing the linked hub", time.Since(start))
+	t0 = time.Now()
 	hubs[0].start(t)
+	t.Logf("hub-1 back after %s", time.Since(t0))
 
 	// SIGKILL the aggregate's leader in the middle of a burst.
 	lead := leader(t, hubs[1])
@@ -134,6 +143,9 @@ func TestHub_ClusterKill(t *testing.T) {
 	if victim == nil {
 		t.Fatalf("leader %q is none of the hubs", lead)
 	}
-	burst(60, victim.kill)
+	start = time.Now()
+	burst(30, victim.kill)
+	t.Logf("burst over %s after killing the leader", time.Since(start))
 	waitEvents(t, survivor, localEvents())
+	t.Logf("caught up %s after killing the leader", time.Since(start))
 }
