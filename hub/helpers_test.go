@@ -176,13 +176,20 @@ func aggregate(tb testing.TB, th *testHub) map[string]string {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	js, _ := jetstream.New(nc)
-	st, err := js.Stream(ctx, hub.AggregateStream)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	info, err := st.Info(ctx)
-	if err != nil {
-		tb.Fatal(err)
+	var st jetstream.Stream
+	var info *jetstream.StreamInfo
+	for attempt := 0; ; attempt++ {
+		st, err = js.Stream(ctx, hub.AggregateStream)
+		if err == nil {
+			info, err = st.Info(ctx)
+		}
+		if err == nil {
+			break
+		}
+		if attempt == 10 || !errors.Is(err, nats.ErrNoResponders) {
+			tb.Fatalf("read the aggregate: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond) // a request right after a reload can go unanswered
 	}
 	got := map[string]string{}
 	if info.State.Msgs == 0 {
@@ -227,7 +234,9 @@ func waitAggregate(tb testing.TB, th *testHub, want int) {
 			}
 		}
 		cancel()
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		// Right after a reload of the hub's accounts a request can go
+		// unanswered: ask again.
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrNoResponders) {
 			tb.Fatalf("read the aggregate: %v", err)
 		}
 		if have >= uint64(want) {
