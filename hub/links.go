@@ -37,8 +37,6 @@ type linkWatcher struct {
 	conns map[string]uint64 // node id -> leaf connection id
 	links map[string]Link
 	kicks map[string]uint64 // node id -> the connection last kicked for
-	// kicked counts kicks, for tests and the bench.
-	kicked int
 }
 
 func newLinkWatcher(h *Hub) *linkWatcher {
@@ -80,7 +78,6 @@ func (w *linkWatcher) run(ctx context.Context) {
 		for id, cid := range due {
 			w.kicks[id] = cid
 		}
-		w.kicked += len(due)
 		w.mu.Unlock()
 	}
 }

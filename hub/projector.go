@@ -38,7 +38,6 @@ type projector struct {
 
 	mu      sync.Mutex
 	applied uint64
-	changed chan struct{} // closed and replaced after every commit
 }
 
 func openProjector(dir string, nodes func(string) (Node, bool), logger *slog.Logger) (*projector, error) {
@@ -46,7 +45,7 @@ func openProjector(dir string, nodes func(string) (Node, bool), logger *slog.Log
 	if err != nil {
 		return nil, fmt.Errorf("open the hub's read models: %w", err)
 	}
-	p := &projector{db: db, nodes: nodes, logger: logger, changed: make(chan struct{})}
+	p := &projector{db: db, nodes: nodes, logger: logger}
 	v, closer, err := db.Get(keyCheckpoint)
 	if err == nil {
 		p.applied = getUint(v)
@@ -138,6 +137,9 @@ func (p *projector) apply(msgs []entry) error {
 	for _, msg := range msgs {
 		last = msg.seq
 		if err := p.applyOne(b, counts, seqs, msg.subject, msg.hdr, msg.data); err != nil {
+			if errors.Is(err, errNodeNotYetKnown) {
+				return err // nothing of this batch is committed; it is applied again
+			}
 			bad++
 			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", last, "subject", msg.subject, "err", err)
 		}
@@ -165,8 +167,6 @@ func (p *projector) apply(msgs []entry) error {
 	}
 	p.mu.Lock()
 	p.applied = last
-	close(p.changed)
-	p.changed = make(chan struct{})
 	p.mu.Unlock()
 	return nil
 }
@@ -175,6 +175,12 @@ func (p *projector) apply(msgs []entry) error {
 // disagree.
 var errForged = errors.New("hub: subject, source and envelope disagree")
 
+// errNodeNotYetKnown means a message names a node this hub's copy of the
+// registry does not hold yet. The aggregate's subjects are written by the
+// hub from its sources, so the node is registered: in a cluster, the copy
+// lags the hub that took the join. The projector waits for it.
+var errNodeNotYetKnown = errors.New("hub: node not in this hub's registry yet")
+
 // applyOne checks one message and counts its event.
 func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs map[string]uint64, subject string, hdr nats.Header, data []byte) error {
 	team, ws, nodeID, typ, ok := splitSubject(subject)
@@ -182,7 +188,10 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 		return fmt.Errorf("%w: subject %q", errForged, subject)
 	}
 	n, known := p.nodes(nodeID)
-	if !known || n.Team != team || n.Workspace != ws {
+	if !known {
+		return fmt.Errorf("%w: %s", errNodeNotYetKnown, nodeID)
+	}
+	if n.Team != team || n.Workspace != ws {
 		return fmt.Errorf("%w: node %s is not of team %s, workspace %s", errForged, nodeID, team, ws)
 	}
 	origin, err := checkSource(hdr.Get(streamSourceHeader), n, typ)

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"testing"
@@ -88,7 +89,7 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	forgedSubject := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 9)
 	forgedSubject.subject = fmt.Sprintf("hub.%s.%s.%s.attest.refer", nodeB.Team, nodeB.Workspace, nodeB.ID) // A's source, B's subject
 	forgedEnvelope := sourced(nodeA, refer(t, "ws-b", day, [2]string{"p-b", "K"}), 10)                      // A's source and subject, B's workspace
-	unknownNode := sourced(Node{ID: "n-cccccccccccccccc", Team: "red", Workspace: "ws-a"}, refer(t, "ws-a", day), 1)
+	wrongTeam := sourced(Node{ID: nodeA.ID, Team: "blue", Workspace: "ws-a"}, refer(t, "ws-a", day), 13)    // A under another team
 	wrongID := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 11)
 	wrongID.hdr.Set(nats.MsgIdHdr, events.NewID())
 	noHeader := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 12)
@@ -98,7 +99,7 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	// The same events again, as a re-sourced node would deliver them past
 	// the aggregate's dedupe window, then the forgeries.
 	applyAll(t, p, sourced(nodeA, r1, 3), sourced(nodeB, rb, 1), sourced(nodeA, r2, 4),
-		forgedSubject, forgedEnvelope, unknownNode, wrongID, noHeader)
+		forgedSubject, forgedEnvelope, wrongTeam, wrongID, noHeader)
 
 	now, _ := time.Parse(time.DateOnly, "2026-11-20")
 	st, err := p.stats(Query{Days: 30, Now: now})
@@ -125,6 +126,14 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 			t.Fatalf("constraints of p-1: %+v, want C/1: 2, C/2: 1", r.Constraints)
 		}
 	}
+	t.Run("NodeNotYetKnown", func(t *testing.T) {
+		before := p.Applied()
+		late := Node{ID: "n-cccccccccccccccc", Team: "red", Workspace: "ws-a"}
+		err := p.apply([]entry{func() entry { e := sourced(late, refer(t, "ws-a", day), 1); e.seq = before + 1; return e }()})
+		if !errors.Is(err, errNodeNotYetKnown) || p.Applied() != before {
+			t.Fatalf("a message of a node not yet in the registry: %v, applied %d; want errNodeNotYetKnown and nothing applied", err, p.Applied())
+		}
+	})
 	if seq, _ := p.nodeSeq(nodeA.ID); seq != 4 {
 		t.Fatalf("node A's last sequence %d, want 4 (forgeries do not move it)", seq)
 	}

@@ -142,7 +142,14 @@ func follow(ctx context.Context, nc *nats.Conn, stream string, seen func(id stri
 	if err != nil {
 		return nil, err
 	}
-	st, err := js.Stream(ctx, stream)
+	var st jetstream.Stream
+	for attempt := 0; ; attempt++ {
+		st, err = js.Stream(ctx, stream)
+		if err == nil || attempt == 10 || !errors.Is(err, nats.ErrNoResponders) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond) // right after a reload
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +282,9 @@ func waitMsgsAt(ctx context.Context, nc *nats.Conn, stream string, want uint64, 
 				return info.State.Msgs, nil
 			}
 		}
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) {
+		// A request right after a reload of the hub's accounts can go
+		// unanswered: ask again.
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, nats.ErrNoResponders) {
 			return 0, err
 		}
 		if time.Now().After(deadline) {
