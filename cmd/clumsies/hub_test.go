@@ -241,6 +241,21 @@ func TestHub_EndToEnd(t *testing.T) {
 		t.Fatalf("hub status of a: %+v, want linked and caught up", status)
 	}
 
+	var listed []struct {
+		ID      string
+		Revoked string
+		Link    struct{ Up bool }
+	}
+	json.Unmarshal([]byte(mustRun(t, hp.dir, "hub", "nodes", "--json")), &listed)
+	if len(listed) != 3 {
+		t.Fatalf("hub nodes lists %d nodes, want 3", len(listed))
+	}
+	for _, n := range listed {
+		if !n.Link.Up {
+			t.Fatalf("hub nodes shows node %s down while its owner serves", n.ID)
+		}
+	}
+
 	// A member token of team blue sees blue only.
 	token := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "blue"))
 	blue := hubStats(t, hp, "--url", hp.api, "--token", token)
@@ -282,4 +297,44 @@ func httpJSON(url string) ([]byte, error) {
 	}
 	defer resp.Body.Close()
 	return io.ReadAll(resp.Body)
+}
+
+// TestHub_CLIBadInput checks that the hub commands refuse bad input with
+// an error that says what to do, and change nothing.
+func TestHub_CLIBadInput(t *testing.T) {
+	hp := newHub(t)
+	ws := newWorkspace(t)
+	for _, c := range []struct {
+		dir  string
+		args []string
+		want string
+	}{
+		{ws, []string{"hub", "join", "not-a-token"}, "copy the whole token"},
+		{ws, []string{"hub", "join", "clj1.bm9wZQ"}, "damaged"},
+		{ws, []string{"hub", "join"}, "needs the join token"},
+		{ws, []string{"hub", "status"}, "has not joined a hub"},
+		{hp.dir, []string{"hub", "invite", "--team", "red"}, "needs --workspace"},
+		{hp.dir, []string{"hub", "invite", "--workspace", "nope", "--team", "red"}, "not a workspace id"},
+		{hp.dir, []string{"hub", "nodes", "extra"}, "unexpected argument"},
+		{hp.dir, []string{"hub", "stats", "--period", "hourly"}, "daily, weekly or monthly"},
+		{hp.dir, []string{"hub", "revoke", "n-0000000000000000"}, "unknown node"},
+		{t.TempDir(), []string{"hub", "nodes"}, "which hub?"},
+		{hp.dir, []string{"hub", "bogus"}, "unknown hub command"},
+		{hp.dir, []string{"hub", "init", hp.dir}, "exists"},
+	} {
+		r := run(t, c.dir, c.args...)
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("clumsies %s: exit %d, stderr %q; want a failure saying %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		}
+	}
+	// A used token is refused the second time.
+	token := strings.TrimSpace(mustRun(t, hp.dir, "hub", "invite", "--workspace", workspaceID(t, ws), "--team", "red"))
+	mustRun(t, ws, "hub", "join", token)
+	clone := cloneWorkspace(t, ws)
+	if r := run(t, clone, "hub", "join", token); r.code == 0 || !strings.Contains(r.stderr, "already used") {
+		t.Fatalf("a used join token: exit %d, %q", r.code, r.stderr)
+	}
+	if r := run(t, ws, "hub", "join", token); r.code == 0 || !strings.Contains(r.stderr, "already joined") {
+		t.Fatalf("joining twice: exit %d, %q", r.code, r.stderr)
+	}
 }
