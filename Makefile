@@ -44,6 +44,10 @@ lint: ## gofmt, go vet and staticcheck
 golden: ## regenerate the MCP golden transcripts (mcp/testdata/*.txtar)
 	$(GO) test ./mcp -run Golden -update
 
+.PHONY: soak-hub
+soak-hub: ## the hub's full-size loops: 20 rounds of hub and workspace restarts, 100k events offline
+	HUB_SOAK_ROUNDS=20 HUB_SOAK_OFFLINE=100000 $(GO) test -count=1 -timeout 30m -run 'TestAggregate_(FlapLoop|HubOffline)' -v ./hub
+
 .PHONY: bench
 bench: build ## measure against same-run baselines; see BENCHMARKS.md
 	$(GO) run ./internal/bench

@@ -58,6 +58,11 @@ func (s *Server) options() (*server.Options, error) {
 	if s.Domain != "" {
 		o.ServerName = serverName + "-" + s.Domain
 	}
+	if s.Leaf != nil {
+		if err := s.leafOptions(o); err != nil {
+			return nil, err
+		}
+	}
 	if s.Listen == "" {
 		o.DontListen = true
 		return o, nil
@@ -90,4 +95,19 @@ func (s *Server) maxStore() int64 {
 		return DefaultMaxStore
 	}
 	return s.MaxStore
+}
+
+// leafOptions adds the hub link to o.
+func (s *Server) leafOptions(o *server.Options) error {
+	r, err := s.Leaf.remote(s.Domain)
+	if err != nil {
+		return err
+	}
+	o.LeafNode.Remotes = []*server.RemoteLeafOpts{r}
+	o.LeafNode.ReconnectInterval = leafReconnect
+	// The flow-control replies of the hub's sourcing consumers then name
+	// this server's domain ($JS.FC.<domain>.>), so that the hub can route
+	// them to this node and no other; acks carry the domain too.
+	o.FeatureFlags = map[string]bool{server.FeatureFlagJsAckFormatV2: true}
+	return nil
 }

@@ -47,8 +47,13 @@ type Server struct {
 	// MaxStore is the most disk space, in bytes, the JetStream store may
 	// use; zero means DefaultMaxStore. Appends past it fail.
 	MaxStore int64
-	// Domain is an optional JetStream domain.
+	// Domain is an optional JetStream domain. A Leaf needs one, distinct
+	// from the hub's and from every other node's.
 	Domain string
+	// Leaf, if set, is the server's outbound link to a hub (see Leaf). The
+	// server keeps redialing it while the hub is away; the workspace works
+	// the same with or without it.
+	Leaf *Leaf
 	// Logger receives nats-server's log lines (never stdout). Nil discards
 	// them.
 	Logger *slog.Logger

@@ -1,6 +1,18 @@
-// Package hub will own the Hub: a NATS server with JetStream that sources
-// the streams of many workspaces over leaf-node connections, aggregates their
-// usage, and publishes the authoritative catalog that workspaces mirror (see
-// ARCHITECTURE.md, decision 6). It may import events, projections and
-// embeddednats. Nothing is implemented yet: the hub is planned work.
+// Package hub owns the Hub: a NATS server with JetStream (domain "hub")
+// that aggregates the ledgers of many workspaces, the projector that
+// counts them into pebble, and its HTTP API (see ARCHITECTURE.md,
+// decision 6, and docs/hub.md). It may import events, nats-server,
+// nats.go, nkeys, pebble and toml; never the workspace side (node,
+// hublink, mcp).
+//
+// Every clone of a workspace that joins is a node with its own nkey and
+// NATS account. The node's owner dials the hub's leaf listener; its link
+// is bound to the node's account, which exports to the hub account only
+// the node's JetStream API, deliver subjects and flow control. One
+// aggregate stream in the hub account sources every node's ledger over
+// that link, moving its subjects to hub.<team>.<workspaceId>.<nodeId>.>.
+// The hub's controller is the only writer of the accounts (a generated
+// nats-server config, reloaded on every join and revoke) and of the
+// aggregate's sources; when a node's link comes up it re-sources the node
+// so that sourcing resumes in about a second.
 package hub

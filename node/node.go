@@ -34,6 +34,11 @@ type Options struct {
 	// process owns the workspace.
 	NATSListen string
 	NATSToken  string
+	// Hub is the owner's leaf link to a hub, with Domain, the node id, as
+	// the server's JetStream domain; nil means no hub. The owner keeps the
+	// link (redialing while the hub is away); work never waits for it.
+	Hub    *embeddednats.Leaf
+	Domain string
 
 	// RetryFor bounds how long a Handle retries a call after the owner was
 	// lost; zero means DefaultRetryFor.
@@ -93,6 +98,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: opts.Sync, Logger: logger,
 		MaxStore: ws.Config.StoreLimit(), // config.toml max_store; 0: the default
 		Listen:   opts.NATSListen, Token: opts.NATSToken,
+		Leaf: opts.Hub, Domain: opts.Domain,
 		// External consumers may subscribe to the workspace's events; the
 		// read service (clumsiesrpc) stays out of their reach.
 		ReadSubjects: []string{events.StreamSubjects(ws.ID())},

@@ -82,6 +82,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"adapt":   &AdaptCommand{m: m},
 		"hook":    &HookCommand{m: m},
 		"version": &VersionCommand{m: m},
+		"hub":     &HubCommand{m: m},
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
@@ -114,6 +115,7 @@ Commands:
   verify          check the read models against a replay and the content hashes
   adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace
   hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop); reads the host's JSON on stdin
+  hub ...         run and administer a hub; join it from a workspace ('clumsies hub' lists them)
   version         print the version and the commit it was built from
 
 Every command that prints data prints JSON with --json. The workspace

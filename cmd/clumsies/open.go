@@ -11,6 +11,7 @@ import (
 	"os"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
+	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
 )
@@ -94,6 +95,9 @@ func (f *wsFlags) attach(ctx context.Context, m *Main, o node.Options) (*node.Ha
 	if o.Logger, err = f.logger(m.Stderr); err != nil {
 		return nil, err
 	}
+	if err := hubLink(ws, &o); err != nil {
+		return nil, err
+	}
 	return node.Attach(ctx, ws, o)
 }
 
@@ -117,4 +121,27 @@ func (m *Main) attachData(ctx context.Context, fs *flag.FlagSet, args []string, 
 		return nil, err
 	}
 	return ws.attach(ctx, m, node.Options{})
+}
+
+// hubLink adds the hub link to o when the workspace names a hub and this
+// clone has joined it. A clone that has not joined works without a link
+// (the hub URL is committed; the node identity is per machine).
+func hubLink(ws *workspace.Workspace, o *node.Options) error {
+	if ws.Config.Hub.URL == "" {
+		return nil
+	}
+	id, err := hublink.LoadIdentity(ws.StateDir())
+	if errors.Is(err, hublink.ErrNoIdentity) {
+		o.Logger.Info("the workspace names a hub but this clone has not joined it; working without a link (clumsies hub join TOKEN)", "hub", ws.Config.Hub.URL)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	leaf, err := id.Leaf(ws.Config.Hub.URL)
+	if err != nil {
+		return err
+	}
+	o.Hub, o.Domain = leaf, id.NodeID
+	return nil
 }

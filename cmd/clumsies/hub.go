@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/clumsies/clumsies/hub"
+)
+
+// HubCommand dispatches `clumsies hub <subcommand>`.
+type HubCommand struct{ m *Main }
+
+// Run implements command.
+func (c *HubCommand) Run(ctx context.Context, args []string) error {
+	cmds := map[string]command{
+		"init":   &HubInitCommand{m: c.m},
+		"serve":  &HubServeCommand{m: c.m},
+		"invite": &HubInviteCommand{m: c.m},
+		"join":   &HubJoinCommand{m: c.m},
+		"status": &HubStatusCommand{m: c.m},
+		"nodes":  &HubNodesCommand{m: c.m},
+		"revoke": &HubRevokeCommand{m: c.m},
+		"token":  &HubTokenCommand{m: c.m},
+		"stats":  &HubStatsCommand{m: c.m},
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		w := c.m.Stderr
+		if len(args) > 0 {
+			w = c.m.Stdout
+		}
+		c.usage(w)
+		if len(args) == 0 {
+			return errSilent{2}
+		}
+		return nil
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		c.usage(c.m.Stderr)
+		return fmt.Errorf("%w: unknown hub command %q", errUsage, args[0])
+	}
+	return cmd.Run(ctx, args[1:])
+}
+
+func (c *HubCommand) usage(w io.Writer) {
+	fmt.Fprint(w, `Usage: clumsies hub <command> [flags]
+
+On the hub's machine:
+  init [DIR]      write DIR/hub.toml and an admin token
+  serve           run the hub: NATS with JetStream, leaf listener, aggregate, stats API
+
+Admin (with --hub DIR, or --url URL and --token):
+  invite          print a one-time join token for a workspace (--workspace ws-... --team T [--member M])
+  nodes           list the joined nodes and their links (--json)
+  revoke NODE     revoke a node: its link is refused from then on
+  token           make a member token that reads the stats of some teams (--name N --team T)
+  stats           usage per rule, constraint, member and day (--period, --days, --workspace, --rule, --team, --json)
+
+In a workspace:
+  join TOKEN      join this clone to a hub (the owner dials it from its next start)
+  status          the link: up or down, and how far the hub has caught up (--json)
+`)
+}
+
+// parsePositional parses args with flags and positional arguments in any
+// order, and refuses more than maxArgs positional arguments.
+func parsePositional(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseArgs(fs, args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) > maxArgs {
+		return nil, fmt.Errorf("%w: %s: unexpected argument %q (see clumsies %s -h)", errUsage, fs.Name(), pos[maxArgs], fs.Name())
+	}
+	return pos, nil
+}
+
+// Environment variables of the hub commands.
+const (
+	hubURLEnv   = "CLUMSIES_HUB_URL"   // --url
+	hubTokenEnv = "CLUMSIES_HUB_TOKEN" // --token
+)
+
+// hubFlags say which hub an admin command talks to: the hub folder on
+// this machine (its hub.toml and admin token), or a URL and a token.
+type hubFlags struct {
+	dir, url, token string
+}
+
+func (f *hubFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.dir, "hub", "", "the hub's folder `DIR` on this machine (reads its hub.toml and admin token); default: the current folder if it holds hub.toml")
+	fs.StringVar(&f.url, "url", "", "the hub's API `URL` (default: $"+hubURLEnv+")")
+	fs.StringVar(&f.token, "token", "", "the admin or member `token` (default: $"+hubTokenEnv+")")
+}
+
+// client returns an API client of the hub the flags name.
+func (f *hubFlags) client() (*hubClient, error) {
+	url, token := f.url, f.token
+	if url == "" {
+		url = os.Getenv(hubURLEnv)
+	}
+	if token == "" {
+		token = os.Getenv(hubTokenEnv)
+	}
+	dir := f.dir
+	if dir == "" && url == "" {
+		if _, err := os.Stat(hub.ConfigName); err == nil {
+			dir = "."
+		}
+	}
+	if dir != "" {
+		cfg, err := hub.ReadConfig(dir)
+		if err != nil {
+			return nil, err
+		}
+		if url == "" {
+			url = cfg.APIURL()
+		}
+		if token == "" {
+			if token, err = cfg.AdminToken(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if url == "" {
+		return nil, fmt.Errorf("%w: which hub? give --hub DIR (the hub's folder) or --url URL with --token", errUsage)
+	}
+	return &hubClient{url: strings.TrimRight(url, "/"), token: token}, nil
+}
+
+// hubClient calls the hub's HTTP API.
+type hubClient struct {
+	url, token string
+}
+
+// do sends a request with an optional JSON body and decodes the answer.
+func (c *hubClient) do(ctx context.Context, method, path string, body, out any) error {
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		r = bytes.NewReader(b)
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, c.url+path, r)
+	if err != nil {
+		return fmt.Errorf("call the hub: %w", err)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("call the hub at %s: %w; is `clumsies hub serve` running?", c.url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return fmt.Errorf("read the hub's answer: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e hub.APIError
+		if json.Unmarshal(b, &e) == nil && e.Error != "" {
+			return errors.New("hub: " + e.Error)
+		}
+		return fmt.Errorf("hub: %s", resp.Status)
+	}
+	return json.Unmarshal(b, out)
+}
+
+// printJSON prints v indented.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/clumsies/clumsies/hub"
+)
+
+// HubInviteCommand prints a one-time join token.
+type HubInviteCommand struct {
+	m    *Main
+	hub  hubFlags
+	json bool
+}
+
+// Run implements command.
+func (c *HubInviteCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("hub invite", "hub invite --workspace ws-... --team T [--member M] [--hub DIR | --url URL --token T] [--json]")
+	var req hub.InviteRequest
+	fs.StringVar(&req.WorkspaceID, "workspace", "", "the `id` of the workspace to join (workspace_id in its .clumsies/config.toml)")
+	fs.StringVar(&req.Team, "team", "", "the `team` the workspace belongs to")
+	fs.StringVar(&req.Member, "member", "", "the `member` who joins with this token (counted in stats per member)")
+	c.hub.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if _, err := parsePositional(fs, args, 0); err != nil {
+		return err
+	}
+	if req.WorkspaceID == "" || req.Team == "" {
+		return fmt.Errorf("%w: hub invite needs --workspace ws-... and --team T", errUsage)
+	}
+	cl, err := c.hub.client()
+	if err != nil {
+		return err
+	}
+	var out struct {
+		Token string `json:"token"`
+	}
+	if err := cl.do(ctx, "POST", "/api/invites", req, &out); err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(c.m.Stdout, out)
+	}
+	fmt.Fprintf(c.m.Stdout, "%s\n", out.Token)
+	fmt.Fprintf(c.m.Stderr, "One-time join token for %s (team %s). In a clone of that workspace run:\n  clumsies hub join TOKEN\n", req.WorkspaceID, req.Team)
+	return nil
+}
+
+// HubNodesCommand lists the joined nodes.
+type HubNodesCommand struct {
+	m    *Main
+	hub  hubFlags
+	json bool
+}
+
+// Run implements command.
+func (c *HubNodesCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("hub nodes", "hub nodes [--hub DIR | --url URL --token T] [--json]")
+	c.hub.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if _, err := parsePositional(fs, args, 0); err != nil {
+		return err
+	}
+	cl, err := c.hub.client()
+	if err != nil {
+		return err
+	}
+	var nodes []hub.NodeInfo
+	if err := cl.do(ctx, "GET", "/api/nodes", nil, &nodes); err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(c.m.Stdout, nodes)
+	}
+	tw := tabwriter.NewWriter(c.m.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NODE\tTEAM\tWORKSPACE\tMEMBER\tLINK\tSINCE")
+	for _, n := range nodes {
+		link := "down"
+		switch {
+		case !n.Active():
+			link = "revoked"
+		case n.Link.Up:
+			link = "up"
+		}
+		since := "-"
+		if !n.Link.Since.IsZero() {
+			since = n.Link.Since.Local().Format(time.DateTime)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n.ID, n.Team, n.Workspace, n.Member, link, since)
+	}
+	return tw.Flush()
+}
+
+// HubRevokeCommand revokes a node.
+type HubRevokeCommand struct {
+	m    *Main
+	hub  hubFlags
+	json bool
+}
+
+// Run implements command.
+func (c *HubRevokeCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("hub revoke", "hub revoke NODE [--hub DIR | --url URL --token T] [--json]")
+	c.hub.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	pos, err := parsePositional(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: hub revoke needs the node id (see clumsies hub nodes)", errUsage)
+	}
+	cl, err := c.hub.client()
+	if err != nil {
+		return err
+	}
+	var n hub.Node
+	if err := cl.do(ctx, "POST", "/api/nodes/"+url.PathEscape(pos[0])+"/revoke", struct{}{}, &n); err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(c.m.Stdout, n)
+	}
+	fmt.Fprintf(c.m.Stdout, "Revoked node %s (workspace %s, team %s); its link is refused from now on.\n", n.ID, n.Workspace, n.Team)
+	return nil
+}
+
+// HubTokenCommand makes a member token.
+type HubTokenCommand struct {
+	m    *Main
+	hub  hubFlags
+	json bool
+}
+
+// Run implements command.
+func (c *HubTokenCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("hub token", "hub token --name N --team T[,T...] [--hub DIR | --url URL --token T] [--json]")
+	var name, teams string
+	fs.StringVar(&name, "name", "", "who the token is for")
+	fs.StringVar(&teams, "team", "", "the `teams` (comma-separated) whose stats the token may read")
+	c.hub.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if _, err := parsePositional(fs, args, 0); err != nil {
+		return err
+	}
+	if name == "" || teams == "" {
+		return fmt.Errorf("%w: hub token needs --name and --team", errUsage)
+	}
+	cl, err := c.hub.client()
+	if err != nil {
+		return err
+	}
+	var out struct {
+		Token string `json:"token"`
+	}
+	if err := cl.do(ctx, "POST", "/api/tokens", hub.TokenRequest{Name: name, Teams: strings.Split(teams, ",")}, &out); err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(c.m.Stdout, out)
+	}
+	fmt.Fprintln(c.m.Stdout, out.Token)
+	return nil
+}
+
+// HubStatsCommand prints the hub's stats.
+type HubStatsCommand struct {
+	m    *Main
+	hub  hubFlags
+	json bool
+}
+
+// Run implements command.
+func (c *HubStatsCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("hub stats", "hub stats [--period daily|weekly|monthly] [--days N] [--workspace ws-...] [--rule ID] [--team T] [--hub DIR | --url URL --token T] [--json]")
+	var period, ws, rule, team string
+	var days int
+	fs.StringVar(&period, "period", "daily", "group the trend by `period`: daily, weekly or monthly")
+	fs.IntVar(&days, "days", 30, "count the last `N` days")
+	fs.StringVar(&ws, "workspace", "", "only the workspace with this `id`")
+	fs.StringVar(&rule, "rule", "", "only the rule with this `id`")
+	fs.StringVar(&team, "team", "", "only this `team`")
+	c.hub.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if _, err := parsePositional(fs, args, 0); err != nil {
+		return err
+	}
+	cl, err := c.hub.client()
+	if err != nil {
+		return err
+	}
+	q := url.Values{"period": {period}, "days": {strconv.Itoa(days)}}
+	for k, v := range map[string]string{"workspace": ws, "rule": rule, "team": team} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	var st hub.Stats
+	if err := cl.do(ctx, "GET", "/api/stats?"+q.Encode(), nil, &st); err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(c.m.Stdout, st)
+	}
+	return printHubStats(c.m.Stdout, st)
+}
+
+func printHubStats(w interface{ Write([]byte) (int, error) }, st hub.Stats) error {
+	t := st.Totals
+	fmt.Fprintf(w, "%s to %s: %d events, %d refs, %d loads, %d sessions, %d reports; %d workspaces, %d nodes, %d members, %d active days\n",
+		st.From, st.To, t.Events, t.Refs, t.Loads, t.Sessions, t.Reports, t.Workspaces, t.Nodes, t.Members, t.ActiveDays)
+	fmt.Fprintf(w, "Coverage: %d of %d published rules referred (%.0f%%), %d unlisted ids referred\n\n",
+		st.Coverage.Referred, st.Coverage.Published, 100*st.Coverage.Ratio, st.Coverage.Unlisted)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOP RULE\tWORKSPACE\tREFS")
+	for _, r := range st.TopRules {
+		path := r.Path
+		if path == "" {
+			path = r.ID + " (unlisted)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\n", path, r.WorkspaceID, r.Refs)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PERIOD\tEVENTS\tREFS\tLOADS\tSESSIONS\tREPORTS")
+	for _, p := range st.Trend {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", p.Period, p.Events, p.Refs, p.Loads, p.Sessions, p.Reports)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TEAM\tMEMBER\tEVENTS\tREFS\tSESSIONS\tACTIVE DAYS")
+	for _, m := range st.Members {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\n", m.Team, m.Member, m.Events, m.Refs, m.Sessions, m.ActiveDays)
+	}
+	return tw.Flush()
+}

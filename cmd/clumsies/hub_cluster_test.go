@@ -1,0 +1,151 @@
+package main_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// newCluster starts three hub processes routed to each other, sharing one
+// admin token.
+func newCluster(tb testing.TB) []*hubProcess {
+	tb.Helper()
+	routes := []string{freeAddr(tb), freeAddr(tb), freeAddr(tb)}
+	var hubs []*hubProcess
+	for i := range 3 {
+		dir := tb.TempDir()
+		leaf, api := freeAddr(tb), freeAddr(tb)
+		var others []string
+		for j, r := range routes {
+			if j != i {
+				others = append(others, "nats-route://"+r)
+			}
+		}
+		mustRun(tb, dir, "hub", "init", "--name", fmt.Sprintf("hub-%d", i+1), "--leaf", leaf, "--http", api,
+			"--cluster", "e2e", "--cluster-listen", routes[i], "--routes", strings.Join(others, ","))
+		if i > 0 {
+			b, err := os.ReadFile(filepath.Join(hubs[0].dir, "data", "admin.token"))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "data", "admin.token"), b, 0o600); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		hubs = append(hubs, &hubProcess{dir: dir, api: "http://" + api})
+	}
+	var wg sync.WaitGroup
+	for _, hp := range hubs {
+		wg.Add(1)
+		go func() { defer wg.Done(); hp.start(tb) }()
+		tb.Cleanup(hp.stop)
+	}
+	wg.Wait()
+	return hubs
+}
+
+// kill ends a hub process with SIGKILL.
+func (hp *hubProcess) kill() {
+	hp.cmd.Process.Signal(syscall.SIGKILL)
+	hp.cmd.Wait()
+	hp.cmd = nil
+}
+
+// leader asks hp which hub leads the aggregate.
+func leader(tb testing.TB, hp *hubProcess) string {
+	tb.Helper()
+	var h struct{ Leader string }
+	deadline := time.Now().Add(time.Minute)
+	for {
+		b, err := httpJSON(hp.api + "/api/health")
+		if err == nil && json.Unmarshal(b, &h) == nil && h.Leader != "" {
+			return h.Leader
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("no aggregate leader known at %s", hp.api)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// waitEvents waits until hp's stats count want events.
+func waitEvents(tb testing.TB, hp *hubProcess, want uint64) {
+	tb.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	var got hubTotals
+	for {
+		got = hubStats(tb, hp)
+		if got.Totals.Events >= want || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if got.Totals.Events != want {
+		tb.Fatalf("hub at %s counts %d events, want %d", hp.api, got.Totals.Events, want)
+	}
+}
+
+// TestHub_ClusterKill runs three hubs as one cluster with a replicated
+// aggregate, links a workspace to the first, and kills (SIGKILL) the hub
+// holding its link during a burst of tool calls, then the aggregate's
+// leader during another: every event arrives, none twice.
+func TestHub_ClusterKill(t *testing.T) {
+	t0 := time.Now()
+	hubs := newCluster(t)
+	t.Logf("cluster up after %s", time.Since(t0))
+	ws := newWorkspace(t)
+	hubs[0].join(t, ws, "red", "ann")
+	_, cl := serve(t, ws)
+	setup(t, cl, "sess-c")
+	wf := workflowID(t, cl)
+	burst := func(n int, mid func()) {
+		for i := range n {
+			if i == n/2 && mid != nil {
+				mid()
+			}
+			call(t, cl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": wf, "constraintId": "Steps/1"}}})
+		}
+	}
+	// Every call is acknowledged once its event is durable: the ledger
+	// holds them all (the read models may still be catching up).
+	localEvents := func() uint64 { return uint64(len(eventLines(t, ws))) }
+	start := time.Now()
+	burst(20, nil)
+	waitEvents(t, hubs[1], localEvents())
+	t.Logf("linked and caught up after %s", time.Since(start))
+
+	// SIGKILL the hub holding the workspace's link in the middle of a burst.
+	start = time.Now()
+	burst(30, hubs[0].kill)
+	t.Logf("burst over %s after killing the linked hub", time.Since(start))
+	waitEvents(t, hubs[1], localEvents())
+	t.Logf("caught up %s after killing the linked hub", time.Since(start))
+	t0 = time.Now()
+	hubs[0].start(t)
+	t.Logf("hub-1 back after %s", time.Since(t0))
+
+	// SIGKILL the aggregate's leader in the middle of a burst.
+	lead := leader(t, hubs[1])
+	var victim, survivor *hubProcess
+	for i, hp := range hubs {
+		if fmt.Sprintf("hub-%d", i+1) == lead {
+			victim = hp
+		} else {
+			survivor = hp
+		}
+	}
+	if victim == nil {
+		t.Fatalf("leader %q is none of the hubs", lead)
+	}
+	start = time.Now()
+	burst(30, victim.kill)
+	t.Logf("burst over %s after killing the leader", time.Since(start))
+	waitEvents(t, survivor, localEvents())
+	t.Logf("caught up %s after killing the leader", time.Since(start))
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+
+	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/web"
+)
+
+// HubInitCommand writes a hub's config and admin token.
+type HubInitCommand struct {
+	m    *Main
+	json bool
+}
+
+// Run implements command.
+func (c *HubInitCommand) Run(_ context.Context, args []string) error {
+	fs := c.m.newFlags("hub init", "hub init [DIR] [--name N] [--leaf ADDR] [--http ADDR] [--cluster NAME --cluster-listen ADDR --routes URLS] [--json]")
+	cfg := hub.Config{Data: "data"}
+	fs.StringVar(&cfg.Name, "name", "clumsies-hub", "the hub's `name`")
+	fs.StringVar(&cfg.Leaf, "leaf", "0.0.0.0:7422", "the leaf-node listener workspaces dial, `host:port`")
+	fs.StringVar(&cfg.LeafURL, "leaf-url", "", "the `URL` workspaces are told to dial (default: nats-leaf://<leaf>)")
+	fs.StringVar(&cfg.HTTP, "http", "127.0.0.1:7480", "the HTTP API listener, `host:port`")
+	fs.StringVar(&cfg.HTTPURL, "http-url", "", "the API `URL` join tokens carry (default: http://<http>)")
+	var routes string
+	fs.StringVar(&cfg.Cluster.Name, "cluster", "", "join a hub cluster of this `name` (with --cluster-listen and --routes)")
+	fs.StringVar(&cfg.Cluster.Listen, "cluster-listen", "", "this hub's cluster route listener, `host:port`")
+	fs.StringVar(&routes, "routes", "", "the other hubs' route `URLs`, comma-separated (nats-route://host:port)")
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	pos, err := parsePositional(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	if routes != "" {
+		cfg.Cluster.Routes = strings.Split(routes, ",")
+	}
+	dir := "."
+	if len(pos) == 1 {
+		dir = pos[0]
+	}
+	token, err := hub.Init(dir, cfg)
+	if err != nil {
+		return err
+	}
+	abs, _ := filepath.Abs(filepath.Join(dir, hub.ConfigName))
+	if c.json {
+		return printJSON(c.m.Stdout, map[string]string{"config": abs, "adminToken": token})
+	}
+	fmt.Fprintf(c.m.Stdout, "Wrote %s\nAdmin token (also in %s): %s\n\nNext: clumsies hub serve --hub %s\n",
+		abs, filepath.Join(dir, cfg.Data, "admin.token"), token, dir)
+	return nil
+}
+
+// HubServeCommand runs a hub until SIGINT/SIGTERM.
+type HubServeCommand struct {
+	m   *Main
+	dir string
+	log string
+}
+
+// Run implements command.
+func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("hub serve", "hub serve [--hub DIR] [--log-level L]")
+	fs.StringVar(&c.dir, "hub", ".", "the hub's folder `DIR` (holding hub.toml)")
+	fs.StringVar(&c.log, "log-level", "info", "stderr log `level`: debug, info, warn, error")
+	if _, err := parsePositional(fs, args, 0); err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.log)); err != nil {
+		return fmt.Errorf("%w: --log-level %q: want debug, info, warn or error", errUsage, c.log)
+	}
+	logger := slog.New(slog.NewTextHandler(c.m.Stderr, &slog.HandlerOptions{Level: level}))
+	cfg, err := hub.ReadConfig(c.dir)
+	if err != nil {
+		return err
+	}
+	token, err := cfg.AdminToken()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.HTTP)
+	if err != nil {
+		return fmt.Errorf("listen for the hub's API: %w", err)
+	}
+	h, err := hub.Start(ctx, cfg, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer h.Close()
+	fmt.Fprintf(c.m.Stderr, "clumsies: hub %s serving: leaf links at %s, API at http://%s\n", cfg.Name, cfg.Leaf, ln.Addr())
+	return web.Serve(ctx, ln, hub.Handler(h, token))
+}

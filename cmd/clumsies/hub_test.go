@@ -1,0 +1,340 @@
+package main_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hubProcess runs `clumsies hub serve` on a hub folder.
+type hubProcess struct {
+	dir, api string
+	cmd      *exec.Cmd
+}
+
+// newHub runs `clumsies hub init` with free loopback ports and starts
+// `clumsies hub serve`.
+func newHub(tb testing.TB) *hubProcess {
+	tb.Helper()
+	dir := tb.TempDir()
+	leaf, api := freeAddr(tb), freeAddr(tb)
+	mustRun(tb, dir, "hub", "init", "--leaf", leaf, "--http", api, "--name", "e2e")
+	hp := &hubProcess{dir: dir, api: "http://" + api}
+	hp.start(tb)
+	tb.Cleanup(hp.stop)
+	return hp
+}
+
+func (hp *hubProcess) start(tb testing.TB) {
+	tb.Helper()
+	cmd := exec.Command(binary, "hub", "serve", "--hub", hp.dir, "--log-level", "warn")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "serving") {
+				ready <- true
+			}
+			if os.Getenv("HUB_TEST_LOG") != "" {
+				os.Stderr.WriteString("hub: " + sc.Text() + "\n")
+			}
+		}
+		close(ready)
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			tb.Fatal("clumsies hub serve exited before serving")
+		}
+	case <-time.After(time.Minute):
+		tb.Fatal("clumsies hub serve did not start within a minute")
+	}
+	hp.cmd = cmd
+}
+
+func (hp *hubProcess) stop() {
+	if hp.cmd != nil {
+		hp.cmd.Process.Signal(os.Interrupt)
+		hp.cmd.Wait()
+		hp.cmd = nil
+	}
+}
+
+// join invites the workspace in dir into team and joins it.
+func (hp *hubProcess) join(tb testing.TB, dir, team, member string) string {
+	tb.Helper()
+	ws := workspaceID(tb, dir)
+	token := strings.TrimSpace(mustRun(tb, hp.dir, "hub", "invite", "--workspace", ws, "--team", team, "--member", member))
+	var out struct{ NodeID string }
+	if err := json.Unmarshal([]byte(mustRun(tb, dir, "hub", "join", token, "--json")), &out); err != nil {
+		tb.Fatal(err)
+	}
+	return out.NodeID
+}
+
+func workspaceID(tb testing.TB, dir string) string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ".clumsies", "config.toml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "workspace_id = "); ok {
+			return strings.Trim(v, `"`)
+		}
+	}
+	tb.Fatalf("no workspace_id in %s", b)
+	return ""
+}
+
+// cloneWorkspace copies the committed part of a workspace (everything but
+// .clumsies/state) into a new folder: a second clone of the repository.
+func cloneWorkspace(tb testing.TB, dir string) string {
+	tb.Helper()
+	clone := tb.TempDir()
+	src := filepath.Join(dir, ".clumsies")
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if fi.IsDir() && fi.Name() == "state" {
+			return filepath.SkipDir
+		}
+		dst := filepath.Join(clone, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return clone
+}
+
+// hubTotals is the part of `clumsies hub stats --json` the tests compare.
+type hubTotals struct {
+	Totals struct {
+		Events, Refs, Sessions uint64
+		Nodes, Workspaces      int
+	}
+	Rules []struct {
+		ID, WorkspaceID string
+		Refs            uint64
+		Constraints     []struct {
+			ID   string
+			Refs uint64
+		}
+	}
+	Applied uint64
+}
+
+func hubStats(tb testing.TB, hp *hubProcess, args ...string) hubTotals {
+	tb.Helper()
+	var st hubTotals
+	out := mustRun(tb, hp.dir, append([]string{"hub", "stats", "--json"}, args...)...)
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		tb.Fatalf("%v: %s", err, out)
+	}
+	return st
+}
+
+// agentSession serves dir, runs a short agent session (setup, load, n
+// refs) and stops serving.
+func agentSession(tb testing.TB, dir, session string, n int) {
+	tb.Helper()
+	cmd, cl := serve(tb, dir)
+	setup(tb, cl, session)
+	wf := workflowID(tb, cl)
+	call(tb, cl, "memload", map[string]any{"ids": []string{wf}, "knownHashes": map[string]any{wf: ""}})
+	for range n {
+		call(tb, cl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": wf, "constraintId": "Steps/1"}}})
+	}
+	cl.Close()
+	cmd.Wait()
+}
+
+// TestHub_EndToEnd joins two workspaces and a second clone of one of them
+// to a hub through the command line, has agents call tools in each, and
+// checks that the hub's stats are the sum of the workspaces' own, also
+// after the hub was down while agents went on working.
+func TestHub_EndToEnd(t *testing.T) {
+	hp := newHub(t)
+	a := newWorkspace(t)
+	aClone := cloneWorkspace(t, a)
+	b := newWorkspace(t)
+	nodes := map[string]bool{}
+	for _, j := range []struct{ dir, team, member string }{{a, "red", "ann"}, {aClone, "red", "bob"}, {b, "blue", "cy"}} {
+		nodes[hp.join(t, j.dir, j.team, j.member)] = true
+	}
+	if len(nodes) != 3 {
+		t.Fatalf("got %d distinct node ids, want 3", len(nodes))
+	}
+	agentSession(t, a, "sess-a1", 3)
+	agentSession(t, aClone, "sess-a2", 2)
+	agentSession(t, b, "sess-b1", 4)
+
+	hp.stop() // agents go on while the hub is down
+	agentSession(t, a, "sess-a3", 5)
+	agentSession(t, b, "sess-b2", 1)
+	hp.start(t)
+
+	// The workspaces link again when their owners start: keep one owner
+	// of each clone up while the hub catches up.
+	for _, dir := range []string{a, aClone, b} {
+		serve(t, dir)
+	}
+	var want struct{ events, refs, sessions uint64 }
+	for _, dir := range []string{a, aClone, b} {
+		st := readStats(t, dir)
+		var ev struct{ Events, Sessions uint64 }
+		json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &ev)
+		want.events += ev.Events
+		want.sessions += ev.Sessions
+		for _, r := range st.Rules {
+			want.refs += uint64(r.Refs)
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	var got hubTotals
+	for {
+		got = hubStats(t, hp)
+		if got.Totals.Events >= want.events || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if got.Totals.Events != want.events || got.Totals.Refs != want.refs || got.Totals.Sessions != want.sessions {
+		t.Fatalf("hub totals: events %d, refs %d, sessions %d; sum of the workspaces: events %d, refs %d, sessions %d",
+			got.Totals.Events, got.Totals.Refs, got.Totals.Sessions, want.events, want.refs, want.sessions)
+	}
+	if got.Totals.Nodes != 3 || got.Totals.Workspaces != 2 {
+		t.Fatalf("hub counts %d nodes and %d workspaces, want 3 and 2", got.Totals.Nodes, got.Totals.Workspaces)
+	}
+	if got.Totals.Refs != 3+2+4+5+1 {
+		t.Fatalf("hub counts %d refs, want 15", got.Totals.Refs)
+	}
+
+	var status struct {
+		Linked           bool
+		HubSeq, LocalSeq uint64
+	}
+	json.Unmarshal([]byte(mustRun(t, a, "hub", "status", "--json")), &status)
+	if !status.Linked || status.HubSeq != status.LocalSeq {
+		t.Fatalf("hub status of a: %+v, want linked and caught up", status)
+	}
+
+	var listed []struct {
+		ID      string
+		Revoked string
+		Link    struct{ Up bool }
+	}
+	json.Unmarshal([]byte(mustRun(t, hp.dir, "hub", "nodes", "--json")), &listed)
+	if len(listed) != 3 {
+		t.Fatalf("hub nodes lists %d nodes, want 3", len(listed))
+	}
+	for _, n := range listed {
+		if !n.Link.Up {
+			t.Fatalf("hub nodes shows node %s down while its owner serves", n.ID)
+		}
+	}
+
+	// A member token of team blue sees blue only.
+	token := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "blue"))
+	blue := hubStats(t, hp, "--url", hp.api, "--token", token)
+	if blue.Totals.Workspaces != 1 || blue.Totals.Refs != 4+1 {
+		t.Fatalf("team blue's member sees %d workspaces and %d refs, want 1 and 5", blue.Totals.Workspaces, blue.Totals.Refs)
+	}
+	r := run(t, hp.dir, "hub", "stats", "--url", hp.api, "--token", token, "--team", "red")
+	if r.code == 0 || !strings.Contains(r.stderr, "may not read team") {
+		t.Fatalf("a blue member read team red: exit %d, %s", r.code, r.stderr)
+	}
+	resp := httpGet(t, hp.api+"/api/nodes", token)
+	if resp != http.StatusUnauthorized {
+		t.Fatalf("a member token listed the nodes: status %d, want 401", resp)
+	}
+}
+
+func httpGet(tb testing.TB, url, token string) int {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func httpJSON(url string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(resp.Body)
+}
+
+// TestHub_CLIBadInput checks that the hub commands refuse bad input with
+// an error that says what to do, and change nothing.
+func TestHub_CLIBadInput(t *testing.T) {
+	hp := newHub(t)
+	ws := newWorkspace(t)
+	for _, c := range []struct {
+		dir  string
+		args []string
+		want string
+	}{
+		{ws, []string{"hub", "join", "not-a-token"}, "copy the whole token"},
+		{ws, []string{"hub", "join", "clj1.bm9wZQ"}, "damaged"},
+		{ws, []string{"hub", "join"}, "needs the join token"},
+		{ws, []string{"hub", "status"}, "has not joined a hub"},
+		{hp.dir, []string{"hub", "invite", "--team", "red"}, "needs --workspace"},
+		{hp.dir, []string{"hub", "invite", "--workspace", "nope", "--team", "red"}, "not a workspace id"},
+		{hp.dir, []string{"hub", "nodes", "extra"}, "unexpected argument"},
+		{hp.dir, []string{"hub", "stats", "--period", "hourly"}, "daily, weekly or monthly"},
+		{hp.dir, []string{"hub", "revoke", "n-0000000000000000"}, "unknown node"},
+		{t.TempDir(), []string{"hub", "nodes"}, "which hub?"},
+		{hp.dir, []string{"hub", "bogus"}, "unknown hub command"},
+		{hp.dir, []string{"hub", "init", hp.dir}, "exists"},
+	} {
+		r := run(t, c.dir, c.args...)
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("clumsies %s: exit %d, stderr %q; want a failure saying %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		}
+	}
+	// A used token is refused the second time.
+	token := strings.TrimSpace(mustRun(t, hp.dir, "hub", "invite", "--workspace", workspaceID(t, ws), "--team", "red"))
+	mustRun(t, ws, "hub", "join", token)
+	clone := cloneWorkspace(t, ws)
+	if r := run(t, clone, "hub", "join", token); r.code == 0 || !strings.Contains(r.stderr, "already used") {
+		t.Fatalf("a used join token: exit %d, %q", r.code, r.stderr)
+	}
+	if r := run(t, ws, "hub", "join", token); r.code == 0 || !strings.Contains(r.stderr, "already joined") {
+		t.Fatalf("joining twice: exit %d, %q", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,209 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// AggregateStream is the hub's stream that sources every node's ledger.
+const AggregateStream = "AGGREGATE"
+
+// SubjectPrefix is the first token of the aggregate's subjects:
+// hub.<team>.<workspaceId>.<nodeId>.<event type>.
+const SubjectPrefix = "hub"
+
+// ledgerStream is a workspace's stream name (as natsjs names it).
+func ledgerStream(ws string) string { return "CLUMSIES_" + ws }
+
+// ledgerSubjects covers a workspace's events (as events names them).
+func ledgerSubjects(ws string) string { return "clumsies." + ws + ".>" }
+
+// nodeSubjects is where a node's events land in the aggregate.
+func nodeSubjects(n Node) string {
+	return SubjectPrefix + "." + n.Team + "." + n.Workspace + "." + n.ID + ".>"
+}
+
+// source is the aggregate's source for node n: its ledger, pulled over
+// its leaf link, with the subjects moved under the node's team, workspace
+// and id.
+func source(n Node) *jetstream.StreamSource {
+	return &jetstream.StreamSource{
+		Name:     ledgerStream(n.Workspace),
+		External: &jetstream.ExternalStream{APIPrefix: apiPrefix(n.ID), DeliverPrefix: deliverPrefix(n.ID)},
+		SubjectTransforms: []jetstream.SubjectTransformConfig{
+			{Source: ledgerSubjects(n.Workspace), Destination: nodeSubjects(n)},
+		},
+	}
+}
+
+// aggregateConfig is the aggregate's configuration with the sources of
+// the active nodes, ordered by node id, leaving out those in except.
+func (h *Hub) aggregateConfig(nodes []Node, except []string) jetstream.StreamConfig {
+	cfg := jetstream.StreamConfig{
+		Name:        AggregateStream,
+		Description: "every joined node's ledger, subjects hub.<team>.<workspaceId>.<nodeId>.<type>",
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.LimitsPolicy,
+		MaxMsgs:     -1,
+		MaxBytes:    -1,
+		Duplicates:  10 * time.Minute,
+		Replicas:    h.cfg.Replicas(),
+		Compression: jetstream.S2Compression,
+		DenyDelete:  true,
+		DenyPurge:   true,
+	}
+	for _, n := range nodes {
+		if n.Active() && !slices.Contains(except, n.ID) {
+			cfg.Sources = append(cfg.Sources, source(n))
+		}
+	}
+	return cfg
+}
+
+// setSources writes the aggregate's whole configuration: every active
+// node of the registry is a source, but those in except. The caller holds
+// ctrl. Every change of the sources goes through here as a whole list
+// derived from the registry, never as an edit of what the stream holds:
+// two hubs of a cluster that write at once then still converge on the
+// registry's list (the last write of each is the full one).
+func (h *Hub) setSources(ctx context.Context, except []string) error {
+	want := h.aggregateConfig(h.reg.nodes(), except)
+	return retry(ctx, func(ctx context.Context) error {
+		if _, err := h.js.CreateOrUpdateStream(ctx, want); err != nil {
+			return fmt.Errorf("write the aggregate's sources: %w", err)
+		}
+		return nil
+	})
+}
+
+// ensureAggregate creates the aggregate, or brings its sources in line
+// with the registry.
+func (h *Hub) ensureAggregate(ctx context.Context) error {
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
+	return h.setSources(ctx, nil)
+}
+
+// kick re-sources nodes: it writes the sources without them, then with
+// them, so that the aggregate asks each node for what it misses now
+// rather than after the source's retry backoff (15 s to 2 min). A
+// re-added source resumes after the last message the aggregate holds from
+// it.
+func (h *Hub) kick(ctx context.Context, ids ...string) error {
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
+	if err := h.setSources(ctx, ids); err != nil {
+		return fmt.Errorf("re-source %d nodes: %w", len(ids), err)
+	}
+	if err := h.setSources(ctx, nil); err != nil {
+		return fmt.Errorf("re-source %d nodes: %w", len(ids), err)
+	}
+	return nil
+}
+
+// syncRegistry applies a change of the registry, made here or at another
+// hub of the cluster: the server's accounts, the aggregate's sources, and
+// the links of revoked nodes.
+func (h *Hub) syncRegistry(ctx context.Context) error {
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
+	if err := h.reload(); err != nil {
+		return err
+	}
+	if err := h.setSources(ctx, nil); err != nil {
+		return err
+	}
+	for _, n := range h.reg.nodes() {
+		if !n.Active() {
+			if err := h.dropLinks(n.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Invite makes a one-time join token for a workspace of team, optionally
+// naming the member who will use it.
+func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, error) {
+	if !validWorkspaceID(ws) {
+		return "", fmt.Errorf("%w: workspace %q is not a workspace id (ws-...)", ErrInvalid, ws)
+	}
+	if !validName(team) {
+		return "", fmt.Errorf("%w: team %q: use letters, digits, '-' and '_'", ErrInvalid, team)
+	}
+	if member != "" && !validName(member) {
+		return "", fmt.Errorf("%w: member %q: use letters, digits, '-' and '_'", ErrInvalid, member)
+	}
+	secret, err := h.reg.addInvite(ctx, team, ws, member, time.Now())
+	if err != nil {
+		return "", err
+	}
+	return JoinToken{HTTP: h.cfg.APIURL(), Leaf: h.cfg.leafURL(), Secret: secret}.Encode(), nil
+}
+
+// Join registers a node with the invite's secret: it adds the node's
+// account to the server and its ledger to the aggregate.
+func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (Node, error) {
+	if !validNodeID(nodeID) || !validPublicKey(publicKey) {
+		return Node{}, fmt.Errorf("%w: node id %q or public key %q", ErrInvalid, nodeID, publicKey)
+	}
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
+	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, time.Now())
+	if err != nil {
+		return Node{}, err
+	}
+	if err := h.reload(); err != nil {
+		return Node{}, fmt.Errorf("join %s: %w", nodeID, err)
+	}
+	if err := h.setSources(ctx, nil); err != nil {
+		return Node{}, fmt.Errorf("join %s: %w", nodeID, err)
+	}
+	return n, nil
+}
+
+// Revoke revokes a node: its source leaves the aggregate (what it already
+// delivered stays) and its account and key leave the server, which drops
+// its link and refuses it from then on.
+func (h *Hub) Revoke(ctx context.Context, id string) (Node, error) {
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
+	n, err := h.reg.revoke(ctx, id, time.Now())
+	if err != nil {
+		return Node{}, err
+	}
+	if err := h.setSources(ctx, nil); err != nil {
+		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
+	}
+	if err := h.reload(); err != nil {
+		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
+	}
+	// A reload re-checks clients, not leaf links: drop the node's link.
+	if err := h.dropLinks(id); err != nil {
+		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
+	}
+	return n, nil
+}
+
+// dropLinks closes node id's leaf links.
+func (h *Hub) dropLinks(id string) error {
+	lz, err := h.ns.Leafz(&server.LeafzOptions{Account: nodeAccount(id)})
+	if err != nil {
+		return err
+	}
+	for _, l := range lz.Leafs {
+		if l.Account == nodeAccount(id) {
+			_ = h.ns.DisconnectClientByID(l.ID) // gone already is fine
+		}
+	}
+	return nil
+}
+
+// Nodes returns the registry's nodes.
+func (h *Hub) Nodes() []Node { return h.reg.nodes() }

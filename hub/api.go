@@ -1,0 +1,257 @@
+package hub
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxBody bounds a request body of the API.
+const maxBody = 64 << 10
+
+// NodeInfo is a node as the API lists it: the registry's entry and its
+// link.
+type NodeInfo struct {
+	Node
+	Link Link `json:"link"`
+}
+
+// InviteRequest is the body of POST /api/invites.
+type InviteRequest struct {
+	WorkspaceID string `json:"workspaceId"`
+	Team        string `json:"team"`
+	Member      string `json:"member,omitempty"`
+}
+
+// JoinRequest is the body of POST /api/join.
+type JoinRequest struct {
+	Secret      string `json:"secret"`
+	NodeID      string `json:"nodeId"`
+	PublicKey   string `json:"publicKey"`
+	WorkspaceID string `json:"workspaceId"`
+}
+
+// TokenRequest is the body of POST /api/tokens: a member token for teams.
+type TokenRequest struct {
+	Name  string   `json:"name"`
+	Teams []string `json:"teams"`
+}
+
+// APIError is the body of every failed API request.
+type APIError struct {
+	Error string `json:"error"`
+	Code  string `json:"code"` // invalid, unauthorized, forbidden, not_found, internal
+}
+
+// Handler serves the hub's HTTP API:
+//
+//	POST /api/invites          admin   {workspaceId, team, member?} -> {token}
+//	POST /api/join             invite  JoinRequest -> Node
+//	GET  /api/nodes            admin   -> [NodeInfo]
+//	POST /api/nodes/{id}/revoke admin  -> Node
+//	GET  /api/nodes/{id}/status admin or the node itself (NodeAuthScheme) -> NodeStatus
+//	POST /api/tokens           admin   {name, teams} -> {token}
+//	GET  /api/stats            admin or member: period, days, workspace, rule, team -> Stats
+//	GET  /api/health           anyone  -> Health
+//
+// Tokens travel as "Authorization: Bearer <token>". A member token reads
+// the stats of its teams only.
+func Handler(h *Hub, adminToken string) http.Handler {
+	a := &api{h: h, admin: []byte(adminToken)}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/invites", a.adminOnly(a.invite))
+	mux.HandleFunc("POST /api/join", a.join)
+	mux.HandleFunc("GET /api/nodes", a.adminOnly(a.nodes))
+	mux.HandleFunc("POST /api/nodes/{id}/revoke", a.adminOnly(a.revoke))
+	mux.HandleFunc("GET /api/nodes/{id}/status", a.nodeStatus)
+	mux.HandleFunc("POST /api/tokens", a.adminOnly(a.token))
+	mux.HandleFunc("GET /api/stats", a.stats)
+	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, h.Health(r.Context()))
+	})
+	return mux
+}
+
+type api struct {
+	h     *Hub
+	admin []byte
+}
+
+func bearer(r *http.Request) string {
+	t, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return strings.TrimSpace(t)
+}
+
+func (a *api) isAdmin(r *http.Request) bool {
+	t := bearer(r)
+	return t != "" && subtle.ConstantTimeCompare([]byte(t), a.admin) == 1
+}
+
+func (a *api) adminOnly(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !a.isAdmin(r) {
+			writeError(w, http.StatusUnauthorized, "unauthorized", "this needs the hub's admin token (Authorization: Bearer ...)")
+			return
+		}
+		next(w, r)
+	}
+}
+
+func (a *api) invite(w http.ResponseWriter, r *http.Request) {
+	var req InviteRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	token, err := a.h.Invite(r.Context(), req.WorkspaceID, req.Team, req.Member)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"token": token})
+}
+
+func (a *api) join(w http.ResponseWriter, r *http.Request) {
+	var req JoinRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	n, err := a.h.Join(r.Context(), req.Secret, req.NodeID, req.PublicKey, req.WorkspaceID)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, n)
+}
+
+func (a *api) nodes(w http.ResponseWriter, r *http.Request) {
+	out := []NodeInfo{}
+	for _, n := range a.h.Nodes() {
+		out = append(out, NodeInfo{Node: n, Link: a.h.Link(n.ID)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (a *api) revoke(w http.ResponseWriter, r *http.Request) {
+	n, err := a.h.Revoke(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, n)
+}
+
+func (a *api) nodeStatus(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !a.isAdmin(r) && !a.h.verifyNode(id, r.Header.Get("Authorization"), time.Now()) {
+		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs the admin token or the node's own signature; a revoked node is refused")
+		return
+	}
+	st, err := a.h.NodeStatus(id)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (a *api) token(w http.ResponseWriter, r *http.Request) {
+	var req TokenRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if !validName(req.Name) || len(req.Teams) == 0 || slices.ContainsFunc(req.Teams, func(t string) bool { return !validName(t) }) {
+		a.fail(w, fmt.Errorf("%w: a member token needs a name and at least one team (letters, digits, '-' and '_')", ErrInvalid))
+		return
+	}
+	token, err := a.h.reg.addToken(r.Context(), req.Name, req.Teams)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"token": token})
+}
+
+func (a *api) stats(w http.ResponseWriter, r *http.Request) {
+	var teams []string
+	if !a.isAdmin(r) {
+		t, ok := a.h.reg.tokenTeams(bearer(r))
+		if !ok {
+			writeError(w, http.StatusUnauthorized, "unauthorized", "this needs an admin or member token (Authorization: Bearer ...)")
+			return
+		}
+		teams = t
+	}
+	v := r.URL.Query()
+	for k := range v {
+		if !slices.Contains([]string{"period", "days", "workspace", "rule", "team"}, k) {
+			a.fail(w, fmt.Errorf("%w: unknown parameter %q (period, days, workspace, rule, team)", ErrInvalid, k))
+			return
+		}
+	}
+	q := Query{Period: v.Get("period"), Workspace: v.Get("workspace"), Rule: v.Get("rule"), Teams: teams}
+	if d := v.Get("days"); d != "" {
+		n, err := strconv.Atoi(d)
+		if err != nil {
+			a.fail(w, fmt.Errorf("%w: days %q is not a number", ErrInvalid, d))
+			return
+		}
+		q.Days = n
+	}
+	if team := v.Get("team"); team != "" {
+		if teams != nil && !slices.Contains(teams, team) {
+			writeError(w, http.StatusForbidden, "forbidden", fmt.Sprintf("this token may not read team %q", team))
+			return
+		}
+		q.Teams = []string{team}
+	}
+	st, err := a.h.Stats(q)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// fail classifies err once, for the API's answer.
+func (a *api) fail(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, ErrInvalid):
+		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+	case errors.Is(err, ErrBadInvite):
+		writeError(w, http.StatusForbidden, "forbidden", err.Error()+"; ask the hub's admin for a new one (clumsies hub invite)")
+	case errors.Is(err, ErrUnknownNode):
+		writeError(w, http.StatusNotFound, "not_found", err.Error())
+	default:
+		a.h.logger.Error("hub API", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal", "internal error; see the hub's log")
+	}
+}
+
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid", "read the request body: "+err.Error())
+		return false
+	}
+	return true
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, APIError{Error: msg, Code: code})
+}

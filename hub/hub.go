@@ -1,0 +1,289 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// natsConfName is the generated nats-server configuration in the data
+// folder.
+const natsConfName = "nats.conf"
+
+// readyTimeout bounds how long Start waits for nats-server.
+const readyTimeout = 30 * time.Second
+
+// Hub is a running hub: nats-server with JetStream, the aggregate stream
+// that sources every node's ledger, the controller that owns the
+// aggregate's sources and the accounts, and the link watcher. Start it
+// once and Close it when done.
+type Hub struct {
+	cfg    *Config
+	logger *slog.Logger
+	reg    *registry
+
+	// ctrl serializes every change of the server's accounts and of the
+	// aggregate's sources: both are one shared object each.
+	ctrl     sync.Mutex
+	password string
+	ns       *server.Server
+	nc       *nats.Conn
+	js       jetstream.JetStream
+
+	links *linkWatcher
+	proj  *projector
+
+	stop context.CancelFunc
+	done sync.WaitGroup
+}
+
+// Start starts the hub described by cfg. logger receives nats-server's
+// and the hub's diagnostics; nil discards them.
+func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(cfg.DataDir(), 0o700); err != nil {
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
+	reg, err := openRegistry(cfg.DataDir())
+	if err != nil {
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, password: randomHex(24)}
+	if err := h.startServer(); err != nil {
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
+	if err := h.attachRegistry(ctx); err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
+	if err := h.ensureAggregate(ctx); err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
+	h.proj, err = openProjector(filepath.Join(cfg.DataDir(), "projections"), h.reg.node, logger)
+	if err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
+	wctx, stop := context.WithCancel(context.Background())
+	h.stop = stop
+	h.links = newLinkWatcher(h)
+	h.done.Add(3)
+	go func() {
+		defer h.done.Done()
+		h.links.run(wctx)
+	}()
+	go func() {
+		defer h.done.Done()
+		h.followRegistry(wctx)
+	}()
+	go func() {
+		defer h.done.Done()
+		h.proj.run(wctx, h.js)
+	}()
+	return h, nil
+}
+
+// serverOptions renders the configuration for the registry's nodes into
+// the data folder and parses it.
+func (h *Hub) serverOptions() (*server.Options, error) {
+	file := filepath.Join(h.cfg.DataDir(), natsConfName)
+	conf := natsConf(h.cfg, h.password, h.reg.nodes())
+	if err := writeFileAtomic(file, []byte(conf), 0o600); err != nil {
+		return nil, fmt.Errorf("write %s: %w", file, err)
+	}
+	o, err := server.ProcessConfigFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("load the generated %s: %w", file, err)
+	}
+	// Only the hub itself is a client, in process; nodes come in over
+	// the leaf listener. nats-server starts routing only once its client
+	// listener is up: a hub in a cluster listens on a random loopback
+	// port, where only its own user and leaf-only nkeys exist.
+	o.DontListen = h.cfg.Cluster.Listen == ""
+	o.Host, o.Port = "127.0.0.1", server.RANDOM_PORT
+	o.NoSigs = true
+	return o, nil
+}
+
+func (h *Hub) startServer() error {
+	o, err := h.serverOptions()
+	if err != nil {
+		return err
+	}
+	ns, err := server.NewServer(o)
+	if err != nil {
+		return fmt.Errorf("configure nats-server: %w", err)
+	}
+	ns.SetLoggerV2(newNATSLogger(h.logger), false, false, false)
+	ns.Start()
+	if !ns.ReadyForConnections(readyTimeout) {
+		ns.Shutdown()
+		return fmt.Errorf("nats-server not ready after %s", readyTimeout)
+	}
+	nc, err := nats.Connect(ns.ClientURL(), nats.InProcessServer(ns), nats.UserInfo(hubUser, h.password),
+		nats.MaxReconnects(-1))
+	if err != nil {
+		ns.Shutdown()
+		return fmt.Errorf("connect to the hub's server: %w", err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		ns.Shutdown()
+		return err
+	}
+	h.ns, h.nc, h.js = ns, nc, js
+	return nil
+}
+
+// reload regenerates the server configuration from the registry and
+// applies it; the caller holds ctrl.
+func (h *Hub) reload() error {
+	o, err := h.serverOptions()
+	if err != nil {
+		return err
+	}
+	if err := h.ns.ReloadOptions(o); err != nil {
+		return fmt.Errorf("reload nats-server: %w", err)
+	}
+	return nil
+}
+
+// clusterWait bounds how long Start waits for JetStream (in a cluster:
+// for the other hubs) before it can open the registry.
+const clusterWait = 2 * time.Minute
+
+// attachRegistry opens the registry's bucket, waiting for JetStream to
+// be ready, and applies what it holds.
+func (h *Hub) attachRegistry(ctx context.Context) error {
+	deadline := time.Now().Add(clusterWait)
+	for {
+		actx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		changed, err := h.reg.attach(actx, h.js, h.cfg.Replicas())
+		cancel()
+		if err == nil {
+			if changed {
+				h.ctrl.Lock()
+				defer h.ctrl.Unlock()
+				return h.reload()
+			}
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		h.logger.Info("waiting for JetStream to open the registry", "err", err)
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// followRegistry applies every change of the registry until ctx ends.
+func (h *Hub) followRegistry(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := h.reg.watch(ctx, func() {
+			if err := h.syncRegistry(ctx); err != nil && ctx.Err() == nil {
+				h.logger.Warn("apply a change of the registry", "err", err)
+			}
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		h.logger.Warn("following the registry failed; retrying", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// LeafAddr returns the leaf listener's address.
+func (h *Hub) LeafAddr() string { return h.cfg.Leaf }
+
+// Config returns the hub's configuration.
+func (h *Hub) Config() *Config { return h.cfg }
+
+// Close stops the hub.
+func (h *Hub) Close() error {
+	if h.stop != nil {
+		h.stop()
+	}
+	h.done.Wait()
+	h.shutdown()
+	return h.proj.close()
+}
+
+func (h *Hub) shutdown() {
+	if h.nc != nil {
+		h.nc.Close()
+	}
+	if h.ns != nil {
+		h.ns.Shutdown()
+		h.ns.WaitForShutdown()
+	}
+}
+
+// retry runs fn up to attempts times while it fails with a timeout or no
+// responders: a request right after a reload can be lost.
+func retry(ctx context.Context, fn func(context.Context) error) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err = fn(actx)
+		cancel()
+		if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse)) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}
+
+// Connect returns a connection to the hub's account with every
+// permission, in process.
+func (h *Hub) Connect() (*nats.Conn, error) {
+	nc, err := nats.Connect(h.ns.ClientURL(), nats.InProcessServer(h.ns), nats.UserInfo(hubUser, h.password))
+	if err != nil {
+		return nil, fmt.Errorf("connect to the hub: %w", err)
+	}
+	return nc, nil
+}
+
+// Health is what GET /api/health answers.
+type Health struct {
+	OK bool `json:"ok"`
+	// Server is this hub's server name.
+	Server string `json:"server"`
+	// Leader is the server leading the aggregate ("" when unknown, or
+	// this server alone).
+	Leader string `json:"leader,omitempty"`
+	// Applied is the last aggregate sequence the projector applied.
+	Applied uint64 `json:"applied"`
+}
+
+// Health reports the hub's state.
+func (h *Hub) Health(ctx context.Context) Health {
+	out := Health{OK: true, Server: h.cfg.Name, Applied: h.proj.Applied()}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if st, err := h.js.Stream(ctx, AggregateStream); err == nil {
+		if info, err := st.Info(ctx); err == nil && info.Cluster != nil {
+			out.Leader = info.Cluster.Leader
+		}
+	}
+	return out
+}

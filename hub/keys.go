@@ -1,0 +1,80 @@
+package hub
+
+import (
+	"encoding/binary"
+	"strings"
+)
+
+// The key layout of the hub's read models (pebble). Parts are joined by
+// sep, which no id, name or day holds.
+//
+//	cp                                             last applied aggregate sequence
+//	bad                                            messages refused (forged or malformed)
+//	e <eventId>                                    an event applied (de-duplication)
+//	n <nodeId>                                     the node's last ledger sequence seen
+//	s <nodeId> <sessionId>                         a session seen
+//	p <team> <workspaceId> <ruleId>                a published rule or workflow -> path
+//	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
+//	                                               a daily counter (uint64)
+const sep = "\x00"
+
+var (
+	keyCheckpoint = []byte("cp")
+	keyBad        = []byte("bad")
+)
+
+func keyNodeSeq(nodeID string) []byte { return []byte("n" + sep + nodeID) }
+
+func keyEvent(id string) []byte { return []byte("e" + sep + id) }
+
+func keySession(nodeID, session string) []byte {
+	return []byte("s" + sep + nodeID + sep + session)
+}
+
+func keyPublished(team, ws, rule string) []byte {
+	return []byte("p" + sep + team + sep + ws + sep + rule)
+}
+
+func prefixPublished() []byte { return []byte("p" + sep) }
+
+// counter is one daily counter's coordinates.
+type counter struct {
+	Day, Team, Workspace, Node, Member, Metric, Rule, Constraint string
+}
+
+func (c counter) key() []byte {
+	return []byte(strings.Join([]string{"c", c.Day, c.Team, c.Workspace, c.Node, c.Member, c.Metric, c.Rule, c.Constraint}, sep))
+}
+
+func prefixDay(day string) []byte { return []byte("c" + sep + day + sep) }
+
+func parseCounter(k []byte) (counter, bool) {
+	p := strings.Split(string(k), sep)
+	if len(p) != 9 || p[0] != "c" {
+		return counter{}, false
+	}
+	return counter{p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]}, true
+}
+
+// Metrics the hub projector counts.
+const (
+	metricEvents   = "events"
+	metricRefs     = "refs"     // per rule and constraint
+	metricLoads    = "loads"    // per rule or context item
+	metricSessions = "sessions" // sessions first seen that day
+	metricReports  = "reports"
+	metricRejects  = "rejects"
+)
+
+func putUint(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
+
+func getUint(b []byte) uint64 {
+	if len(b) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(b)
+}
+
+// streamSourceHeader is the header the aggregate writes on every sourced
+// message: where it came from.
+const streamSourceHeader = "Nats-Stream-Source"

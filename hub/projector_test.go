@@ -1,0 +1,214 @@
+package hub
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/nats-io/nats.go"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+var (
+	nodeA = Node{ID: "n-aaaaaaaaaaaaaaaa", Team: "red", Workspace: "ws-a", Member: "ann"}
+	nodeB = Node{ID: "n-bbbbbbbbbbbbbbbb", Team: "blue", Workspace: "ws-b", Member: "bob"}
+)
+
+func testProjector(t *testing.T) *projector {
+	t.Helper()
+	nodes := map[string]Node{nodeA.ID: nodeA, nodeB.ID: nodeB}
+	p, err := openProjector(t.TempDir(), func(id string) (Node, bool) { n, ok := nodes[id]; return n, ok }, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.close() })
+	return p
+}
+
+// sourced returns ev as the aggregate holds it when sourced from n at
+// ledger sequence seq.
+func sourced(n Node, ev events.Event, seq uint64) entry {
+	data, err := events.Encode(ev)
+	if err != nil {
+		panic(err)
+	}
+	hdr := nats.Header{}
+	hdr.Set(nats.MsgIdHdr, ev.ID)
+	hdr.Set(streamSourceHeader, fmt.Sprintf("%s:abcd %d %s %s clumsies.%s.%s", ledgerStream(n.Workspace), seq,
+		ledgerSubjects(n.Workspace), nodeSubjects(n), n.Workspace, ev.Type))
+	return entry{subject: fmt.Sprintf("hub.%s.%s.%s.%s", n.Team, n.Workspace, n.ID, ev.Type), hdr: hdr, data: data}
+}
+
+func event(tb testing.TB, ws string, t events.Type, day string, payload any) events.Event {
+	tb.Helper()
+	ev, err := events.New(ws, t, payload)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ev.Time = day + "T10:00:00.000Z"
+	ev.SessionID = "s-" + ws
+	return ev
+}
+
+func refer(tb testing.TB, ws, day string, refs ...[2]string) events.Event {
+	var d events.ReferData
+	for _, r := range refs {
+		d.Refs = append(d.Refs, events.Ref{RuleID: r[0], ConstraintID: r[1]})
+	}
+	return event(tb, ws, events.TypeRefer, day, d)
+}
+
+// applyAll numbers the entries from the projector's checkpoint and applies
+// them in one batch.
+func applyAll(t *testing.T, p *projector, es ...entry) {
+	t.Helper()
+	seq := p.Applied()
+	for i := range es {
+		seq++
+		es[i].seq = seq
+	}
+	if err := p.apply(es); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
+	p := testProjector(t)
+	day := "2026-11-16" // a Monday
+	pub := event(t, "ws-a", events.TypeCatalogPublish, day, events.PublishData{ID: "p-1", Kind: "rule", Path: "style/A.md"})
+	pub2 := event(t, "ws-a", events.TypeCatalogPublish, day, events.PublishData{ID: "p-2", Kind: "workflow", Path: "workflow/W.md"})
+	r1 := refer(t, "ws-a", day, [2]string{"p-1", "C/1"}, [2]string{"p-1", "C/2"})
+	r2 := refer(t, "ws-a", "2026-11-18", [2]string{"p-1", "C/1"}, [2]string{"p-9", "X"})
+	rb := refer(t, "ws-b", day, [2]string{"p-b", "K"})
+
+	forgedSubject := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 9)
+	forgedSubject.subject = fmt.Sprintf("hub.%s.%s.%s.attest.refer", nodeB.Team, nodeB.Workspace, nodeB.ID) // A's source, B's subject
+	forgedEnvelope := sourced(nodeA, refer(t, "ws-b", day, [2]string{"p-b", "K"}), 10)                      // A's source and subject, B's workspace
+	wrongTeam := sourced(Node{ID: nodeA.ID, Team: "blue", Workspace: "ws-a"}, refer(t, "ws-a", day), 13)    // A under another team
+	wrongID := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 11)
+	wrongID.hdr.Set(nats.MsgIdHdr, events.NewID())
+	noHeader := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 12)
+	noHeader.hdr.Del(streamSourceHeader)
+
+	applyAll(t, p, sourced(nodeA, pub, 1), sourced(nodeA, pub2, 2), sourced(nodeA, r1, 3), sourced(nodeB, rb, 1))
+	// The same events again, as a re-sourced node would deliver them past
+	// the aggregate's dedupe window, then the forgeries.
+	applyAll(t, p, sourced(nodeA, r1, 3), sourced(nodeB, rb, 1), sourced(nodeA, r2, 4),
+		forgedSubject, forgedEnvelope, wrongTeam, wrongID, noHeader)
+
+	now, _ := time.Parse(time.DateOnly, "2026-11-20")
+	st, err := p.stats(Query{Days: 30, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Totals.Events != 5 || st.Totals.Refs != 5 || st.Totals.Sessions != 2 || st.Refused != 5 {
+		t.Fatalf("got events %d, refs %d, sessions %d, refused %d; want 5, 5, 2, 5",
+			st.Totals.Events, st.Totals.Refs, st.Totals.Sessions, st.Refused)
+	}
+	if st.Totals.Workspaces != 2 || st.Totals.Nodes != 2 || st.Totals.Members != 2 || st.Totals.ActiveDays != 2 {
+		t.Fatalf("got %+v, want 2 workspaces, nodes and members over 2 active days", st.Totals)
+	}
+	// ws-a publishes p-1 and p-2, refers p-1 (published) and p-9
+	// (unlisted); ws-b refers p-b, unlisted.
+	if c := st.Coverage; c.Published != 2 || c.Referred != 1 || c.Unlisted != 2 || c.Ratio != 0.5 {
+		t.Fatalf("coverage %+v, want 1 of 2 published referred, 2 unlisted", c)
+	}
+	if len(st.TopRules) == 0 || st.TopRules[0].ID != "p-1" || st.TopRules[0].Refs != 3 || st.TopRules[0].Path != "style/A.md" {
+		t.Fatalf("top rules %+v, want p-1 (style/A.md) first with 3 refs", st.TopRules)
+	}
+	for _, r := range st.Rules {
+		if r.ID == "p-1" && (len(r.Constraints) != 2 || r.Constraints[0].Refs != 2 || r.Constraints[1].Refs != 1) {
+			t.Fatalf("constraints of p-1: %+v, want C/1: 2, C/2: 1", r.Constraints)
+		}
+	}
+	t.Run("NodeNotYetKnown", func(t *testing.T) {
+		before := p.Applied()
+		late := Node{ID: "n-cccccccccccccccc", Team: "red", Workspace: "ws-a"}
+		err := p.apply([]entry{func() entry { e := sourced(late, refer(t, "ws-a", day), 1); e.seq = before + 1; return e }()})
+		if !errors.Is(err, errNodeNotYetKnown) || p.Applied() != before {
+			t.Fatalf("a message of a node not yet in the registry: %v, applied %d; want errNodeNotYetKnown and nothing applied", err, p.Applied())
+		}
+	})
+	if seq, _ := p.nodeSeq(nodeA.ID); seq != 4 {
+		t.Fatalf("node A's last sequence %d, want 4 (forgeries do not move it)", seq)
+	}
+
+	t.Run("Weekly", func(t *testing.T) {
+		st, err := p.stats(Query{Days: 30, Now: now, Period: PeriodWeekly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Trend) != 1 || st.Trend[0].Period != "2026-11-16" || st.Trend[0].Refs != 5 {
+			t.Fatalf("weekly trend %+v, want one week from 2026-11-16 with 5 refs", st.Trend)
+		}
+	})
+	t.Run("Teams", func(t *testing.T) {
+		st, err := p.stats(Query{Days: 30, Now: now, Teams: []string{"blue"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Totals.Refs != 1 || st.Totals.Workspaces != 1 || st.Coverage.Published != 0 {
+			t.Fatalf("team blue: %+v, %+v; want 1 ref in 1 workspace, nothing published", st.Totals, st.Coverage)
+		}
+	})
+	t.Run("Rule", func(t *testing.T) {
+		st, err := p.stats(Query{Days: 30, Now: now, Rule: "p-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Totals.Refs != 3 {
+			t.Fatalf("rule p-1: %d refs, want 3", st.Totals.Refs)
+		}
+	})
+	t.Run("Days", func(t *testing.T) {
+		st, err := p.stats(Query{Days: 3, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Totals.Refs != 2 {
+			t.Fatalf("last 3 days: %d refs, want 2 (those of 2026-11-18)", st.Totals.Refs)
+		}
+	})
+	t.Run("BadQuery", func(t *testing.T) {
+		if _, err := p.stats(Query{Period: "hourly"}); err == nil {
+			t.Fatal("period hourly was accepted")
+		}
+	})
+}
+
+// TestProjector_Deterministic applies the same messages, in one batch and
+// one by one, into two stores and compares every key and value.
+func TestProjector_Deterministic(t *testing.T) {
+	var es []entry
+	for i := range 50 {
+		day := fmt.Sprintf("2026-11-%02d", 1+i%20)
+		es = append(es, sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", fmt.Sprintf("C/%d", i%3)}), uint64(i+1)))
+	}
+	one, two := testProjector(t), testProjector(t)
+	applyAll(t, one, es...)
+	for _, e := range es {
+		applyAll(t, two, e)
+	}
+	if a, b := dump(t, one.db), dump(t, two.db); !bytes.Equal(a, b) {
+		t.Fatal("the same messages gave different rows")
+	}
+}
+
+func dump(t *testing.T, db *pebble.DB) []byte {
+	t.Helper()
+	it, err := db.NewIter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var b bytes.Buffer
+	for it.First(); it.Valid(); it.Next() {
+		fmt.Fprintf(&b, "%q=%x\n", it.Key(), it.Value())
+	}
+	return b.Bytes()
+}

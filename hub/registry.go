@@ -1,0 +1,384 @@
+package hub
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// registryName is the registry's local copy in the data folder.
+const registryName = "registry.json"
+
+// RegistryBucket is the key-value bucket that holds the registry, in the
+// hub's account (replicated like the aggregate).
+const RegistryBucket = "HUB_REGISTRY"
+
+// Errors of the registry, classified by the HTTP API.
+var (
+	// ErrBadInvite means a join token is unknown, used or expired.
+	ErrBadInvite = errors.New("hub: join token unknown, already used or expired")
+	// ErrUnknownNode means no node has the given id.
+	ErrUnknownNode = errors.New("hub: unknown node")
+	// ErrInvalid means a request's fields are not acceptable.
+	ErrInvalid = errors.New("hub: invalid request")
+)
+
+// inviteTTL is how long a join token stays valid.
+const inviteTTL = 7 * 24 * time.Hour
+
+// Node is one machine's clone of a workspace, joined to the hub.
+type Node struct {
+	ID        string    `json:"id"`
+	PublicKey string    `json:"publicKey"`
+	Team      string    `json:"team"`
+	Workspace string    `json:"workspaceId"`
+	Member    string    `json:"member,omitempty"`
+	Joined    time.Time `json:"joined"`
+	Revoked   time.Time `json:"revoked,omitzero"`
+}
+
+// Active reports whether the node is not revoked.
+func (n Node) Active() bool { return n.Revoked.IsZero() }
+
+// invite is a one-time join token, stored by the hash of its secret.
+type invite struct {
+	Hash      string    `json:"hash"`
+	Team      string    `json:"team"`
+	Workspace string    `json:"workspaceId"`
+	Member    string    `json:"member,omitempty"`
+	Expires   time.Time `json:"expires"`
+	Used      bool      `json:"used,omitempty"`
+}
+
+// memberToken lets its holder read the stats of some teams.
+type memberToken struct {
+	Hash  string   `json:"hash"`
+	Name  string   `json:"name"`
+	Teams []string `json:"teams"`
+}
+
+// registryData is what registry.json holds.
+type registryData struct {
+	Nodes   []Node        `json:"nodes"`
+	Invites []invite      `json:"invites"`
+	Tokens  []memberToken `json:"tokens"`
+}
+
+// Key prefixes in the registry bucket.
+const (
+	keyNodePrefix   = "node."
+	keyInvitePrefix = "invite."
+	keyTokenPrefix  = "token."
+)
+
+// registry is the hub's list of nodes, invites and member tokens. The
+// bucket is the truth, shared by every hub of a cluster; every hub keeps a
+// copy in memory and in registry.json, from which it generates its
+// nats-server config before its server (and so the bucket) is up.
+type registry struct {
+	file string
+	kv   jetstream.KeyValue
+
+	mu sync.Mutex
+	d  registryData
+}
+
+func openRegistry(dataDir string) (*registry, error) {
+	r := &registry{file: filepath.Join(dataDir, registryName)}
+	b, err := os.ReadFile(r.file)
+	if errors.Is(err, os.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the node registry: %w", err)
+	}
+	if err := json.Unmarshal(b, &r.d); err != nil {
+		return nil, fmt.Errorf("read the node registry %s: %w", r.file, err)
+	}
+	return r, nil
+}
+
+// attach binds the registry to its bucket (creating it), loads it, and
+// returns whether the copy changed. A bucket still empty gets the local
+// copy's entries.
+func (r *registry) attach(ctx context.Context, js jetstream.JetStream, replicas int) (bool, error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: RegistryBucket, Description: "clumsies hub: nodes, invites, member tokens",
+		History: 1, Storage: jetstream.FileStorage, Replicas: replicas,
+	})
+	if err != nil {
+		return false, fmt.Errorf("open the registry bucket: %w", err)
+	}
+	r.kv = kv
+	keys, err := kv.ListKeys(ctx)
+	if err != nil {
+		return false, fmt.Errorf("list the registry: %w", err)
+	}
+	var d registryData
+	n := 0
+	for k := range keys.Keys() {
+		e, err := kv.Get(ctx, k)
+		if err != nil {
+			return false, fmt.Errorf("read the registry's %s: %w", k, err)
+		}
+		if err := d.set(k, e.Value()); err != nil {
+			return false, err
+		}
+		n++
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n == 0 {
+		for k, v := range r.d.entries() {
+			if _, err := kv.Put(ctx, k, v); err != nil {
+				return false, fmt.Errorf("seed the registry bucket: %w", err)
+			}
+		}
+		return false, nil
+	}
+	d.sort()
+	old, _ := json.Marshal(r.d)
+	now, _ := json.Marshal(d)
+	if string(old) == string(now) {
+		return false, nil
+	}
+	r.d = d
+	return true, r.save()
+}
+
+// watch calls changed after every change of the bucket (made here or by
+// another hub) has been applied to the copy, until ctx ends.
+func (r *registry) watch(ctx context.Context, changed func()) error {
+	w, err := r.kv.WatchAll(ctx, jetstream.UpdatesOnly())
+	if err != nil {
+		return fmt.Errorf("watch the registry: %w", err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("the registry watch ended")
+			}
+			if e == nil {
+				continue
+			}
+			r.mu.Lock()
+			err := r.d.set(e.Key(), e.Value())
+			if err == nil {
+				r.d.sort()
+				err = r.save()
+			}
+			r.mu.Unlock()
+			if err != nil {
+				return err
+			}
+			changed()
+		}
+	}
+}
+
+// set stores one bucket entry in d.
+func (d *registryData) set(key string, value []byte) error {
+	switch {
+	case strings.HasPrefix(key, keyNodePrefix):
+		var n Node
+		if err := json.Unmarshal(value, &n); err != nil {
+			return fmt.Errorf("read the registry's %s: %w", key, err)
+		}
+		d.Nodes = slices.DeleteFunc(d.Nodes, func(o Node) bool { return o.ID == n.ID })
+		d.Nodes = append(d.Nodes, n)
+	case strings.HasPrefix(key, keyInvitePrefix):
+		var in invite
+		if err := json.Unmarshal(value, &in); err != nil {
+			return fmt.Errorf("read the registry's %s: %w", key, err)
+		}
+		d.Invites = slices.DeleteFunc(d.Invites, func(o invite) bool { return o.Hash == in.Hash })
+		d.Invites = append(d.Invites, in)
+	case strings.HasPrefix(key, keyTokenPrefix):
+		var t memberToken
+		if err := json.Unmarshal(value, &t); err != nil {
+			return fmt.Errorf("read the registry's %s: %w", key, err)
+		}
+		d.Tokens = slices.DeleteFunc(d.Tokens, func(o memberToken) bool { return o.Hash == t.Hash })
+		d.Tokens = append(d.Tokens, t)
+	}
+	return nil
+}
+
+func (d *registryData) sort() {
+	slices.SortFunc(d.Nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(d.Invites, func(a, b invite) int { return strings.Compare(a.Hash, b.Hash) })
+	slices.SortFunc(d.Tokens, func(a, b memberToken) int { return strings.Compare(a.Hash, b.Hash) })
+}
+
+// entries returns d as bucket entries.
+func (d *registryData) entries() map[string][]byte {
+	out := map[string][]byte{}
+	for _, n := range d.Nodes {
+		out[keyNodePrefix+n.ID], _ = json.Marshal(n)
+	}
+	for _, in := range d.Invites {
+		out[keyInvitePrefix+in.Hash], _ = json.Marshal(in)
+	}
+	for _, t := range d.Tokens {
+		out[keyTokenPrefix+t.Hash], _ = json.Marshal(t)
+	}
+	return out
+}
+
+// save writes the local copy; the caller holds mu.
+func (r *registry) save() error {
+	b, err := json.MarshalIndent(r.d, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(r.file, b, 0o600); err != nil {
+		return fmt.Errorf("write the node registry: %w", err)
+	}
+	return nil
+}
+
+// put writes an entry to the bucket and to the copy.
+func (r *registry) put(ctx context.Context, key string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := r.kv.Put(ctx, key, b); err != nil {
+		return fmt.Errorf("write the registry's %s: %w", key, err)
+	}
+	return r.apply(key, b)
+}
+
+// apply stores an entry written to the bucket in the copy.
+func (r *registry) apply(key string, b []byte) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.d.set(key, b); err != nil {
+		return err
+	}
+	r.d.sort()
+	return r.save()
+}
+
+// nodes returns every node, revoked ones included, ordered by id.
+func (r *registry) nodes() []Node {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.d.Nodes)
+}
+
+// node returns the node with id.
+func (r *registry) node(id string) (Node, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, n := range r.d.Nodes {
+		if n.ID == id {
+			return n, true
+		}
+	}
+	return Node{}, false
+}
+
+// addInvite stores a new invite and returns its secret.
+func (r *registry) addInvite(ctx context.Context, team, ws, member string, now time.Time) (string, error) {
+	secret := randomHex(24)
+	in := invite{Hash: hashSecret(secret), Team: team, Workspace: ws, Member: member, Expires: now.Add(inviteTTL)}
+	return secret, r.put(ctx, keyInvitePrefix+in.Hash, in)
+}
+
+// join uses the invite of secret to register a node, and returns it. The
+// invite must name the node's workspace. Using the invite is a
+// compare-and-set on its entry: of two joins with one token (at two hubs
+// of a cluster, say), one wins.
+func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws string, now time.Time) (Node, error) {
+	key := keyInvitePrefix + hashSecret(secret)
+	e, err := r.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Node{}, ErrBadInvite
+	}
+	if err != nil {
+		return Node{}, fmt.Errorf("read the invite: %w", err)
+	}
+	var in invite
+	if err := json.Unmarshal(e.Value(), &in); err != nil {
+		return Node{}, fmt.Errorf("read the invite: %w", err)
+	}
+	if in.Used || now.After(in.Expires) || subtle.ConstantTimeCompare([]byte(in.Hash), []byte(hashSecret(secret))) != 1 {
+		return Node{}, ErrBadInvite
+	}
+	if in.Workspace != ws {
+		return Node{}, fmt.Errorf("%w: this token is for workspace %s, not %s", ErrInvalid, in.Workspace, ws)
+	}
+	for _, n := range r.nodes() {
+		if n.ID == nodeID || n.PublicKey == publicKey {
+			return Node{}, fmt.Errorf("%w: node %s or its key is already registered; make a new identity", ErrInvalid, nodeID)
+		}
+	}
+	in.Used = true
+	b, _ := json.Marshal(in)
+	if _, err := r.kv.Update(ctx, key, b, e.Revision()); err != nil {
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			return Node{}, ErrBadInvite
+		}
+		return Node{}, fmt.Errorf("use the invite: %w", err)
+	}
+	if err := r.apply(key, b); err != nil {
+		return Node{}, err
+	}
+	n := Node{ID: nodeID, PublicKey: publicKey, Team: in.Team, Workspace: ws, Member: in.Member, Joined: now.UTC()}
+	return n, r.put(ctx, keyNodePrefix+n.ID, n)
+}
+
+// revoke marks a node revoked.
+func (r *registry) revoke(ctx context.Context, id string, now time.Time) (Node, error) {
+	n, ok := r.node(id)
+	if !ok {
+		return Node{}, fmt.Errorf("%w %s", ErrUnknownNode, id)
+	}
+	if !n.Active() {
+		return n, nil
+	}
+	n.Revoked = now.UTC()
+	return n, r.put(ctx, keyNodePrefix+n.ID, n)
+}
+
+// addToken stores a member token for teams and returns it.
+func (r *registry) addToken(ctx context.Context, name string, teams []string) (string, error) {
+	token := "mem_" + randomHex(24)
+	t := memberToken{Hash: hashSecret(token), Name: name, Teams: slices.Clone(teams)}
+	return token, r.put(ctx, keyTokenPrefix+t.Hash, t)
+}
+
+// tokenTeams returns the teams a member token may read.
+func (r *registry) tokenTeams(token string) ([]string, bool) {
+	h := hashSecret(token)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, t := range r.d.Tokens {
+		if subtle.ConstantTimeCompare([]byte(t.Hash), []byte(h)) == 1 {
+			return slices.Clone(t.Teams), true
+		}
+	}
+	return nil, false
+}
+
+func hashSecret(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,338 @@
+package hub
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Periods of a stats query's trend.
+const (
+	PeriodDaily   = "daily"
+	PeriodWeekly  = "weekly"
+	PeriodMonthly = "monthly"
+)
+
+// Query selects the stats to answer.
+type Query struct {
+	// Period groups the trend: daily, weekly (weeks start on Monday) or
+	// monthly. Empty means daily.
+	Period string
+	// Days is how many days back from Now (included) are counted; 0 means 30.
+	Days int
+	// Now is the last day counted; zero means today (UTC).
+	Now time.Time
+	// Teams limits the answer to these teams; nil means every team.
+	Teams []string
+	// Workspace and Rule, if set, limit the answer to one workspace or
+	// one rule.
+	Workspace string
+	Rule      string
+}
+
+// Totals are the sums of a stats answer.
+type Totals struct {
+	Events     uint64 `json:"events"`
+	Refs       uint64 `json:"refs"`
+	Loads      uint64 `json:"loads"`
+	Sessions   uint64 `json:"sessions"`
+	Reports    uint64 `json:"reports"`
+	Rejects    uint64 `json:"rejects"`
+	Workspaces int    `json:"workspaces"`
+	Nodes      int    `json:"nodes"`
+	Members    int    `json:"members"`
+	ActiveDays int    `json:"activeDays"`
+}
+
+// RuleStats counts the use of one rule or workflow of one workspace.
+type RuleStats struct {
+	ID          string            `json:"id"`
+	Path        string            `json:"path"` // "" when not published (unlisted)
+	WorkspaceID string            `json:"workspaceId"`
+	Team        string            `json:"team"`
+	Refs        uint64            `json:"refs"`
+	Loads       uint64            `json:"loads"`
+	Constraints []ConstraintStats `json:"constraints"`
+}
+
+// ConstraintStats counts the refs of one constraint.
+type ConstraintStats struct {
+	ID   string `json:"id"`
+	Refs uint64 `json:"refs"`
+}
+
+// TrendPoint sums one period.
+type TrendPoint struct {
+	Period   string `json:"period"` // the period's first day, YYYY-MM-DD
+	Events   uint64 `json:"events"`
+	Refs     uint64 `json:"refs"`
+	Loads    uint64 `json:"loads"`
+	Sessions uint64 `json:"sessions"`
+	Reports  uint64 `json:"reports"`
+}
+
+// MemberStats sums one member's events.
+type MemberStats struct {
+	Member     string `json:"member"` // "" for nodes joined without a member
+	Team       string `json:"team"`
+	Events     uint64 `json:"events"`
+	Refs       uint64 `json:"refs"`
+	Sessions   uint64 `json:"sessions"`
+	Reports    uint64 `json:"reports"`
+	ActiveDays int    `json:"activeDays"`
+}
+
+// Coverage is how much of the published rules agents referred to.
+type Coverage struct {
+	Published uint64  `json:"published"`
+	Referred  uint64  `json:"referred"` // published rules with at least one ref
+	Ratio     float64 `json:"ratio"`
+	Unlisted  uint64  `json:"unlisted"` // referred rule ids that are not published
+}
+
+// Stats is the answer to a Query.
+type Stats struct {
+	Period   string        `json:"period"`
+	From     string        `json:"from"`
+	To       string        `json:"to"`
+	Totals   Totals        `json:"totals"`
+	Rules    []RuleStats   `json:"rules"`
+	TopRules []RuleStats   `json:"topRules"`
+	Trend    []TrendPoint  `json:"trend"`
+	Members  []MemberStats `json:"members"`
+	Coverage Coverage      `json:"coverage"`
+	// Applied is the last aggregate sequence the answer includes.
+	Applied uint64 `json:"applied"`
+	// Refused counts the aggregate's messages the hub refused (forged or
+	// malformed), over all time.
+	Refused uint64 `json:"refused"`
+}
+
+// topRules is how many rules TopRules lists.
+const topRules = 10
+
+// Stats answers q from the read models.
+func (h *Hub) Stats(q Query) (Stats, error) { return h.proj.stats(q) }
+
+func (p *projector) stats(q Query) (Stats, error) {
+	switch q.Period {
+	case "":
+		q.Period = PeriodDaily
+	case PeriodDaily, PeriodWeekly, PeriodMonthly:
+	default:
+		return Stats{}, fmt.Errorf("%w: period %q: want daily, weekly or monthly", ErrInvalid, q.Period)
+	}
+	if q.Days == 0 {
+		q.Days = 30
+	}
+	if q.Days < 0 || q.Days > 3660 {
+		return Stats{}, fmt.Errorf("%w: days %d: want 1 to 3660", ErrInvalid, q.Days)
+	}
+	if q.Now.IsZero() {
+		q.Now = time.Now()
+	}
+	to := q.Now.UTC().Truncate(24 * time.Hour)
+	from := to.AddDate(0, 0, -(q.Days - 1))
+	snap := p.db.NewSnapshot()
+	defer snap.Close()
+	out := Stats{Period: q.Period, From: day(from), To: day(to), Rules: []RuleStats{}, TopRules: []RuleStats{},
+		Trend: []TrendPoint{}, Members: []MemberStats{}}
+	if v, closer, err := snap.Get(keyCheckpoint); err == nil {
+		out.Applied = getUint(v)
+		closer.Close()
+	}
+	if v, closer, err := snap.Get(keyBad); err == nil {
+		out.Refused = getUint(v)
+		closer.Close()
+	}
+	type ruleKey struct{ team, ws, rule string }
+	rules := map[ruleKey]*RuleStats{}
+	constraints := map[ruleKey]map[string]uint64{}
+	trend := map[string]*TrendPoint{}
+	type memberKey struct{ team, member string }
+	members := map[memberKey]*MemberStats{}
+	memberDays := map[memberKey]map[string]bool{}
+	wss, nodes, days := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixDay(day(d)), UpperBound: prefixEnd(prefixDay(day(d)))})
+		if err != nil {
+			return Stats{}, err
+		}
+		for it.First(); it.Valid(); it.Next() {
+			c, ok := parseCounter(it.Key())
+			if !ok || !q.allows(c) {
+				continue
+			}
+			n := getUint(it.Value())
+			pk := periodStart(d, q.Period)
+			tp := trend[pk]
+			if tp == nil {
+				tp = &TrendPoint{Period: pk}
+				trend[pk] = tp
+			}
+			mk := memberKey{c.Team, c.Member}
+			m := members[mk]
+			if m == nil {
+				m = &MemberStats{Member: c.Member, Team: c.Team}
+				members[mk], memberDays[mk] = m, map[string]bool{}
+			}
+			switch c.Metric {
+			case metricEvents:
+				out.Totals.Events += n
+				tp.Events += n
+				m.Events += n
+				wss[c.Workspace], nodes[c.Node], days[c.Day], memberDays[mk][c.Day] = true, true, true, true
+			case metricRefs, metricLoads:
+				rk := ruleKey{c.Team, c.Workspace, c.Rule}
+				r := rules[rk]
+				if r == nil {
+					r = &RuleStats{ID: c.Rule, WorkspaceID: c.Workspace, Team: c.Team, Constraints: []ConstraintStats{}}
+					rules[rk] = r
+				}
+				if c.Metric == metricLoads {
+					out.Totals.Loads += n
+					tp.Loads += n
+					r.Loads += n
+					break
+				}
+				out.Totals.Refs += n
+				tp.Refs += n
+				m.Refs += n
+				r.Refs += n
+				if constraints[rk] == nil {
+					constraints[rk] = map[string]uint64{}
+				}
+				constraints[rk][c.Constraint] += n
+			case metricSessions:
+				out.Totals.Sessions += n
+				tp.Sessions += n
+				m.Sessions += n
+			case metricReports:
+				out.Totals.Reports += n
+				tp.Reports += n
+				m.Reports += n
+			case metricRejects:
+				out.Totals.Rejects += n
+			}
+		}
+		if err := it.Close(); err != nil {
+			return Stats{}, err
+		}
+	}
+	// Published rules, for paths and coverage.
+	published := map[ruleKey]string{}
+	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixPublished(), UpperBound: prefixEnd(prefixPublished())})
+	if err != nil {
+		return Stats{}, err
+	}
+	for it.First(); it.Valid(); it.Next() {
+		p := strings.Split(string(it.Key()), sep)
+		if len(p) != 4 {
+			continue
+		}
+		rk := ruleKey{p[1], p[2], p[3]}
+		if !q.allows(counter{Team: rk.team, Workspace: rk.ws, Rule: rk.rule, Metric: metricRefs}) {
+			continue
+		}
+		published[rk] = string(it.Value())
+	}
+	if err := it.Close(); err != nil {
+		return Stats{}, err
+	}
+	out.Coverage.Published = uint64(len(published))
+	for rk, path := range published {
+		if rules[rk] == nil {
+			rules[rk] = &RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []ConstraintStats{}}
+		}
+		rules[rk].Path = path
+	}
+	for rk, r := range rules {
+		for id, n := range constraints[rk] {
+			r.Constraints = append(r.Constraints, ConstraintStats{ID: id, Refs: n})
+		}
+		slices.SortFunc(r.Constraints, func(a, b ConstraintStats) int { return strings.Compare(a.ID, b.ID) })
+		out.Rules = append(out.Rules, *r)
+		if r.Refs > 0 {
+			if _, ok := published[rk]; ok {
+				out.Coverage.Referred++
+			} else {
+				out.Coverage.Unlisted++
+			}
+		}
+	}
+	if out.Coverage.Published > 0 {
+		out.Coverage.Ratio = float64(out.Coverage.Referred) / float64(out.Coverage.Published)
+	}
+	slices.SortFunc(out.Rules, func(a, b RuleStats) int {
+		return cmp.Or(strings.Compare(a.Team, b.Team), strings.Compare(a.WorkspaceID, b.WorkspaceID),
+			strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
+	})
+	for _, r := range out.Rules {
+		if r.Refs > 0 {
+			out.TopRules = append(out.TopRules, r)
+		}
+	}
+	slices.SortStableFunc(out.TopRules, func(a, b RuleStats) int { return cmp.Compare(b.Refs, a.Refs) })
+	if len(out.TopRules) > topRules {
+		out.TopRules = out.TopRules[:topRules]
+	}
+	for _, tp := range trend {
+		out.Trend = append(out.Trend, *tp)
+	}
+	slices.SortFunc(out.Trend, func(a, b TrendPoint) int { return strings.Compare(a.Period, b.Period) })
+	for mk, m := range members {
+		m.ActiveDays = len(memberDays[mk])
+		out.Members = append(out.Members, *m)
+	}
+	slices.SortFunc(out.Members, func(a, b MemberStats) int {
+		return cmp.Or(strings.Compare(a.Team, b.Team), strings.Compare(a.Member, b.Member))
+	})
+	out.Totals.Workspaces, out.Totals.Nodes, out.Totals.ActiveDays = len(wss), len(nodes), len(days)
+	out.Totals.Members = len(members)
+	return out, nil
+}
+
+// allows reports whether counter c is within q's teams, workspace and rule.
+func (q Query) allows(c counter) bool {
+	if q.Teams != nil && !slices.Contains(q.Teams, c.Team) {
+		return false
+	}
+	if q.Workspace != "" && c.Workspace != q.Workspace {
+		return false
+	}
+	if q.Rule != "" && (c.Metric != metricRefs && c.Metric != metricLoads || c.Rule != q.Rule) {
+		return false
+	}
+	return true
+}
+
+func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+// periodStart returns the first day of d's period.
+func periodStart(d time.Time, period string) string {
+	switch period {
+	case PeriodWeekly:
+		back := (int(d.Weekday()) + 6) % 7 // days since Monday
+		return day(d.AddDate(0, 0, -back))
+	case PeriodMonthly:
+		return day(time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC))
+	}
+	return day(d)
+}
+
+// prefixEnd returns the smallest key after every key with prefix p.
+func prefixEnd(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,12 @@
+package hublink_test
+
+import (
+	"testing"
+
+	"github.com/clumsies/clumsies/internal/archtest"
+)
+
+func TestImportRules(t *testing.T) {
+	archtest.AllowImports(t, ".", archtest.Module+"/embedded-nats", archtest.Module+"/workspace", archtest.Module+"/hub",
+		"github.com/nats-io/nats.go", "github.com/nats-io/nkeys")
+}
