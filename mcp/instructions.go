@@ -43,12 +43,24 @@ func (s *Server) frame(ctx context.Context) (body, hash string, found bool, err 
 	return protocolSummary, content.Hash([]byte(protocolSummary)), false, nil
 }
 
-// instructions returns the text of initialize's instructions.
+// readOnlyNotice ends the instructions of a read-only server, so that an
+// agent knows before it tries that artifact will not stage its change.
+const readOnlyNotice = `
+
+---
+This clumsies server is read-only: artifact answers read_only and stages no draft. Discover, load and refer as usual; when a task calls for a change to rules, workflows, context or the META_PROMPT, tell the user the change you would make instead.
+`
+
+// instructions returns the text of initialize's instructions: the frame,
+// and on a read-only server a notice saying so.
 func (s *Server) instructions(ctx context.Context) string {
 	body, _, _, err := s.frame(ctx)
 	if err != nil {
 		s.log.Error("read META_PROMPT for instructions", "error", err)
-		return protocolSummary
+		body = protocolSummary
+	}
+	if s.cfg.ReadOnly {
+		body = strings.TrimRight(body, "\n") + readOnlyNotice
 	}
 	return body
 }

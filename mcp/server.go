@@ -46,7 +46,7 @@ type Config struct {
 	Ledger      Ledger       // where every call is recorded
 	Logger      *slog.Logger // failures in full (never stdout: it is the protocol); nil means stderr
 	Version     string       // reported as the server's version
-	ReadOnly    bool         // artifact fails read_only
+	ReadOnly    bool         // every mutation (artifact) fails read_only; the instructions say so
 }
 
 // Server is the clumsies MCP server: the seven tools over one Catalog and

@@ -36,6 +36,10 @@ type Config struct {
 	// MaxStore is the most disk space the event store may use ("64GiB");
 	// empty means the built-in default. Appends past it fail.
 	MaxStore string `toml:"max_store"`
+	// ReadOnly makes every `clumsies serve` of the workspace read-only, as
+	// `serve --read-only` does: agents cannot stage drafts and serve does
+	// not publish the content tree.
+	ReadOnly bool `toml:"read_only"`
 	// Hub holds the optional hub connection.
 	Hub HubConfig `toml:"hub"`
 }
@@ -110,6 +114,8 @@ func (cfg Config) Encode() []byte {
 	} else {
 		b.WriteString("# max_store = \"256GiB\"\n")
 	}
+	b.WriteString("# Serve read-only (like serve --read-only): agents cannot stage drafts, serve publishes nothing.\n")
+	fmt.Fprintf(&b, "read_only = %t\n", cfg.ReadOnly)
 	b.WriteString("\n[hub]\n# url = \"nats-leaf://hub.example:7422\"\n")
 	if cfg.Hub.URL != "" {
 		fmt.Fprintf(&b, "url = %q\n", cfg.Hub.URL)

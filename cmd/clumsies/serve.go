@@ -27,6 +27,7 @@ type ServeCommand struct {
 	natsListen string
 	listenAny  bool
 	natsToken  string
+	readOnly   bool
 }
 
 // Environment variables that may hold the tokens.
@@ -43,7 +44,7 @@ var (
 // Run implements command. Over stdio it returns when the client closes
 // stdin or on SIGINT/SIGTERM, after a clean shutdown.
 func (c *ServeCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token T]] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
+	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token T]] [--read-only] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
 	c.ws.register(fs)
 	c.ws.registerSync(fs)
 	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
@@ -51,6 +52,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
 	fs.BoolVar(&c.listenAny, "nats-listen-any", false, "allow --nats-listen on a non-loopback address")
 	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
+	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every change (artifact answers read_only) and do not publish the content tree; also read_only = true in config.toml")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -58,6 +60,11 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	ws, err := c.ws.workspace()
+	if err != nil {
+		return err
+	}
+	readOnly := c.readOnly || ws.Config.ReadOnly
 	var ln net.Listener
 	if c.http != "" {
 		if c.token == "" {
@@ -71,8 +78,11 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	// Whichever serve owns the workspace watches the content tree and
 	// publishes every change, so that an edit reaches the agents without
 	// `clumsies publish`.
+	// A read-only server changes nothing: no watch, no publish.
 	published := &publishReport{w: c.m.Stderr}
-	opts.WatchContent = published.report
+	if !readOnly {
+		opts.WatchContent = published.report
+	}
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
@@ -82,7 +92,9 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	// was published last and say what to fix (`clumsies publish` fails on
 	// the same file with the same message). The owner's watch publishes
 	// too; the report says each thing once.
-	published.report(h.Publish(ctx))
+	if !readOnly {
+		published.report(h.Publish(ctx))
+	}
 	if opts.NATSListen != "" && h.IsOwner() {
 		ws := h.Workspace().ID()
 		fmt.Fprintf(c.m.Stderr, "clumsies: NATS listener at nats://%s for readers with the token: stream %s, subjects %s\n",
@@ -95,6 +107,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Ledger:      h,
 		Logger:      logger,
 		Version:     version(),
+		ReadOnly:    readOnly,
 	})
 	if ln == nil {
 		if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
