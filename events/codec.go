@@ -13,7 +13,7 @@ func Encode(e Event) ([]byte, error) {
 	if err := e.Validate(); err != nil {
 		return nil, err
 	}
-	e.Seq = 0
+	e.Seq, e.Raw = 0, nil
 	if len(e.Data) == 0 {
 		e.Data = json.RawMessage(`{}`)
 	}

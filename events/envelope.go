@@ -40,6 +40,10 @@ type Event struct {
 	ErrorCode   string          `json:"errorCode,omitempty"`
 	DurationUs  int64           `json:"durationUs"`
 	Data        json.RawMessage `json:"data"`
+	// Raw is the event exactly as the log stores it. Like Seq, it is set
+	// when an event is read from a Log and is never encoded; the ledger's
+	// hash chain (ChainDigest) is computed over it.
+	Raw []byte `json:"-"`
 }
 
 // TimeLayout is the envelope's time format: RFC 3339, UTC, milliseconds.

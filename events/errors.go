@@ -1,6 +1,9 @@
 package events
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Errors returned by the codec and by Log implementations.
 var (
@@ -17,3 +20,15 @@ var (
 	// removed, so this is never normal; readers stop instead of skipping.
 	ErrDamaged = errors.New("events: the log has lost events (damaged store)")
 )
+
+// StoredError is a Log's error about the message stored at one sequence:
+// it does not decode as an event. Replay and Subscribe return it.
+type StoredError struct {
+	Seq uint64
+	Err error
+}
+
+func (e *StoredError) Error() string { return fmt.Sprintf("decode event at seq %d: %v", e.Seq, e.Err) }
+
+// Unwrap returns the decoding error (it wraps ErrMalformed or ErrIncompatible).
+func (e *StoredError) Unwrap() error { return e.Err }

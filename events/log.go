@@ -29,8 +29,9 @@ type Log interface {
 	AppendExpecting(ctx context.Context, ev Event, exp Expectation) (seq uint64, err error)
 
 	// Replay calls fn, in order, for every event with Seq >= from that
-	// exists when Replay starts, with Seq set. It stops at fn's first error
-	// and returns it.
+	// exists when Replay starts, with Seq set and Raw holding the bytes
+	// stored (fn may keep them; the log does not reuse them). It stops at
+	// fn's first error and returns it.
 	Replay(ctx context.Context, from uint64, fn func(Event) error) error
 
 	// Subscribe is Replay that keeps going: after the existing events it

@@ -110,9 +110,9 @@ func (l *MemoryLog) deliver(ctx context.Context, from, last uint64, fn func(Even
 		l.mu.Unlock()
 		ev, err := Decode(b)
 		if err != nil {
-			return seq, fmt.Errorf("replay seq %d: %w", seq, err)
+			return seq, &StoredError{Seq: seq, Err: err}
 		}
-		ev.Seq = seq
+		ev.Seq, ev.Raw = seq, b
 		if err := fn(ev); err != nil {
 			return seq, err
 		}

@@ -54,6 +54,7 @@ var registry = map[Type]func() any{
 	TypeSessionStart:   func() any { return new(SessionStartData) },
 	TypeUserPrompt:     func() any { return new(UserPromptData) },
 	TypeStopBlocked:    func() any { return new(StopBlockedData) },
+	TypeCheckpoint:     func() any { return new(CheckpointData) },
 }
 
 // Valid reports whether t is a registered type.
@@ -74,6 +75,7 @@ func Types() []Type {
 		TypeArtifactError,
 		TypeCatalogPublish, TypeCatalogRemove, TypeDraftSubmit, TypeReviewAccept, TypeReviewDecline,
 		TypeSessionStart, TypeUserPrompt, TypeStopBlocked,
+		TypeCheckpoint,
 	}
 }
 

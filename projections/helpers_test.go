@@ -76,6 +76,10 @@ func (l *ledger) add(t events.Type, payload any, opts ...option) events.Event {
 	if err != nil {
 		l.tb.Fatalf("append %s: %v", t, err)
 	}
+	// The bytes the log stored, as a replay would deliver them.
+	if ev.Raw, err = events.Encode(ev); err != nil {
+		l.tb.Fatal(err)
+	}
 	ev.Seq = seq
 	return ev
 }

@@ -27,6 +27,7 @@ import (
 //	s/<sessionId>                   JSON  sessionRow (sessions.go)
 //	t/<tool>                        4×u64 toolRow: calls, errors, total µs, max µs (tools.go)
 //	a/<sessionId>                   JSON  complianceRow (compliance.go)
+//	l/chain                         JSON  chainRow: the ledger's hash chain (chain.go)
 const (
 	prefixMeta      = "meta/"
 	prefixAggregate = "meta/agg/"

@@ -31,8 +31,11 @@ type decoded struct {
 // are written from the resulting state, not from the batch; Digest proves
 // it, since a rebuild gives the digest of the live store.
 //
+// Apply also keeps the ledger's hash chain (Chain) over the stored bytes
+// of every event (Event.Raw).
+//
 // Events with Seq <= Checkpoint() are skipped. The others must follow on
-// without holes: Apply returns an error wrapping ErrGap, and applies
+// without holes and carry their stored bytes: Apply returns an error wrapping ErrGap, and applies
 // nothing, if one has a sequence other than the one expected. It also
 // applies nothing and returns an error if an event has no sequence or a
 // payload that does not decode, ErrClosed after Close, and the storage
@@ -80,6 +83,8 @@ func (s *Store) decode(evs []events.Event) ([]decoded, error) {
 			continue
 		case ev.Seq > next:
 			return nil, fmt.Errorf("apply seq %d: %w: expected %d", ev.Seq, ErrGap, next)
+		case len(ev.Raw) == 0:
+			return nil, fmt.Errorf("apply seq %d: no stored bytes (events must come from a Log)", ev.Seq)
 		}
 		p, err := payloadOf(ev)
 		if err != nil {

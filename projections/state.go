@@ -24,6 +24,7 @@ type state struct {
 	sessions   *sessionsModel
 	tools      *toolsModel
 	compliance *complianceModel
+	chain      *chainModel
 
 	// models are the fields above in registry order.
 	models []model
@@ -42,6 +43,7 @@ func newState() *state {
 		register(&st.sessions, newSessionsModel()),
 		register(&st.tools, newToolsModel()),
 		register(&st.compliance, newComplianceModel()),
+		register(&st.chain, newChainModel()),
 	}
 	return st
 }

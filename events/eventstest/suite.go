@@ -140,6 +140,19 @@ func testReplayRoundTrip(t *testing.T, l events.Log) {
 		if !sameEvent(got[i], want[i]) {
 			t.Fatalf("replay event %d: got %+v, want %+v", i, got[i], want[i])
 		}
+		// Raw is what was stored: the encoding of the appended event,
+		// which decodes to the event delivered.
+		stored, err := events.Encode(want[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got[i].Raw) != string(stored) {
+			t.Fatalf("replay event %d: Raw is %q, want the stored bytes %q", i, got[i].Raw, stored)
+		}
+		again, err := events.Decode(got[i].Raw)
+		if again.Seq = got[i].Seq; err != nil || !sameEvent(again, got[i]) {
+			t.Fatalf("replay event %d: Raw decodes to %+v (%v), want the event delivered", i, again, err)
+		}
 	}
 }
 

@@ -139,7 +139,7 @@ func (l *Log) dropConsumer(ctx context.Context, cons jetstream.Consumer) {
 	_ = l.js.DeleteConsumer(ctx, l.name, info.Name)
 }
 
-// decode turns a stream message into an event with Seq set.
+// decode turns a stream message into an event with Seq and Raw set.
 func decode(msg jetstream.Msg) (events.Event, error) {
 	meta, err := msg.Metadata()
 	if err != nil {
@@ -148,8 +148,8 @@ func decode(msg jetstream.Msg) (events.Event, error) {
 	seq := meta.Sequence.Stream
 	ev, err := events.Decode(msg.Data())
 	if err != nil {
-		return events.Event{}, fmt.Errorf("decode event at seq %d: %w", seq, err)
+		return events.Event{}, &events.StoredError{Seq: seq, Err: err}
 	}
-	ev.Seq = seq
+	ev.Seq, ev.Raw = seq, msg.Data()
 	return ev, nil
 }

@@ -83,6 +83,10 @@ var typeAbout = map[events.Type]about{
 		"refuses to let the agent stop because the session's last prompt has no report after it. The hook " +
 		"lets the agent go after limit blocks in a row, or when the host says it is already continuing " +
 		"because of a stop hook. Not a tool call."},
+	events.TypeCheckpoint: {"ledger.checkpoint: hash chain pinned", "Written by the workspace's owner every " +
+		"so many events and when it shuts down, right after the events it covers: the chain digest over " +
+		"every stored message up to seq. clumsies verify and clumsies import recompute the chain and " +
+		"name the first sequence where the stored bytes and a checkpoint disagree. Not a tool call."},
 }
 
 // fieldAbout documents, by JSON name, every property of every struct that
@@ -189,6 +193,15 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"host":   "Adapter host that ran the hook.",
 		"blocks": "Stops blocked in a row since the session's last prompt, this one included.",
 		"limit":  "Blocks in a row after which the hook lets the agent stop.",
+	},
+	reflect.TypeFor[events.CheckpointData](): {
+		"seq": "Sequence the digest covers: every stored message up to and including it. The checkpoint is " +
+			"stored at seq+1.",
+		"digest": "Chain digest through seq, sha256:<hex>. The chain starts at sha256(\"clumsies ledger chain " +
+			"v1\\x00\" + workspaceId); each stored message at sequence s with bytes m turns digest d into " +
+			"sha256(d || s as 8 bytes big-endian || len(m) as 8 bytes big-endian || m).",
+		"node":      "Id of the node whose key signed the checkpoint, when the workspace has a node identity.",
+		"signature": "The node key's signature of \"<workspaceId> <seq> <digest>\", when the workspace has a node identity.",
 	},
 	reflect.TypeFor[events.ReviewData](): {
 		"draftId":  "Id of the reviewed draft.",

@@ -1,0 +1,111 @@
+package projections
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// ChainHead is the ledger's hash chain as far as the projector has
+// applied the log: the digest over every stored message through Seq (see
+// events.ChainDigest), and where the newest ledger.checkpoint is.
+type ChainHead struct {
+	// Seq is the sequence of the last message hashed, 0 before the first.
+	Seq uint64 `json:"seq"`
+	// Digest is the chain digest through Seq, "sha256:<hex>"; empty
+	// before the first message.
+	Digest string `json:"digest"`
+	// LastCheckpoint is the sequence of the newest ledger.checkpoint, 0
+	// if there is none.
+	LastCheckpoint uint64 `json:"lastCheckpoint"`
+	// Checkpoints counts the ledger.checkpoint events.
+	Checkpoints uint64 `json:"checkpoints"`
+}
+
+// prefixChain is the chain's key prefix; its one row is keyChain.
+const prefixChain = "l/"
+
+var keyChain = []byte(prefixChain + "chain")
+
+// chainRow is the chain as the model writes it.
+type chainRow struct {
+	Seq            uint64 `json:"seq"`
+	Digest         string `json:"digest"`
+	LastCheckpoint uint64 `json:"lastCheckpoint"`
+	Checkpoints    uint64 `json:"checkpoints"`
+}
+
+// chainModel is the read model of the ledger's hash chain: the running
+// digest over the stored bytes of every event (events.Event.Raw) in
+// sequence order. The chain of a workspace starts from its id, which the
+// first event carries.
+type chainModel struct {
+	row     chainRow // Digest is rendered when written
+	digest  events.ChainDigest
+	touched bool
+	off     bool // Options.NoChain
+}
+
+func newChainModel() *chainModel { return &chainModel{} }
+
+func (m *chainModel) prefix() string { return prefixChain }
+
+func (m *chainModel) apply(d decoded) {
+	if m.off {
+		return
+	}
+	ev := d.ev
+	if m.row.Seq == 0 {
+		m.digest = events.ChainStart(ev.WorkspaceID)
+	}
+	m.digest = m.digest.Next(ev.Seq, ev.Raw)
+	m.row.Seq = ev.Seq
+	if ev.Type == events.TypeCheckpoint {
+		m.row.LastCheckpoint = ev.Seq
+		m.row.Checkpoints++
+	}
+	m.touched = true
+}
+
+func (m *chainModel) write(w *rowWriter) {
+	if !m.touched {
+		return
+	}
+	m.touched = false
+	row := m.row
+	row.Digest = m.digest.String()
+	w.json(keyChain, row)
+}
+
+func (m *chainModel) load(key string, v []byte) error {
+	if key != string(keyChain) {
+		return errUnknownRow
+	}
+	if err := json.Unmarshal(v, &m.row); err != nil {
+		return err
+	}
+	d, err := events.ParseChainDigest(m.row.Digest)
+	if err != nil {
+		return fmt.Errorf("chain digest: %w", err)
+	}
+	m.digest = d
+	return nil
+}
+
+// head returns the chain as the API shows it.
+func (m *chainModel) head() ChainHead {
+	h := ChainHead{Seq: m.row.Seq, LastCheckpoint: m.row.LastCheckpoint, Checkpoints: m.row.Checkpoints}
+	if h.Seq > 0 {
+		h.Digest = m.digest.String()
+	}
+	return h
+}
+
+// Chain returns the hash chain as far as the projector has applied the
+// log.
+func (s *Store) Chain() ChainHead {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.st.chain.head()
+}
