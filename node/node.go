@@ -50,6 +50,10 @@ type Options struct {
 	// process's projector; an error fails the commit as a storage error
 	// would, and the projector stops. For fault-injection tests.
 	ProjectorFault func(checkpoint uint64) error
+	// CheckpointEvery makes the owner append a ledger.checkpoint every so
+	// many events and when it shuts down (see Node.Checkpoint); zero
+	// appends none. `clumsies serve` sets it.
+	CheckpointEvery int
 	// Repair makes Attach, when it makes this process the owner, leave the
 	// read models closed (they may be unreadable) until Handle.Rebuild
 	// rebuilds them; other processes wait for the owner meanwhile.
@@ -73,6 +77,7 @@ type Node struct {
 
 	logger *slog.Logger
 	fault  func(uint64) error
+	every  int // Options.CheckpointEvery
 
 	mu       sync.Mutex
 	stopProj context.CancelFunc
@@ -118,7 +123,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, fault: opts.ProjectorFault, failed: make(chan error, 1)}, nil
+	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, failed: make(chan error, 1)}, nil
 }
 
 // StartProjections opens the read models and starts the projector, which

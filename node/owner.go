@@ -81,11 +81,13 @@ func (o *owner) start() {
 
 // run is the owner's lifecycle: its long-lived parts under one errgroup.
 // It returns nil when ctx ends, and the first part's error otherwise.
-// Today the part that can fail on its own is the projector: a projector
-// that stops leaves the read models behind the log, and reads must not
-// serve them as current.
+// The parts: the watch on the projector, which can fail on its own (a
+// projector that stops leaves the read models behind the log, and reads
+// must not serve them as current), and the checkpoints of the ledger's
+// hash chain.
 func (o *owner) run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return o.n.checkpoints(ctx, o.checkpoint) })
 	g.Go(func() error {
 		select {
 		case err := <-o.n.projectorFailed():
@@ -275,6 +277,14 @@ func (o *owner) publish(ctx context.Context, _ struct{}) ([]events.Event, error)
 	return o.n.Publish(ctx)
 }
 
+// checkpoint appends a ledger checkpoint (Node.Checkpoint), holding off a
+// rebuild meanwhile.
+func (o *owner) checkpoint(ctx context.Context) (bool, error) {
+	o.models.RLock()
+	defer o.models.RUnlock()
+	return o.n.Checkpoint(ctx)
+}
+
 func (o *owner) verify(ctx context.Context, _ struct{}) (Report, error) {
 	o.models.RLock()
 	defer o.models.RUnlock()
@@ -327,6 +337,15 @@ func (o *owner) close() error {
 		<-o.lifeDone
 	}
 	o.stepDown(nil)
+	if o.n.every > 0 {
+		// The other processes are cut off: this checkpoint covers the
+		// whole ledger as it is left.
+		ctx, cancel := context.WithTimeout(context.Background(), closeCheckpointTimeout)
+		if _, err := o.checkpoint(ctx); err != nil {
+			o.n.logger.Warn("no ledger checkpoint at shutdown", "err", err)
+		}
+		cancel()
+	}
 	o.models.Lock()
 	defer o.models.Unlock()
 	return o.n.Close()

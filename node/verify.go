@@ -9,6 +9,7 @@ import (
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/ledger"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -19,15 +20,21 @@ type Report struct {
 	ReplayDigest string   `json:"replayDigest"`
 	Objects      int      `json:"objects"`
 	Problems     []string `json:"problems"`
+	// Chain is the check of the ledger's hash chain against its
+	// checkpoints and the read models.
+	Chain ledger.Result `json:"chain"`
 }
 
 // OK reports whether verification found no problem.
 func (r Report) OK() bool { return len(r.Problems) == 0 }
 
-// Verify checks that the live read models equal a fresh replay of the stream
-// (built in memory, the live store is not touched), that every published
-// object's hash and constraint hashes match its body, and that the content
-// tree on disk matches the published manifest.
+// Verify checks the ledger's hash chain from the first event (every
+// stored message against the checkpoints, and against the chain the read
+// models computed as they applied it, which catches a removed tail), that
+// the live read models equal a fresh replay of the stream (built in
+// memory, the live store is not touched), that every published object's
+// hash and constraint hashes match its body, and that the content tree on
+// disk matches the published manifest.
 func (n *Node) Verify(ctx context.Context) (Report, error) {
 	var r Report
 	if _, err := n.CatchUp(ctx); err != nil {
@@ -38,9 +45,23 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 	if r.Digest, err = live.Digest(); err != nil {
 		return r, err
 	}
+	c := ledger.NewChecker(n.WS.ID())
+	head := live.Chain()
+	c.Expect(head.Seq, head.Digest, "the read models")
+	if r.Chain, err = ledger.Check(ctx, n.Log, n.WS.ID(), c); err != nil {
+		return r, err
+	}
+	if p := r.Chain.Problem; p != nil {
+		r.Problems = append(r.Problems, fmt.Sprintf("ledger chain broken at seq %d (the checkpoints hold through seq %d): %s", p.Seq, p.After, p.Reason))
+	}
 	replay, err := projections.Rebuild(ctx, n.Log, "", projections.Options{FS: vfs.NewMem(), Logger: n.logger}, nil)
 	if err != nil {
-		return r, fmt.Errorf("replay the stream: %w", err)
+		if r.Chain.Problem == nil {
+			return r, fmt.Errorf("replay the stream: %w", err)
+		}
+		// The chain names what is wrong; the replay cannot get past it.
+		r.Problems = append(r.Problems, fmt.Sprintf("the stream does not replay: %v", err))
+		return r, nil
 	}
 	defer replay.Close()
 	if r.ReplayDigest, err = replay.Digest(); err != nil {

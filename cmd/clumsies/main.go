@@ -79,6 +79,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"stats":   &StatsCommand{m: m},
 		"rebuild": &RebuildCommand{m: m},
 		"verify":  &VerifyCommand{m: m},
+		"export":  &ExportCommand{m: m},
+		"import":  &ImportCommand{m: m},
 		"adapt":   &AdaptCommand{m: m},
 		"hook":    &HookCommand{m: m},
 		"version": &VersionCommand{m: m},
@@ -112,7 +114,9 @@ Commands:
   events          print the ledger (--follow, --type T, --from SEQ)
   stats           usage per rule and constraint, sessions, tool metrics
   rebuild         drop the read models and replay the stream; prints a digest
-  verify          check the read models against a replay and the content hashes
+  verify          check the ledger's hash chain, the read models against a replay and the content hashes
+  export          write the ledger as compressed JSON lines to stdout (--since SEQ)
+  import FILE     store an export into this workspace's empty ledger, checking its chain first
   adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace
   hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop); reads the host's JSON on stdin
   hub ...         run and administer a hub; join it from a workspace ('clumsies hub' lists them)

@@ -28,6 +28,7 @@ type ServeCommand struct {
 	listenAny  bool
 	natsToken  string
 	readOnly   bool
+	every      int
 }
 
 // Environment variables that may hold the tokens.
@@ -44,7 +45,7 @@ var (
 // Run implements command. Over stdio it returns when the client closes
 // stdin or on SIGINT/SIGTERM, after a clean shutdown.
 func (c *ServeCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token T]] [--read-only] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
+	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token T]] [--read-only] [--checkpoint-every N] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
 	c.ws.register(fs)
 	c.ws.registerSync(fs)
 	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
@@ -52,6 +53,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
 	fs.BoolVar(&c.listenAny, "nats-listen-any", false, "allow --nats-listen on a non-loopback address")
 	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
+	fs.IntVar(&c.every, "checkpoint-every", node.DefaultCheckpointEvery, "while this process owns the workspace, pin the ledger's hash chain with a ledger.checkpoint event every `N` events and at shutdown; 0: none")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every change (artifact answers read_only) and do not publish the content tree; also read_only = true in config.toml")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -60,6 +62,10 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if c.every < 0 {
+		return fmt.Errorf("%w: --checkpoint-every must be 0 or more, not %d", errUsage, c.every)
+	}
+	opts.CheckpointEvery = c.every
 	ws, err := c.ws.workspace()
 	if err != nil {
 		return err

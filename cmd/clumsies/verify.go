@@ -37,12 +37,13 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(c.m.Stdout, "events %d, objects %d\nlive   %s\nreplay %s\n", r.Events, r.Objects, r.Digest, r.ReplayDigest)
+		fmt.Fprintf(c.m.Stdout, "events %d, objects %d\nlive   %s\nreplay %s\nchain  %s through seq %d, %d checkpoints hold through seq %d\n",
+			r.Events, r.Objects, r.Digest, r.ReplayDigest, r.Chain.Digest, r.Chain.Through, r.Chain.Checkpoints, r.Chain.Verified)
 		for _, p := range r.Problems {
 			fmt.Fprintln(c.m.Stdout, "PROBLEM:", p)
 		}
 		if r.OK() {
-			fmt.Fprintln(c.m.Stdout, "ok: read models match a replay of the stream; content hashes match")
+			fmt.Fprintln(c.m.Stdout, "ok: the stored events match their checkpoints; read models match a replay of the stream; content hashes match")
 		}
 	}
 	if !r.OK() {

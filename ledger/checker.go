@@ -1,0 +1,161 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// Problem is where a ledger's stored messages and its checkpoints first
+// disagree.
+type Problem struct {
+	// Seq is the first sequence found wrong: a missing message, one that
+	// does not decode, the checkpoint that disagrees with the messages
+	// before it, or the first message of a removed tail.
+	Seq uint64 `json:"seq"`
+	// After is the sequence through which the chain is known good (the
+	// last checkpoint that agreed, 0 for none): the change lies in
+	// After+1..Seq.
+	After  uint64 `json:"after"`
+	Reason string `json:"reason"`
+}
+
+func (p *Problem) String() string {
+	return fmt.Sprintf("seq %d: %s", p.Seq, p.Reason)
+}
+
+// ErrBroken means a ledger's chain does not hold: a stored message was
+// changed, removed or rolled back after a checkpoint covered it.
+var ErrBroken = errors.New("ledger: hash chain broken")
+
+// BrokenError is ErrBroken with the Problem found.
+type BrokenError struct{ Problem Problem }
+
+func (e *BrokenError) Error() string { return fmt.Sprintf("%s at %s", ErrBroken, e.Problem.String()) }
+
+// Unwrap makes errors.Is(err, ErrBroken) hold.
+func (e *BrokenError) Unwrap() error { return ErrBroken }
+
+// Checker recomputes a ledger's hash chain over its stored messages, fed
+// in sequence order, and checks every ledger.checkpoint against it. It
+// keeps the first problem; later messages are still hashed.
+type Checker struct {
+	ws          string
+	next        uint64 // the sequence expected next
+	digest      events.ChainDigest
+	verified    uint64 // through which a checkpoint agreed
+	checkpoints int
+	problem     *Problem
+	want        *mark // a digest known from elsewhere (the read models)
+}
+
+type mark struct {
+	seq    uint64
+	digest string
+	source string
+}
+
+// NewChecker returns a Checker for the ledger of workspaceID from its
+// first message.
+func NewChecker(workspaceID string) *Checker {
+	return &Checker{ws: workspaceID, next: 1, digest: events.ChainStart(workspaceID)}
+}
+
+// ResumeChecker returns a Checker for the messages after seq after, whose
+// chain digest is digest.
+func ResumeChecker(workspaceID string, after uint64, digest events.ChainDigest) *Checker {
+	return &Checker{ws: workspaceID, next: after + 1, digest: digest, verified: after}
+}
+
+// Expect asks the Checker to check that the chain through seq is digest,
+// as source (for the message) says; if the ledger ends before seq, its
+// tail was removed. Finish reports it.
+func (c *Checker) Expect(seq uint64, digest, source string) {
+	if seq > 0 {
+		c.want = &mark{seq, digest, source}
+	}
+}
+
+// Add hashes the stored message of ev (ev.Seq, ev.Raw) into the chain and
+// checks it: it must follow the previous one, belong to the workspace,
+// and, if it is a checkpoint, carry the chain digest of the messages
+// before it.
+func (c *Checker) Add(ev events.Event) {
+	if ev.Seq != c.next {
+		if ev.Seq > c.next {
+			c.fail(c.next, "missing: the stored messages jump from seq %d to seq %d", c.next-1, ev.Seq)
+		} else {
+			c.fail(ev.Seq, "out of order: seq %d after seq %d", ev.Seq, c.next-1)
+		}
+	}
+	if ev.WorkspaceID != c.ws {
+		c.fail(ev.Seq, "an event of workspace %s in the ledger of %s", ev.WorkspaceID, c.ws)
+	}
+	if ev.Type == events.TypeCheckpoint {
+		c.checkpoint(ev)
+	}
+	c.digest = c.digest.Next(ev.Seq, ev.Raw)
+	c.next = ev.Seq + 1
+	if c.want != nil && c.want.seq == ev.Seq {
+		if d := c.digest.String(); d != c.want.digest {
+			c.fail(ev.Seq, "the stored messages through seq %d hash to %s, but %s holds %s for them: a message in %d..%d was changed",
+				ev.Seq, d, c.want.source, c.want.digest, c.verified+1, ev.Seq)
+		}
+		c.want = nil
+	}
+}
+
+// checkpoint checks a ledger.checkpoint against the chain before it.
+func (c *Checker) checkpoint(ev events.Event) {
+	c.checkpoints++
+	p, err := ev.Payload()
+	cp, ok := p.(*events.CheckpointData)
+	switch {
+	case err != nil || !ok:
+		c.fail(ev.Seq, "checkpoint does not decode: %v", err)
+	case cp.Seq+1 != ev.Seq:
+		c.fail(ev.Seq, "checkpoint covers seq %d but is stored at seq %d, not right after it", cp.Seq, ev.Seq)
+	case cp.Digest != c.digest.String():
+		c.fail(ev.Seq, "checkpoint says the chain through seq %d is %s, the stored messages hash to %s: a message in %d..%d was changed",
+			cp.Seq, cp.Digest, c.digest, c.verified+1, cp.Seq)
+	case c.problem == nil:
+		c.verified = cp.Seq
+	}
+}
+
+// Fail records a problem found outside the Checker, such as a stored
+// message at seq that does not decode.
+func (c *Checker) Fail(seq uint64, reason string) { c.fail(seq, "%s", reason) }
+
+func (c *Checker) fail(seq uint64, format string, args ...any) {
+	if c.problem == nil {
+		c.problem = &Problem{Seq: seq, After: c.verified, Reason: fmt.Sprintf(format, args...)}
+	}
+}
+
+// Finish ends the check: a digest asked for with Expect at a sequence the
+// ledger never reached means its tail was removed. It returns the first
+// problem, nil if the chain holds.
+func (c *Checker) Finish() *Problem {
+	if c.want != nil {
+		c.fail(c.next, "the stored messages end at seq %d, but %s had seen them through seq %d: the tail %d..%d was removed or an older copy restored",
+			c.next-1, c.want.source, c.want.seq, c.next, c.want.seq)
+		c.want = nil
+	}
+	return c.problem
+}
+
+// Through returns the sequence of the last message added (the one before
+// the first, if none was).
+func (c *Checker) Through() uint64 { return c.next - 1 }
+
+// Digest returns the chain digest through Through().
+func (c *Checker) Digest() events.ChainDigest { return c.digest }
+
+// Verified returns the sequence through which a checkpoint agreed with
+// the stored messages (or the start the Checker resumed from).
+func (c *Checker) Verified() uint64 { return c.verified }
+
+// Checkpoints returns how many checkpoints were added.
+func (c *Checker) Checkpoints() int { return c.checkpoints }

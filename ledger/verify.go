@@ -1,0 +1,60 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// Source is a ledger that can be read in order: an events.Log.
+type Source interface {
+	Replay(ctx context.Context, from uint64, fn func(events.Event) error) error
+}
+
+// Result is what a check of a whole ledger found.
+type Result struct {
+	// Through is the sequence of the last stored message.
+	Through uint64 `json:"through"`
+	// Digest is the chain digest through Through.
+	Digest string `json:"digest"`
+	// Checkpoints counts the ledger.checkpoint events.
+	Checkpoints int `json:"checkpoints"`
+	// Verified is the sequence through which the checkpoints agree with
+	// the stored messages.
+	Verified uint64 `json:"verified"`
+	// Problem is the first disagreement, nil if the chain holds.
+	Problem *Problem `json:"problem,omitempty"`
+}
+
+// Check recomputes the chain of the ledger of workspaceID from its first
+// message with c (nil: a new Checker) and checks every checkpoint. A
+// stored message that does not decode is a problem at its sequence, not
+// an error; errors are those of reading the ledger.
+func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Result, error) {
+	if c == nil {
+		c = NewChecker(workspaceID)
+	}
+	err := src.Replay(ctx, 1, func(ev events.Event) error {
+		c.Add(ev)
+		return nil
+	})
+	var se *events.StoredError
+	if errors.As(err, &se) {
+		c.Fail(se.Seq, fmt.Sprintf("the stored message does not decode (%v)", se.Err))
+		err = nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
+	}
+	return result(c, c.Finish()), nil
+}
+
+func result(c *Checker, p *Problem) Result {
+	r := Result{Through: c.Through(), Checkpoints: c.Checkpoints(), Verified: c.Verified(), Problem: p}
+	if r.Through > 0 {
+		r.Digest = c.Digest().String()
+	}
+	return r
+}
