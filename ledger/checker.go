@@ -117,7 +117,7 @@ func (c *Checker) checkpoint(ev events.Event) {
 	case cp.Seq+1 != ev.Seq:
 		c.fail(ev.Seq, "checkpoint covers seq %d but is stored at seq %d, not right after it", cp.Seq, ev.Seq)
 	case cp.Digest != c.digest.String():
-		c.fail(ev.Seq, "checkpoint says the chain through seq %d is %s, the stored messages hash to %s: a message in %d..%d was changed",
+		c.fail(ev.Seq, "checkpoint says the chain through seq %d is %s, the stored messages hash to %s: a message in %d..%d, or the checkpoint, was changed",
 			cp.Seq, cp.Digest, c.digest, c.verified+1, cp.Seq)
 	case c.problem == nil:
 		c.verified = cp.Seq

@@ -130,11 +130,12 @@ func Export(ctx context.Context, src Source, workspaceID string, since uint64, t
 }
 
 // appendLine appends the export line of the message raw at seq: the
-// bytes verbatim when they are one line of JSON, else base64.
+// bytes verbatim when they are one line (they decoded, so they are JSON),
+// else base64.
 func appendLine(b []byte, seq uint64, raw []byte) []byte {
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendUint(b, seq, 10)
-	if bytes.IndexByte(raw, '\n') < 0 && json.Valid(raw) {
+	if bytes.IndexByte(raw, '\n') < 0 {
 		b = append(b, `,"event":`...)
 		b = append(b, raw...)
 	} else {
