@@ -17,8 +17,9 @@ const TypeCheckpoint Type = "ledger.checkpoint"
 // CheckpointData is the payload of ledger.checkpoint.
 type CheckpointData struct {
 	// Seq is the sequence the digest covers: every stored message up to
-	// and including Seq. A checkpoint is stored right after what it
-	// covers, at Seq+1.
+	// and including Seq. A checkpoint is stored after what it covers,
+	// within CheckpointWindow messages (at Seq+1 when nothing else was
+	// appended meanwhile).
 	Seq uint64 `json:"seq"`
 	// Digest is the chain digest through Seq ("sha256:<64 hex>").
 	Digest string `json:"digest"`
@@ -29,6 +30,11 @@ type CheckpointData struct {
 	// <digest>", when the workspace has a node identity.
 	Signature string `json:"signature,omitempty"`
 }
+
+// CheckpointWindow bounds how far after the sequence it covers a
+// checkpoint may be stored: its writer appends it once the projections
+// have caught up, and other processes' events may land in between.
+const CheckpointWindow = 1 << 16
 
 // ChainDigest is one link of a ledger's hash chain: a SHA-256 over the
 // previous link and one stored message.

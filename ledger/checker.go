@@ -48,6 +48,12 @@ type Checker struct {
 	checkpoints int
 	problem     *Problem
 	want        *mark // a digest known from elsewhere (the read models)
+	// recent holds the digests through the last CheckpointWindow
+	// sequences, at seq % CheckpointWindow, for the checkpoints stored
+	// after other messages.
+	recent []events.ChainDigest
+	from   uint64             // the first sequence recent can hold
+	first  events.ChainDigest // the digest through from-1
 }
 
 type mark struct {
@@ -59,13 +65,13 @@ type mark struct {
 // NewChecker returns a Checker for the ledger of workspaceID from its
 // first message.
 func NewChecker(workspaceID string) *Checker {
-	return &Checker{ws: workspaceID, next: 1, digest: events.ChainStart(workspaceID)}
+	return &Checker{ws: workspaceID, next: 1, digest: events.ChainStart(workspaceID), from: 1, first: events.ChainStart(workspaceID)}
 }
 
 // ResumeChecker returns a Checker for the messages after seq after, whose
 // chain digest is digest.
 func ResumeChecker(workspaceID string, after uint64, digest events.ChainDigest) *Checker {
-	return &Checker{ws: workspaceID, next: after + 1, digest: digest, verified: after}
+	return &Checker{ws: workspaceID, next: after + 1, digest: digest, verified: after, from: after + 1, first: digest}
 }
 
 // Expect asks the Checker to check that the chain through seq is digest,
@@ -97,6 +103,10 @@ func (c *Checker) Add(ev events.Event) {
 	}
 	c.digest = c.digest.Next(ev.Seq, ev.Raw)
 	c.next = ev.Seq + 1
+	if c.recent == nil {
+		c.recent = make([]events.ChainDigest, events.CheckpointWindow)
+	}
+	c.recent[ev.Seq%events.CheckpointWindow] = c.digest
 	if c.want != nil && c.want.seq == ev.Seq {
 		if d := c.digest.String(); d != c.want.digest {
 			c.fail(ev.Seq, "the stored messages through seq %d hash to %s, but %s holds %s for them: a message in %d..%d was changed",
@@ -114,12 +124,27 @@ func (c *Checker) checkpoint(ev events.Event) {
 	switch {
 	case err != nil || !ok:
 		c.fail(ev.Seq, "checkpoint does not decode: %v", err)
-	case cp.Seq+1 != ev.Seq:
-		c.fail(ev.Seq, "checkpoint covers seq %d but is stored at seq %d, not right after it", cp.Seq, ev.Seq)
-	case cp.Digest != c.digest.String():
+		return
+	case cp.Seq >= ev.Seq || ev.Seq-cp.Seq > events.CheckpointWindow:
+		c.fail(ev.Seq, "checkpoint covers seq %d but is stored at seq %d, not within %d messages after it", cp.Seq, ev.Seq, events.CheckpointWindow)
+		return
+	case cp.Seq+1 < c.from:
+		// It covers messages before those this Checker has seen (an
+		// increment that starts after it): nothing to compare with.
+		return
+	}
+	at := c.digest
+	if cp.Seq+1 < c.next {
+		at = c.recent[cp.Seq%events.CheckpointWindow]
+	}
+	if cp.Seq+1 == c.from {
+		at = c.first
+	}
+	switch {
+	case cp.Digest != at.String():
 		c.fail(ev.Seq, "checkpoint says the chain through seq %d is %s, the stored messages hash to %s: a message in %d..%d, or the checkpoint, was changed",
-			cp.Seq, cp.Digest, c.digest, c.verified+1, cp.Seq)
-	case c.problem == nil:
+			cp.Seq, cp.Digest, at, c.verified+1, cp.Seq)
+	case c.problem == nil && cp.Seq > c.verified:
 		c.verified = cp.Seq
 	}
 }

@@ -2,7 +2,6 @@ package node
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -14,44 +13,44 @@ import (
 // between two ledger.checkpoint events.
 const DefaultCheckpointEvery = 1000
 
-// checkpointTries bounds how often Checkpoint tries again when other
-// processes' appends keep landing between the projector and the append.
-const checkpointTries = 5
+// checkpointLag bounds how far the projections may be behind the stream
+// when a checkpoint of their chain is appended, well within
+// events.CheckpointWindow.
+const checkpointLag = 1024
 
 // Checkpoint appends a ledger.checkpoint pinning the hash chain as the
-// projections have computed it, right after the last event they applied:
-// the append is made on the condition that the stream still ends there
-// (natsjs.Log.AppendAfter), so that the checkpoint covers exactly the
-// events before it. When other appends come first, it waits for the
-// projections to apply them and tries again, a few times. It appends
-// nothing, and reports false, when the newest event is a checkpoint
-// already or the ledger is empty. The checkpoint carries no signature: a
-// node identity (the hub's) will add Node and Signature.
+// projections have computed it, once they have caught up with the
+// stream: other processes' events may land between what it covers and
+// the checkpoint itself, a few at most (events.CheckpointWindow allows
+// many more). It appends nothing, and reports false, when the newest
+// event the projections applied is a checkpoint or the ledger is empty,
+// and when the projections are more than checkpointLag events behind
+// the stream. The checkpoint carries no signature yet: a node identity
+// (the hub's) will fill Node and Signature.
 func (n *Node) Checkpoint(ctx context.Context) (bool, error) {
-	for try := 1; ; try++ {
-		if _, err := n.CatchUp(ctx); err != nil {
-			return false, err
-		}
-		store := n.store()
-		if store == nil {
-			return false, fmt.Errorf("append a checkpoint: %w: the read models are not open", ErrProjector)
-		}
-		head := store.Chain()
-		if head.Seq == 0 || head.LastCheckpoint == head.Seq {
-			return false, nil
-		}
-		ev, err := events.New(n.WS.ID(), events.TypeCheckpoint, events.CheckpointData{Seq: head.Seq, Digest: head.Digest})
-		if err != nil {
-			return false, err
-		}
-		_, err = n.Log.AppendAfter(ctx, ev, head.Seq)
-		if err == nil {
-			return true, nil
-		}
-		if !errors.Is(err, events.ErrConflict) || try == checkpointTries {
-			return false, fmt.Errorf("append a checkpoint after seq %d: %w", head.Seq, err)
-		}
+	last, err := n.CatchUp(ctx)
+	if err != nil {
+		return false, err
 	}
+	store := n.store()
+	if store == nil {
+		return false, fmt.Errorf("append a checkpoint: %w: the read models are not open", ErrProjector)
+	}
+	head := store.Chain()
+	switch {
+	case head.Seq == 0 || head.LastCheckpoint == head.Seq:
+		return false, nil
+	case head.Seq+checkpointLag < last || head.Seq > last:
+		return false, fmt.Errorf("append a checkpoint: the read models' chain is at seq %d, the stream at %d", head.Seq, last)
+	}
+	ev, err := events.New(n.WS.ID(), events.TypeCheckpoint, events.CheckpointData{Seq: head.Seq, Digest: head.Digest})
+	if err != nil {
+		return false, err
+	}
+	if _, err := n.Log.Append(ctx, ev); err != nil {
+		return false, fmt.Errorf("append a checkpoint of seq %d: %w", head.Seq, err)
+	}
+	return true, nil
 }
 
 // store returns the open read models, nil while there are none.
@@ -75,7 +74,7 @@ func (n *Node) checkpoints(ctx context.Context, checkpoint func(context.Context)
 	for ctx.Err() == nil {
 		store := n.store()
 		if store == nil {
-			if !sleep(ctx, 100*time.Millisecond) {
+			if !sleep(ctx, 20*time.Millisecond) {
 				return nil
 			}
 			continue

@@ -11,22 +11,6 @@ import (
 	"github.com/clumsies/clumsies/events"
 )
 
-// AppendAfter is Append on the condition that the stream's newest message
-// is at sequence last, so that ev is stored at last+1, directly after the
-// messages it speaks of (a ledger.checkpoint). Otherwise it stores nothing
-// and returns an error wrapping events.ErrConflict.
-func (l *Log) AppendAfter(ctx context.Context, ev events.Event, last uint64) (uint64, error) {
-	b, err := l.encode(ev)
-	if err != nil {
-		return 0, err
-	}
-	seq, err := l.publish(ctx, ev, b, jetstream.WithMsgID(ev.ID), jetstream.WithExpectLastSequence(last))
-	if isWrongLast(err) {
-		return 0, fmt.Errorf("append %s %s after seq %d: %w: the stream moved on", ev.Type, ev.ID, last, events.ErrConflict)
-	}
-	return seq, err
-}
-
 func isWrongLast(err error) bool {
 	var apiErr *jetstream.APIError
 	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||

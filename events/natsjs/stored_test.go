@@ -9,23 +9,6 @@ import (
 	"github.com/clumsies/clumsies/events/eventstest"
 )
 
-func TestLog_AppendAfter(t *testing.T) {
-	l := startNode(t, t.TempDir(), embeddednats.SyncInterval).open(t)
-	ctx := testCtx(t)
-	for i := 0; i < 3; i++ {
-		if _, err := l.Append(ctx, eventstest.Event(t, i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := l.AppendAfter(ctx, eventstest.Event(t, 9), 2); !errors.Is(err, events.ErrConflict) {
-		t.Fatalf("append after seq 2 on a stream at 3: got %v, want ErrConflict", err)
-	}
-	seq, err := l.AppendAfter(ctx, eventstest.Event(t, 9), 3)
-	if err != nil || seq != 4 {
-		t.Fatalf("append after seq 3: got %d, %v, want 4", seq, err)
-	}
-}
-
 func TestLog_AppendStored(t *testing.T) {
 	src := startNode(t, t.TempDir(), embeddednats.SyncInterval).open(t)
 	ctx := testCtx(t)

@@ -84,7 +84,7 @@ var typeAbout = map[events.Type]about{
 		"lets the agent go after limit blocks in a row, or when the host says it is already continuing " +
 		"because of a stop hook. Not a tool call."},
 	events.TypeCheckpoint: {"ledger.checkpoint: hash chain pinned", "Written by the workspace's owner every " +
-		"so many events and when it shuts down, right after the events it covers: the chain digest over " +
+		"so many events and when it shuts down, after the events it covers: the chain digest over " +
 		"every stored message up to seq. clumsies verify and clumsies import recompute the chain and " +
 		"name the first sequence where the stored bytes and a checkpoint disagree. Not a tool call."},
 }
@@ -196,7 +196,7 @@ var fieldAbout = map[reflect.Type]map[string]string{
 	},
 	reflect.TypeFor[events.CheckpointData](): {
 		"seq": "Sequence the digest covers: every stored message up to and including it. The checkpoint is " +
-			"stored at seq+1.",
+			"stored after it, within 65536 messages (at seq+1 when nothing else was appended meanwhile).",
 		"digest": "Chain digest through seq, sha256:<hex>. The chain starts at sha256(\"clumsies ledger chain " +
 			"v1\\x00\" + workspaceId); each stored message at sequence s with bytes m turns digest d into " +
 			"sha256(d || s as 8 bytes big-endian || len(m) as 8 bytes big-endian || m).",

@@ -1,0 +1,172 @@
+package main_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyWorkspace copies a workspace's config and content (not its state)
+// into a new folder, as a clone of its repository on another machine
+// would hold them.
+func copyWorkspace(tb testing.TB, dir string) string {
+	tb.Helper()
+	to := tb.TempDir()
+	src := filepath.Join(dir, ".clumsies")
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if rel == "state" {
+			return filepath.SkipDir
+		}
+		dst := filepath.Join(to, ".clumsies", rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return to
+}
+
+// exportTo runs clumsies export in dir with its output in a file.
+func exportTo(tb testing.TB, dir, file string, args ...string) result {
+	tb.Helper()
+	f, err := os.Create(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command(binary, append([]string{"export"}, args...)...)
+	cmd.Dir = dir
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = f, &errb
+	err = cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		tb.Fatal(err)
+	}
+	return result{"", errb.String(), code}
+}
+
+// TestCLI_ExportImport moves a served ledger to a clone of the workspace:
+// `clumsies export > FILE` and `clumsies import FILE` give the same chain
+// and read models, verify passes on the copy, an increment carries it
+// forward, and a changed export is refused with the sequence named.
+func TestCLI_ExportImport(t *testing.T) {
+	dir := newWorkspace(t)
+	_, cl := serve(t, dir, "--checkpoint-every", "3")
+	setup(t, cl, "moving")
+	wf := workflowID(t, cl)
+	for i := 0; i < 4; i++ {
+		call(t, cl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": wf, "constraintId": "Steps/1"}}})
+	}
+	call(t, cl, "artifact", map[string]any{"resource": "context", "op": map[string]any{"create": map[string]any{"path": "team/ONCALL", "body": "# On call\n"}}})
+	cl.Close()
+
+	file := filepath.Join(t.TempDir(), "ledger.jsonl.gz")
+	if r := exportTo(t, dir, file, "--json"); r.code != 0 {
+		t.Fatalf("export: exit %d: %s", r.code, r.stderr)
+	} else if !strings.Contains(r.stderr, `"checkpoints":`) {
+		t.Fatalf("export --json: got %q on stderr, want the summary", r.stderr)
+	}
+	var src struct {
+		Chain struct {
+			Digest      string
+			Through     int
+			Checkpoints int
+			Verified    int
+		}
+		Digest string
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "verify", "--json")), &src); err != nil {
+		t.Fatal(err)
+	}
+	// serve's last act was a checkpoint of everything before it.
+	if src.Chain.Checkpoints < 1 || src.Chain.Verified != src.Chain.Through-1 {
+		t.Fatalf("a served ledger: got %+v, want a shutdown checkpoint covering all but itself", src.Chain)
+	}
+
+	clone := copyWorkspace(t, dir)
+	var imp struct {
+		Digest     string
+		ReadModels string
+		Events     int
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, clone, "import", "--json", file)), &imp); err != nil {
+		t.Fatal(err)
+	}
+	if imp.Digest != src.Chain.Digest || imp.ReadModels != src.Digest || imp.Events != src.Chain.Through {
+		t.Fatalf("import: got %+v, want chain %s and read models %s over %d events", imp, src.Chain.Digest, src.Digest, src.Chain.Through)
+	}
+	if out := mustRun(t, clone, "verify"); !strings.Contains(out, "ok:") {
+		t.Fatalf("verify of the copy: %s", out)
+	}
+	if r := run(t, clone, "import", file); r.code != 1 || !strings.Contains(r.stderr, "nothing to import") {
+		t.Fatalf("a second import: got exit %d %q, want nothing to import", r.code, r.stderr)
+	}
+
+	// The original carries on; an increment brings the copy along.
+	_, cl = serve(t, dir, "--checkpoint-every", "3")
+	setup(t, cl, "moving-2")
+	cl.Close()
+	more := filepath.Join(t.TempDir(), "more.jsonl.gz")
+	if r := exportTo(t, dir, more, "--since", "11"); r.code != 0 {
+		t.Fatalf("export --since: exit %d: %s", r.code, r.stderr)
+	}
+	mustRun(t, clone, "import", more)
+	if a, b := digestOf(t, mustRun(t, dir, "rebuild")), digestOf(t, mustRun(t, clone, "rebuild")); a != b {
+		t.Fatalf("after the increment: read models %s and %s", a, b)
+	}
+
+	// A changed export is refused and nothing is stored.
+	bad := filepath.Join(t.TempDir(), "bad.jsonl.gz")
+	zr, err := gzip.NewReader(bytes.NewReader(mustRead(t, file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	changed := bytes.Replace(plain, []byte(`"constraintId":"Steps/1"`), []byte(`"constraintId":"Steps/2"`), 1)
+	if bytes.Equal(changed, plain) {
+		t.Fatal("the export holds no refer to change")
+	}
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	zw.Write(changed)
+	zw.Close()
+	if err := os.WriteFile(bad, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh := copyWorkspace(t, dir)
+	r := run(t, fresh, "import", bad)
+	if r.code != 1 || !strings.Contains(r.stderr, "hash chain broken at seq ") {
+		t.Fatalf("import of a changed export: got exit %d %q, want a refusal naming the sequence", r.code, r.stderr)
+	}
+	if evs := eventLines(t, fresh); len(evs) != 0 {
+		t.Fatalf("a refused import left %d events", len(evs))
+	}
+
+	// Command-line mistakes.
+	if r := run(t, fresh, "import"); r.code != 2 {
+		t.Fatalf("import without a file: exit %d, want 2", r.code)
+	}
+	if r := run(t, fresh, "export", "stray"); r.code != 2 {
+		t.Fatalf("export with a stray argument: exit %d, want 2", r.code)
+	}
+}
