@@ -67,7 +67,7 @@ func (n *Node) store() *projections.Store {
 // again at the next occasion: checkpoints pin the chain, the chain itself
 // goes on without them.
 func (n *Node) checkpoints(ctx context.Context, checkpoint func(context.Context) (bool, error)) error {
-	if n.every <= 0 {
+	if n.every <= 0 || n.noChain {
 		<-ctx.Done()
 		return nil
 	}

@@ -54,6 +54,9 @@ type Options struct {
 	// many events and when it shuts down (see Node.Checkpoint); zero
 	// appends none. `clumsies serve` sets it.
 	CheckpointEvery int
+	// NoChain leaves the ledger's hash chain out of the read models (and
+	// so appends no checkpoints); for measuring what it costs only.
+	NoChain bool
 	// Repair makes Attach, when it makes this process the owner, leave the
 	// read models closed (they may be unreadable) until Handle.Rebuild
 	// rebuilds them; other processes wait for the owner meanwhile.
@@ -75,9 +78,10 @@ type Node struct {
 	Log   *natsjs.Log
 	Store *projections.Store
 
-	logger *slog.Logger
-	fault  func(uint64) error
-	every  int // Options.CheckpointEvery
+	logger  *slog.Logger
+	fault   func(uint64) error
+	every   int // Options.CheckpointEvery
+	noChain bool
 
 	mu       sync.Mutex
 	stopProj context.CancelFunc
@@ -123,7 +127,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, failed: make(chan error, 1)}, nil
+	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, failed: make(chan error, 1)}, nil
 }
 
 // StartProjections opens the read models and starts the projector, which
@@ -134,7 +138,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 // from an older backup) are rebuilt from the log: they are derived data.
 func (n *Node) StartProjections(ctx context.Context) error {
 	dir := ProjectionsDir(n.WS.StateDir())
-	opts := projections.Options{Logger: n.logger, CommitFault: n.fault}
+	opts := projections.Options{Logger: n.logger, CommitFault: n.fault, NoChain: n.noChain}
 	store, err := projections.Open(dir, opts)
 	if err == nil {
 		if err = n.checkBehind(ctx, store); err != nil {

@@ -14,7 +14,7 @@ func (n *Node) Rebuild(ctx context.Context, progress func(done, total uint64)) (
 		return "", err
 	}
 	store, err := projections.Rebuild(ctx, n.Log, ProjectionsDir(n.WS.StateDir()),
-		projections.Options{Logger: n.logger, CommitFault: n.fault}, progress)
+		projections.Options{Logger: n.logger, CommitFault: n.fault, NoChain: n.noChain}, progress)
 	if err != nil {
 		return "", err
 	}

@@ -121,7 +121,7 @@ func (s *Store) commit() error {
 		s.broken = fmt.Errorf("projections store %s is unusable after a failed commit (%w); reload failed: %w", s.dir, err, lerr)
 		return s.broken
 	}
-	s.st = st
+	s.adopt(st)
 	return err
 }
 

@@ -26,6 +26,10 @@ type Options struct {
 	// with the checkpoint the batch would reach; an error it returns fails
 	// the commit as a storage error does. For fault-injection tests.
 	CommitFault func(checkpoint uint64) error
+	// NoChain leaves the ledger's hash chain (Chain) out of the read
+	// models. For measuring what the chain costs (make bench) only: a
+	// store without it cannot vouch for checkpoints.
+	NoChain bool
 }
 
 // DefaultBatchSize is the batch size used when Options.BatchSize is 0.
@@ -51,6 +55,7 @@ type Store struct {
 	dir       string
 	corrupt   *corruption // set when pebble finds a damaged file
 	fault     func(uint64) error
+	noChain   bool
 	db        *pebble.DB
 	lock      *pebble.Lock
 	logger    *slog.Logger
@@ -122,9 +127,10 @@ func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
 	}
 	s := &Store{
 		corrupt: corrupt,
-		dir:     dir, fault: opts.CommitFault, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
-		st: st, applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
+		dir:     dir, fault: opts.CommitFault, noChain: opts.NoChain, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
+		applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
 	}
+	s.adopt(st)
 	s.checkpoint.Store(st.checkpoint)
 	return s, nil
 }
@@ -233,4 +239,10 @@ func (p pebbleLogger) Fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	p.l.Error(msg, "component", "pebble")
 	panic("pebble: " + msg)
+}
+
+// adopt makes st the store's state, with the options that apply to it.
+func (s *Store) adopt(st *state) {
+	st.chain.off = s.noChain
+	s.st = st
 }

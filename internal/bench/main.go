@@ -36,7 +36,7 @@ func (b *bench) printf(format string, args ...any) {
 func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, latency, catalog, concurrency, takeover, hook, liveedit, hub")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, latency, catalog, concurrency, takeover, hook, liveedit, hub, chain, export")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -68,6 +68,8 @@ func main() {
 		{"hook", benchHook},
 		{"liveedit", benchLiveEdit},
 		{"hub", benchHub},
+		{"chain", benchChain},
+		{"export", benchExport},
 	}
 	want := strings.Split(*only, ",")
 	b.printf("# make bench: %s, %s/%s, %d CPUs, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())

@@ -24,6 +24,15 @@ type store struct {
 }
 
 func newStore(ctx context.Context, dir string, mode embeddednats.SyncMode) (*store, error) {
+	return openStore(ctx, dir, mode, workspace.NewWorkspaceID())
+}
+
+// newStoreOf is newStore for a given workspace, with interval syncs.
+func newStoreOf(ctx context.Context, dir, ws string) (*store, error) {
+	return openStore(ctx, dir, embeddednats.SyncInterval, ws)
+}
+
+func openStore(ctx context.Context, dir string, mode embeddednats.SyncMode, ws string) (*store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -36,7 +45,6 @@ func newStore(ctx context.Context, dir string, mode embeddednats.SyncMode) (*sto
 		srv.Close()
 		return nil, err
 	}
-	ws := workspace.NewWorkspaceID()
 	log, err := natsjs.Open(ctx, nc, ws, natsjs.Options{})
 	if err != nil {
 		nc.Close()
