@@ -141,7 +141,12 @@ func (n *Node) StartProjections(ctx context.Context) error {
 	opts := projections.Options{Logger: n.logger, CommitFault: n.fault, NoChain: n.noChain}
 	store, err := projections.Open(dir, opts)
 	if err == nil {
-		if err = n.checkBehind(ctx, store); err != nil {
+		if err = n.checkBehind(ctx, store); errors.Is(err, errAheadOfLog) {
+			// The chain the read models computed is the evidence of how
+			// far the ledger went: keep it for verify.
+			err = errors.Join(err, n.keepMarkOf(ctx, store))
+		}
+		if err != nil {
 			store.Close()
 		}
 	}

@@ -7,9 +7,15 @@ import (
 )
 
 // Rebuild stops the projector, drops every read model, replays the whole
-// stream and starts the projector again. It returns the digest of the
+// stream and starts the projector again. Read models ahead of the stream
+// leave their chain in markFile first. It returns the digest of the
 // rebuilt read models. progress, when not nil, is called as events apply.
 func (n *Node) Rebuild(ctx context.Context, progress func(done, total uint64)) (string, error) {
+	if store := n.store(); store != nil {
+		if err := n.keepMarkOf(ctx, store); err != nil {
+			return "", err
+		}
+	}
 	if err := n.stopProjector(); err != nil {
 		return "", err
 	}

@@ -3,6 +3,7 @@ package node
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -48,6 +49,12 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 	c := ledger.NewChecker(n.WS.ID())
 	head := live.Chain()
 	c.Expect(head.Seq, head.Digest, "the read models")
+	if m, ok, err := readMark(n.WS.StateDir()); err != nil {
+		return r, err
+	} else if ok && m.Seq > head.Seq {
+		c.Expect(m.Seq, m.Digest, "the read models before they were rebuilt ("+filepath.Join(n.WS.StateDir(), markFile)+
+			"; remove it if an older copy of the ledger was put back on purpose)")
+	}
 	if r.Chain, err = ledger.Check(ctx, n.Log, n.WS.ID(), c); err != nil {
 		return r, err
 	}
