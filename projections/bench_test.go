@@ -54,6 +54,7 @@ func workload(tb testing.TB, n int) []events.Event {
 		if out[i], err = events.Decode(b); err != nil {
 			tb.Fatal(err)
 		}
+		out[i].Raw = b // as a log delivers it
 	}
 	return out
 }
