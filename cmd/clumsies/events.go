@@ -125,6 +125,8 @@ func summarize(ev events.Event) string {
 		return d.DraftID
 	case *events.ReviewData:
 		return strings.TrimSpace(d.DraftID + " " + d.Reviewer)
+	case *events.CheckpointData:
+		return fmt.Sprintf("chain through seq %d %s", d.Seq, shortHash(d.Digest))
 	}
 	return ""
 }
