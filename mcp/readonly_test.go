@@ -35,8 +35,8 @@ func TestServer_ReadOnly(t *testing.T) {
 			t.Errorf("artifact %v: got %v, want a final read_only error saying why", args["op"], res)
 		}
 	}
-	if n := len(e.catalog.Drafts()); n != 0 {
-		t.Fatalf("drafts after refused artifact calls: got %d, want 0", n)
+	if drafts, err := e.catalog.Drafts(); err != nil || len(drafts) != 0 {
+		t.Fatalf("drafts after refused artifact calls: got %d (%v), want 0", len(drafts), err)
 	}
 	if got := len(l.ok("memdisc", map[string]any{})["items"].([]any)); got != before {
 		t.Fatalf("memdisc after refused artifact calls: got %d items, want %d", got, before)
