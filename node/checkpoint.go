@@ -111,5 +111,6 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // closeCheckpointTimeout bounds the checkpoint an owner appends as it
-// shuts down.
-const closeCheckpointTimeout = 5 * time.Second
+// shuts down: the projections catch up within milliseconds, and an owner
+// whose projector is stuck must still close soon.
+const closeCheckpointTimeout = 2 * time.Second
