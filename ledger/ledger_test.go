@@ -14,7 +14,10 @@ import (
 // digest, the same read models. An export of what came since then
 // carries the copy forward.
 func TestExportImport(t *testing.T) {
-	const n = 100_000
+	n := 100_000
+	if raceEnabled {
+		n = 10_000
+	}
 	src := openLog(t)
 	grow(t, src, n, 1000)
 	var file bytes.Buffer
