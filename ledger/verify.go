@@ -13,6 +13,13 @@ type Source interface {
 	Replay(ctx context.Context, from uint64, fn func(events.Event) error) error
 }
 
+// StoredSource is a Source that can also deliver what a damaged ledger
+// still holds, without refusing it (natsjs.Log.ReplayStored): Check uses
+// it to name the first sequence missing.
+type StoredSource interface {
+	ReplayStored(ctx context.Context, from uint64, fn func(events.Event) error) error
+}
+
 // Result is what a check of a whole ledger found.
 type Result struct {
 	// Through is the sequence of the last stored message.
@@ -29,14 +36,19 @@ type Result struct {
 }
 
 // Check recomputes the chain of the ledger of workspaceID from its first
-// message with c (nil: a new Checker) and checks every checkpoint. A
+// message with c (nil: a new Checker) and checks every checkpoint. It
+// reads a damaged ledger too when src is a StoredSource. A
 // stored message that does not decode is a problem at its sequence, not
 // an error; errors are those of reading the ledger.
 func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Result, error) {
 	if c == nil {
 		c = NewChecker(workspaceID)
 	}
-	err := src.Replay(ctx, 1, func(ev events.Event) error {
+	replay := src.Replay
+	if st, ok := src.(StoredSource); ok {
+		replay = st.ReplayStored
+	}
+	err := replay(ctx, 1, func(ev events.Event) error {
 		c.Add(ev)
 		return nil
 	})

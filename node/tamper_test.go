@@ -44,11 +44,18 @@ func grow(tb testing.TB, n *node.Node, k int) {
 	}
 }
 
-// verifyNode opens ws and verifies it.
+// verifyNode opens ws and verifies it. The read models need not catch
+// up: a damaged stream stops the projector.
 func verifyNode(tb testing.TB, ws *workspace.Workspace) node.Report {
 	tb.Helper()
-	n := openNode(tb, ws)
+	n, err := node.Open(context.Background(), ws, node.Options{Sync: embeddednats.SyncInterval})
+	if err != nil {
+		tb.Fatal(err)
+	}
 	defer n.Close()
+	if err := n.StartProjections(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
 	r, err := n.Verify(context.Background())
 	if err != nil {
 		tb.Fatalf("verify: %v", err)

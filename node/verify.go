@@ -38,10 +38,13 @@ func (r Report) OK() bool { return len(r.Problems) == 0 }
 // disk matches the published manifest.
 func (n *Node) Verify(ctx context.Context) (Report, error) {
 	var r Report
-	if _, err := n.CatchUp(ctx); err != nil {
-		return r, err
+	// A damaged stream stops the projector: the chain check still names
+	// what is missing, so a failed catch-up is reported after it.
+	_, caughtUp := n.CatchUp(ctx)
+	live := n.store()
+	if live == nil {
+		return r, fmt.Errorf("verify: %w: the read models are not open", ErrProjector)
 	}
-	live := n.Store
 	var err error
 	if r.Digest, err = live.Digest(); err != nil {
 		return r, err
@@ -60,6 +63,13 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 	}
 	if p := r.Chain.Problem; p != nil {
 		r.Problems = append(r.Problems, fmt.Sprintf("ledger chain broken at seq %d (the checkpoints hold through seq %d): %s", p.Seq, p.After, p.Reason))
+	}
+	if caughtUp != nil {
+		if r.Chain.Problem == nil {
+			return r, caughtUp
+		}
+		r.Problems = append(r.Problems, fmt.Sprintf("the read models cannot catch up: %v", caughtUp))
+		return r, nil
 	}
 	replay, err := projections.Rebuild(ctx, n.Log, "", projections.Options{FS: vfs.NewMem(), Logger: n.logger}, nil)
 	if err != nil {

@@ -47,4 +47,25 @@ func TestLog_DamagedStore(t *testing.T) {
 			}
 		})
 	}
+	// ReplayStored delivers what is left, in order, and returns.
+	t.Run("ReplayStored", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var seqs []uint64
+		err := l.ReplayStored(ctx, 1, func(ev events.Event) error {
+			if len(ev.Raw) == 0 {
+				t.Errorf("seq %d: no stored bytes", ev.Seq)
+			}
+			seqs = append(seqs, ev.Seq)
+			return nil
+		})
+		if err != nil || len(seqs) == 0 || len(seqs) >= 40 {
+			t.Fatalf("got %d events (%v), want the ones left of 40", len(seqs), err)
+		}
+		for i, s := range seqs {
+			if s != uint64(i+1) {
+				t.Fatalf("event %d has seq %d, want %d", i, s, i+1)
+			}
+		}
+	})
 }

@@ -2,6 +2,7 @@ package natsjs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -64,6 +65,50 @@ func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event
 	if err := l.checkIntact(ctx); err != nil {
 		return err
 	}
+	return l.readStored(ctx, from, until, true, fn)
+}
+
+// ReplayStored is Replay of whatever the stream holds, damaged or not: it
+// skips no sequence it has and fails on none it lacks, so that a check of
+// the ledger (ledger.Check) can name the first one missing. Events come
+// with Seq and Raw set; one that does not decode stops it with a
+// *events.StoredError.
+//
+// It stops at the stream's last sequence or once it has delivered as many
+// messages as the stream says it holds, whichever comes first, so that a
+// lost tail does not keep it waiting. (With from > 1 the count is not
+// known; a lost tail then waits until ctx ends.)
+func (l *Log) ReplayStored(ctx context.Context, from uint64, fn func(events.Event) error) error {
+	from = max(from, 1)
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	last, held := info.State.LastSeq, info.State.Msgs
+	if last < from || held == 0 {
+		return nil
+	}
+	var n uint64
+	errHeld := errors.New("all held messages delivered")
+	err = l.readStored(ctx, from, last, false, func(ev events.Event) error {
+		if err := fn(ev); err != nil {
+			return err
+		}
+		if n++; from == 1 && n >= held {
+			return errHeld
+		}
+		return nil
+	})
+	if errors.Is(err, errHeld) {
+		return nil
+	}
+	return err
+}
+
+// readStored delivers the stored events from sequence from on, through
+// until (0: forever); with strict, a skipped sequence fails with an error
+// wrapping events.ErrDamaged.
+func (l *Log) readStored(ctx context.Context, from, until uint64, strict bool, fn func(events.Event) error) error {
 	cons, err := l.stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
 		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
 		OptStartSeq:   from,
@@ -89,10 +134,10 @@ func (l *Log) read(ctx context.Context, from, until uint64, fn func(events.Event
 		if err != nil {
 			return err
 		}
-		if ev.Seq != from {
+		if strict && ev.Seq != from {
 			return fmt.Errorf("read %s: %w: sequence %d is missing (the next message is %d)", l.name, events.ErrDamaged, from, ev.Seq)
 		}
-		from++
+		from = ev.Seq + 1
 		if err := fn(ev); err != nil {
 			return err
 		}
