@@ -48,6 +48,17 @@ func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Res
 	if st, ok := src.(StoredSource); ok {
 		replay = st.ReplayStored
 	}
+	// A log that knows its last sequence shows a tail lost from its
+	// messages but not from its counts.
+	var last uint64
+	if l, ok := src.(interface {
+		LastSeq(ctx context.Context) (uint64, error)
+	}); ok {
+		var err error
+		if last, err = l.LastSeq(ctx); err != nil {
+			return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
+		}
+	}
 	err := replay(ctx, 1, func(ev events.Event) error {
 		c.Add(ev)
 		return nil
@@ -59,6 +70,9 @@ func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Res
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
+	}
+	if through := c.Through(); through < last {
+		c.Fail(through+1, fmt.Sprintf("the stream's last sequence is %d, its stored messages end at seq %d: %d..%d are missing", last, through, through+1, last))
 	}
 	return result(c, c.Finish()), nil
 }

@@ -142,6 +142,12 @@ func TestVerify_Tampered(t *testing.T) {
 			if p.Seq != tc.seq || p.After != tc.after {
 				t.Fatalf("verify: got the chain broken at seq %d (good through %d): %s; want seq %d (good through %d)", p.Seq, p.After, p.Reason, tc.seq, tc.after)
 			}
+			// Without read models (an owner that cannot start), the
+			// chain check names the same sequence.
+			alone, err := node.CheckLedger(context.Background(), ws, node.Options{Sync: embeddednats.SyncInterval})
+			if err != nil || alone.Problem == nil || alone.Problem.Seq != tc.seq {
+				t.Fatalf("CheckLedger: got %+v, %v; want the chain broken at seq %d", alone.Problem, err, tc.seq)
+			}
 			t.Logf("%s: %s", tc.name, r.Problems[0])
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/ledger"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 // Report is the outcome of Verify. Problems is empty when everything agrees.
@@ -166,4 +167,27 @@ func describePlan(evs []events.Event) string {
 		}
 	}
 	return fmt.Sprintf("%d to publish, %d to remove", pub, rem)
+}
+
+// CheckLedger checks the ledger's hash chain of ws without its read
+// models, for a workspace whose owner cannot start because its stream is
+// damaged: it takes the workspace's lock (failing with an error wrapping
+// embeddednats.ErrLocked when another process owns it), reads what the
+// stream still holds, and names the first sequence missing or changed,
+// against the checkpoints and the mark of earlier read models
+// (ledger-mark.json).
+func CheckLedger(ctx context.Context, ws *workspace.Workspace, opts Options) (ledger.Result, error) {
+	n, err := Open(ctx, ws, opts)
+	if err != nil {
+		return ledger.Result{}, err
+	}
+	defer n.Close()
+	c := ledger.NewChecker(ws.ID())
+	if m, ok, err := readMark(ws.StateDir()); err != nil {
+		return ledger.Result{}, err
+	} else if ok {
+		c.Expect(m.Seq, m.Digest, "the read models before they were rebuilt ("+filepath.Join(ws.StateDir(), markFile)+
+			"; remove it if an older copy of the ledger was put back on purpose)")
+	}
+	return ledger.Check(ctx, n.Log, ws.ID(), c)
 }

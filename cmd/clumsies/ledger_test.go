@@ -170,3 +170,32 @@ func TestCLI_ExportImport(t *testing.T) {
 		t.Fatalf("export with a stray argument: exit %d, want 2", r.code)
 	}
 }
+
+// TestCLI_VerifyDamagedStore cuts the stream's message block in half with
+// nothing running, as a lost tail would: the owner cannot start its read
+// models, and verify still names the first sequence missing.
+func TestCLI_VerifyDamagedStore(t *testing.T) {
+	dir := newWorkspace(t)
+	_, cl := serve(t, dir)
+	setup(t, cl, "damaged")
+	for i := 0; i < 20; i++ {
+		call(t, cl, "agentreport", map[string]any{"summary": "a report long enough to fill the block a little"})
+	}
+	cl.Close()
+	blocks, _ := filepath.Glob(filepath.Join(dir, ".clumsies", "state", "jetstream", "*", "streams", "*", "msgs", "*.blk"))
+	if len(blocks) != 1 {
+		t.Fatalf("got message blocks %v, want one", blocks)
+	}
+	info, err := os.Stat(blocks[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(blocks[0], info.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, "verify")
+	if r.code != 1 || !strings.Contains(r.stdout, "ledger chain broken at seq ") || !strings.Contains(r.stdout, "are missing") {
+		t.Fatalf("verify of a damaged store: exit %d\nstdout: %s\nstderr: %s\nwant exit 1 naming the first missing sequence", r.code, r.stdout, r.stderr)
+	}
+	t.Log(r.stdout)
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/clumsies/clumsies/node"
@@ -18,6 +19,11 @@ type VerifyCommand struct {
 // Run implements command. It exits with status 1 when anything disagrees.
 func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 	h, err := c.m.attachData(ctx, c.m.newFlags("verify", "verify [--workspace DIR] [--json]"), args, &c.ws, &c.json, "print JSON")
+	if errors.Is(err, node.ErrProjector) {
+		// The read models cannot start (a damaged stream stops the
+		// projector): the chain check can still say what is wrong.
+		return c.chainOnly(ctx, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -50,4 +56,39 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 		return errSilent{1}
 	}
 	return nil
+}
+
+// chainOnly reports the ledger's chain of a workspace whose read models
+// cannot start (why: cause), and exits with status 1.
+func (c *VerifyCommand) chainOnly(ctx context.Context, cause error) error {
+	ws, err := c.ws.workspace()
+	if err != nil {
+		return err
+	}
+	logger, err := c.ws.logger(c.m.Stderr)
+	if err != nil {
+		return err
+	}
+	chain, err := node.CheckLedger(ctx, ws, node.Options{Logger: logger})
+	if err != nil {
+		return fmt.Errorf("%w; checking the ledger's chain without them failed too: %w", cause, err)
+	}
+	r := node.Report{Events: chain.Through, Chain: chain, Problems: []string{"the read models cannot start: " + cause.Error()}}
+	if p := chain.Problem; p != nil {
+		r.Problems = append([]string{fmt.Sprintf("ledger chain broken at seq %d (the checkpoints hold through seq %d): %s", p.Seq, p.After, p.Reason)}, r.Problems...)
+	}
+	if c.json {
+		if err := json.NewEncoder(c.m.Stdout).Encode(struct {
+			OK bool `json:"ok"`
+			node.Report
+		}{false, r}); err != nil {
+			return err
+		}
+		return errSilent{1}
+	}
+	fmt.Fprintf(c.m.Stdout, "events %d\nchain  %s through seq %d, %d checkpoints hold through seq %d\n", r.Events, chain.Digest, chain.Through, chain.Checkpoints, chain.Verified)
+	for _, p := range r.Problems {
+		fmt.Fprintln(c.m.Stdout, "PROBLEM:", p)
+	}
+	return errSilent{1}
 }
