@@ -30,9 +30,6 @@ func (c *ExportCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: export takes no arguments, got %q; redirect its output to a file: clumsies export > ledger.jsonl.gz", errUsage, fs.Arg(0))
-	}
 	if isTerminal(c.m.Stdout) {
 		return fmt.Errorf("%w: export writes compressed data; redirect it to a file: clumsies export > ledger.jsonl.gz", errUsage)
 	}

@@ -28,7 +28,7 @@ func (c *ImportCommand) Run(ctx context.Context, args []string) error {
 	fs := c.m.newFlags("import", "import [--workspace DIR] [--json] FILE")
 	c.ws.register(fs)
 	fs.BoolVar(&c.json, "json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
