@@ -278,7 +278,7 @@ func (n *Node) WaitApplied(ctx context.Context, seq uint64) error {
 		perr := n.projErr
 		n.mu.Unlock()
 		if perr != nil {
-			return fmt.Errorf("%w: %v", ErrProjector, perr)
+			return fmt.Errorf("%w: %w", ErrProjector, perr)
 		}
 		return err
 	}
