@@ -16,7 +16,8 @@ type DiscoverData struct {
 	Kind  string `json:"kind,omitempty"`
 	Group string `json:"group,omitempty"`
 	Query string `json:"query,omitempty"`
-	Count int    `json:"count"`
+	Count int    `json:"count"`           // items in the answer
+	Total int    `json:"total,omitempty"` // items that matched, in all pages`
 }
 
 // LoadData is the payload of attest.load.

@@ -113,6 +113,19 @@ func (f *fields) str(name string, required, nonEmpty bool, max int) (string, err
 	return s, nil
 }
 
+// limit reads an optional whole number from 1 to max; def when absent.
+func (f *fields) limit(name string, def, max int) (int, error) {
+	raw, ok := f.m[name]
+	if !ok {
+		return def, nil
+	}
+	var n float64
+	if json.Unmarshal(raw, &n) != nil || n != float64(int(n)) || n < 1 || n > float64(max) {
+		return 0, invalidParams(f.at(name), "%s must be a whole number from 1 to %d, got %s", f.at(name), max, raw)
+	}
+	return int(n), nil
+}
+
 // object reads a required member that is itself an object.
 func (f *fields) object(name string, allowed ...string) (*fields, error) {
 	raw, ok := f.m[name]

@@ -11,18 +11,29 @@ import (
 
 // memdisc lists the rules, workflows and context of the workspace, drafts
 // included (create drafts under their tmp- ids, renamed objects at their new
-// paths, objects with a delete draft hidden), without their content.
+// paths, objects with a delete draft hidden), without their content. An
+// answer holds at most limit items (default 200, at most 1000) and always
+// says how many matched; the rest come page by page with nextCursor.
+
+// Bounds of memdisc's limit.
+const (
+	defaultDiscoverLimit = 200
+	maxDiscoverLimit     = 1000
+)
 
 func (s *Server) discoverTool() *tool {
 	return &tool{
 		name: "memdisc",
 		typ:  events.TypeDiscover,
 		desc: "List the rules, workflows and context files of this workspace without their content, so you can choose what to load with memload. " +
-			"All filters are optional and combine. Items with a local draft have hasDraft true; new drafts appear under their tmp- ids.",
+			"All filters are optional and combine. Items with a local draft have hasDraft true; new drafts appear under their tmp- ids. " +
+			"An answer holds at most limit items (200 unless you ask otherwise) and says total and truncated: when truncated, narrow the filters or pass nextCursor as cursor.",
 		input: object("",
 			optional("kind", enum("Only items of this kind.", string(content.KindRule), string(content.KindWorkflow), string(content.KindContext))),
 			optional("group", str(`Only items in this group: the first folder of their path, for example "workflow" or "go". Omit it unless you know the group from an earlier memdisc.`)),
 			optional("query", str("Only items whose id, path, name, group or description contain every word of this text (case-insensitive).")),
+			optional("limit", integer(fmt.Sprintf("At most this many items in the answer, from 1 to %d; %d when omitted. total says how many matched.", maxDiscoverLimit, defaultDiscoverLimit))),
+			optional("cursor", str("To get the next page of a truncated answer: its nextCursor, with the same filters.")),
 		),
 		output: output("The inventory.",
 			optional("items", array("The matching items, ordered by path.", openObject("",
@@ -35,13 +46,21 @@ func (s *Server) discoverTool() *tool {
 				optional("description", str("What the item is about, when known.")),
 				optional("hasDraft", boolean("Whether a local draft changes this item.")),
 			), 0)),
+			optional("total", integer("How many items matched the filters, in all pages.")),
+			optional("truncated", boolean("True when more items matched than this answer holds: narrow the filters, or ask for the next page with nextCursor.")),
+			optional("nextCursor", str("Pass it as cursor, with the same filters, for the next page; present when truncated.")),
+			optional("hint", str("When truncated: how to narrow the search.")),
 		),
 		run: s.discover,
 	}
 }
 
 type discoverResult struct {
-	Items []discoverItem `json:"items"`
+	Items      []discoverItem `json:"items"`
+	Total      int            `json:"total"`
+	Truncated  bool           `json:"truncated"`
+	NextCursor string         `json:"nextCursor,omitempty"`
+	Hint       string         `json:"hint,omitempty"`
 }
 
 type discoverItem struct {
@@ -60,7 +79,7 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 	if err := requireSession(c); err != nil {
 		return nil, e, err
 	}
-	f, err := decodeObject(c.raw, "", "kind", "group", "query")
+	f, err := decodeObject(c.raw, "", "kind", "group", "query", "limit", "cursor")
 	if err != nil {
 		return nil, e, err
 	}
@@ -81,13 +100,34 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 	if err != nil {
 		return nil, e, err
 	}
+	limit, err := f.limit("limit", defaultDiscoverLimit, maxDiscoverLimit)
+	if err != nil {
+		return nil, e, err
+	}
+	cursorText, err := f.str("cursor", false, false, 0)
+	if err != nil {
+		return nil, e, err
+	}
+	after, err := decodeCursor(cursorText)
+	if err != nil {
+		return nil, e, err
+	}
 	items, err := s.cfg.Catalog.List(ctx, projections.Filter{Kind: kind, Group: group, Query: query})
 	if err != nil {
 		return nil, e, fmt.Errorf("list the catalog: %w", err)
 	}
-	res := discoverResult{Items: make([]discoverItem, 0, len(items))}
+	res := discoverResult{Items: make([]discoverItem, 0, min(len(items), limit))}
 	for _, it := range items {
 		if it.Kind == content.KindMPF {
+			continue
+		}
+		res.Total++
+		key := cursorOf(it)
+		if after != nil && !after.before(key) {
+			continue
+		}
+		if len(res.Items) == limit {
+			res.Truncated = true
 			continue
 		}
 		res.Items = append(res.Items, discoverItem{
@@ -95,7 +135,12 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 			Hash: it.Hash, Description: it.Description, HasDraft: it.HasDraft,
 		})
 	}
-	e.payload = events.DiscoverData{Kind: kind, Group: group, Query: query, Count: len(res.Items)}
+	if res.Truncated {
+		last := res.Items[len(res.Items)-1]
+		res.NextCursor = cursor{Rank: content.NamespaceOf(last.Kind).Rank(), Path: last.Path, ID: last.ID}.encode()
+		res.Hint = fmt.Sprintf("%d items matched and this answer holds %d: narrow it with kind, group or query words (from the paths and descriptions you see), or pass nextCursor as cursor for the next page.", res.Total, len(res.Items))
+	}
+	e.payload = events.DiscoverData{Kind: kind, Group: group, Query: query, Count: len(res.Items), Total: res.Total}
 	return res, e, nil
 }
 

@@ -117,7 +117,8 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"kind":  "Kind filter (rule, workflow or context); absent for all kinds.",
 		"group": "Group filter; absent for all groups.",
 		"query": "Text query; absent when none was given.",
-		"count": "Number of items that matched.",
+		"count": "Number of items in the answer (at most the call's limit).",
+		"total": "Number of items that matched, in all pages; absent in events written before memdisc had pages (count was then the number that matched).",
 	},
 	reflect.TypeFor[events.LoadData](): {
 		"items": "One entry per item served, in the order requested.",
