@@ -125,10 +125,21 @@ func classify(err error, log *slog.Logger, tool string) *ToolError {
 	var ua interface{ Unavailable() bool }
 	if errors.As(err, &ua) && ua.Unavailable() {
 		log.Warn("tool call failed: workspace unavailable", "tool", tool, "error", err)
-		return toolErr(events.CodeUnavailable, msgUnavailable)
+		return unavailable(err)
 	}
 	log.Error("tool call failed", "tool", tool, "error", err)
 	return toolErr(events.CodeInternal, msgInternal)
+}
+
+// unavailable is the answer of a call the ledger could not confirm. A
+// cause the user can act on (err has a Reason, such as a workspace that
+// cannot be opened) is part of the message.
+func unavailable(err error) *ToolError {
+	var r interface{ Reason() string }
+	if errors.As(err, &r) && r.Reason() != "" {
+		return toolErr(events.CodeUnavailable, "%s The workspace cannot be opened: %s", msgUnavailable, r.Reason())
+	}
+	return toolErr(events.CodeUnavailable, msgUnavailable)
 }
 
 // payload returns the structuredContent of a failed call: error, code,

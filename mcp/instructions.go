@@ -54,7 +54,18 @@ This clumsies server is read-only: artifact answers read_only and stages no draf
 // instructions returns the text of initialize's instructions: the frame,
 // and on a read-only server a notice saying so.
 func (s *Server) instructions(ctx context.Context) string {
-	body, _, _, err := s.frame(ctx)
+	var (
+		body string
+		err  error
+	)
+	if s.starting() && s.cfg.EarlyFrame != nil {
+		// The workspace is still opening: answer at once from the file.
+		if body, err = s.cfg.EarlyFrame(); err == nil && strings.TrimSpace(body) == "" {
+			body = protocolSummary
+		}
+	} else {
+		body, _, _, err = s.frame(ctx)
+	}
 	if err != nil {
 		s.log.Error("read META_PROMPT for instructions", "error", err)
 		body = protocolSummary
@@ -63,6 +74,19 @@ func (s *Server) instructions(ctx context.Context) string {
 		body = strings.TrimRight(body, "\n") + readOnlyNotice
 	}
 	return body
+}
+
+// starting reports whether the Catalog is not ready yet (Config.Ready).
+func (s *Server) starting() bool {
+	if s.cfg.Ready == nil {
+		return false
+	}
+	select {
+	case <-s.cfg.Ready:
+		return false
+	default:
+		return true
+	}
 }
 
 // instructionsMiddleware puts the current frame into the result of

@@ -47,6 +47,12 @@ type Config struct {
 	Logger      *slog.Logger // failures in full (never stdout: it is the protocol); nil means stderr
 	Version     string       // reported as the server's version
 	ReadOnly    bool         // every mutation (artifact) fails read_only; the instructions say so
+	// Ready, if set, is closed once the Catalog can answer. Until then
+	// initialize does not wait for it: its instructions come from
+	// EarlyFrame (the META_PROMPT as the content tree holds it), and only
+	// tool calls wait (the Catalog and Ledger wait themselves).
+	Ready      <-chan struct{}
+	EarlyFrame func() (string, error)
 }
 
 // Server is the clumsies MCP server: the seven tools over one Catalog and
@@ -200,7 +206,7 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 			}
 			if err != nil {
 				s.log.Error("record event", "tool", t.name, "error", err)
-				return errorResult(toolErr(events.CodeUnavailable, msgUnavailable)), nil
+				return errorResult(unavailable(err)), nil
 			}
 			return res, nil
 		}

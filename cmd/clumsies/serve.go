@@ -89,6 +89,9 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if !readOnly {
 		opts.WatchContent = published.report
 	}
+	if ln == nil {
+		return c.serveStdio(ctx, ws.ID(), earlyFrame(ws), readOnly, opts, published)
+	}
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
@@ -101,11 +104,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if !readOnly {
 		published.report(h.Publish(ctx))
 	}
-	if opts.NATSListen != "" && h.IsOwner() {
-		ws := h.Workspace().ID()
-		fmt.Fprintf(c.m.Stderr, "clumsies: NATS listener at nats://%s for readers with the token: stream %s, subjects %s\n",
-			opts.NATSListen, natsjs.StreamName(ws), events.StreamSubjects(ws))
-	}
+	c.announceListener(h, opts)
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
 		WorkspaceID: h.Workspace().ID(),
@@ -115,12 +114,6 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Version:     version(),
 		ReadOnly:    readOnly,
 	})
-	if ln == nil {
-		if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
-			fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
-		}
-		return srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
-	}
 	handler := web.Handler(web.Options{
 		MCP:    srv.HTTPHandler(),
 		Events: live.Handler(h, live.Options{Logger: logger}),
@@ -129,6 +122,74 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	})
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp and live events at http://%s/events\n", ln.Addr(), ln.Addr())
 	return web.Serve(ctx, ln, handler)
+}
+
+// serveStdio serves MCP over stdin and stdout while the workspace opens
+// in the background: initialize is answered at once (its instructions
+// from the META_PROMPT file), and the first tool call waits for the
+// ledger, the read models and the publish scan. A workspace that cannot be
+// opened makes every call answer unavailable with the reason (logged on
+// stderr too), and is serve's error when the session ends.
+func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func() (string, error), readOnly bool, opts node.Options, published *publishReport) error {
+	// Mistakes in the flags are answered before anything is served.
+	if _, err := c.ws.syncMode(); err != nil {
+		return err
+	}
+	if _, err := c.ws.logger(c.m.Stderr); err != nil {
+		return err
+	}
+	o := newOpening()
+	go func() {
+		h, err := c.ws.attach(ctx, c.m, opts)
+		if err != nil {
+			o.done(nil, err)
+			return
+		}
+		// A bad content file must not take the agent's tools away: serve
+		// what was published last and say what to fix.
+		if !readOnly {
+			published.report(h.Publish(ctx))
+		}
+		c.announceListener(h, opts)
+		o.done(h, nil)
+	}()
+	logger, _ := c.ws.logger(c.m.Stderr)
+	srv := mcp.NewServer(mcp.Config{
+		WorkspaceID: wsID,
+		Catalog:     o,
+		Ledger:      o,
+		Logger:      logger,
+		Version:     version(),
+		ReadOnly:    readOnly,
+		Ready:       o.ready,
+		EarlyFrame:  frame,
+	})
+	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
+		fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
+	}
+	err := srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
+	// The session is over: a workspace that could not be opened is
+	// serve's error (its calls said so already); an open one is closed.
+	<-o.ready
+	switch {
+	case o.err != nil && ctx.Err() != nil:
+		return err // stopped by a signal while opening: a clean exit
+	case o.err != nil:
+		return errors.Join(err, o.err)
+	}
+	o.h.Close()
+	return err
+}
+
+// announceListener says where the NATS listener is, when this process
+// owns the workspace and has one.
+func (c *ServeCommand) announceListener(h *node.Handle, opts node.Options) {
+	if opts.NATSListen == "" || !h.IsOwner() {
+		return
+	}
+	ws := h.Workspace().ID()
+	fmt.Fprintf(c.m.Stderr, "clumsies: NATS listener at nats://%s for readers with the token: stream %s, subjects %s\n",
+		opts.NATSListen, natsjs.StreamName(ws), events.StreamSubjects(ws))
 }
 
 // listenError classifies a failure to open the --http listener: a bad
