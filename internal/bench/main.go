@@ -36,7 +36,7 @@ func (b *bench) printf(format string, args ...any) {
 func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, latency, catalog, concurrency, takeover, hook, liveedit, hub, chain, export")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, concurrency, takeover, hook, liveedit, hub, chain, export")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -59,6 +59,7 @@ func main() {
 		// memory of the parent it was forked from, so it is measured while
 		// this process is still small.
 		{"coldstart", benchColdStart},
+		{"startup", benchStartup},
 		{"append", benchAppend},
 		{"rebuild", benchRebuild},
 		{"latency", benchLatency},
