@@ -87,4 +87,3 @@ func startupWorkspace(ctx context.Context, b *bench, rules int) (string, error) 
 	}
 	return ws.Root, nil
 }
-
