@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -80,4 +81,10 @@ func ParseChainDigest(s string) (ChainDigest, error) {
 		return d, fmt.Errorf("%w: chain digest %q: %v", ErrMalformed, s, err)
 	}
 	return d, nil
+}
+
+// CheckpointMessage is what a node's key signs for a checkpoint of the
+// ledger of workspaceID: "<workspaceId> <seq> <digest>".
+func CheckpointMessage(workspaceID string, seq uint64, digest string) []byte {
+	return []byte(workspaceID + " " + strconv.FormatUint(seq, 10) + " " + digest)
 }

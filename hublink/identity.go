@@ -106,3 +106,34 @@ func (id Identity) Leaf(url string) (*embeddednats.Leaf, error) {
 }
 
 func identityPath(stateDir string) string { return filepath.Join(stateDir, identityName) }
+
+// Key is the node's key as node.CheckpointKey: it signs the ledger's
+// checkpoints.
+type Key struct{ id Identity }
+
+// Key returns the node's signing key.
+func (id Identity) Key() Key { return Key{id} }
+
+// NodeID returns the node's id.
+func (k Key) NodeID() string { return k.id.NodeID }
+
+// Sign signs msg with the node's key.
+func (k Key) Sign(msg []byte) ([]byte, error) {
+	kp, err := nkeys.FromSeed([]byte(k.id.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("read the node key: %w", err)
+	}
+	return kp.Sign(msg)
+}
+
+// Verify returns nil if sig is the node key's signature of msg.
+func (k Key) Verify(msg, sig []byte) error {
+	kp, err := nkeys.FromSeed([]byte(k.id.Seed))
+	if err != nil {
+		return fmt.Errorf("read the node key: %w", err)
+	}
+	if err := kp.Verify(msg, sig); err != nil {
+		return fmt.Errorf("verify a signature of node %s: %w", k.id.NodeID, err)
+	}
+	return nil
+}

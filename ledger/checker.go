@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 
@@ -46,6 +47,9 @@ type Checker struct {
 	digest      events.ChainDigest
 	verified    uint64 // through which a checkpoint agreed
 	checkpoints int
+	signed      int // checkpoints whose signature was checked
+	unchecked   int // signed by a node whose key verify does not hold
+	verify      Verifier
 	problem     *Problem
 	want        *mark // a digest known from elsewhere (the read models)
 	// recent holds the digests through the last CheckpointWindow
@@ -61,6 +65,15 @@ type mark struct {
 	digest string
 	source string
 }
+
+// Verifier checks a checkpoint's signature: sig over msg by node. known
+// is false when it holds no key of node; err is non-nil when the
+// signature does not verify.
+type Verifier func(node string, msg, sig []byte) (known bool, err error)
+
+// Verify makes the Checker check the signatures of the checkpoints with
+// v. Without it a signature is not checked.
+func (c *Checker) Verify(v Verifier) { c.verify = v }
 
 // NewChecker returns a Checker for the ledger of workspaceID from its
 // first message.
@@ -133,6 +146,7 @@ func (c *Checker) checkpoint(ev events.Event) {
 		// increment that starts after it): nothing to compare with.
 		return
 	}
+	c.signature(ev.Seq, cp)
 	at := c.digest
 	if cp.Seq+1 < c.next {
 		at = c.recent[cp.Seq%events.CheckpointWindow]
@@ -146,6 +160,31 @@ func (c *Checker) checkpoint(ev events.Event) {
 			cp.Seq, cp.Digest, at, c.verified+1, cp.Seq)
 	case c.problem == nil && cp.Seq > c.verified:
 		c.verified = cp.Seq
+	}
+}
+
+// signature checks the signature of the checkpoint cp stored at seq.
+func (c *Checker) signature(seq uint64, cp *events.CheckpointData) {
+	if cp.Node == "" && cp.Signature == "" {
+		return
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(cp.Signature)
+	switch {
+	case cp.Node == "" || cp.Signature == "" || err != nil:
+		c.fail(seq, "checkpoint of seq %d has a malformed signature (node %q, signature %q)", cp.Seq, cp.Node, cp.Signature)
+		return
+	case c.verify == nil:
+		c.unchecked++
+		return
+	}
+	known, err := c.verify(cp.Node, events.CheckpointMessage(c.ws, cp.Seq, cp.Digest), sig)
+	switch {
+	case !known:
+		c.unchecked++
+	case err != nil:
+		c.fail(seq, "checkpoint of seq %d is not signed by node %s's key: %v", cp.Seq, cp.Node, err)
+	default:
+		c.signed++
 	}
 }
 
@@ -181,6 +220,13 @@ func (c *Checker) Digest() events.ChainDigest { return c.digest }
 // Verified returns the sequence through which a checkpoint agreed with
 // the stored messages (or the start the Checker resumed from).
 func (c *Checker) Verified() uint64 { return c.verified }
+
+// Signed returns how many checkpoints' signatures were checked and hold.
+func (c *Checker) Signed() int { return c.signed }
+
+// Unchecked returns how many checkpoints are signed by a node whose key
+// the Checker's Verifier does not hold (or with no Verifier).
+func (c *Checker) Unchecked() int { return c.unchecked }
 
 // Checkpoints returns how many checkpoints were added.
 func (c *Checker) Checkpoints() int { return c.checkpoints }

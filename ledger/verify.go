@@ -28,6 +28,10 @@ type Result struct {
 	Digest string `json:"digest"`
 	// Checkpoints counts the ledger.checkpoint events.
 	Checkpoints int `json:"checkpoints"`
+	// Signed counts the checkpoints whose signature was checked and
+	// holds; Unchecked those signed by a node whose key was not at hand.
+	Signed    int `json:"signed"`
+	Unchecked int `json:"unchecked,omitempty"`
 	// Verified is the sequence through which the checkpoints agree with
 	// the stored messages.
 	Verified uint64 `json:"verified"`
@@ -78,7 +82,7 @@ func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Res
 }
 
 func result(c *Checker, p *Problem) Result {
-	r := Result{Through: c.Through(), Checkpoints: c.Checkpoints(), Verified: c.Verified(), Problem: p}
+	r := Result{Through: c.Through(), Checkpoints: c.Checkpoints(), Signed: c.Signed(), Unchecked: c.Unchecked(), Verified: c.Verified(), Problem: p}
 	if r.Through > 0 {
 		r.Digest = c.Digest().String()
 	}

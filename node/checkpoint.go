@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"time"
 
@@ -25,8 +26,8 @@ const checkpointLag = 1024
 // many more). It appends nothing, and reports false, when the newest
 // event the projections applied is a checkpoint or the ledger is empty,
 // and when the projections are more than checkpointLag events behind
-// the stream. The checkpoint carries no signature yet: a node identity
-// (the hub's) will fill Node and Signature.
+// the stream. With a CheckpointKey the checkpoint carries the node's id
+// and its signature of events.CheckpointMessage.
 func (n *Node) Checkpoint(ctx context.Context) (bool, error) {
 	last, err := n.CatchUp(ctx)
 	if err != nil {
@@ -43,7 +44,15 @@ func (n *Node) Checkpoint(ctx context.Context) (bool, error) {
 	case head.Seq+checkpointLag < last || head.Seq > last:
 		return false, fmt.Errorf("append a checkpoint: the read models' chain is at seq %d, the stream at %d", head.Seq, last)
 	}
-	ev, err := events.New(n.WS.ID(), events.TypeCheckpoint, events.CheckpointData{Seq: head.Seq, Digest: head.Digest})
+	cp := events.CheckpointData{Seq: head.Seq, Digest: head.Digest}
+	if n.key != nil {
+		sig, err := n.key.Sign(events.CheckpointMessage(n.WS.ID(), cp.Seq, cp.Digest))
+		if err != nil {
+			return false, fmt.Errorf("sign the checkpoint of seq %d: %w", head.Seq, err)
+		}
+		cp.Node, cp.Signature = n.key.NodeID(), base64.RawURLEncoding.EncodeToString(sig)
+	}
+	ev, err := events.New(n.WS.ID(), events.TypeCheckpoint, cp)
 	if err != nil {
 		return false, err
 	}

@@ -57,6 +57,10 @@ type Options struct {
 	// NoChain leaves the ledger's hash chain out of the read models (and
 	// so appends no checkpoints); for measuring what it costs only.
 	NoChain bool
+	// CheckpointKey, when set, signs the checkpoints this process appends
+	// and lets Verify check the signatures it made: the node identity of
+	// a workspace that joined a hub.
+	CheckpointKey CheckpointKey
 	// Repair makes Attach, when it makes this process the owner, leave the
 	// read models closed (they may be unreadable) until Handle.Rebuild
 	// rebuilds them; other processes wait for the owner meanwhile.
@@ -82,6 +86,7 @@ type Node struct {
 	fault   func(uint64) error
 	every   int // Options.CheckpointEvery
 	noChain bool
+	key     CheckpointKey
 
 	mu       sync.Mutex
 	stopProj context.CancelFunc
@@ -127,7 +132,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, failed: make(chan error, 1)}, nil
+	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}, nil
 }
 
 // StartProjections opens the read models and starts the projector, which

@@ -51,6 +51,7 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 		return r, err
 	}
 	c := ledger.NewChecker(n.WS.ID())
+	c.Verify(verifier(n.key))
 	head := live.Chain()
 	c.Expect(head.Seq, head.Digest, "the read models")
 	if m, ok, err := readMark(n.WS.StateDir()); err != nil {
@@ -183,6 +184,7 @@ func CheckLedger(ctx context.Context, ws *workspace.Workspace, opts Options) (le
 	}
 	defer n.Close()
 	c := ledger.NewChecker(ws.ID())
+	c.Verify(verifier(opts.CheckpointKey))
 	if m, ok, err := readMark(ws.StateDir()); err != nil {
 		return ledger.Result{}, err
 	} else if ok {
@@ -190,4 +192,14 @@ func CheckLedger(ctx context.Context, ws *workspace.Workspace, opts Options) (le
 			"; remove it if an older copy of the ledger was put back on purpose)")
 	}
 	return ledger.Check(ctx, n.Log, ws.ID(), c)
+}
+
+// verifier checks the signatures made with key; it knows no other node's.
+func verifier(key CheckpointKey) ledger.Verifier {
+	return func(node string, msg, sig []byte) (bool, error) {
+		if key == nil || node != key.NodeID() {
+			return false, nil
+		}
+		return true, key.Verify(msg, sig)
+	}
 }

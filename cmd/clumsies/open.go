@@ -142,6 +142,6 @@ func hubLink(ws *workspace.Workspace, o *node.Options) error {
 	if err != nil {
 		return err
 	}
-	o.Hub, o.Domain = leaf, id.NodeID
+	o.Hub, o.Domain, o.CheckpointKey = leaf, id.NodeID, id.Key()
 	return nil
 }
