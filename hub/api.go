@@ -56,6 +56,7 @@ type APIError struct {
 //	GET  /api/nodes            admin   -> [NodeInfo]
 //	POST /api/nodes/{id}/revoke admin  -> Node
 //	GET  /api/nodes/{id}/status admin or the node itself (NodeAuthScheme) -> NodeStatus
+//	GET  /api/nodes/{id}/chain  admin or the node itself: at? -> NodeChain
 //	POST /api/tokens           admin   {name, teams} -> {token}
 //	GET  /api/stats            admin or member: period, days, workspace, rule, team -> Stats
 //	GET  /api/health           anyone  -> Health
@@ -70,6 +71,7 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("GET /api/nodes", a.adminOnly(a.nodes))
 	mux.HandleFunc("POST /api/nodes/{id}/revoke", a.adminOnly(a.revoke))
 	mux.HandleFunc("GET /api/nodes/{id}/status", a.nodeStatus)
+	mux.HandleFunc("GET /api/nodes/{id}/chain", a.nodeChain)
 	mux.HandleFunc("POST /api/tokens", a.adminOnly(a.token))
 	mux.HandleFunc("GET /api/stats", a.stats)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
@@ -158,6 +160,36 @@ func (a *api) nodeStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, st)
+}
+
+func (a *api) nodeChain(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !a.isAdmin(r) && !a.h.verifyNode(id, r.Header.Get("Authorization"), time.Now()) {
+		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs the admin token or the node's own signature; a revoked node is refused")
+		return
+	}
+	v := r.URL.Query()
+	for k := range v {
+		if k != "at" {
+			a.fail(w, fmt.Errorf("%w: unknown parameter %q (at)", ErrInvalid, k))
+			return
+		}
+	}
+	var at uint64
+	if s := v.Get("at"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil || n == 0 {
+			a.fail(w, fmt.Errorf("%w: at %q is not a sequence (1 or more)", ErrInvalid, s))
+			return
+		}
+		at = n
+	}
+	c, err := a.h.NodeChain(id, at)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, c)
 }
 
 func (a *api) token(w http.ResponseWriter, r *http.Request) {

@@ -13,6 +13,8 @@ import (
 //	e <eventId>                                    an event applied (de-duplication)
 //	n <nodeId>                                     the node's last ledger sequence seen
 //	s <nodeId> <sessionId>                         a session seen
+//	h <nodeId>                                     the node's chain head (JSON chainHead)
+//	d <nodeId> <seq, 8 bytes big-endian>           the node's chain digest through seq (32 bytes)
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> path
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
 //	                                               a daily counter (uint64)
@@ -24,6 +26,12 @@ var (
 )
 
 func keyNodeSeq(nodeID string) []byte { return []byte("n" + sep + nodeID) }
+
+func keyChainHead(nodeID string) []byte { return []byte("h" + sep + nodeID) }
+
+func keyChainAt(nodeID string, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte("d"+sep+nodeID+sep), seq)
+}
 
 func keyEvent(id string) []byte { return []byte("e" + sep + id) }
 

@@ -46,6 +46,20 @@ func (h *Hub) NodeStatus(id string) (NodeStatus, error) {
 	return NodeStatus{Node: n, Link: h.Link(id), HubSeq: seq}, nil
 }
 
+// NodeChain returns the hub's chain of node id's ledger and the check of
+// its checkpoints, with the digest through seq at when at > 0.
+func (h *Hub) NodeChain(id string, at uint64) (NodeChain, error) {
+	n, ok := h.reg.node(id)
+	if !ok {
+		return NodeChain{}, fmt.Errorf("%w %s", ErrUnknownNode, id)
+	}
+	c, err := h.proj.nodeChain(n, at)
+	if err != nil {
+		return NodeChain{}, fmt.Errorf("read the chain of %s: %w", id, err)
+	}
+	return c, nil
+}
+
 // verifyNode checks an Authorization header signed by node id.
 func (h *Hub) verifyNode(id, header string, now time.Time) bool {
 	rest, ok := strings.CutPrefix(header, NodeAuthScheme)

@@ -206,6 +206,9 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 		return fmt.Errorf("%w: envelope of %s says workspace %s, type %s", errForged, ev.ID, ev.WorkspaceID, ev.Type)
 	}
 	seqs[nodeID] = max(seqs[nodeID], origin)
+	if err := p.chain(b, n, origin, data, ev); err != nil {
+		return fmt.Errorf("chain seq %d of node %s: %w", origin, nodeID, err)
+	}
 	if seen, err := has(b, keyEvent(ev.ID)); err != nil || seen {
 		return err // a duplicate is counted once, and is no error
 	}
