@@ -49,7 +49,7 @@ func (id Identity) ReadStatus(ctx context.Context) (Status, error) {
 	if err != nil {
 		return Status{}, fmt.Errorf("read the node key: %w", err)
 	}
-	ms := time.Now().UnixMilli()
+	ms := nowMillis()
 	sig, err := kp.Sign(hub.NodeAuthMessage(id.NodeID, ms))
 	if err != nil {
 		return Status{}, fmt.Errorf("sign the status request: %w", err)
@@ -83,3 +83,5 @@ func (id Identity) ReadStatus(ctx context.Context) (Status, error) {
 	}
 	return Status{Reachable: true, Linked: ns.Link.Up, Since: ns.Link.Since, HubSeq: ns.HubSeq, Revoked: !ns.Active()}, nil
 }
+
+func nowMillis() int64 { return time.Now().UnixMilli() }

@@ -31,6 +31,7 @@ func (c *HubCommand) Run(ctx context.Context, args []string) error {
 		"revoke": &HubRevokeCommand{m: c.m},
 		"token":  &HubTokenCommand{m: c.m},
 		"stats":  &HubStatsCommand{m: c.m},
+		"verify": &HubVerifyCommand{m: c.m},
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		w := c.m.Stderr
@@ -64,6 +65,7 @@ Admin (with --hub DIR, or --url URL and --token):
   revoke NODE     revoke a node: its link is refused from then on
   token           make a member token that reads the stats of some teams (--name N --team T)
   stats           usage per rule, constraint, member and day (--period, --days, --workspace, --rule, --team, --json)
+  verify          per node: do its checkpoints match what the hub received of its ledger (--node N, --json)
 
 In a workspace:
   join TOKEN      join this clone to a hub (the owner dials it from its next start)

@@ -11,14 +11,17 @@ import (
 
 // VerifyCommand checks the read models and the content.
 type VerifyCommand struct {
-	m    *Main
-	ws   wsFlags
-	json bool
+	m     *Main
+	ws    wsFlags
+	json  bool
+	atHub bool
 }
 
 // Run implements command. It exits with status 1 when anything disagrees.
 func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
-	h, err := c.m.attachData(ctx, c.m.newFlags("verify", "verify [--workspace DIR] [--json]"), args, &c.ws, &c.json, "print JSON")
+	fs := c.m.newFlags("verify", "verify [--workspace DIR] [--against-hub] [--json]")
+	fs.BoolVar(&c.atHub, "against-hub", false, "also compare the ledger with the hub's copy of it (a workspace that joined a hub)")
+	h, err := c.m.attachData(ctx, fs, args, &c.ws, &c.json, "print JSON")
 	if errors.Is(err, node.ErrProjector) {
 		// The read models cannot start (a damaged stream stops the
 		// projector): the chain check can still say what is wrong.
@@ -32,6 +35,15 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	var hc *HubCheck
+	if c.atHub {
+		check, problems, err := againstHub(ctx, h)
+		if err != nil {
+			return err
+		}
+		hc = &check
+		r.Problems = append(r.Problems, problems...)
+	}
 	if c.json {
 		if r.Problems == nil {
 			r.Problems = []string{}
@@ -39,17 +51,28 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 		if err := json.NewEncoder(c.m.Stdout).Encode(struct {
 			OK bool `json:"ok"`
 			node.Report
-		}{r.OK(), r}); err != nil {
+			Hub *HubCheck `json:"hub,omitempty"`
+		}{r.OK(), r, hc}); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprintf(c.m.Stdout, "events %d, objects %d\nlive   %s\nreplay %s\nchain  %s through seq %d, %d checkpoints hold through seq %d\n",
 			r.Events, r.Objects, r.Digest, r.ReplayDigest, r.Chain.Digest, r.Chain.Through, r.Chain.Checkpoints, r.Chain.Verified)
+		if r.Chain.Signed+r.Chain.Unchecked > 0 {
+			fmt.Fprintf(c.m.Stdout, "signed %d checkpoints' signatures hold, %d by another node's key not checked\n", r.Chain.Signed, r.Chain.Unchecked)
+		}
+		if hc != nil {
+			fmt.Fprintf(c.m.Stdout, "hub    %s through seq %d, %d checkpoints (%d signed) hold through seq %d\n",
+				orDash(hc.Chain.Digest), hc.Chain.Through, hc.Chain.Checkpoints, hc.Chain.Signed, hc.Chain.Verified)
+		}
 		for _, p := range r.Problems {
 			fmt.Fprintln(c.m.Stdout, "PROBLEM:", p)
 		}
 		if r.OK() {
 			fmt.Fprintln(c.m.Stdout, "ok: the stored events match their checkpoints; read models match a replay of the stream; content hashes match")
+			if hc != nil {
+				fmt.Fprintln(c.m.Stdout, "ok: the hub's copy of this node's ledger matches it")
+			}
 		}
 	}
 	if !r.OK() {
@@ -91,4 +114,11 @@ func (c *VerifyCommand) chainOnly(ctx context.Context, cause error) error {
 		fmt.Fprintln(c.m.Stdout, "PROBLEM:", p)
 	}
 	return errSilent{1}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
