@@ -85,6 +85,17 @@ func hubVerifyNode(tb testing.TB, hp *hubProcess, nodeID string) (hubVerify, int
 func TestHub_AnchoredChain(t *testing.T) {
 	hp := newHub(t)
 	a, b := newWorkspace(t), newWorkspace(t)
+	// Bad input: a workspace that never joined, an unknown node, a stray
+	// argument.
+	if r := run(t, a, "verify", "--against-hub"); r.code != 2 || !strings.Contains(r.stderr, "clumsies hub join TOKEN") {
+		t.Fatalf("verify --against-hub before joining: exit %d, %s; want 2 saying how to join", r.code, r.stderr)
+	}
+	if r := run(t, hp.dir, "hub", "verify", "--node", "n-0000000000000000"); r.code == 0 || !strings.Contains(r.stderr, "n-0000000000000000") {
+		t.Fatalf("hub verify of an unknown node: exit %d, %s", r.code, r.stderr)
+	}
+	if r := run(t, hp.dir, "hub", "verify", "stray"); r.code != 2 {
+		t.Fatalf("hub verify with a stray argument: exit %d, want 2", r.code)
+	}
 	nodeA, nodeB := hp.join(t, a, "red", "ann"), hp.join(t, b, "red", "bob")
 	referSession(t, a, "sess-a", 6)
 	referSession(t, b, "sess-b", 3)

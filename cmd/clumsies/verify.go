@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 )
 
@@ -92,7 +93,11 @@ func (c *VerifyCommand) chainOnly(ctx context.Context, cause error) error {
 	if err != nil {
 		return err
 	}
-	chain, err := node.CheckLedger(ctx, ws, node.Options{Logger: logger})
+	o := node.Options{Logger: logger}
+	if id, err := hublink.LoadIdentity(ws.StateDir()); err == nil {
+		o.CheckpointKey = id.Key() // check the signatures this node made
+	}
+	chain, err := node.CheckLedger(ctx, ws, o)
 	if err != nil {
 		return fmt.Errorf("%w; checking the ledger's chain without them failed too: %w", cause, err)
 	}
