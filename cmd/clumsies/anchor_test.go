@@ -7,6 +7,7 @@ import (
 	binenc "encoding/binary"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,6 +98,9 @@ func TestHub_AnchoredChain(t *testing.T) {
 		t.Fatalf("hub verify with a stray argument: exit %d, want 2", r.code)
 	}
 	nodeA, nodeB := hp.join(t, a, "red", "ann"), hp.join(t, b, "red", "bob")
+	if code := httpGet(t, hp.api+"/api/nodes/"+nodeA+"/chain", "not-the-admin-token"); code != http.StatusUnauthorized {
+		t.Fatalf("a node's chain read without the admin token or the node's signature: status %d, want 401", code)
+	}
 	referSession(t, a, "sess-a", 6)
 	referSession(t, b, "sess-b", 3)
 	syncWithHub(t, a)
