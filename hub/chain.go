@@ -106,15 +106,21 @@ func chainDigest(r pebble.Reader, nodeID string, seq uint64) (string, bool, erro
 // chain adds the message data of node n at its ledger sequence seq (ev
 // decoded) to n's chain in b. A message delivered again is skipped.
 func (p *projector) chain(b *pebble.Batch, n Node, seq uint64, data []byte, ev events.Event) error {
-	h, _, err := readHead(b, n.ID)
-	if err != nil {
-		return err
+	h := p.heads[n.ID]
+	if h == nil {
+		stored, _, err := readHead(b, n.ID)
+		if err != nil {
+			return err
+		}
+		h = &stored
+		p.heads[n.ID] = h
 	}
 	if seq <= h.Through {
 		return nil
 	}
 	d := events.ChainStart(n.Workspace)
 	if h.Through > 0 {
+		var err error
 		if d, err = events.ParseChainDigest(h.Digest); err != nil {
 			return fmt.Errorf("read the chain of %s: %w", n.ID, err)
 		}
@@ -123,20 +129,27 @@ func (p *projector) chain(b *pebble.Batch, n Node, seq uint64, data []byte, ev e
 		h.fail(h.Through+1, "the hub never received seq %d..%d of the node's ledger", h.Through+1, seq-1)
 	}
 	if ev.Type == events.TypeCheckpoint {
-		if err := p.checkpoint(b, n, seq, ev, d, &h); err != nil {
+		if err := p.checkpoint(b, n, seq, ev, d, h); err != nil {
 			return err
 		}
 	}
 	d = d.Next(seq, data)
 	h.Through, h.Digest = seq, d.String()
-	if err := b.Set(keyChainAt(n.ID, seq), d[:], nil); err != nil {
-		return err
+	return b.Set(keyChainAt(n.ID, seq), d[:], nil)
+}
+
+// writeHeads writes the chain heads of the batch's nodes into b.
+func (p *projector) writeHeads(b *pebble.Batch) error {
+	for id, h := range p.heads {
+		v, err := json.Marshal(h)
+		if err != nil {
+			return err
+		}
+		if err := b.Set(keyChainHead(id), v, nil); err != nil {
+			return err
+		}
 	}
-	v, err := json.Marshal(h)
-	if err != nil {
-		return err
-	}
-	return b.Set(keyChainHead(n.ID), v, nil)
+	return nil
 }
 
 // checkpoint checks the checkpoint ev, at seq of node n's ledger, against

@@ -36,6 +36,10 @@ type projector struct {
 	nodes  func(id string) (Node, bool)
 	logger *slog.Logger
 
+	// heads holds the chain heads of the nodes of the batch being
+	// applied, written once at its end.
+	heads map[string]*chainHead
+
 	mu      sync.Mutex
 	applied uint64
 }
@@ -132,6 +136,7 @@ func (p *projector) apply(msgs []entry) error {
 	defer b.Close()
 	counts := map[counter]uint64{}
 	seqs := map[string]uint64{} // node id -> last ledger sequence seen
+	p.heads = map[string]*chainHead{}
 	var last uint64
 	var bad uint64
 	for _, msg := range msgs {
@@ -153,6 +158,9 @@ func (p *projector) apply(msgs []entry) error {
 		if err := maxUint(b, keyNodeSeq(id), seq); err != nil {
 			return err
 		}
+	}
+	if err := p.writeHeads(b); err != nil {
+		return err
 	}
 	if bad > 0 {
 		if err := addUint(b, keyBad, bad); err != nil {
