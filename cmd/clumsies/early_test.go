@@ -82,8 +82,12 @@ func TestServe_InitializeBeforeTheWorkspaceOpens(t *testing.T) {
 	if strings.TrimSpace(instr) != strings.TrimSpace(string(meta)) {
 		t.Fatalf("initialize while the workspace is locked: instructions %q, want the META_PROMPT", instr)
 	}
-	released := time.AfterFunc(500*time.Millisecond, func() { syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) })
-	defer released.Stop()
+	fd, unlocked := int(lock.Fd()), make(chan struct{})
+	time.AfterFunc(500*time.Millisecond, func() {
+		syscall.Flock(fd, syscall.LOCK_UN)
+		close(unlocked)
+	})
+	defer func() { <-unlocked }() // before the file closes
 	res = ask(setupLine)
 	if r, _ := res["result"].(map[string]any); r == nil || r["isError"] == true {
 		t.Fatalf("memsetup once the workspace opened: %v", res)
