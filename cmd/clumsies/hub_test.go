@@ -99,36 +99,6 @@ func workspaceID(tb testing.TB, dir string) string {
 	return ""
 }
 
-// cloneWorkspace copies the committed part of a workspace (everything but
-// .clumsies/state) into a new folder: a second clone of the repository.
-func cloneWorkspace(tb testing.TB, dir string) string {
-	tb.Helper()
-	clone := tb.TempDir()
-	src := filepath.Join(dir, ".clumsies")
-	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if fi.IsDir() && fi.Name() == "state" {
-			return filepath.SkipDir
-		}
-		dst := filepath.Join(clone, rel)
-		if fi.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return clone
-}
-
 // hubTotals is the part of `clumsies hub stats --json` the tests compare.
 type hubTotals struct {
 	Totals struct {
@@ -178,7 +148,7 @@ func agentSession(tb testing.TB, dir, session string, n int) {
 func TestHub_EndToEnd(t *testing.T) {
 	hp := newHub(t)
 	a := newWorkspace(t)
-	aClone := cloneWorkspace(t, a)
+	aClone := copyWorkspace(t, a)
 	b := newWorkspace(t)
 	nodes := map[string]bool{}
 	for _, j := range []struct{ dir, team, member string }{{a, "red", "ann"}, {aClone, "red", "bob"}, {b, "blue", "cy"}} {
@@ -330,7 +300,7 @@ func TestHub_CLIBadInput(t *testing.T) {
 	// A used token is refused the second time.
 	token := strings.TrimSpace(mustRun(t, hp.dir, "hub", "invite", "--workspace", workspaceID(t, ws), "--team", "red"))
 	mustRun(t, ws, "hub", "join", token)
-	clone := cloneWorkspace(t, ws)
+	clone := copyWorkspace(t, ws)
 	if r := run(t, clone, "hub", "join", token); r.code == 0 || !strings.Contains(r.stderr, "already used") {
 		t.Fatalf("a used join token: exit %d, %q", r.code, r.stderr)
 	}
