@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +16,24 @@ import (
 // newCluster starts three hub processes routed to each other, sharing one
 // admin token.
 func newCluster(tb testing.TB) []*hubProcess {
+	tb.Helper()
+	// Ports are picked free and then given to the hubs: another process
+	// may take one meanwhile. A cluster that does not come up is made
+	// again on fresh ports.
+	var err error
+	for range 3 {
+		var hubs []*hubProcess
+		if hubs, err = tryCluster(tb); err == nil {
+			return hubs
+		}
+		tb.Logf("the cluster did not come up, trying other ports: %v", err)
+	}
+	tb.Fatal(err)
+	return nil
+}
+
+// tryCluster configures and starts three hubs forming a cluster.
+func tryCluster(tb testing.TB) ([]*hubProcess, error) {
 	tb.Helper()
 	routes := []string{freeAddr(tb), freeAddr(tb), freeAddr(tb)}
 	var hubs []*hubProcess
@@ -41,13 +60,22 @@ func newCluster(tb testing.TB) []*hubProcess {
 		hubs = append(hubs, &hubProcess{dir: dir, api: "http://" + api})
 	}
 	var wg sync.WaitGroup
-	for _, hp := range hubs {
+	errs := make([]error, len(hubs))
+	for i, hp := range hubs {
 		wg.Add(1)
-		go func() { defer wg.Done(); hp.start(tb) }()
-		tb.Cleanup(hp.stop)
+		go func() { defer wg.Done(); errs[i] = hp.tryStart() }()
 	}
 	wg.Wait()
-	return hubs
+	if err := errors.Join(errs...); err != nil {
+		for _, hp := range hubs {
+			hp.stop()
+		}
+		return nil, err
+	}
+	for _, hp := range hubs {
+		tb.Cleanup(hp.stop)
+	}
+	return hubs, nil
 }
 
 // kill ends a hub process with SIGKILL.

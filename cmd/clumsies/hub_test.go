@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -35,18 +36,28 @@ func newHub(tb testing.TB) *hubProcess {
 
 func (hp *hubProcess) start(tb testing.TB) {
 	tb.Helper()
+	if err := hp.tryStart(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// tryStart starts `clumsies hub serve` and waits until it serves. It may be
+// called from any goroutine; its error quotes what the hub said.
+func (hp *hubProcess) tryStart() error {
 	cmd := exec.Command(binary, "hub", "serve", "--hub", hp.dir, "--log-level", "warn")
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
+		return err
 	}
 	ready := make(chan bool, 1)
+	var said syncWriter
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			if strings.Contains(sc.Text(), "serving") {
 				ready <- true
 			}
+			said.Write([]byte(sc.Text() + "\n"))
 			if os.Getenv("HUB_TEST_LOG") != "" {
 				os.Stderr.WriteString("hub: " + sc.Text() + "\n")
 			}
@@ -56,12 +67,16 @@ func (hp *hubProcess) start(tb testing.TB) {
 	select {
 	case ok := <-ready:
 		if !ok {
-			tb.Fatal("clumsies hub serve exited before serving")
+			cmd.Wait()
+			return fmt.Errorf("clumsies hub serve exited before serving:\n%s", said.String())
 		}
 	case <-time.After(time.Minute):
-		tb.Fatal("clumsies hub serve did not start within a minute")
+		cmd.Process.Kill()
+		cmd.Wait()
+		return fmt.Errorf("clumsies hub serve did not start within a minute:\n%s", said.String())
 	}
 	hp.cmd = cmd
+	return nil
 }
 
 func (hp *hubProcess) stop() {
