@@ -290,55 +290,6 @@ func (n *Node) WaitApplied(ctx context.Context, seq uint64) error {
 	return nil
 }
 
-// Record appends ev and returns once it is durable and, when it changes
-// the catalog, applied to the projections, so that the caller's next read
-// sees it.
-func (n *Node) Record(ctx context.Context, ev events.Event) error {
-	return record(ctx, n.Log, n.WaitApplied, ev, nil)
-}
-
-// RecordExpecting is Record on the condition of events.Log's
-// AppendExpecting; on a conflict the projections have caught up with the
-// event that came first when it returns.
-func (n *Node) RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
-	return record(ctx, n.Log, n.WaitApplied, ev, &exp)
-}
-
-// record appends ev to log (on condition exp, if not nil) and waits with
-// wait until the read models have applied it when it changes the catalog.
-// On a conflict it waits until they have applied the event that came
-// first, so that the caller's next decision reads it, and returns the
-// conflict.
-func record(ctx context.Context, log events.Log, wait func(context.Context, uint64) error, ev events.Event, exp *events.Expectation) error {
-	var (
-		seq uint64
-		err error
-	)
-	if exp == nil {
-		seq, err = log.Append(ctx, ev)
-	} else {
-		seq, err = log.AppendExpecting(ctx, ev, *exp)
-	}
-	var ce *events.ConflictError
-	if errors.As(err, &ce) {
-		last := ce.Actual
-		if last == 0 {
-			var lerr error
-			if last, lerr = log.LastSeq(ctx); lerr != nil {
-				return fmt.Errorf("read the last sequence after a conflict: %w", lerr)
-			}
-		}
-		if werr := wait(ctx, last); werr != nil {
-			return fmt.Errorf("catch up with seq %d after a conflict: %w", last, werr)
-		}
-		return err
-	}
-	if err != nil || !ev.ChangesCatalog() {
-		return err
-	}
-	return wait(ctx, seq)
-}
-
 // CatchUp waits until the projections have applied every event the log
 // held when it was called, and returns the sequence of the last one.
 func (n *Node) CatchUp(ctx context.Context) (uint64, error) {

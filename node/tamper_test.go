@@ -35,7 +35,7 @@ func grow(tb testing.TB, n *node.Node, k int) {
 	tb.Helper()
 	ctx := context.Background()
 	for i := 0; i < k; i++ {
-		if err := n.Record(ctx, report(tb, n.WS, "work")); err != nil {
+		if _, err := n.Log.Append(ctx, report(tb, n.WS, "work")); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -176,7 +176,7 @@ func TestVerify_RestoredAndWrittenOn(t *testing.T) {
 	dropStateSnapshot(t, msgsDir(ws))
 	n = openNode(t, ws)
 	for i := 0; i < 3; i++ { // seqs 12..14 again, with other bytes
-		if err := n.Record(context.Background(), report(t, ws, "after the restore")); err != nil {
+		if _, err := n.Log.Append(context.Background(), report(t, ws, "after the restore")); err != nil {
 			t.Fatal(err)
 		}
 	}
