@@ -16,17 +16,21 @@ import (
 // event on the condition that the drafts aggregate is still at Facts.Seq
 // (events.Log.AppendExpecting), reading and deciding again on a conflict.
 //
-// One id has at most one draft. What an operation does to the draft
-// already there:
+// One id has at most one open draft (status draft or in_review). What an
+// operation does to the open draft already there:
 //
-//	existing draft | create       | update          | rename          | delete           | discard
-//	---------------+--------------+-----------------+-----------------+------------------+--------
-//	none           | new draft    | new draft       | new draft       | new draft        | not_found
-//	create (tmp-)  | draft_exists | replaces body   | incompatible    | discards it      | discards it
-//	update         | -            | replaces body   | incompatible    | incompatible     | discards it
-//	rename         | -            | incompatible    | replaces target | incompatible     | discards it
-//	delete         | -            | incompatible    | incompatible    | no change        | discards it
-//	submitted      | -            | incompatible    | incompatible    | incompatible     | incompatible
+//	existing draft | status    | create       | update          | rename          | delete           | discard
+//	---------------+-----------+--------------+-----------------+-----------------+------------------+--------
+//	none           | -         | new draft    | new draft       | new draft       | new draft        | not_found
+//	create (tmp-)  | draft     | draft_exists | replaces body   | incompatible    | discards it      | discards it
+//	update         | draft     | -            | replaces body   | incompatible    | incompatible     | discards it
+//	rename         | draft     | -            | incompatible    | replaces target | incompatible     | discards it
+//	delete         | draft     | -            | incompatible    | incompatible    | no change        | discards it
+//	any            | in_review | -            | incompatible    | incompatible    | incompatible     | incompatible
+//
+// A draft whose review ended (applied, declined, conflicted: review.go) is
+// no longer open: for these operations its id has no draft, and a new one
+// starts over with status draft.
 //
 // (incompatible = incompatible_draft.) A change never silently throws away
 // another kind of change: an agent that wants to, discards first. A
@@ -58,7 +62,13 @@ type Draft struct {
 	Description string          `json:"description,omitempty"`
 	SessionID   string          `json:"sessionId,omitempty"`
 	Seq         uint64          `json:"seq"` // the last event that changed the draft
-	Submitted   bool            `json:"submitted,omitempty"`
+	// Status is where the draft is in its review (review.go); the review
+	// fields below are set by the event that ended it.
+	Status   DraftStatus `json:"status"`
+	Reviewer string      `json:"reviewer,omitempty"`
+	Reason   string      `json:"reason,omitempty"`   // declined and conflicted
+	Revision uint64      `json:"revision,omitempty"` // the team catalog revision an accept wrote
+	Diff     string      `json:"diff,omitempty"`     // conflicted: the draft against the current file
 }
 
 // Target is a published object as a draft decision sees it.
@@ -260,7 +270,7 @@ func (t target) draftOp() events.DraftOp {
 }
 
 // changeable resolves the target of an update, rename or delete: it must
-// be live, not submitted for review, and not another session's draft.
+// be live, not in review, and not another session's draft.
 func changeable(f DraftFacts, c DraftCommand) (target, error) {
 	t, err := resolve(f, c)
 	if err != nil {
@@ -269,7 +279,7 @@ func changeable(f DraftFacts, c DraftCommand) (target, error) {
 	if err := t.live(c.Resource); err != nil {
 		return t, err
 	}
-	if t.draft != nil && t.draft.Submitted {
+	if t.draft != nil && t.draft.Status == StatusInReview {
 		return t, t.incompatible(c.Op)
 	}
 	return t, t.foreign(c)
@@ -278,7 +288,7 @@ func changeable(f DraftFacts, c DraftCommand) (target, error) {
 // foreign is the error of an op on a draft another session made, nil
 // when the draft is the session's own (or has no session).
 func (t target) foreign(c DraftCommand) error {
-	if t.draft == nil || t.draft.Submitted || t.draft.SessionID == "" || t.draft.SessionID == c.Session {
+	if t.draft == nil || t.draft.Status == StatusInReview || t.draft.SessionID == "" || t.draft.SessionID == c.Session {
 		return nil
 	}
 	return refuse(events.CodeIncompatibleDraft,
@@ -288,7 +298,7 @@ func (t target) foreign(c DraftCommand) error {
 
 // incompatible is the error of an op that the target's draft rules out.
 func (t target) incompatible(op events.DraftOp) error {
-	if t.draft.Submitted {
+	if t.draft.Status == StatusInReview {
 		return refuse(events.CodeIncompatibleDraft, "artifact already has an incompatible local change: the draft of %q is submitted for review and cannot change until it is reviewed", t.id)
 	}
 	article := "a"
@@ -380,7 +390,7 @@ func decideDiscard(f DraftFacts, c DraftCommand) (DraftDecision, error) {
 	switch {
 	case t.draft == nil:
 		return DraftDecision{}, refuse(events.CodeNotFound, "file not found in cache: %q has no draft to discard", c.ID)
-	case t.draft.Submitted:
+	case t.draft.Status == StatusInReview:
 		return DraftDecision{}, t.incompatible(events.DraftOpDiscard)
 	}
 	return DraftDecision{Type: events.TypeDraftDiscard, ID: c.ID, DraftPath: t.draft.Path,
@@ -393,18 +403,17 @@ func DraftKey(payload any) string {
 	switch p := payload.(type) {
 	case *events.DraftData:
 		return p.ID
-	case *events.SubmitData:
-		return p.DraftID
 	case *events.ReviewData:
 		return p.DraftID
 	}
 	return ""
 }
 
-// EvolveDraft folds one event into the draft it changes (cur, nil when it
-// has none) and returns the draft after it, nil when there is none. It is
-// deterministic and reads nothing but its arguments. Failed calls change
-// nothing.
+// EvolveDraft folds one event into the open draft it changes (cur, nil
+// when it has none) and returns the draft after it: nil when there is
+// none, a draft with a final status (Status.Final) when a review ended it,
+// which is then no longer open. It is deterministic and reads nothing but
+// its arguments. Failed calls change nothing.
 func EvolveDraft(cur *Draft, ev *events.Event, payload any) *Draft {
 	if ev.Outcome != events.OutcomeOK {
 		return cur
@@ -412,15 +421,8 @@ func EvolveDraft(cur *Draft, ev *events.Event, payload any) *Draft {
 	switch p := payload.(type) {
 	case *events.DraftData:
 		return evolveDraftData(cur, ev, p)
-	case *events.SubmitData:
-		if cur == nil {
-			return nil
-		}
-		next := *cur
-		next.Submitted, next.Seq = true, ev.Seq
-		return &next
 	case *events.ReviewData:
-		return nil // accepted or declined: no longer pending
+		return evolveReview(cur, ev, p)
 	}
 	return cur
 }
@@ -439,7 +441,7 @@ func evolveDraftData(cur *Draft, ev *events.Event, d *events.DraftData) *Draft {
 			op = events.DraftOpUpdate
 			if cur != nil && cur.Op == events.DraftOpCreate {
 				next := *cur
-				next.Body, next.SessionID, next.Seq = d.Body, ev.SessionID, ev.Seq
+				next.Body, next.SessionID, next.Seq, next.Status = d.Body, ev.SessionID, ev.Seq, StatusDraft
 				if d.Description != "" {
 					next.Description = d.Description
 				}
@@ -458,7 +460,7 @@ func evolveDraftData(cur *Draft, ev *events.Event, d *events.DraftData) *Draft {
 	}
 	next := &Draft{
 		ID: d.ID, Resource: d.Resource, Op: op, Path: d.Path, Description: d.Description,
-		SessionID: ev.SessionID, Seq: ev.Seq,
+		SessionID: ev.SessionID, Seq: ev.Seq, Status: StatusDraft,
 	}
 	switch op {
 	case events.DraftOpCreate:

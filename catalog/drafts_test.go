@@ -43,7 +43,7 @@ func TestDecideDraft(t *testing.T) {
 	tmp := catalog.TmpID(events.ResourceRule, "go/NEW.md")
 	createDraft := &catalog.Draft{ID: tmp, Resource: events.ResourceRule, Op: events.DraftOpCreate, Path: "go/NEW.md", SessionID: me}
 	submitted := draftOf(events.DraftOpUpdate, me)
-	submitted.Submitted = true
+	submitted.Status = catalog.StatusInReview
 	tests := []struct {
 		name     string
 		facts    catalog.DraftFacts
@@ -164,11 +164,7 @@ func TestEvolveDraft_Legacy(t *testing.T) {
 	if got := catalog.EvolveDraft(del, failed, &events.FailureData{}); got != del {
 		t.Fatalf("a failed call changed the draft: %+v", got)
 	}
-	sub := catalog.EvolveDraft(del, ev(events.TypeDraftSubmit, 6), &events.SubmitData{DraftID: ruleID})
-	if !sub.Submitted || sub.Seq != 6 || del.Submitted {
-		t.Fatalf("submit: got %+v (and the old draft %+v)", sub, del)
-	}
-	if got := catalog.EvolveDraft(sub, ev(events.TypeReviewAccept, 7), &events.ReviewData{DraftID: ruleID}); got != nil {
-		t.Fatalf("accept: got %+v, want none pending", got)
+	if del.Status != catalog.StatusDraft {
+		t.Fatalf("delete: got status %q, want draft", del.Status)
 	}
 }

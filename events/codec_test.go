@@ -128,7 +128,7 @@ func BenchmarkDecode(b *testing.B) {
 func TestEvent_ChangesCatalog(t *testing.T) {
 	for _, typ := range events.Types() {
 		ev, _ := events.New(eventstest.WorkspaceID, typ, nil)
-		want := typ.IsDraft() || strings.HasPrefix(string(typ), "catalog.") || strings.HasPrefix(string(typ), "review.") || typ == events.TypeDraftSubmit
+		want := typ.IsDraft() || strings.HasPrefix(string(typ), "catalog.")
 		if got := ev.ChangesCatalog(); got != want {
 			t.Fatalf("%s: got %t, want %t", typ, got, want)
 		}

@@ -163,15 +163,3 @@ type RemoveData struct {
 	Kind string `json:"kind"`
 	Path string `json:"path"`
 }
-
-// SubmitData is the payload of draft.submit: a draft handed to review.
-type SubmitData struct {
-	DraftID string `json:"draftId"`
-}
-
-// ReviewData is the payload of review.accept and review.decline.
-type ReviewData struct {
-	DraftID  string `json:"draftId"`
-	Reviewer string `json:"reviewer,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-}

@@ -2,9 +2,9 @@ package events
 
 import "strings"
 
-// Type names an event type. Tool events share the family "attest"; the
-// others are catalog, draft and review events written by publishing and by
-// the review flow.
+// Type names an event type. Tool events share the family "attest", as do
+// the hook events (hook.go) and the review outcomes of drafts (review.go);
+// catalog events are written by publishing.
 type Type string
 
 // Event types written for tool calls, one per tool (artifact: one per op).
@@ -27,9 +27,6 @@ const (
 const (
 	TypeCatalogPublish Type = "catalog.publish"
 	TypeCatalogRemove  Type = "catalog.remove"
-	TypeDraftSubmit    Type = "draft.submit"
-	TypeReviewAccept   Type = "review.accept"
-	TypeReviewDecline  Type = "review.decline"
 )
 
 // registry maps every known type to a constructor of its payload.
@@ -48,9 +45,10 @@ var registry = map[Type]func() any{
 	TypeArtifactError:  func() any { return new(FailureData) },
 	TypeCatalogPublish: func() any { return new(PublishData) },
 	TypeCatalogRemove:  func() any { return new(RemoveData) },
-	TypeDraftSubmit:    func() any { return new(SubmitData) },
-	TypeReviewAccept:   func() any { return new(ReviewData) },
-	TypeReviewDecline:  func() any { return new(ReviewData) },
+	TypeDraftSubmit:    func() any { return new(ReviewData) },
+	TypeDraftApply:     func() any { return new(ReviewData) },
+	TypeDraftDecline:   func() any { return new(ReviewData) },
+	TypeDraftConflict:  func() any { return new(ReviewData) },
 	TypeSessionStart:   func() any { return new(SessionStartData) },
 	TypeUserPrompt:     func() any { return new(UserPromptData) },
 	TypeStopBlocked:    func() any { return new(StopBlockedData) },
@@ -61,10 +59,14 @@ var registry = map[Type]func() any{
 func (t Type) Valid() bool { _, ok := registry[t]; return ok }
 
 // IsTool reports whether events of type t record a tool call. Hook events
-// (IsHook) share the attest family but are not tool calls.
-func (t Type) IsTool() bool { return strings.HasPrefix(string(t), "attest.") && !t.IsHook() }
+// (IsHook) and review events (IsReview) share the attest family but are
+// not tool calls.
+func (t Type) IsTool() bool {
+	return strings.HasPrefix(string(t), "attest.") && !t.IsHook() && !t.IsReview()
+}
 
-// IsDraft reports whether t is one of the artifact draft operations.
+// IsDraft reports whether t is an event of the drafts aggregate: one of
+// the artifact draft operations or a review outcome (IsReview).
 func (t Type) IsDraft() bool { return strings.HasPrefix(string(t), "attest.draft.") }
 
 // Types returns every registered type in a stable order.
@@ -73,7 +75,8 @@ func Types() []Type {
 		TypeSetup, TypeDiscover, TypeLoad, TypeRefer, TypeAgentReport, TypeReject,
 		TypeDraftCreate, TypeDraftUpdate, TypeDraftRename, TypeDraftDelete, TypeDraftDiscard,
 		TypeArtifactError,
-		TypeCatalogPublish, TypeCatalogRemove, TypeDraftSubmit, TypeReviewAccept, TypeReviewDecline,
+		TypeDraftSubmit, TypeDraftApply, TypeDraftDecline, TypeDraftConflict,
+		TypeCatalogPublish, TypeCatalogRemove,
 		TypeSessionStart, TypeUserPrompt, TypeStopBlocked,
 		TypeCheckpoint,
 	}
@@ -101,7 +104,7 @@ func (e Event) ChangesCatalog() bool {
 		return false
 	}
 	switch e.Type {
-	case TypeCatalogPublish, TypeCatalogRemove, TypeDraftSubmit, TypeReviewAccept, TypeReviewDecline:
+	case TypeCatalogPublish, TypeCatalogRemove:
 		return true
 	}
 	return e.Type.IsDraft()

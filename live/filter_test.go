@@ -20,7 +20,8 @@ func TestFilter_Match(t *testing.T) {
 		{filter{"attest.ref"}, events.TypeRefer, false},
 		{filter{"catalog"}, events.TypeDraftSubmit, false},
 		{filter{"attest.load", "catalog"}, events.TypeCatalogRemove, true},
-		{filter{"draft"}, events.TypeDraftSubmit, true},
+		{filter{"attest.draft"}, events.TypeDraftSubmit, true},
+		{filter{"draft"}, events.TypeDraftSubmit, false},
 		{filter{"draft"}, events.TypeDraftCreate, false},
 	} {
 		t.Run(string(tc.typ), func(t *testing.T) {

@@ -79,7 +79,7 @@ func TestHandler_Stream(t *testing.T) {
 		appendEvent(t, log, events.TypeDraftCreate)
 		publish := appendEvent(t, log, events.TypeCatalogPublish)
 		remove := appendEvent(t, log, events.TypeCatalogRemove)
-		appendEvent(t, log, events.TypeReviewAccept)
+		appendEvent(t, log, events.TypeDraftApply)
 		ts := newServer(t, log, live.Options{})
 		s := open(t, ts.URL+"?from=1&type=attest.refer&type=catalog", nil)
 		for _, ev := range []events.Event{refer, publish, remove} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
@@ -26,7 +27,8 @@ func (s *Server) discoverTool() *tool {
 		name: "memdisc",
 		typ:  events.TypeDiscover,
 		desc: "List the rules, workflows and context files of this workspace without their content, so you can choose what to load with memload. " +
-			"All filters are optional and combine. Items with a local draft have hasDraft true; new drafts appear under their tmp- ids. " +
+			"All filters are optional and combine. Items with a local draft have hasDraft true; new drafts appear under their tmp- ids; " +
+			"draftStatus says where a draft is in its review, and draftReason why a person declined it. " +
 			"An answer holds at most limit items (200 unless you ask otherwise) and says total and truncated: when truncated, narrow the filters or pass nextCursor as cursor.",
 		input: object("",
 			optional("kind", enum("Only items of this kind.", string(content.KindRule), string(content.KindWorkflow), string(content.KindContext))),
@@ -45,6 +47,11 @@ func (s *Server) discoverTool() *tool {
 				optional("hash", str("Current content hash (of the draft, when there is one).")),
 				optional("description", str("What the item is about, when known.")),
 				optional("hasDraft", boolean("Whether a local draft changes this item.")),
+				optional("draftStatus", enum("Where the item's draft is: draft (yours to change), in_review (wait for the review), "+
+					"or how the last one ended: applied, declined or conflicted (see draftReason; you may stage a new draft). Absent when it never had a draft.",
+					string(catalog.StatusDraft), string(catalog.StatusInReview), string(catalog.StatusApplied),
+					string(catalog.StatusDeclined), string(catalog.StatusConflicted))),
+				optional("draftReason", str("Why the last draft was declined or conflicted.")),
 			), 0)),
 			optional("total", integer("How many items matched the filters, in all pages.")),
 			optional("truncated", boolean("True when more items matched than this answer holds: narrow the filters, or ask for the next page with nextCursor.")),
@@ -72,6 +79,8 @@ type discoverItem struct {
 	Hash        string       `json:"hash"`
 	Description string       `json:"description,omitempty"`
 	HasDraft    bool         `json:"hasDraft"`
+	DraftStatus string       `json:"draftStatus,omitempty"`
+	DraftReason string       `json:"draftReason,omitempty"`
 }
 
 func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
@@ -133,6 +142,7 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 		res.Items = append(res.Items, discoverItem{
 			ID: it.ID, Kind: it.Kind, Path: it.Path, Name: it.Name, Group: it.Group,
 			Hash: it.Hash, Description: it.Description, HasDraft: it.HasDraft,
+			DraftStatus: string(it.DraftStatus), DraftReason: it.DraftReason,
 		})
 	}
 	if res.Truncated {

@@ -29,7 +29,8 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts in testd
 //	-- call <tool> --             the arguments of a call, sent as they are
 //	-- want <tool> --             the answer and the event it recorded
 //	-- publish <source path> --   publish (a new version of) a file mid-session
-//	-- submit <draft id> --       hand a draft to review (draft.submit)
+//	-- submit <draft id> --       hand a draft to review (attest.draft.submit)
+//	-- decline <draft id> --      decline a draft, with the file's text as reason (attest.draft.decline)
 //	-- close ledger --            make every later Record fail
 //	-- close catalog --           close the store the server reads
 //
@@ -99,7 +100,9 @@ func runTranscript(t *testing.T, file string) {
 		case verb == "publish":
 			e.publish(arg, string(f.Data))
 		case verb == "submit":
-			e.append(events.TypeDraftSubmit, events.SubmitData{DraftID: arg})
+			e.append(events.TypeDraftSubmit, events.ReviewData{DraftID: arg})
+		case verb == "decline":
+			e.append(events.TypeDraftDecline, events.ReviewData{DraftID: arg, Reviewer: "ann", Reason: strings.TrimSpace(string(f.Data))})
 		case f.Name == "close ledger":
 			e.ledger.closed.Store(true)
 		case f.Name == "close catalog":

@@ -140,7 +140,9 @@ func diffModels(a, b *projections.Store) string {
 	}
 	da, aerr := a.Drafts()
 	db, berr := b.Drafts()
-	if aerr != nil || berr != nil || !reflect.DeepEqual(da, db) {
+	ca, caerr := a.ClosedDrafts()
+	cb, cberr := b.ClosedDrafts()
+	if aerr != nil || berr != nil || caerr != nil || cberr != nil || !reflect.DeepEqual(da, db) || !reflect.DeepEqual(ca, cb) {
 		names = append(names, "drafts")
 	}
 	if !reflect.DeepEqual(a.Usage(), b.Usage()) {

@@ -26,12 +26,10 @@ func payloadOf(ev *events.Event) (any, error) {
 	case events.TypeDraftCreate, events.TypeDraftUpdate, events.TypeDraftRename,
 		events.TypeDraftDelete, events.TypeDraftDiscard:
 		p = new(events.DraftData)
-	case events.TypeDraftSubmit:
-		p = new(events.SubmitData)
+	case events.TypeDraftSubmit, events.TypeDraftApply, events.TypeDraftDecline, events.TypeDraftConflict:
+		p = new(events.ReviewData)
 	case events.TypeSessionStart:
 		p = new(events.SessionStartData)
-	case events.TypeReviewAccept, events.TypeReviewDecline:
-		p = new(events.ReviewData)
 	default:
 		return nil, nil
 	}

@@ -15,10 +15,12 @@ import (
 
 // draft is the in-memory form of a catalog.Draft: everything but its body,
 // which stays on disk (a draft body may be 256 KiB, and agents may stage
-// many), with the hash of the body.
+// many), with the hash of the body and the sequence of the event that set
+// it, which names the body's row.
 type draft struct {
 	catalog.Draft        // Body is always empty
 	hash          string // content.Hash of the body, for create and update drafts
+	bodySeq       uint64 // the event that set the body, for create and update drafts
 }
 
 // kind returns the content kind of a create draft.
@@ -36,64 +38,86 @@ type draftRow struct {
 	Path        string `json:"path,omitempty"`
 	NewPath     string `json:"newPath,omitempty"`
 	Hash        string `json:"hash,omitempty"`
+	BodySeq     uint64 `json:"bodySeq,omitempty"`
 	BaseHash    string `json:"baseHash,omitempty"`
 	Description string `json:"description,omitempty"`
 	SessionID   string `json:"sessionId,omitempty"`
 	Seq         uint64 `json:"seq"`
-	Submitted   bool   `json:"submitted,omitempty"`
+	Status      string `json:"status"`
+	Reviewer    string `json:"reviewer,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+	Revision    uint64 `json:"revision,omitempty"`
+	Diff        string `json:"diff,omitempty"`
 }
 
 func (d *draft) row() draftRow {
 	return draftRow{
 		ID: d.ID, Resource: string(d.Resource), Op: string(d.Op), Path: d.Path, NewPath: d.NewPath,
-		Hash: d.hash, BaseHash: d.BaseHash, Description: d.Description, SessionID: d.SessionID,
-		Seq: d.Seq, Submitted: d.Submitted,
+		Hash: d.hash, BodySeq: d.bodySeq, BaseHash: d.BaseHash, Description: d.Description, SessionID: d.SessionID,
+		Seq: d.Seq, Status: string(d.Status), Reviewer: d.Reviewer, Reason: d.Reason, Revision: d.Revision, Diff: d.Diff,
 	}
 }
 
 func (r draftRow) draft() *draft {
-	return &draft{hash: r.Hash, Draft: catalog.Draft{
+	return &draft{hash: r.Hash, bodySeq: r.BodySeq, Draft: catalog.Draft{
 		ID: r.ID, Resource: events.Resource(r.Resource), Op: events.DraftOp(r.Op), Path: r.Path, NewPath: r.NewPath,
 		BaseHash: r.BaseHash, Description: r.Description, SessionID: r.SessionID,
-		Seq: r.Seq, Submitted: r.Submitted,
+		Seq: r.Seq, Status: catalog.DraftStatus(r.Status), Reviewer: r.Reviewer, Reason: r.Reason,
+		Revision: r.Revision, Diff: r.Diff,
 	}}
 }
 
-// The drafts' keys: d/m/<id> holds a draftRow, d/b/<id> the body of a
-// create or update draft, read from disk when asked for.
+// The drafts' keys: d/m/<id> holds the draftRow of the open draft of an
+// id, d/c/<id>/<seq> the draftRow of a closed one (its review ended with
+// the event seq), d/b/<id>/<seq> the body a create or update draft got
+// with event seq, read from disk when asked for. A closed draft keeps its
+// body row; an open draft's old body goes when a newer one replaces it.
+// Sequences are 20 zero-padded digits, so an id's rows sort by sequence.
 const (
-	prefixDraft     = "d/"
-	prefixDraftMeta = "d/m/"
-	prefixDraftBody = "d/b/"
+	prefixDraft       = "d/"
+	prefixDraftMeta   = "d/m/"
+	prefixDraftClosed = "d/c/"
+	prefixDraftBody   = "d/b/"
 )
 
-func draftKey(id string) []byte     { return []byte(prefixDraftMeta + id) }
-func draftBodyKey(id string) []byte { return []byte(prefixDraftBody + id) }
+func draftKey(id string) []byte { return []byte(prefixDraftMeta + id) }
 
-// draftsModel is the read model of pending drafts, one per id, folded with
-// catalog.EvolveDraft.
+func seqKey(prefix, id string, seq uint64) string { return fmt.Sprintf("%s%s/%020d", prefix, id, seq) }
+
+func draftBodyKey(id string, seq uint64) string { return seqKey(prefixDraftBody, id, seq) }
+
+// draftsModel is the read model of drafts, folded with
+// catalog.EvolveDraft: the open draft of each id, and every closed one.
 type draftsModel struct {
-	byID    map[string]*draft
-	touched map[string]struct{} // ids, since the last write
-	// bodies holds the bodies applied since the last write, by id: a body
-	// to write, or nil for a body to delete. A draft whose body did not
-	// change (a submit) has no entry.
+	byID map[string]*draft // open drafts
+	// closed holds the closed drafts by their d/c/ key; last the newest
+	// closed draft of each id.
+	closed  map[string]*draft
+	last    map[string]*draft
+	touched map[string]struct{} // ids whose open draft changed, since the last write
+	// newClosed holds the d/c/ keys added since the last write.
+	newClosed []string
+	// bodies holds the bodies applied since the last write, by d/b/ key: a
+	// body to write, or nil for a body to delete.
 	bodies map[string]*string
 }
 
 func newDraftsModel() *draftsModel {
-	return &draftsModel{byID: make(map[string]*draft), touched: make(map[string]struct{}), bodies: make(map[string]*string)}
+	return &draftsModel{
+		byID: make(map[string]*draft), closed: make(map[string]*draft), last: make(map[string]*draft),
+		touched: make(map[string]struct{}), bodies: make(map[string]*string),
+	}
 }
 
 func (m *draftsModel) prefix() string   { return prefixDraft }
 func (m *draftsModel) diskOnly() string { return prefixDraftBody }
 
-// apply folds an event of the drafts aggregate (or a submit or review of
-// a draft) with catalog.EvolveDraft, the one fold of the drafts. The body
-// an event carries goes to disk at the next write; memory keeps its hash.
+// apply folds an event of the drafts aggregate with catalog.EvolveDraft,
+// the one fold of the drafts. The body an event carries goes to disk at
+// the next write; memory keeps its hash.
 func (m *draftsModel) apply(d decoded) {
 	switch d.payload.(type) {
-	case *events.DraftData, *events.SubmitData, *events.ReviewData:
+	case *events.DraftData, *events.ReviewData:
 	default:
 		return
 	}
@@ -101,33 +125,51 @@ func (m *draftsModel) apply(d decoded) {
 	if id == "" {
 		return
 	}
+	old := m.byID[id]
 	var cur *catalog.Draft
-	if dr := m.byID[id]; dr != nil {
-		cur = &dr.Draft
+	if old != nil {
+		cur = &old.Draft
 	}
 	next := catalog.EvolveDraft(cur, d.ev, d.payload)
-	switch {
-	case next == cur:
+	if next == cur {
 		return
+	}
+	m.touched[id] = struct{}{}
+	switch {
 	case next == nil:
 		delete(m.byID, id)
-		m.bodies[id] = nil
+		m.dropBody(old)
+	case next.Status.Final():
+		delete(m.byID, id)
+		cd := &draft{Draft: *next, hash: old.hash, bodySeq: old.bodySeq}
+		cd.Body = ""
+		k := seqKey(prefixDraftClosed, id, d.ev.Seq)
+		m.closed[k], m.last[id] = cd, cd
+		m.newClosed = append(m.newClosed, k)
 	default:
 		nd := &draft{Draft: *next}
 		_, carries := d.payload.(*events.DraftData)
 		switch {
 		case hasBody(next.Op) && carries:
 			body := next.Body
-			nd.hash, m.bodies[id] = content.Hash([]byte(body)), &body
+			nd.hash, nd.bodySeq = content.Hash([]byte(body)), d.ev.Seq
+			m.dropBody(old)
+			m.bodies[draftBodyKey(id, nd.bodySeq)] = &body
 		case hasBody(next.Op):
-			nd.hash = m.byID[id].hash // a submit: the body stays
+			nd.hash, nd.bodySeq = old.hash, old.bodySeq // a submit: the body stays
 		default:
-			m.bodies[id] = nil
+			m.dropBody(old)
 		}
 		nd.Body = ""
 		m.byID[id] = nd
 	}
-	m.touched[id] = struct{}{}
+}
+
+// dropBody deletes the body of open draft d, if it has one.
+func (m *draftsModel) dropBody(d *draft) {
+	if d != nil && d.bodySeq != 0 {
+		m.bodies[draftBodyKey(d.ID, d.bodySeq)] = nil
+	}
 }
 
 func (m *draftsModel) write(w *rowWriter) {
@@ -138,39 +180,54 @@ func (m *draftsModel) write(w *rowWriter) {
 			w.del(draftKey(id))
 		}
 	}
-	for id, body := range m.bodies {
+	for _, k := range m.newClosed {
+		w.json([]byte(k), m.closed[k].row())
+	}
+	for k, body := range m.bodies {
 		if body != nil {
-			w.set(draftBodyKey(id), []byte(*body))
+			w.set([]byte(k), []byte(*body))
 		} else {
-			w.del(draftBodyKey(id))
+			w.del([]byte(k))
 		}
 	}
 	clear(m.touched)
 	clear(m.bodies)
+	m.newClosed = m.newClosed[:0]
 }
 
 func (m *draftsModel) load(k string, v []byte) error {
-	if !strings.HasPrefix(k, prefixDraftMeta) {
+	var r draftRow
+	switch {
+	case strings.HasPrefix(k, prefixDraftMeta):
+		if err := json.Unmarshal(v, &r); err != nil {
+			return err
+		}
+		if r.ID != k[len(prefixDraftMeta):] {
+			return fmt.Errorf("row holds draft %q", r.ID)
+		}
+		m.byID[r.ID] = r.draft()
+	case strings.HasPrefix(k, prefixDraftClosed):
+		if err := json.Unmarshal(v, &r); err != nil {
+			return err
+		}
+		if !strings.HasPrefix(k[len(prefixDraftClosed):], r.ID+"/") {
+			return fmt.Errorf("row holds draft %q", r.ID)
+		}
+		d := r.draft()
+		m.closed[k], m.last[r.ID] = d, d // rows come in key order: the newest of an id last
+	default:
 		return fmt.Errorf("unknown draft row")
 	}
-	var r draftRow
-	if err := json.Unmarshal(v, &r); err != nil {
-		return err
-	}
-	if r.ID != k[len(prefixDraftMeta):] {
-		return fmt.Errorf("row holds draft %q", r.ID)
-	}
-	m.byID[r.ID] = r.draft()
 	return nil
 }
 
 // draftBody reads the body of draft d from disk; "" for drafts without
 // one. The caller holds s.mu and has checked that the store is open.
 func (s *Store) draftBody(d *draft) (string, error) {
-	if !hasBody(d.Op) {
+	if !hasBody(d.Op) || d.bodySeq == 0 {
 		return "", nil
 	}
-	return s.get(draftBodyKey(d.ID), "the body of draft "+d.ID)
+	return s.get([]byte(draftBodyKey(d.ID, d.bodySeq)), "the body of draft "+d.ID)
 }
 
 // Draft returns the draft with this id, body included. It returns
@@ -210,6 +267,42 @@ func (s *Store) Drafts() ([]catalog.Draft, error) {
 		out = append(out, dc)
 	}
 	slices.SortFunc(out, func(a, b catalog.Draft) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// ClosedDrafts returns every draft whose review ended (applied, declined,
+// conflicted), bodies included (read from disk), oldest outcome first. It
+// returns ErrClosed after Close and the storage error if a body cannot be
+// read.
+func (s *Store) ClosedDrafts() ([]catalog.Draft, error) {
+	return s.closedDrafts(func(*draft) bool { return true })
+}
+
+// DraftHistory returns the closed drafts of id, bodies included, oldest
+// outcome first; none when its reviews never ended.
+func (s *Store) DraftHistory(id string) ([]catalog.Draft, error) {
+	return s.closedDrafts(func(d *draft) bool { return d.ID == id })
+}
+
+func (s *Store) closedDrafts(keep func(*draft) bool) ([]catalog.Draft, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
+	out := []catalog.Draft{}
+	for _, d := range s.st.drafts.closed {
+		if !keep(d) {
+			continue
+		}
+		dc := d.Draft
+		var err error
+		if dc.Body, err = s.draftBody(d); err != nil {
+			return nil, err
+		}
+		out = append(out, dc)
+	}
+	slices.SortFunc(out, func(a, b catalog.Draft) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out, nil
 }
 

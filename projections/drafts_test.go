@@ -22,7 +22,7 @@ func TestStore_Drafts(t *testing.T) {
 			t.Fatalf("draft: %v", err)
 		}
 		want := catalog.Draft{ID: tmp, Resource: "rule", Op: events.DraftOpCreate, Path: "go/NEW.md",
-			Body: "new", Description: "first", SessionID: "s7", Seq: ev.Seq}
+			Body: "new", Description: "first", SessionID: "s7", Seq: ev.Seq, Status: catalog.StatusDraft}
 		if got != want {
 			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))
 		}
@@ -85,26 +85,61 @@ func TestStore_Drafts(t *testing.T) {
 	t.Run("Submit", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s, l.add(events.TypeDraftCreate, create))
-		ev := l.add(events.TypeDraftSubmit, events.SubmitData{DraftID: tmp})
+		ev := l.add(events.TypeDraftSubmit, events.ReviewData{DraftID: tmp})
 		apply(t, s, ev)
 		got, _ := s.Draft(tmp)
-		if !got.Submitted || got.Seq != ev.Seq {
-			t.Errorf("got %s, want submitted at seq %d", jsonOf(got), ev.Seq)
+		if got.Status != catalog.StatusInReview || got.Seq != ev.Seq || got.Body != create.Body {
+			t.Errorf("got %s, want in_review at seq %d with its body", jsonOf(got), ev.Seq)
 		}
 	})
-	for _, typ := range []events.Type{events.TypeReviewAccept, events.TypeReviewDecline} {
+	finals := map[events.Type]catalog.DraftStatus{
+		events.TypeDraftApply: catalog.StatusApplied, events.TypeDraftDecline: catalog.StatusDeclined, events.TypeDraftConflict: catalog.StatusConflicted,
+	}
+	for typ, status := range finals {
 		t.Run(string(typ), func(t *testing.T) {
 			l, s := newLedger(t), openMem(t)
 			apply(t, s,
 				l.add(events.TypeDraftCreate, create),
-				l.add(events.TypeDraftSubmit, events.SubmitData{DraftID: tmp}),
-				l.add(typ, events.ReviewData{DraftID: tmp, Reviewer: "rev"}),
+				l.add(events.TypeDraftSubmit, events.ReviewData{DraftID: tmp}),
 			)
+			outcome := l.add(typ, events.ReviewData{DraftID: tmp, Reviewer: "rev", Reason: "why", Diff: "-a\n+b\n"})
+			apply(t, s, outcome)
 			if n := len(allDrafts(t, s)); n != 0 {
-				t.Errorf("got %d drafts, want 0", n)
+				t.Errorf("got %d open drafts, want 0", n)
+			}
+			closed := closedDrafts(t, s)
+			if len(closed) != 1 {
+				t.Fatalf("got closed drafts %s, want one", jsonOf(closed))
+			}
+			c := closed[0]
+			if c.ID != tmp || c.Status != status || c.Reason != "why" || c.Reviewer != "rev" || c.Diff != "-a\n+b\n" || c.Body != create.Body || c.Seq != outcome.Seq {
+				t.Errorf("got %s, want %s at seq %d with the reason, reviewer, diff and body", jsonOf(c), status, outcome.Seq)
 			}
 		})
 	}
+	t.Run("StagedAgainAfterDecline", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s,
+			l.add(events.TypeDraftCreate, create),
+			l.add(events.TypeDraftDecline, events.ReviewData{DraftID: tmp, Reason: "no"}),
+			l.add(events.TypeDraftCreate, events.DraftData{Resource: "rule", ID: tmp, Op: events.DraftOpCreate, Path: create.Path, Body: "second"}),
+		)
+		open, err := s.Draft(tmp)
+		if err != nil || open.Status != catalog.StatusDraft || open.Body != "second" {
+			t.Fatalf("open draft: got %s, %v; want the second body, status draft", jsonOf(open), err)
+		}
+		hist, err := s.DraftHistory(tmp)
+		if err != nil || len(hist) != 1 || hist[0].Body != create.Body || hist[0].Status != catalog.StatusDeclined {
+			t.Fatalf("history: got %s, %v; want the declined first draft with its body", jsonOf(hist), err)
+		}
+	})
+	t.Run("OutcomeWithoutOpenDraftChangesNothing", func(t *testing.T) {
+		l, s := newLedger(t), openMem(t)
+		apply(t, s, l.add(events.TypeDraftDecline, events.ReviewData{DraftID: ruleA, Reason: "no"}))
+		if n, c := len(allDrafts(t, s)), len(closedDrafts(t, s)); n != 0 || c != 0 {
+			t.Errorf("got %d open and %d closed drafts, want none", n, c)
+		}
+	})
 	t.Run("DraftsSorted", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s,

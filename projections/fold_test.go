@@ -152,11 +152,12 @@ func renderModels(tb testing.TB, s *projections.Store) string {
 		Summary  projections.Summary       `json:"summary"`
 		Objects  []projections.Object      `json:"objects"`
 		Drafts   any                       `json:"drafts"`
+		Closed   any                       `json:"closedDrafts"`
 		Items    []projections.Item        `json:"items"`
 		Usage    []projections.RuleUsage   `json:"usage"`
 		Sessions []projections.Session     `json:"sessions"`
 		Tools    []projections.ToolMetrics `json:"tools"`
-	}{s.Summary(), s.Objects(), allDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools()}
+	}{s.Summary(), s.Objects(), allDrafts(tb, s), closedDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools()}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

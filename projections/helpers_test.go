@@ -215,3 +215,13 @@ func allDrafts(tb testing.TB, s *projections.Store) []catalog.Draft {
 	}
 	return ds
 }
+
+// closedDrafts returns every closed draft of s.
+func closedDrafts(tb testing.TB, s *projections.Store) []catalog.Draft {
+	tb.Helper()
+	ds, err := s.ClosedDrafts()
+	if err != nil {
+		tb.Fatalf("closed drafts: %v", err)
+	}
+	return ds
+}

@@ -20,8 +20,9 @@ import (
 //	m/o/<id>                        JSON  objectRow: an object without its body (manifest.go)
 //	m/b/<id>                        raw   the published body of an object (not loaded at Open)
 //	m/p/<ns>/<path>                 raw   id of the object at path in namespace ns
-//	d/m/<id>                        JSON  draftRow: a draft without its body (drafts.go)
-//	d/b/<id>                        raw   the body of a create or update draft (not loaded at Open)
+//	d/m/<id>                        JSON  draftRow: the open draft of an id, without its body (drafts.go)
+//	d/c/<id>/<seq>                  JSON  draftRow: a draft whose review ended with event seq
+//	d/b/<id>/<seq>                  raw   the body event seq gave a create or update draft (not loaded at Open)
 //	u/r/<ruleId>                    u64   refs of a rule or workflow (usage.go)
 //	u/c/<ruleId>\x00<constraintId>  u64   refs of one constraint
 //	s/<sessionId>                   JSON  sessionRow (sessions.go)
@@ -42,7 +43,7 @@ var (
 
 // schemaVersion is the layout written by this build. Open refuses a store
 // with any other version: read models are rebuilt, never migrated.
-const schemaVersion = 4
+const schemaVersion = 5
 
 func aggregateKey(a events.Aggregate) []byte { return []byte(prefixAggregate + string(a)) }
 

@@ -28,8 +28,8 @@ func mixed(l *ledger) []events.Event {
 		l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: ruleB, Body: "b2"}),
 		l.refer(ruleB, []string{"Nope"}, failed("unknown_constraint")),
 		l.publish(ruleA, content.KindRule, "go/A2.md", bodyA+"\n## More\n- x\n"),
-		l.add(events.TypeDraftSubmit, events.SubmitData{DraftID: ruleB}),
-		l.add(events.TypeReviewAccept, events.ReviewData{DraftID: ruleB}),
+		l.add(events.TypeDraftSubmit, events.ReviewData{DraftID: ruleB}),
+		l.add(events.TypeDraftApply, events.ReviewData{DraftID: ruleB, Revision: 3}),
 		l.add(events.TypeCatalogRemove, events.RemoveData{ID: ctxD, Kind: "context", Path: "arch/DESIGN.md"}),
 		l.add(events.TypeAgentReport, events.AgentReportData{Summary: "ok"}, inSession("s2")),
 		l.refer(ruleA, []string{"More/1"}),
@@ -44,7 +44,7 @@ func readModels(tb testing.TB, s *projections.Store) string {
 	for _, it := range mustList(tb, s, projections.Filter{}) {
 		views = append(views, mustView(tb, s, it.ID))
 	}
-	return jsonOf([]any{s.Objects(), allDrafts(tb, s), views, s.Usage(), s.Sessions(), s.Tools(), s.Summary()})
+	return jsonOf([]any{s.Objects(), allDrafts(tb, s), closedDrafts(tb, s), views, s.Usage(), s.Sessions(), s.Tools(), s.Summary()})
 }
 
 func TestStore_Apply(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 )
@@ -28,7 +29,13 @@ type Item struct {
 	HasDraft      bool                 `json:"hasDraft"`
 	DraftOp       events.DraftOp       `json:"draftOp,omitempty"`       // create, update or rename
 	DraftBaseHash string               `json:"draftBaseHash,omitempty"` // the published hash a draft is based on
-	Published     bool                 `json:"published"`               // false for a create draft
+	// DraftStatus is the status of the open draft (draft, in_review), or,
+	// for a published object without one, of its last closed draft
+	// (applied, declined, conflicted), with its reason; "" when the id
+	// never had a draft.
+	DraftStatus catalog.DraftStatus `json:"draftStatus,omitempty"`
+	DraftReason string              `json:"draftReason,omitempty"`
+	Published   bool                `json:"published"` // false for a create draft
 }
 
 // Filter selects items in List. Empty fields select everything.
@@ -67,6 +74,7 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 	case d == nil:
 		it = publishedItem(o)
 		it.Constraints = slices.Clone(o.Constraints)
+		s.st.drafts.outcome(&it)
 	default:
 		var ok bool
 		if it, ok = overlaid(o, d); !ok {
@@ -166,6 +174,7 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 			continue
 		}
 		it := publishedItem(o)
+		s.st.drafts.outcome(&it)
 		for len(drafted) > 0 && compareItems(drafted[0], it) < 0 {
 			out, drafted = append(out, drafted[0]), drafted[1:]
 		}
@@ -192,7 +201,7 @@ func publishedItem(o *object) Item {
 // over it, and false if d deletes it.
 func overlaid(o *object, d *draft) (Item, bool) {
 	it := publishedItem(o)
-	it.HasDraft, it.DraftOp, it.DraftBaseHash = true, d.Op, cmp.Or(d.BaseHash, o.Hash)
+	it.HasDraft, it.DraftOp, it.DraftBaseHash, it.DraftStatus = true, d.Op, cmp.Or(d.BaseHash, o.Hash), d.Status
 	if d.Description != "" {
 		it.Description = d.Description
 	}
@@ -215,7 +224,18 @@ func createdItem(d *draft) Item {
 	return Item{
 		ID: d.ID, Kind: d.kind(), Path: d.Path, Name: content.NameOf(d.Path),
 		Group: content.GroupOf(d.Path), Hash: d.hash, Description: d.Description,
-		HasDraft: true, DraftOp: events.DraftOpCreate,
+		HasDraft: true, DraftOp: events.DraftOpCreate, DraftStatus: d.Status,
+	}
+}
+
+// outcome sets the status and reason of the last closed draft of it, a
+// published object without an open draft.
+func (m *draftsModel) outcome(it *Item) {
+	if len(m.last) == 0 {
+		return
+	}
+	if c := m.last[it.ID]; c != nil {
+		it.DraftStatus, it.DraftReason = c.Status, c.Reason
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
@@ -54,7 +55,7 @@ func TestStore_View(t *testing.T) {
 		want := projections.Item{
 			ID: ruleA, Kind: content.KindRule, Path: "go/A.md", Name: "A", Group: "go",
 			Hash: content.Hash([]byte(body)), Body: body, Constraints: content.ParseConstraints("A", body),
-			HasDraft: true, DraftOp: events.DraftOpUpdate, DraftBaseHash: hashA, Published: true,
+			HasDraft: true, DraftOp: events.DraftOpUpdate, DraftBaseHash: hashA, DraftStatus: catalog.StatusDraft, Published: true,
 		}
 		if jsonOf(got) != jsonOf(want) {
 			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))
@@ -94,7 +95,7 @@ func TestStore_View(t *testing.T) {
 		want := projections.Item{
 			ID: tmp, Kind: content.KindRule, Path: "go/NEW.md", Name: "NEW", Group: "go",
 			Hash: hashA, Body: bodyA, Constraints: content.ParseConstraints("NEW", bodyA),
-			HasDraft: true, DraftOp: events.DraftOpCreate,
+			HasDraft: true, DraftOp: events.DraftOpCreate, DraftStatus: catalog.StatusDraft,
 		}
 		if jsonOf(got) != jsonOf(want) {
 			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))

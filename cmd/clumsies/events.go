@@ -121,10 +121,8 @@ func summarize(ev events.Event) string {
 		return fmt.Sprintf("%s %s %s", d.Kind, d.Path, shortHash(d.Hash))
 	case *events.RemoveData:
 		return fmt.Sprintf("%s %s", d.Kind, d.Path)
-	case *events.SubmitData:
-		return d.DraftID
 	case *events.ReviewData:
-		return strings.TrimSpace(d.DraftID + " " + d.Reviewer)
+		return strings.TrimSpace(d.DraftID + " " + d.Reviewer + " " + truncate(d.Reason, 60))
 	case *events.CheckpointData:
 		return fmt.Sprintf("chain through seq %d %s", d.Seq, shortHash(d.Digest))
 	}

@@ -65,12 +65,19 @@ var typeAbout = map[events.Type]about{
 		"changed on disk. Carries the whole body, so a replay rebuilds the catalog."},
 	events.TypeCatalogRemove: {"catalog.remove: object removed", "Written by publishing for each " +
 		"published object whose file is gone from the content tree (and was not renamed)."},
-	events.TypeDraftSubmit: {"draft.submit: draft sent to review", "Written when a draft is handed " +
-		"to review."},
-	events.TypeReviewAccept: {"review.accept: draft accepted", "Written when a reviewer accepts a " +
-		"submitted draft."},
-	events.TypeReviewDecline: {"review.decline: draft declined", "Written when a reviewer declines a " +
-		"submitted draft, usually with a reason."},
+	events.TypeDraftSubmit: {"attest.draft.submit: draft sent to review", "Written when a team draft " +
+		"is handed to the hub for review. The draft is in_review: the agent can no longer change or " +
+		"discard it. Not a tool call."},
+	events.TypeDraftApply: {"attest.draft.apply: draft applied", "Written when a repository draft was " +
+		"written into the content tree (clumsies drafts apply), or a team draft was accepted at the hub. " +
+		"The draft is closed; publishing picks the change up. Not a tool call."},
+	events.TypeDraftDecline: {"attest.draft.decline: draft declined", "Written when a person declines " +
+		"a draft (clumsies drafts decline, or a reviewer at the hub), with the reason. The draft is " +
+		"closed; the agent sees the status and the reason in memdisc. Not a tool call."},
+	events.TypeDraftConflict: {"attest.draft.conflict: draft conflicted", "Written when a draft cannot " +
+		"be applied because its object changed since the draft's base (the file's hash, the team " +
+		"object's revision), with the reason and, for a repository draft, a diff. The draft is closed. " +
+		"Not a tool call."},
 	events.TypeSessionStart: {"attest.session_start: host started a session", "Written by the " +
 		"session-start hook (clumsies hook session-start) when the host starts, resumes, clears or compacts " +
 		"a session. sessionId is the host's real session id, which the hook handed the agent to pass to " +
@@ -175,9 +182,6 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"kind": "rule, workflow, context or mpf.",
 		"path": "Public path it had.",
 	},
-	reflect.TypeFor[events.SubmitData](): {
-		"draftId": "Id of the draft sent to review.",
-	},
 	reflect.TypeFor[events.SessionStartData](): {
 		"host":   "Adapter host that ran the hook: claude-code, codex, cursor, gemini-cli or opencode.",
 		"source": "Why the session started, as the host said: startup, resume, clear or compact; absent when the host does not say.",
@@ -205,8 +209,14 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"signature": "The node key's signature of \"<workspaceId> <seq> <digest>\", when the workspace has a node identity.",
 	},
 	reflect.TypeFor[events.ReviewData](): {
-		"draftId":  "Id of the reviewed draft.",
-		"reviewer": "Who reviewed it, when known.",
-		"reason":   "Why, when given (mostly on decline).",
+		"draftId":         "Id of the draft: its object's id, or the tmp- id of a create draft.",
+		"reviewer":        "Who applied, declined or accepted it: the user running clumsies drafts, or the hub member who reviewed it.",
+		"reason":          "Why: always set on decline and conflict.",
+		"baseHash":        "Hash of the repository file the draft was based on.",
+		"baseRevision":    "Revision of the team object the draft was based on.",
+		"currentHash":     "On conflict, the hash the repository file has now; on a repository apply, the hash of the body written.",
+		"currentRevision": "On conflict, the revision the team object has now.",
+		"revision":        "Team catalog revision an accepted draft wrote.",
+		"diff":            "On a repository conflict, a unified diff of the draft's body against the file as it is now.",
 	},
 }
