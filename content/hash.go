@@ -12,7 +12,11 @@ const hashPrefix = "sha256:"
 // Hash returns "sha256:" followed by the 64 lowercase hex digits of the
 // SHA-256 of b, the one form of hash the server returns.
 func Hash(b []byte) string {
-	sum := sha256.Sum256(b)
+	return formatHash(sha256.Sum256(b))
+}
+
+// formatHash returns the form Hash returns of a SHA-256 sum.
+func formatHash(sum [sha256.Size]byte) string {
 	return hashPrefix + hex.EncodeToString(sum[:])
 }
 

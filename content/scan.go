@@ -2,6 +2,7 @@ package content
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -54,37 +56,76 @@ type File struct {
 // return unchanged or that IsMetaPrompt matches outside the root
 // (ErrUnsafeName), or cannot be read (the read error).
 func Scan(root string) ([]File, error) {
+	files, _, err := scan(root, nil)
+	return files, err
+}
+
+// ScanIndexed is Scan that opens and hashes only the content files that
+// prev (from an earlier ScanIndexed of the same root, or nil) does not
+// vouch for (see Index), and returns the files without their bodies: Body
+// is empty and Hash is set; ReadFile reads a body when it is needed. It
+// checks the files it reads as Scan does; the others passed the same
+// checks when they were read. The index it returns describes every content
+// file of this scan.
+func ScanIndexed(root string, prev *Index) ([]File, *Index, error) {
+	return scanIndexed(root, prev, RacyWindow)
+}
+
+func scanIndexed(root string, prev *Index, window time.Duration) ([]File, *Index, error) {
+	next := &Index{scanned: time.Now().UnixNano(), files: map[string]indexEntry{}}
+	files, s, err := scan(root, func(s *scanner) {
+		if prev != nil && prev.root != s.dir {
+			prev = nil // another root: nothing of it can be vouched for
+		}
+		next.root = s.dir
+		s.prev, s.next, s.window = prev, next, window
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if s != nil {
+		next.read = s.opened
+	}
+	return files, next, nil
+}
+
+// scan runs one scan of root; setup, if set, adjusts the scanner first.
+// A missing root gives no files and a nil scanner.
+func scan(root string, setup func(*scanner)) ([]File, *scanner, error) {
 	dir, err := filepath.Abs(root)
 	if err == nil {
 		dir, err = filepath.EvalSymlinks(dir)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("content: scan %s: %w", root, err)
+		return nil, nil, fmt.Errorf("content: scan %s: %w", root, err)
 	}
 	r, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("content: scan %s: %w", root, err)
+		return nil, nil, fmt.Errorf("content: scan %s: %w", root, err)
 	}
 	defer r.Close()
 
 	s := &scanner{root: r, dir: dir}
+	if setup != nil {
+		setup(s)
+	}
 	if err := fs.WalkDir(r.FS(), ".", s.visit); err != nil {
 		var fe *FileError
 		if errors.As(err, &fe) {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, fmt.Errorf("content: scan %s: %w", root, err)
+		return nil, nil, fmt.Errorf("content: scan %s: %w", root, err)
 	}
 	if err := s.checkLinks(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	slices.SortFunc(s.files, func(a, b File) int {
 		return cmp.Or(cmp.Compare(namespace(a.Kind), namespace(b.Kind)), strings.Compare(a.Path, b.Path))
 	})
-	return s.files, nil
+	return s.files, s, nil
 }
 
 // namespace orders the kinds in Scan's result.
@@ -107,6 +148,12 @@ type scanner struct {
 	// lists the content files that have more than one hard link.
 	names  map[[2]uint64]uint64
 	linked []linkedFile
+	// With an index (ScanIndexed): prev vouches for unchanged files, next
+	// records every file, read counts the files opened, and no body is
+	// kept.
+	prev, next *Index
+	window     time.Duration
+	opened     int
 }
 
 // linkedFile is a content file with more than one hard link.
@@ -116,10 +163,10 @@ type linkedFile struct {
 	links uint64
 }
 
-// count records that the walk met the regular file at rel.
-func (s *scanner) count(d fs.DirEntry) {
-	info, err := d.Info()
-	if err != nil {
+// count records that the walk met the regular file whose lstat is info
+// (nil when it could not be had).
+func (s *scanner) count(info fs.FileInfo) {
+	if info == nil {
 		return
 	}
 	if id, _, ok := fileID(info); ok {
@@ -174,11 +221,15 @@ func (s *scanner) visit(rel string, d fs.DirEntry, err error) error {
 	if !d.Type().IsRegular() {
 		return nil
 	}
-	s.count(d)
+	info, err := d.Info()
+	if err != nil {
+		info = nil
+	}
+	s.count(info)
 	if !isContent {
 		return nil
 	}
-	return s.read(rel, rel, kind, public)
+	return s.readFile(rel, rel, kind, public, info)
 }
 
 // visitSymlink applies Scan's symlink rules to the link at rel.
@@ -206,7 +257,7 @@ func (s *scanner) visitSymlink(rel string, isContent bool, kind Kind, public str
 	}
 	// Read the resolved target, which holds no symlinks: os.Root refuses
 	// absolute links even when they point inside the root.
-	return s.read(rel, filepath.ToSlash(inside), kind, public)
+	return s.readFile(rel, filepath.ToSlash(inside), kind, public, info)
 }
 
 // nameProblem returns why a content file's public path is unsafe, or "".
@@ -226,44 +277,94 @@ func nameProblem(kind Kind, public string) string {
 	return ""
 }
 
-// read reads the content file at rel, whose bytes live at from (both
-// relative to the root), and adds it to the result.
-func (s *scanner) read(rel, from string, kind Kind, public string) error {
-	f, err := s.root.Open(filepath.FromSlash(from))
-	if err != nil {
-		return &FileError{Path: rel, Err: err}
+// readFile adds the content file at rel, whose bytes live at from (both
+// relative to the root) and whose stat is info (nil if unknown), to the
+// result: from the index when it vouches for the file, else read.
+func (s *scanner) readFile(rel, from string, kind Kind, public string, info fs.FileInfo) error {
+	if s.next != nil && info != nil {
+		if e, ok := s.prev.vouch(rel, from, info, s.window); ok {
+			if id, links, ok := fileID(info); ok && links > 1 {
+				s.linked = append(s.linked, linkedFile{rel: rel, id: id, links: links})
+			}
+			s.next.files[rel] = e
+			s.add(rel, kind, public, "", formatHash(e.sum))
+			return nil
+		}
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return &FileError{Path: rel, Err: err}
-	}
-	if !info.Mode().IsRegular() {
-		return nil // replaced by something else since the walk saw it
-	}
-	if info.Size() > MaxFileSize {
-		return &FileError{Path: rel, Err: ErrTooLarge}
-	}
-	if id, links, ok := fileID(info); ok && links > 1 {
-		s.linked = append(s.linked, linkedFile{rel: rel, id: id, links: links})
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	switch {
-	case err != nil:
-		return &FileError{Path: rel, Err: err}
-	case len(b) > MaxFileSize:
-		return &FileError{Path: rel, Err: ErrTooLarge}
-	case !utf8.Valid(b):
-		return &FileError{Path: rel, Err: ErrNotUTF8}
-	}
+	return s.read(rel, from, kind, public)
+}
+
+// add appends a file to the result.
+func (s *scanner) add(rel string, kind Kind, public, body, hash string) {
 	s.files = append(s.files, File{
 		Source: rel,
 		Kind:   kind,
 		Path:   public,
 		Name:   NameOf(public),
 		Group:  GroupOf(public), // "" for META_PROMPT.md, which has no folder
-		Body:   string(b),
-		Hash:   Hash(b),
+		Body:   body,
+		Hash:   hash,
 	})
+}
+
+// read reads the content file at rel, whose bytes live at from (both
+// relative to the root), and adds it to the result.
+func (s *scanner) read(rel, from string, kind Kind, public string) error {
+	b, info, err := readContent(s.root, from)
+	if err != nil {
+		return &FileError{Path: rel, Err: err}
+	}
+	if info == nil {
+		return nil // replaced by something else since the walk saw it
+	}
+	if id, links, ok := fileID(info); ok && links > 1 {
+		s.linked = append(s.linked, linkedFile{rel: rel, id: id, links: links})
+	}
+	sum := sha256.Sum256(b)
+	if s.next == nil {
+		s.add(rel, kind, public, string(b), formatHash(sum))
+		return nil
+	}
+	s.opened++
+	if st, ok := statOf(info); ok {
+		e := indexEntry{stat: st, sum: sum}
+		if from != rel {
+			e.from = from
+		}
+		s.next.files[rel] = e
+	}
+	s.add(rel, kind, public, "", formatHash(sum))
 	return nil
+}
+
+// readContent reads and checks the bytes of the content file at from
+// (relative to the root) and returns them with the file's stat, taken
+// before it was read; a nil stat and no error mean that from is no
+// longer a regular file.
+func readContent(root *os.Root, from string) ([]byte, fs.FileInfo, error) {
+	f, err := root.Open(filepath.FromSlash(from))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, nil
+	}
+	if info.Size() > MaxFileSize {
+		return nil, nil, ErrTooLarge
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case len(b) > MaxFileSize:
+		return nil, nil, ErrTooLarge
+	case !utf8.Valid(b):
+		return nil, nil, ErrNotUTF8
+	}
+	return b, info, nil
 }
