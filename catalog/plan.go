@@ -34,7 +34,8 @@ type key struct{ ns, path string }
 // Plan returns the events that make the manifest equal the files:
 // catalog.publish for every new or changed file and catalog.remove for every
 // published object whose file is gone, in a deterministic order (publishes by
-// path, then removes). An unchanged tree gives no events.
+// path, then removes). An unchanged tree gives no events. The files must
+// have their bodies; see Diff for a plan that reads them one at a time.
 //
 // An object keeps its id across edits. A file that appears while a
 // published file of the same namespace with the same hash disappears is
@@ -42,6 +43,52 @@ type key struct{ ns, path string }
 // p-<32 hex> for rules and workflows, c-<32 hex> for context; the mpf is
 // always META_PROMPT.md.
 func Plan(workspaceID string, files []content.File, published []Published) ([]events.Event, error) {
+	changes := Diff(files, published)
+	out := make([]events.Event, 0, len(changes))
+	for _, c := range changes {
+		ev, err := c.Event(workspaceID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+// Change is one step of a plan: the publish of File under ID, or, when
+// Remove is set, the removal of that published object.
+type Change struct {
+	File   content.File // Body may be empty: read it before Event
+	ID     string
+	Remove *Published
+}
+
+// Event returns the catalog event of the change. A publish describes
+// File as it is, body included.
+func (c Change) Event(workspaceID string) (events.Event, error) {
+	if p := c.Remove; p != nil {
+		ev, err := events.New(workspaceID, events.TypeCatalogRemove, events.RemoveData{ID: p.ID, Kind: string(p.Kind), Path: p.Path})
+		if err != nil {
+			return events.Event{}, fmt.Errorf("plan remove %s: %w", p.Path, err)
+		}
+		return ev, nil
+	}
+	f := c.File
+	ev, err := events.New(workspaceID, events.TypeCatalogPublish, events.PublishData{
+		ID: c.ID, Kind: string(f.Kind), Path: f.Path, Name: f.Name, Group: f.Group,
+		Hash: f.Hash, Body: f.Body, Description: Describe(f.Body),
+	})
+	if err != nil {
+		return events.Event{}, fmt.Errorf("plan publish %s: %w", f.Path, err)
+	}
+	return ev, nil
+}
+
+// Diff returns the changes that make the manifest equal the files, in
+// Plan's order and with Plan's ids, comparing hashes only: the files'
+// bodies are not needed (content.ScanIndexed leaves them out), so a plan
+// of any size holds no body.
+func Diff(files []content.File, published []Published) []Change {
 	onDisk := make(map[key]bool, len(files))
 	for _, f := range files {
 		onDisk[key{namespace(f.Kind), f.Path}] = true
@@ -64,7 +111,7 @@ func Plan(workspaceID string, files []content.File, published []Published) ([]ev
 		return sorted[i].Path < sorted[j].Path
 	})
 
-	var out []events.Event
+	var out []Change
 	renamed := make(map[string]bool)
 	for _, f := range sorted {
 		k := key{namespace(f.Kind), f.Path}
@@ -79,29 +126,18 @@ func Plan(workspaceID string, files []content.File, published []Published) ([]ev
 		} else {
 			id = newID(f.Kind)
 		}
-		ev, err := events.New(workspaceID, events.TypeCatalogPublish, events.PublishData{
-			ID: id, Kind: string(f.Kind), Path: f.Path, Name: f.Name, Group: f.Group,
-			Hash: f.Hash, Body: f.Body, Description: Describe(f.Body),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("plan publish %s: %w", f.Path, err)
-		}
-		out = append(out, ev)
+		out = append(out, Change{File: f, ID: id})
 	}
 
 	removed := append([]Published(nil), published...)
 	sort.Slice(removed, func(i, j int) bool { return removed[i].Path < removed[j].Path })
-	for _, p := range removed {
+	for i, p := range removed {
 		if onDisk[key{namespace(p.Kind), p.Path}] || renamed[p.ID] {
 			continue
 		}
-		ev, err := events.New(workspaceID, events.TypeCatalogRemove, events.RemoveData{ID: p.ID, Kind: string(p.Kind), Path: p.Path})
-		if err != nil {
-			return nil, fmt.Errorf("plan remove %s: %w", p.Path, err)
-		}
-		out = append(out, ev)
+		out = append(out, Change{ID: p.ID, Remove: &removed[i]})
 	}
-	return out, nil
+	return out
 }
 
 // takeRename finds a vanished object of f's namespace with f's hash.

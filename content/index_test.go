@@ -63,9 +63,7 @@ func TestScanIndexed_UnchangedTreeOpensNoContentFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A window of 0: the files' change times are a moment before the
-	// first scan began, which RacyWindow would not yet trust.
-	files, idx, err := scanIndexed(root, nil, 0)
+	files, idx, err := ScanIndexed(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +72,7 @@ func TestScanIndexed_UnchangedTreeOpensNoContentFile(t *testing.T) {
 	}
 	sameListing(t, files, full)
 
-	files, idx2, err := scanIndexed(root, idx, 0)
+	files, idx2, err := ScanIndexed(root, idx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,3 +6,11 @@ func SetChunkSize(n int) (restore func()) {
 	chunkSize = n
 	return func() { chunkSize = 0 }
 }
+
+// ScanRead returns how many content files the last publish scan of n
+// opened and hashed.
+func ScanRead(n *Node) int {
+	n.scanIdx.mu.Lock()
+	defer n.scanIdx.mu.Unlock()
+	return n.scanIdx.idx.Read()
+}

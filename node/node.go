@@ -87,6 +87,7 @@ type Node struct {
 	every   int // Options.CheckpointEvery
 	noChain bool
 	key     CheckpointKey
+	scanIdx scanIndex // the publish scan's index (scanindex.go)
 
 	mu       sync.Mutex
 	stopProj context.CancelFunc

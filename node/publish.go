@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -10,21 +11,32 @@ import (
 	"github.com/clumsies/clumsies/events"
 )
 
-// Plan scans the content tree and returns the catalog events that would
-// bring the manifest in line with it, and the sequence of the catalog
-// aggregate the manifest it compared with was at.
-func (n *Node) Plan() ([]events.Event, uint64, error) {
-	files, err := content.Scan(n.WS.ContentRoot())
+// Plan scans the content tree and returns the changes that would bring
+// the manifest in line with it, and the sequence of the catalog aggregate
+// the manifest it compared with was at. The scan hashes only the files
+// changed since the last one, and the plan holds no body.
+func (n *Node) Plan() ([]catalog.Change, uint64, error) {
+	files, err := n.scan()
 	if err != nil {
 		return nil, 0, err
 	}
-	objs, seq := n.Store.Manifest()
-	pub := make([]catalog.Published, len(objs))
-	for i, o := range objs {
-		pub[i] = catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
+	pub, seq := n.Store.Published()
+	return catalog.Diff(files, pub), seq, nil
+}
+
+// changeEvent returns the event of one change of a plan, reading the body
+// of a file to publish from the tree as it is now (a file edited since the
+// scan is published as it reads now, or stops the publish if it became
+// unfit).
+func changeEvent(wsID string, r *content.Reader, c catalog.Change) (events.Event, error) {
+	if c.Remove == nil {
+		f, err := r.Read(c.File.Source)
+		if err != nil {
+			return events.Event{}, err
+		}
+		c.File = f
 	}
-	evs, err := catalog.Plan(n.WS.ID(), files, pub)
-	return evs, seq, err
+	return c.Event(wsID)
 }
 
 // maxPlans bounds how often Publish plans again after another writer
@@ -33,44 +45,84 @@ const maxPlans = 8
 
 // Publish appends the catalog events that bring the manifest in line with
 // the content tree and waits until they are applied. An unchanged tree
-// appends nothing. It returns the events appended.
+// appends nothing. It returns the events appended, the bodies of
+// published files left out (the ledger holds them).
 //
 // The plan is a decision on the manifest as of one sequence of the catalog
 // aggregate: each event is appended on the condition that the aggregate is
 // still where the plan (or the event before it) left it. If another writer
 // came first, the manifest is read again and what is left is planned
 // again. The tree is scanned and checked whole before anything is
-// appended, so a bad file publishes nothing.
+// appended, so a bad file publishes nothing; the bodies are read one at a
+// time as their events are appended, so a publish of any size holds at
+// most one.
 func (n *Node) Publish(ctx context.Context) ([]events.Event, error) {
 	if _, err := n.CatchUp(ctx); err != nil {
 		return nil, err
 	}
 	var done []events.Event
 	for attempt := 1; ; attempt++ {
-		evs, seq, err := n.Plan()
-		if err != nil {
+		changes, seq, err := n.Plan()
+		if err != nil || len(changes) == 0 {
 			return done, err
 		}
-		conflict := false
-		for i := range evs {
-			next, err := n.Log.AppendExpecting(ctx, evs[i], events.Expectation{Aggregate: events.AggregateCatalog, LastSeq: seq})
-			if errors.Is(err, events.ErrConflict) && attempt < maxPlans {
-				conflict = true
-				break
-			}
-			if err != nil {
-				return done, fmt.Errorf("publish %s: %w", evs[i].Type, err)
-			}
-			if err := n.WaitApplied(ctx, next); err != nil {
-				return done, fmt.Errorf("publish %s: %w", evs[i].Type, err)
-			}
-			done, seq = append(done, evs[i]), next
-		}
-		if !conflict {
-			return done, nil
+		evs, conflict, err := n.publishChanges(ctx, changes, seq, attempt < maxPlans)
+		done = append(done, evs...)
+		if err != nil || !conflict {
+			return done, err
 		}
 		if _, err := n.CatchUp(ctx); err != nil {
 			return done, err
 		}
 	}
+}
+
+// publishChanges appends the events of changes one at a time, each on the
+// condition that the catalog aggregate is where the one before left it
+// (seq for the first), reading each body just before its event. It
+// returns the events appended, and conflict true when another writer came
+// first and retry allows planning again.
+func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq uint64, retry bool) (done []events.Event, conflict bool, err error) {
+	r, err := content.OpenReader(n.WS.ContentRoot())
+	if err != nil {
+		return nil, false, err
+	}
+	defer r.Close()
+	for _, c := range changes {
+		ev, err := changeEvent(n.WS.ID(), r, c)
+		if err != nil {
+			return done, false, err
+		}
+		next, err := n.Log.AppendExpecting(ctx, ev, events.Expectation{Aggregate: events.AggregateCatalog, LastSeq: seq})
+		if errors.Is(err, events.ErrConflict) && retry {
+			return done, true, nil
+		}
+		if err != nil {
+			return done, false, fmt.Errorf("publish %s: %w", ev.Type, err)
+		}
+		if err := n.WaitApplied(ctx, next); err != nil {
+			return done, false, fmt.Errorf("publish %s: %w", ev.Type, err)
+		}
+		// The event is kept without its body: the caller reports what was
+		// published, and a plan of any size holds no body.
+		done, seq = append(done, withoutBody(ev)), next
+	}
+	return done, false, nil
+}
+
+// withoutBody returns ev with the body of a catalog.publish left out of
+// its data; other events as they are.
+func withoutBody(ev events.Event) events.Event {
+	p, err := ev.Payload()
+	d, ok := p.(*events.PublishData)
+	if err != nil || !ok || d.Body == "" {
+		return ev
+	}
+	d.Body = ""
+	data, err := json.Marshal(d)
+	if err != nil {
+		return ev
+	}
+	ev.Data = data
+	return ev
 }

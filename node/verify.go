@@ -8,8 +8,8 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/ledger"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/workspace"
@@ -160,10 +160,10 @@ func diffModels(a, b *projections.Store) string {
 	return fmt.Sprint(names)
 }
 
-func describePlan(evs []events.Event) string {
+func describePlan(changes []catalog.Change) string {
 	pub, rem := 0, 0
-	for _, ev := range evs {
-		if ev.Type == events.TypeCatalogRemove {
+	for _, c := range changes {
+		if c.Remove != nil {
 			rem++
 		} else {
 			pub++

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 )
@@ -313,4 +314,20 @@ func (s *Store) ObjectIDByPath(ns content.Namespace, path string) (string, bool)
 	defer s.mu.RUnlock()
 	id, ok := s.st.manifest.paths[nsPath{ns, path}]
 	return id, ok
+}
+
+// Published returns what a plan of the catalog compares the content tree
+// with (id, kind, path and hash of every published object, in Objects'
+// order) and the sequence of the newest event of the catalog aggregate
+// they include, as Manifest does but without copying constraints.
+func (s *Store) Published() ([]catalog.Published, uint64) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	seq := s.st.aggregates[events.AggregateCatalog]
+	inv := s.st.manifest.inventory().objects
+	out := make([]catalog.Published, len(inv))
+	for i, o := range inv {
+		out[i] = catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
+	}
+	return out, seq
 }

@@ -19,7 +19,7 @@ type PublishCommand struct {
 func (c *PublishCommand) Run(ctx context.Context, args []string) error {
 	fs := c.m.newFlags("publish", "publish [--workspace DIR] [--sync always|interval] [--json]")
 	c.ws.registerSync(fs)
-	h, err := c.m.attachData(ctx, fs, args, &c.ws, &c.json, "print the appended events as JSON lines")
+	h, err := c.m.attachData(ctx, fs, args, &c.ws, &c.json, "print the appended events as JSON lines (the bodies of published files left out)")
 	if err != nil {
 		return err
 	}
