@@ -36,6 +36,7 @@ type object struct {
 	Object
 	ns     content.Namespace
 	search string // searchText of the object, for List
+	doc    uint32 // its number in the search index
 }
 
 func newObject(o Object) *object {
@@ -120,6 +121,7 @@ func (r objectRow) object() *object {
 type manifestModel struct {
 	objects map[string]*object
 	paths   map[nsPath]string
+	search  *searchIndex // over the objects' search texts
 	// inv is the inventory of objects, built by the first reader that needs
 	// it and dropped by every change of the catalog.
 	inv atomic.Pointer[inventory]
@@ -134,6 +136,7 @@ func newManifestModel() *manifestModel {
 	return &manifestModel{
 		objects:        make(map[string]*object),
 		paths:          make(map[nsPath]string),
+		search:         newSearchIndex(),
 		touchedObjects: make(map[string]struct{}),
 		touchedPaths:   make(map[nsPath]struct{}),
 		bodies:         make(map[string]string),
@@ -172,9 +175,11 @@ func (m *manifestModel) publish(seq uint64, d *events.PublishData) {
 	}
 	if old, ok := m.objects[id]; ok {
 		m.unindex(old.Object)
+		m.search.drop(old)
 	}
 	obj := newObject(o)
 	m.objects[id] = obj
+	m.search.add(obj)
 	m.paths[nsPath{obj.ns, o.Path}] = id
 	m.touchedPaths[nsPath{obj.ns, o.Path}] = struct{}{}
 	m.touchedObjects[id] = struct{}{}
@@ -198,6 +203,7 @@ func (m *manifestModel) remove(d *events.RemoveData) {
 		return
 	}
 	m.unindex(old.Object)
+	m.search.drop(old)
 	delete(m.objects, id)
 	delete(m.bodies, id)
 	m.touchedObjects[id] = struct{}{}
@@ -247,7 +253,9 @@ func (m *manifestModel) load(k string, v []byte) error {
 		if r.ID != k[len(prefixObject):] {
 			return fmt.Errorf("row holds object %q", r.ID)
 		}
-		m.objects[r.ID] = r.object()
+		o := r.object()
+		m.objects[r.ID] = o
+		m.search.add(o)
 	case strings.HasPrefix(k, prefixPath):
 		ns, p, err := parsePathKey(k[len(prefixPath):])
 		if err != nil {

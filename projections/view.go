@@ -117,22 +117,17 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
-	inv := s.st.manifest.inventory()
-
 	// Items with a draft are few: they are sorted apart and merged into
-	// the inventory order, and the objects they stand for are marked in
-	// hidden (bit i for inv.objects[i]) so that the inventory skips them.
+	// the objects' order, and the objects they stand for are skipped.
 	var drafted []Item
-	var hidden []uint64
+	var hidden map[*object]bool
 	for _, d := range s.st.drafts.byID {
 		o := s.st.manifest.objects[d.ID]
 		if o != nil {
-			if i, ok := inv.index(o); ok {
-				if hidden == nil {
-					hidden = make([]uint64, (len(inv.objects)+63)/64)
-				}
-				hidden[i/64] |= 1 << (i % 64)
+			if hidden == nil {
+				hidden = make(map[*object]bool)
 			}
+			hidden[o] = true
 		}
 		var it Item
 		switch {
@@ -155,22 +150,21 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 	}
 	slices.SortFunc(drafted, compareItems)
 
-	var matches []uint64 // nil: every object
+	// Every object without a query; with one, those the search index
+	// finds, put in the same order.
+	var objs []*object
 	if len(words) > 0 {
-		matches = inv.matching(words)
+		objs = s.st.manifest.search.search(words)
+		slices.SortFunc(objs, compareObjects)
+	} else {
+		objs = s.st.manifest.inventory().objects
 	}
 	var out []Item
 	if f == (Filter{}) {
-		out = make([]Item, 0, len(inv.objects)+len(drafted))
+		out = make([]Item, 0, len(objs)+len(drafted))
 	}
-	for i, o := range inv.objects {
-		if matches != nil && matches[i/64]&(1<<(i%64)) == 0 {
-			continue
-		}
-		if hidden != nil && hidden[i/64]&(1<<(i%64)) != 0 {
-			continue
-		}
-		if o.ns == content.NSMPF || !f.selects(o.Kind, o.Group) {
+	for _, o := range objs {
+		if hidden[o] || o.ns == content.NSMPF || !f.selects(o.Kind, o.Group) {
 			continue
 		}
 		it := publishedItem(o)
@@ -272,13 +266,4 @@ func searchText(id, path, name, group, description string) string {
 		b.WriteString(description)
 	}
 	return strings.ToLower(b.String())
-}
-
-func containsAll(text string, words []string) bool {
-	for _, w := range words {
-		if !strings.Contains(text, w) {
-			return false
-		}
-	}
-	return true
 }

@@ -1,0 +1,200 @@
+package projections
+
+import (
+	"encoding/binary"
+	"slices"
+	"strings"
+)
+
+// searchIndex answers memdisc's query words from the objects' search
+// texts (searchText) through their trigrams: a word of three bytes or
+// more can only occur in a text that holds every trigram of the word, so
+// the texts holding the word's rarest trigrams are the only candidates,
+// and an exact check of every word on each candidate gives the answer a
+// scan of every text gives. Words shorter than three bytes narrow
+// nothing: a query of only such words checks every object.
+//
+// It is kept current by the manifest's apply (add and drop) and built at
+// Open from the stored rows: nothing of it is stored. Documents are
+// numbered in the order they are added and never renumbered until a
+// compaction: a dropped or replaced object leaves its number dead (its
+// postings stay, and no longer lead anywhere) until dead numbers outnumber
+// live ones, and then the index is built again from the live objects.
+type searchIndex struct {
+	docs  []*object // by document number; nil when dropped
+	live  int
+	grams map[uint32]*postings
+}
+
+// postings is the ascending list of the documents holding one trigram,
+// as varint deltas: most deltas take one byte, so the index costs about
+// a byte per trigram of each text.
+type postings struct {
+	b    []byte
+	last uint32 // the last document number in b
+	n    int    // how many numbers b holds
+}
+
+// minCompact is the least number of dead documents that makes a
+// compaction worth its cost.
+const minCompact = 1024
+
+func newSearchIndex() *searchIndex {
+	return &searchIndex{grams: make(map[uint32]*postings)}
+}
+
+// add indexes o, which must not be indexed yet, and gives it a number.
+func (x *searchIndex) add(o *object) {
+	doc := uint32(len(x.docs))
+	o.doc = doc
+	x.docs = append(x.docs, o)
+	x.live++
+	text := o.search
+	for i := 0; i+3 <= len(text); i++ {
+		if text[i] == '\n' || text[i+1] == '\n' || text[i+2] == '\n' {
+			continue // no word holds a line feed
+		}
+		g := trigram(text[i:])
+		p := x.grams[g]
+		if p == nil {
+			p = &postings{}
+			x.grams[g] = p
+		} else if p.n > 0 && p.last == doc {
+			continue // a trigram seen before in this text
+		}
+		delta := doc
+		if p.n > 0 {
+			delta = doc - p.last
+		}
+		p.b = binary.AppendUvarint(p.b, uint64(delta))
+		p.last, p.n = doc, p.n+1
+	}
+}
+
+// drop forgets o, which must be indexed; a compaction follows when dead
+// numbers outnumber live ones.
+func (x *searchIndex) drop(o *object) {
+	if int(o.doc) >= len(x.docs) || x.docs[o.doc] != o {
+		return
+	}
+	x.docs[o.doc] = nil
+	x.live--
+	if dead := len(x.docs) - x.live; dead >= minCompact && dead > x.live {
+		x.compact()
+	}
+}
+
+// compact builds the index again from its live documents.
+func (x *searchIndex) compact() {
+	live := make([]*object, 0, x.live)
+	for _, o := range x.docs {
+		if o != nil {
+			live = append(live, o)
+		}
+	}
+	*x = *newSearchIndex()
+	for _, o := range live {
+		x.add(o)
+	}
+}
+
+func trigram(s string) uint32 {
+	return uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2])
+}
+
+// narrowBelow is the number of candidates under which further posting
+// lists are not read: checking each of a few candidates exactly is
+// cheaper than decoding another long list.
+const narrowBelow = 32
+
+// search returns the objects whose search text holds every word (words
+// lower-cased and not empty), in no particular order.
+func (x *searchIndex) search(words []string) []*object {
+	var lists []*postings
+	for _, w := range words {
+		for i := 0; i+3 <= len(w); i++ {
+			p := x.grams[trigram(w[i:])]
+			if p == nil {
+				return nil // a trigram no text holds
+			}
+			lists = append(lists, p)
+		}
+	}
+	var out []*object
+	if len(lists) == 0 {
+		for _, o := range x.docs {
+			if o != nil && containsAll(o.search, words) {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	slices.SortFunc(lists, func(a, b *postings) int { return a.n - b.n })
+	cand := lists[0].decode(nil)
+	for _, p := range lists[1:] {
+		if len(cand) < narrowBelow {
+			break
+		}
+		if p == lists[0] {
+			continue
+		}
+		cand = p.intersect(cand)
+	}
+	for _, d := range cand {
+		if o := x.docs[d]; o != nil && containsAll(o.search, words) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// decode appends the document numbers of p to out.
+func (p *postings) decode(out []uint32) []uint32 {
+	out = slices.Grow(out, p.n)
+	doc := uint32(0)
+	for b, first := p.b, true; len(b) > 0; first = false {
+		v, n := binary.Uvarint(b)
+		b = b[n:]
+		if first {
+			doc = uint32(v)
+		} else {
+			doc += uint32(v)
+		}
+		out = append(out, doc)
+	}
+	return out
+}
+
+// intersect keeps, in place, the numbers of cand (ascending) that p holds.
+func (p *postings) intersect(cand []uint32) []uint32 {
+	keep := cand[:0]
+	doc, b, first := uint32(0), p.b, true
+	for _, c := range cand {
+		for len(b) > 0 && (first || doc < c) {
+			v, n := binary.Uvarint(b)
+			b = b[n:]
+			if first {
+				doc, first = uint32(v), false
+			} else {
+				doc += uint32(v)
+			}
+		}
+		if !first && doc == c {
+			keep = append(keep, c)
+		}
+		if len(b) == 0 && (first || doc < c) {
+			break
+		}
+	}
+	return keep
+}
+
+// containsAll reports whether text holds every word.
+func containsAll(text string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
