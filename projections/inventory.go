@@ -34,4 +34,3 @@ func (m *manifestModel) inventory() *inventory {
 func compareObjects(a, b *object) int {
 	return cmp.Or(cmp.Compare(a.ns.Rank(), b.ns.Rank()), strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
 }
-
