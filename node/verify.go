@@ -93,7 +93,10 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 	if r.Digest != r.ReplayDigest {
 		r.Problems = append(r.Problems, "read models differ from a replay of the stream: "+diffModels(live, replay)+"; run `clumsies rebuild`")
 	}
-	objs := live.Objects()
+	objs, err := live.Objects()
+	if err != nil {
+		return r, err
+	}
 	r.Objects = len(objs)
 	for _, meta := range objs {
 		r.Problems = append(r.Problems, checkObject(live, meta.ID)...)
@@ -135,7 +138,9 @@ func normal(cs []content.Constraint) []content.Constraint {
 // diffModels names the read models that differ between two stores.
 func diffModels(a, b *projections.Store) string {
 	var names []string
-	if !reflect.DeepEqual(a.Objects(), b.Objects()) {
+	oa, aerr := a.Objects()
+	ob, berr := b.Objects()
+	if aerr != nil || berr != nil || !reflect.DeepEqual(oa, ob) {
 		names = append(names, "manifest")
 	}
 	da, aerr := a.Drafts()

@@ -157,7 +157,7 @@ func renderModels(tb testing.TB, s *projections.Store) string {
 		Usage    []projections.RuleUsage   `json:"usage"`
 		Sessions []projections.Session     `json:"sessions"`
 		Tools    []projections.ToolMetrics `json:"tools"`
-	}{s.Summary(), s.Objects(), allDrafts(tb, s), closedDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools()}
+	}{s.Summary(), objects(tb, s), allDrafts(tb, s), closedDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools()}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

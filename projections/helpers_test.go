@@ -225,3 +225,13 @@ func closedDrafts(tb testing.TB, s *projections.Store) []catalog.Draft {
 	}
 	return ds
 }
+
+// objects returns s.Objects() and fails on an error.
+func objects(tb testing.TB, s *projections.Store) []projections.Object {
+	tb.Helper()
+	objs, err := s.Objects()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return objs
+}

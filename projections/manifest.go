@@ -3,7 +3,6 @@ package projections
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -29,19 +28,30 @@ type Object struct {
 	Seq uint64 `json:"seq"`
 }
 
-// object is the in-memory form of a published object: its metadata, never
-// its body, which stays in pebble. A value stored in the model never
-// changes; a publish stores a new one.
+// object is the in-memory form of a published object: what memdisc
+// lists and what a plan and the usage count need (its metadata and the
+// ids of its constraints), never its body nor the texts of its
+// constraints, which stay in pebble (read on demand: Store.constraints).
+// Object.Constraints and Object.Body are always empty. A value stored in
+// the model never changes; a publish stores a new one.
 type object struct {
 	Object
-	ns     content.Namespace
-	search string // searchText of the object, for List
-	doc    uint32 // its number in the search index
+	constraintIDs []string
+	ns            content.Namespace
+	search        string // searchText of the object, for List
+	doc           uint32 // its number in the search index
 }
 
 func newObject(o Object) *object {
-	o.Body = ""
-	return &object{Object: o, ns: content.NamespaceOf(o.Kind), search: searchText(o.ID, o.Path, o.Name, o.Group, o.Description)}
+	ids := make([]string, len(o.Constraints))
+	for i, c := range o.Constraints {
+		ids[i] = c.ID
+	}
+	if len(ids) == 0 {
+		ids = nil
+	}
+	o.Body, o.Constraints = "", nil
+	return &object{Object: o, constraintIDs: ids, ns: content.NamespaceOf(o.Kind), search: searchText(o.ID, o.Path, o.Name, o.Group, o.Description)}
 }
 
 // nsPath is a key of the path index.
@@ -93,18 +103,20 @@ type constraintRow struct {
 	TextHash string `json:"textHash"`
 }
 
-func (o *object) row() objectRow {
+// row returns the stored form of o, whose constraints are cs.
+func (o *object) row(cs []content.Constraint) objectRow {
 	r := objectRow{
 		ID: o.ID, Kind: string(o.Kind), Path: o.Path, Name: o.Name, Group: o.Group,
 		Hash: o.Hash, Description: o.Description, Seq: o.Seq,
 	}
-	for _, c := range o.Constraints {
+	for _, c := range cs {
 		r.Constraints = append(r.Constraints, constraintRow{ID: c.ID, Name: c.Name, Text: c.Text, TextHash: c.TextHash})
 	}
 	return r
 }
 
-func (r objectRow) object() *object {
+// api returns the object r stores, constraints included.
+func (r objectRow) api() Object {
 	o := Object{
 		ID: r.ID, Kind: content.Kind(r.Kind), Path: r.Path, Name: r.Name, Group: r.Group,
 		Hash: r.Hash, Description: r.Description, Seq: r.Seq,
@@ -112,7 +124,34 @@ func (r objectRow) object() *object {
 	for _, c := range r.Constraints {
 		o.Constraints = append(o.Constraints, content.Constraint{ID: c.ID, Name: c.Name, Text: c.Text, TextHash: c.TextHash})
 	}
-	return newObject(o)
+	return o
+}
+
+// objectHead is what Open reads of an object row: all but the texts of
+// the constraints, which the decoder skips without copying.
+type objectHead struct {
+	ID          string `json:"id"`
+	Kind        string `json:"kind"`
+	Path        string `json:"path"`
+	Name        string `json:"name"`
+	Group       string `json:"group,omitempty"`
+	Hash        string `json:"hash"`
+	Description string `json:"description,omitempty"`
+	Constraints []struct {
+		ID string `json:"id"`
+	} `json:"constraints,omitempty"`
+	Seq uint64 `json:"seq"`
+}
+
+func (h *objectHead) object() *object {
+	o := newObject(Object{
+		ID: h.ID, Kind: content.Kind(h.Kind), Path: h.Path, Name: h.Name, Group: h.Group,
+		Hash: h.Hash, Description: h.Description, Seq: h.Seq,
+	})
+	for _, c := range h.Constraints {
+		o.constraintIDs = append(o.constraintIDs, c.ID)
+	}
+	return o
 }
 
 // manifestModel is the read model of the published catalog: the objects,
@@ -129,7 +168,8 @@ type manifestModel struct {
 	// Touched since the last write.
 	touchedObjects map[string]struct{}
 	touchedPaths   map[nsPath]struct{}
-	bodies         map[string]string // bodies published since the last write
+	bodies         map[string]string               // bodies published since the last write
+	constraints    map[string][]content.Constraint // and their constraints
 }
 
 func newManifestModel() *manifestModel {
@@ -140,6 +180,7 @@ func newManifestModel() *manifestModel {
 		touchedObjects: make(map[string]struct{}),
 		touchedPaths:   make(map[nsPath]struct{}),
 		bodies:         make(map[string]string),
+		constraints:    make(map[string][]content.Constraint),
 	}
 }
 
@@ -184,6 +225,7 @@ func (m *manifestModel) publish(seq uint64, d *events.PublishData) {
 	m.touchedPaths[nsPath{obj.ns, o.Path}] = struct{}{}
 	m.touchedObjects[id] = struct{}{}
 	m.bodies[id] = d.Body
+	m.constraints[id] = o.Constraints
 	m.inv.Store(nil)
 }
 
@@ -206,6 +248,7 @@ func (m *manifestModel) remove(d *events.RemoveData) {
 	m.search.drop(old)
 	delete(m.objects, id)
 	delete(m.bodies, id)
+	delete(m.constraints, id)
 	m.touchedObjects[id] = struct{}{}
 	m.inv.Store(nil)
 }
@@ -222,7 +265,7 @@ func (m *manifestModel) unindex(o Object) {
 func (m *manifestModel) write(w *rowWriter) {
 	for id := range m.touchedObjects {
 		if o, ok := m.objects[id]; ok {
-			w.json(objectKey(id), o.row())
+			w.json(objectKey(id), o.row(m.constraints[id]))
 			if body, ok := m.bodies[id]; ok {
 				w.set(bodyKey(id), []byte(body))
 			}
@@ -241,12 +284,13 @@ func (m *manifestModel) write(w *rowWriter) {
 	clear(m.touchedObjects)
 	clear(m.touchedPaths)
 	clear(m.bodies)
+	clear(m.constraints)
 }
 
 func (m *manifestModel) load(k string, v []byte) error {
 	switch {
 	case strings.HasPrefix(k, prefixObject):
-		var r objectRow
+		var r objectHead
 		if err := json.Unmarshal(v, &r); err != nil {
 			return err
 		}
@@ -268,51 +312,65 @@ func (m *manifestModel) load(k string, v []byte) error {
 	return nil
 }
 
-// Object returns the published object with this id, body included; the
-// meta prompt's id is content.MetaPromptPath. Drafts are not considered
-// (see View). It returns ErrNotFound for an unknown id, ErrClosed after
-// Close, and the storage error if the body cannot be read.
+// Object returns the published object with this id, body and
+// constraints included; the meta prompt's id is content.MetaPromptPath.
+// Drafts are not considered (see View). It returns ErrNotFound for an
+// unknown id, ErrClosed after Close, and the storage error if its rows
+// cannot be read.
 func (s *Store) Object(id string) (Object, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed.Load() {
 		return Object{}, ErrClosed
 	}
-	o, ok := s.st.manifest.objects[id]
-	if !ok {
+	if _, ok := s.st.manifest.objects[id]; !ok {
 		return Object{}, ErrNotFound
 	}
-	out := o.Object
-	out.Constraints = slices.Clone(out.Constraints)
-	body, err := s.body(id)
+	out, err := s.objectRow(id)
 	if err != nil {
 		return Object{}, err
 	}
-	out.Body = body
+	if out.Body, err = s.body(id); err != nil {
+		return Object{}, err
+	}
 	return out, nil
 }
 
-// Objects returns every published object without its body, sorted by
-// namespace (meta prompt, rules and workflows, context), then by path.
-func (s *Store) Objects() []Object {
-	objs, _ := s.Manifest()
-	return objs
-}
-
-// Manifest returns what a decision of the catalog aggregate reads: every
-// published object as Objects does, and the sequence of the newest event
-// of the catalog aggregate they include (the expectation of the append).
-func (s *Store) Manifest() ([]Object, uint64) {
+// Objects returns every published object, constraints included and
+// without its body, sorted by namespace (meta prompt, rules and
+// workflows, context), then by path. It reads every object's row: for
+// checks and tests, not for serving (List and Published serve from
+// memory). It returns ErrClosed after Close and the storage error if a
+// row cannot be read.
+func (s *Store) Objects() ([]Object, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	seq := s.st.aggregates[events.AggregateCatalog]
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
 	inv := s.st.manifest.inventory().objects
 	out := make([]Object, len(inv))
 	for i, o := range inv {
-		out[i] = o.Object
-		out[i].Constraints = slices.Clone(o.Constraints)
+		var err error
+		if out[i], err = s.objectRow(o.ID); err != nil {
+			return nil, err
+		}
 	}
-	return out, seq
+	return out, nil
+}
+
+// objectRow reads the stored row of a published object. The caller holds
+// s.mu and has checked that the store is open.
+func (s *Store) objectRow(id string) (Object, error) {
+	v, err := s.get(objectKey(id), "object "+id)
+	if err != nil {
+		return Object{}, err
+	}
+	var r objectRow
+	if err := json.Unmarshal([]byte(v), &r); err != nil {
+		return Object{}, fmt.Errorf("read object %s: %w: %w", id, ErrCorrupt, err)
+	}
+	return r.api(), nil
 }
 
 // ObjectIDByPath returns the id of the object published at path in

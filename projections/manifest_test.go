@@ -72,7 +72,7 @@ func TestStore_Publish(t *testing.T) {
 			l.publish("", content.KindMPF, content.MetaPromptPath, "m"),
 		)
 		var got []string
-		for _, o := range s.Objects() {
+		for _, o := range objects(t, s) {
 			got = append(got, o.Path)
 			if o.Body != "" {
 				t.Errorf("got body %q for %s, want none", o.Body, o.ID)
@@ -109,7 +109,7 @@ func TestStore_Publish(t *testing.T) {
 		if got, _ := s.Object(ruleA); got.Body != "a2" || got.Name != "A2" {
 			t.Errorf("got %s, want the new version", jsonOf(got))
 		}
-		if n := len(s.Objects()); n != 1 {
+		if n := len(objects(t, s)); n != 1 {
 			t.Errorf("got %d objects, want 1", n)
 		}
 	})

@@ -44,7 +44,7 @@ func readModels(tb testing.TB, s *projections.Store) string {
 	for _, it := range mustList(tb, s, projections.Filter{}) {
 		views = append(views, mustView(tb, s, it.ID))
 	}
-	return jsonOf([]any{s.Objects(), allDrafts(tb, s), closedDrafts(tb, s), views, s.Usage(), s.Sessions(), s.Tools(), s.Summary()})
+	return jsonOf([]any{objects(tb, s), allDrafts(tb, s), closedDrafts(tb, s), views, s.Usage(), s.Sessions(), s.Tools(), s.Summary()})
 }
 
 func TestStore_Apply(t *testing.T) {
@@ -108,7 +108,7 @@ func TestStore_Apply(t *testing.T) {
 	t.Run("FailedCallsTouchOnlyToolsAndSessions", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s, sampleCatalog(l)...)
-		before := jsonOf([]any{s.Objects(), allDrafts(t, s), mustList(t, s, projections.Filter{}), s.Usage()})
+		before := jsonOf([]any{objects(t, s), allDrafts(t, s), mustList(t, s, projections.Filter{}), s.Usage()})
 		tools, sessions := jsonOf(s.Tools()), jsonOf(s.Sessions())
 		// Each failure carries a payload that would change something if
 		// the projector looked at it.
@@ -119,7 +119,7 @@ func TestStore_Apply(t *testing.T) {
 			l.add(events.TypeDraftDelete, events.DraftData{Resource: "rule", ID: ruleB}, failed("not_found")),
 			l.add(events.TypeArtifactError, events.FailureData{Message: "bad"}, failed("invalid_params")),
 		)
-		if got := jsonOf([]any{s.Objects(), allDrafts(t, s), mustList(t, s, projections.Filter{}), s.Usage()}); got != before {
+		if got := jsonOf([]any{objects(t, s), allDrafts(t, s), mustList(t, s, projections.Filter{}), s.Usage()}); got != before {
 			t.Errorf("got %s, want %s", got, before)
 		}
 		if got := jsonOf(s.Tools()); got == tools {
@@ -293,7 +293,7 @@ func TestStore_ConcurrentReads(t *testing.T) {
 					return
 				}
 				_, _ = s.List(context.Background(), projections.Filter{Query: "go"})
-				_ = s.Objects()
+				_, _ = s.Objects()
 				_, _ = s.Digest()
 				_, _ = s.ObjectIDByPath(content.NSRule, "go/A.md")
 				_ = s.Usage()

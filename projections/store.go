@@ -66,6 +66,7 @@ type Store struct {
 	mu     sync.RWMutex // guards st and broken; held for writing from change to commit
 	st     *state
 	broken error       // a failed commit that could not be rolled back in memory
+	rows   rowCache    // bodies and constraints read last (rowcache.go)
 	closed atomic.Bool // set under mu, so a reader holding mu sees an open db
 
 	checkpoint atomic.Uint64
@@ -245,4 +246,5 @@ func (p pebbleLogger) Fatalf(format string, args ...any) {
 func (s *Store) adopt(st *state) {
 	st.chain.off = s.noChain
 	s.st = st
+	s.rows.clear()
 }

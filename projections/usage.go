@@ -142,11 +142,11 @@ func (s *Store) Usage() []RuleUsage {
 		seen[o.ID] = true
 		u := RuleUsage{ID: o.ID, Path: o.Path, Kind: o.Kind, Refs: s.st.usage.rules[o.ID]}
 		counted := s.st.usage.constraints[o.ID]
-		for _, c := range o.Constraints {
-			u.Constraints = append(u.Constraints, ConstraintUsage{ID: c.ID, Refs: counted[c.ID]})
+		for _, cid := range o.constraintIDs {
+			u.Constraints = append(u.Constraints, ConstraintUsage{ID: cid, Refs: counted[cid]})
 		}
 		for id, n := range counted {
-			if !slices.ContainsFunc(o.Constraints, func(c content.Constraint) bool { return c.ID == id }) {
+			if !slices.Contains(o.constraintIDs, id) {
 				u.Constraints = append(u.Constraints, ConstraintUsage{ID: id, Refs: n})
 			}
 		}

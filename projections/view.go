@@ -73,8 +73,13 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 		return Item{}, ErrNotFound
 	case d == nil:
 		it = publishedItem(o)
-		it.Constraints = slices.Clone(o.Constraints)
+		body, cs, err := s.published(o)
+		if err != nil {
+			return Item{}, err
+		}
+		it.Body, it.Constraints = body, cs
 		s.st.drafts.outcome(&it)
+		return it, nil
 	default:
 		var ok bool
 		if it, ok = overlaid(o, d); !ok {
@@ -88,7 +93,7 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 		}
 		it.Body = body
 	}
-	if it.Published && d == nil || d != nil && d.Op == events.DraftOpRename {
+	if d.Op == events.DraftOpRename {
 		body, err := s.body(id)
 		if err != nil {
 			return Item{}, err

@@ -1,0 +1,99 @@
+package projections
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/clumsies/clumsies/content"
+)
+
+// rowCache keeps the bodies and constraints of the objects read last, so
+// that an agent loading the same few objects again and again does not
+// read and decode their rows every time. It is bounded by entries and by
+// bytes; an entry is valid for the publish (the sequence) it was read at.
+type rowCache struct {
+	mu    sync.Mutex
+	m     map[string]cachedRow
+	bytes int
+}
+
+type cachedRow struct {
+	seq         uint64
+	body        string
+	constraints []content.Constraint
+	size        int
+}
+
+// Bounds of the row cache: a tool process keeps about 1 MiB of texts.
+const (
+	rowCacheEntries = 256
+	rowCacheBytes   = 1 << 20
+)
+
+func (c *rowCache) get(id string, seq uint64) (cachedRow, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[id]
+	return r, ok && r.seq == seq
+}
+
+// put keeps r for id, evicting entries (any) until both bounds hold. An
+// entry larger than a quarter of the byte bound is not kept.
+func (c *rowCache) put(id string, r cachedRow) {
+	r.size = len(r.body)
+	for _, k := range r.constraints {
+		r.size += len(k.ID) + len(k.Name) + len(k.Text) + len(k.TextHash)
+	}
+	if r.size > rowCacheBytes/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string]cachedRow)
+	}
+	if old, ok := c.m[id]; ok {
+		c.bytes -= old.size
+		delete(c.m, id)
+	}
+	for k, old := range c.m {
+		if len(c.m) < rowCacheEntries && c.bytes+r.size <= rowCacheBytes {
+			break
+		}
+		c.bytes -= old.size
+		delete(c.m, k)
+	}
+	c.m[id] = r
+	c.bytes += r.size
+}
+
+// clear drops every entry (the state was replaced).
+func (c *rowCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.m)
+	c.bytes = 0
+}
+
+// published returns the body and the constraints of published object o,
+// from the cache or from its rows. The caller holds s.mu and has checked
+// that the store is open. The constraints are the caller's to change.
+func (s *Store) published(o *object) (string, []content.Constraint, error) {
+	if r, ok := s.rows.get(o.ID, o.Seq); ok {
+		return r.body, slices.Clone(r.constraints), nil
+	}
+	body, err := s.body(o.ID)
+	if err != nil {
+		return "", nil, err
+	}
+	var cs []content.Constraint
+	if len(o.constraintIDs) > 0 {
+		row, err := s.objectRow(o.ID)
+		if err != nil {
+			return "", nil, err
+		}
+		cs = row.Constraints
+	}
+	s.rows.put(o.ID, cachedRow{seq: o.Seq, body: body, constraints: cs})
+	return body, slices.Clone(cs), nil
+}
