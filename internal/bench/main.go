@@ -36,7 +36,7 @@ func (b *bench) printf(format string, args ...any) {
 func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, concurrency, takeover, hook, liveedit, hub, chain, export")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, growth, concurrency, takeover, hook, liveedit, hub, chain, export")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -64,6 +64,7 @@ func main() {
 		{"rebuild", benchRebuild},
 		{"latency", benchLatency},
 		{"catalog", benchCatalog},
+		{"growth", benchGrowth},
 		{"concurrency", benchConcurrency},
 		{"takeover", benchTakeover},
 		{"hook", benchHook},
