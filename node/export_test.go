@@ -12,5 +12,5 @@ func SetChunkSize(n int) (restore func()) {
 func ScanRead(n *Node) int {
 	n.scanIdx.mu.Lock()
 	defer n.scanIdx.mu.Unlock()
-	return n.scanIdx.idx.Read()
+	return n.scanIdx.read
 }

@@ -8,17 +8,17 @@ import (
 )
 
 // scanIndexName is the file, in the state folder, that keeps the publish
-// scan's index between processes.
+// scan's index (content.Index) between scans.
 const scanIndexName = "scan-index"
 
-// scanIndex keeps the index of the last publish scan, so that a scan
-// hashes only the files changed since (content.ScanIndexed). It lives in
-// memory while the node is open and in the state folder between runs; a
-// missing or damaged file costs one full scan.
+// scanIndex serializes the publish scans of a node and remembers how many
+// files the last one read. The index itself lives in the state folder
+// only: it is read at the start of a scan and written after one that read
+// files, so that it costs no memory between scans. A missing or damaged
+// file costs one full scan.
 type scanIndex struct {
-	mu     sync.Mutex
-	loaded bool
-	idx    *content.Index
+	mu   sync.Mutex
+	read int // content files the last scan opened
 }
 
 // scan scans the content tree of n with the index and keeps the index
@@ -28,22 +28,18 @@ func (n *Node) scan() ([]content.File, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	file := filepath.Join(n.WS.StateDir(), scanIndexName)
-	if !s.loaded {
-		idx, err := content.LoadIndex(file)
-		if err != nil {
-			n.logger.Warn("the publish scan reads every content file once", "reason", err)
-		}
-		s.idx, s.loaded = idx, true
+	prev, err := content.LoadIndex(file)
+	if err != nil {
+		n.logger.Warn("the publish scan reads every content file once", "reason", err)
 	}
-	files, idx, err := content.ScanIndexed(n.WS.ContentRoot(), s.idx)
+	files, idx, err := content.ScanIndexed(n.WS.ContentRoot(), prev)
 	if err != nil {
 		return nil, err
 	}
-	changed := s.idx == nil || idx.Read() > 0 || idx.Len() != s.idx.Len()
-	s.idx = idx
-	if changed {
+	s.read = idx.Read()
+	if prev == nil || idx.Read() > 0 || idx.Len() != prev.Len() {
 		if err := idx.Save(file); err != nil {
-			n.logger.Warn("the next start reads every content file again", "reason", err)
+			n.logger.Warn("the next scan reads every content file again", "reason", err)
 		}
 	}
 	return files, nil
