@@ -143,9 +143,24 @@ type objectHead struct {
 	Seq uint64 `json:"seq"`
 }
 
+// object returns the in-memory form of the row. Strings that repeat a
+// constant or a part of the path share its memory.
 func (h *objectHead) object() *object {
+	kind := content.Kind(h.Kind)
+	for _, k := range [...]content.Kind{content.KindRule, content.KindWorkflow, content.KindContext, content.KindMPF} {
+		if kind == k {
+			kind = k
+		}
+	}
+	name, group := h.Name, h.Group
+	if n := content.NameOf(h.Path); n == name {
+		name = n
+	}
+	if g := content.GroupOf(h.Path); g == group {
+		group = g
+	}
 	o := newObject(Object{
-		ID: h.ID, Kind: content.Kind(h.Kind), Path: h.Path, Name: h.Name, Group: h.Group,
+		ID: h.ID, Kind: kind, Path: h.Path, Name: name, Group: group,
 		Hash: h.Hash, Description: h.Description, Seq: h.Seq,
 	})
 	for _, c := range h.Constraints {
@@ -305,7 +320,13 @@ func (m *manifestModel) load(k string, v []byte) error {
 		if err != nil {
 			return err
 		}
-		m.paths[nsPath{ns, p}] = string(v)
+		// Objects load first (their keys sort first): the entry shares
+		// the strings of the object it names.
+		id := string(v)
+		if o := m.objects[id]; o != nil && o.ns == ns && o.Path == p {
+			ns, p, id = o.ns, o.Path, o.ID
+		}
+		m.paths[nsPath{ns, p}] = id
 	default:
 		return errUnknownRow
 	}

@@ -58,6 +58,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	limitMemory()
 	opts, err := c.natsOptions()
 	if err != nil {
 		return err
@@ -105,6 +106,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		published.report(h.Publish(ctx))
 	}
 	c.announceListener(h, opts)
+	fitMemoryLimit()
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
 		WorkspaceID: h.Workspace().ID(),
@@ -151,6 +153,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 			published.report(h.Publish(ctx))
 		}
 		c.announceListener(h, opts)
+		fitMemoryLimit()
 		o.done(h, nil)
 	}()
 	logger, _ := c.ws.logger(c.m.Stderr)
