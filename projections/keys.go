@@ -9,15 +9,15 @@ import (
 
 // The key layout. Every row belongs to one read model (see model and the
 // registry, newState), under the model's prefix, or to the store core
-// (meta/). Values are fixed-width big-endian integers (u64), raw bytes, or
-// JSON of a row type of the model (a struct, never an API type), so equal
-// read models are equal bytes. Each model builds its keys in its own file.
+// (meta/). Values are fixed-width big-endian integers (u64), raw bytes,
+// JSON of a row type of the model (a struct, never an API type), or a
+// binary encoding of one (bin), so equal read models are equal bytes. Each model builds its keys in its own file.
 //
 //	meta/schema                     u64   layout version (schemaVersion)
 //	meta/checkpoint                 u64   sequence of the last applied event
 //	meta/events                     u64   number of events applied
 //	meta/agg/<aggregate>            u64   sequence of the aggregate's newest event
-//	m/o/<id>                        JSON  objectRow: an object without its body (manifest.go)
+//	m/o/<id>                        bin   objectRow: an object without its body (manifest.go, objectrow.go)
 //	m/b/<id>                        raw   the published body of an object (not loaded at Open)
 //	m/p/<ns>/<path>                 raw   id of the object at path in namespace ns
 //	d/m/<id>                        JSON  draftRow: the open draft of an id, without its body (drafts.go)

@@ -1,7 +1,6 @@
 package projections
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -82,25 +81,26 @@ func parsePathKey(rest string) (content.Namespace, string, error) {
 }
 
 // objectRow is how an object is stored, without its body: its own type,
-// so that the API type can change without changing the layout.
+// so that the API type can change without changing the layout; its
+// encoding is in objectrow.go.
 type objectRow struct {
-	ID          string          `json:"id"`
-	Kind        string          `json:"kind"`
-	Path        string          `json:"path"`
-	Name        string          `json:"name"`
-	Group       string          `json:"group,omitempty"`
-	Hash        string          `json:"hash"`
-	Description string          `json:"description,omitempty"`
-	Constraints []constraintRow `json:"constraints,omitempty"`
-	Seq         uint64          `json:"seq"`
+	ID          string
+	Kind        string
+	Path        string
+	Name        string
+	Group       string
+	Hash        string
+	Description string
+	Constraints []constraintRow
+	Seq         uint64
 }
 
 // constraintRow is how a constraint of an object is stored.
 type constraintRow struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Text     string `json:"text"`
-	TextHash string `json:"textHash"`
+	ID       string
+	Name     string
+	Text     string
+	TextHash string
 }
 
 // row returns the stored form of o, whose constraints are cs.
@@ -127,20 +127,12 @@ func (r objectRow) api() Object {
 	return o
 }
 
-// objectHead is what Open reads of an object row: all but the texts of
-// the constraints, which the decoder skips without copying.
+// objectHead is what Open reads of an object row: all but the names,
+// texts and hashes of the constraints (objectrow.go).
 type objectHead struct {
-	ID          string `json:"id"`
-	Kind        string `json:"kind"`
-	Path        string `json:"path"`
-	Name        string `json:"name"`
-	Group       string `json:"group,omitempty"`
-	Hash        string `json:"hash"`
-	Description string `json:"description,omitempty"`
-	Constraints []struct {
-		ID string `json:"id"`
-	} `json:"constraints,omitempty"`
-	Seq uint64 `json:"seq"`
+	ID, Kind, Path, Name, Group, Hash, Description string
+	Seq                                            uint64
+	ConstraintIDs                                  []string
 }
 
 // object returns the in-memory form of the row. Strings that repeat a
@@ -163,9 +155,7 @@ func (h *objectHead) object() *object {
 		ID: h.ID, Kind: kind, Path: h.Path, Name: name, Group: group,
 		Hash: h.Hash, Description: h.Description, Seq: h.Seq,
 	})
-	for _, c := range h.Constraints {
-		o.constraintIDs = append(o.constraintIDs, c.ID)
-	}
+	o.constraintIDs = h.ConstraintIDs
 	return o
 }
 
@@ -280,7 +270,7 @@ func (m *manifestModel) unindex(o Object) {
 func (m *manifestModel) write(w *rowWriter) {
 	for id := range m.touchedObjects {
 		if o, ok := m.objects[id]; ok {
-			w.json(objectKey(id), o.row(m.constraints[id]))
+			w.set(objectKey(id), o.row(m.constraints[id]).encode())
 			if body, ok := m.bodies[id]; ok {
 				w.set(bodyKey(id), []byte(body))
 			}
@@ -305,8 +295,8 @@ func (m *manifestModel) write(w *rowWriter) {
 func (m *manifestModel) load(k string, v []byte) error {
 	switch {
 	case strings.HasPrefix(k, prefixObject):
-		var r objectHead
-		if err := json.Unmarshal(v, &r); err != nil {
+		r, err := decodeObjectHead(v)
+		if err != nil {
 			return err
 		}
 		if r.ID != k[len(prefixObject):] {
@@ -387,8 +377,8 @@ func (s *Store) objectRow(id string) (Object, error) {
 	if err != nil {
 		return Object{}, err
 	}
-	var r objectRow
-	if err := json.Unmarshal([]byte(v), &r); err != nil {
+	r, err := decodeObjectRow([]byte(v))
+	if err != nil {
 		return Object{}, fmt.Errorf("read object %s: %w: %w", id, ErrCorrupt, err)
 	}
 	return r.api(), nil
