@@ -106,7 +106,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		published.report(h.Publish(ctx))
 	}
 	c.announceListener(h, opts)
-	fitMemoryLimit()
+	go followMemory(ctx)
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
 		WorkspaceID: h.Workspace().ID(),
@@ -153,8 +153,8 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 			published.report(h.Publish(ctx))
 		}
 		c.announceListener(h, opts)
-		fitMemoryLimit()
 		o.done(h, nil)
+		followMemory(ctx)
 	}()
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
