@@ -21,6 +21,14 @@ const (
 	// counted against it), which refuses writes on a nearly full disk
 	// even after space is freed.
 	DefaultMaxStore = 256 << 30
+	// MaxMemory is JetStream's budget for memory-backed storage (the
+	// workspace's streams are on disk; the readers' account reserves
+	// ReaderLimits.MaxMemory of it). An explicit budget replaces
+	// nats-server's own default, 75% of the system's memory or of the Go
+	// memory limit when one is set: the soft limit a serving process sets
+	// (GOMEMLIMIT or serve's own) would otherwise leave too little for the
+	// readers' account and JetStream would not start.
+	MaxMemory = 1 << 30
 )
 
 // serverName is the base of the nats-server name. The name is stable across
@@ -53,7 +61,8 @@ func (s *Server) options() (*server.Options, error) {
 		SyncAlways: s.Sync == SyncAlways,
 		MaxPayload: MaxPayload,
 		// An explicit store limit, whatever the disk holds at start.
-		JetStreamMaxStore: s.maxStore(),
+		JetStreamMaxStore:  s.maxStore(),
+		JetStreamMaxMemory: MaxMemory,
 	}
 	if s.Domain != "" {
 		o.ServerName = serverName + "-" + s.Domain
