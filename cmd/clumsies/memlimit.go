@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -12,53 +11,46 @@ import (
 // A serving process is a tool an agent host keeps running next to the
 // agent: its memory should follow what it holds (the read models), not
 // the garbage that a publish scan or the loading of the read models
-// leaves behind and that the collector's default pacing (the heap may
-// grow to twice what is live) lets accumulate. serve sets a soft memory
-// limit (debug.SetMemoryLimit): baseMemoryLimit while the workspace
-// opens; once it is open, what is live plus a quarter and limitHeadroom
-// (never less than baseMemoryLimit), fitted again every fitEvery, so
-// that the collector works harder only when the heap grows past what a
-// publish or a burst of calls needs, and never runs back to back because
-// the catalog grew past a fixed limit. GOGC keeps its default: lowering
-// it changed nothing in the growth section of make bench, the limit did.
-// GOMEMLIMIT, when set, is the user's choice and is left alone.
+// leaves behind, which the collector's default pacing lets grow to as
+// much as is live (GOGC=100). serve sets a soft memory limit
+// (debug.SetMemoryLimit) that follows the heap live at the end of the
+// last collection: live plus half of it, and at least limitHeadroom
+// more, never below minMemoryLimit (what a process holds while it starts,
+// before the first fit can see it), fitted every fitEvery from the start. The collector then works
+// harder only when garbage grows past that headroom, and never runs back
+// to back because the catalog is larger than a fixed limit would allow
+// (a fixed 40 MiB made the first start of 50,000 rules five times
+// slower). GOGC keeps its default: lowering it changed nothing in the
+// growth section of make bench. GOMEMLIMIT, when set, is the user's
+// choice and is left alone.
 const (
-	baseMemoryLimit = 40 << 20
-	limitHeadroom   = 16 << 20
-	fitEvery        = 10 * time.Second
+	minMemoryLimit = 32 << 20
+	limitHeadroom  = 16 << 20
+	fitEvery       = 250 * time.Millisecond
 )
 
-// limitMemory sets the limit a serving process starts with.
-func limitMemory() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(baseMemoryLimit)
-	}
-}
-
 // fitMemoryLimit fits the limit to the heap that was live at the end of
-// the last collection.
-func fitMemoryLimit() {
+// the last collection, and returns the limit (0 when it was left alone).
+func fitMemoryLimit() int64 {
 	if os.Getenv("GOMEMLIMIT") != "" {
-		return
+		return 0
 	}
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
-		return
+		return 0
 	}
 	live := int64(s[0].Value.Uint64())
-	debug.SetMemoryLimit(max(baseMemoryLimit, live+live/4+limitHeadroom))
+	limit := max(minMemoryLimit, live+max(limitHeadroom, live/2))
+	debug.SetMemoryLimit(limit)
+	return limit
 }
 
-// followMemory fits the limit once the workspace is open (after a
-// collection, so that what is live is known) and every fitEvery until
-// ctx ends.
+// followMemory fits the limit now and every fitEvery until ctx ends.
 func followMemory(ctx context.Context) {
-	if os.Getenv("GOMEMLIMIT") != "" {
+	if fitMemoryLimit() == 0 {
 		return
 	}
-	runtime.GC()
-	fitMemoryLimit()
 	t := time.NewTicker(fitEvery)
 	defer t.Stop()
 	for {

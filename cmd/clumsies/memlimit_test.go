@@ -11,23 +11,22 @@ func TestMemoryLimit(t *testing.T) {
 	t.Cleanup(func() { debug.SetMemoryLimit(before) })
 
 	t.Setenv("GOMEMLIMIT", "")
-	limitMemory()
-	if got := debug.SetMemoryLimit(-1); got != baseMemoryLimit {
-		t.Fatalf("limit while opening: %d, want %d", got, baseMemoryLimit)
-	}
-	big := make([]byte, 2*baseMemoryLimit) // live: the limit must follow it
 	runtime.GC()
-	fitMemoryLimit()
-	if got := debug.SetMemoryLimit(-1); got < int64(len(big))+limitHeadroom {
-		t.Fatalf("limit with %d bytes live: %d, want at least %d", len(big), got, int64(len(big))+limitHeadroom)
+	small := fitMemoryLimit()
+	if got := debug.SetMemoryLimit(-1); got != small || small < minMemoryLimit {
+		t.Fatalf("limit %d (fit returned %d), want at least %d", got, small, minMemoryLimit)
+	}
+	big := make([]byte, 256<<20) // live: the limit must follow it, with room
+	runtime.GC()
+	if got := fitMemoryLimit(); got < int64(len(big))*3/2 {
+		t.Fatalf("limit with %d bytes live: %d, want at least %d", len(big), got, len(big)*3/2)
 	}
 	big[len(big)-1] = 1
+	runtime.KeepAlive(big)
 
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	debug.SetMemoryLimit(before)
-	limitMemory()
-	fitMemoryLimit()
-	if got := debug.SetMemoryLimit(-1); got != before {
-		t.Fatalf("with GOMEMLIMIT set: limit %d, want it left at %d", got, before)
+	if fitMemoryLimit() != 0 || debug.SetMemoryLimit(-1) != before {
+		t.Fatalf("with GOMEMLIMIT set: limit %d, want it left at %d", debug.SetMemoryLimit(-1), before)
 	}
 }

@@ -58,7 +58,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	limitMemory()
+	go followMemory(ctx)
 	opts, err := c.natsOptions()
 	if err != nil {
 		return err
@@ -106,7 +106,6 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		published.report(h.Publish(ctx))
 	}
 	c.announceListener(h, opts)
-	go followMemory(ctx)
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
 		WorkspaceID: h.Workspace().ID(),
@@ -154,7 +153,6 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 		}
 		c.announceListener(h, opts)
 		o.done(h, nil)
-		followMemory(ctx)
 	}()
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
