@@ -16,4 +16,10 @@
 // Everything else in the root (config files, a state/ folder, hidden files and
 // folders, files that do not end in ".md") is not content and is ignored.
 // Rules and workflows share one namespace of public paths; context has its own.
+//
+// Scan reads the whole tree. ScanIndexed reads only the files an Index of
+// an earlier scan does not vouch for (same size, times, device and inode,
+// and not modified within RacyWindow of that scan), and leaves bodies out
+// (Reader reads them one at a time), so that a publish of an unchanged
+// tree opens no content file and a publish of any size holds no body.
 package content

@@ -14,9 +14,11 @@
 // crash rows and checkpoint roll back together and the projector replays
 // forward from the ledger, so every event counts exactly once.
 //
-// Reads are served from memory (the catalog metadata, drafts and counters
-// are loaded once at Open and kept current by the projector) except object
-// bodies, which one pebble Get fetches. Everything here can be thrown away
+// Reads are served from memory (the catalog metadata with the ids of the
+// constraints, a trigram index of the objects' search texts for memdisc's
+// queries, drafts and counters are loaded once at Open and kept current
+// by the projector) except object bodies and constraint texts, which
+// pebble Gets fetch through a small bounded cache (rowcache.go). Everything here can be thrown away
 // and rebuilt from the ledger (Rebuild); Digest proves that a rebuild and
 // the live store agree.
 package projections
