@@ -16,11 +16,11 @@ import (
 // said about it (size, modification and change times, device and inode)
 // and the hash of the bytes read, so that the next ScanIndexed hashes only
 // the files that changed. A file is read again when any of these differ,
-// or when its modification time is within RacyWindow of the start of the
-// scan that recorded it (or later): a second write in the same tick of the
-// file system's clock could leave its size and modification time as they
-// were (the rule git calls "racy"). A write that restores the modification
-// time still changes the change time.
+// or when its modification or change time is within RacyWindow of the
+// start of the scan that recorded it (or later): a second write in the
+// same tick of the file system's clock could leave its size and times as
+// they were (the rule git calls "racy"; the change time counts too, for a
+// write that puts the modification time back).
 //
 // An Index is immutable once ScanIndexed returns it; it can be saved to a
 // file and loaded back by another process.
@@ -31,8 +31,8 @@ type Index struct {
 	read    int // files the scan that made it opened and hashed
 }
 
-// RacyWindow is how close to the start of a scan a file's modification
-// time must be for the index not to vouch for it. It covers the
+// RacyWindow is how close to the start of a scan a file's modification or
+// change time must be for the index not to vouch for it. It covers the
 // coarse clocks of file systems (a kernel tick on Linux, 2 s on FAT).
 const RacyWindow = 2 * time.Second
 
@@ -82,7 +82,7 @@ func (x *Index) vouch(rel, from string, info fs.FileInfo, window time.Duration) 
 	if !ok || st != e.stat {
 		return indexEntry{}, false
 	}
-	if st.mtime >= x.scanned-window.Nanoseconds() {
+	if limit := x.scanned - window.Nanoseconds(); st.mtime >= limit || st.ctime >= limit {
 		return indexEntry{}, false
 	}
 	return e, true

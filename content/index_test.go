@@ -63,7 +63,9 @@ func TestScanIndexed_UnchangedTreeOpensNoContentFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, idx, err := ScanIndexed(root, nil)
+	// A window of 0: the files' change times are a moment before the
+	// first scan began, which RacyWindow would not yet trust.
+	files, idx, err := scanIndexed(root, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestScanIndexed_UnchangedTreeOpensNoContentFile(t *testing.T) {
 	}
 	sameListing(t, files, full)
 
-	files, idx2, err := ScanIndexed(root, idx)
+	files, idx2, err := scanIndexed(root, idx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,6 +206,27 @@ func TestScanIndexed_RacyFilesAreReadAgain(t *testing.T) {
 	}
 	if idx2.Read() != 2 {
 		t.Fatalf("files written just before the scan: the next scan read %d, want 2", idx2.Read())
+	}
+
+	// Modification times long past, change times a moment ago (as a
+	// write that puts the modification time back leaves them): read
+	// again too.
+	past := time.Now().Add(-time.Hour)
+	for _, rel := range []string{"rules/A.md", "rules/B.md"} {
+		if err := os.Chtimes(filepath.Join(root, rel), past, past); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, idx3, err := ScanIndexed(root, idx2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, idx4, err := ScanIndexed(root, idx3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idx4.Read() != 2 {
+		t.Fatalf("files changed just before the scan: the next scan read %d, want 2", idx4.Read())
 	}
 }
 
