@@ -45,7 +45,7 @@ func (s *Server) options() (*server.Options, error) {
 	if s.MaxStore < 0 {
 		return nil, fmt.Errorf("embeddednats: MaxStore %d is negative", s.MaxStore)
 	}
-	if s.Sync != SyncAlways && s.Sync != SyncInterval {
+	if s.Sync != SyncAlways && s.Sync != SyncInterval && s.Sync != SyncGroup {
 		return nil, fmt.Errorf("embeddednats: unknown sync mode %d", int(s.Sync))
 	}
 	o := &server.Options{
@@ -57,7 +57,11 @@ func (s *Server) options() (*server.Options, error) {
 		// The caller owns signal handling.
 		NoSigs: true,
 		// Every message is fsynced before its ack; otherwise JetStream's
-		// periodic sync (SyncInterval left at its default) applies.
+		// periodic sync (SyncInterval left at its default) applies, and
+		// with SyncGroup the caller's StreamSync. A stream of one replica
+		// writes every message to its block file before the ack in both
+		// modes (nats-server flushes in place unless a stream is
+		// replicated), so that an fsync after the ack covers it.
 		SyncAlways: s.Sync == SyncAlways,
 		MaxPayload: MaxPayload,
 		// An explicit store limit, whatever the disk holds at start.

@@ -8,5 +8,7 @@
 // subjects clumsies.<workspaceId>.>, is file-backed, and has DenyDelete and
 // DenyPurge set: the ledger is append-only. How often the store is fsynced is
 // the server's setting (embeddednats.Server.Sync); Append returns only after
-// JetStream has acknowledged the event under that setting.
+// JetStream has acknowledged the event under that setting and, when the
+// log has an Options.Sync (a server in embeddednats.SyncGroup), after that
+// Syncer has made it durable.
 package natsjs

@@ -20,6 +20,7 @@ type Log struct {
 	stream      jetstream.Stream
 	name        string
 	workspaceID string
+	sync        Syncer // nil: the server's ack is durable enough
 }
 
 var _ events.Log = (*Log)(nil)
@@ -44,7 +45,7 @@ func Open(ctx context.Context, nc *nats.Conn, workspaceID string, opts Options) 
 	if err := checkCompatible(stream.CachedInfo().Config, want); err != nil {
 		return nil, fmt.Errorf("open log of %s: %w", workspaceID, err)
 	}
-	return &Log{js: js, stream: stream, name: want.Name, workspaceID: workspaceID}, nil
+	return &Log{js: js, stream: stream, name: want.Name, workspaceID: workspaceID, sync: opts.Sync}, nil
 }
 
 func newJetStream(nc *nats.Conn, domain string) (jetstream.JetStream, error) {
@@ -133,6 +134,10 @@ func (l *Log) AppendExpecting(ctx context.Context, ev events.Event, exp events.E
 	if seq, found, ferr := l.findSince(ctx, ev.ID, exp); ferr != nil {
 		return 0, fmt.Errorf("append %s %s: look for an earlier attempt after a conflict: %w", ev.Type, ev.ID, ferr)
 	} else if found {
+		// The first attempt may have been acknowledged but not synced.
+		if err := l.durable(ctx, ev); err != nil {
+			return 0, err
+		}
 		return seq, nil
 	}
 	return 0, fmt.Errorf("append %s %s: %w", ev.Type, ev.ID, &events.ConflictError{
@@ -181,7 +186,22 @@ func (l *Log) publish(ctx context.Context, ev events.Event, b []byte, opts ...je
 	if ack.Stream != l.name {
 		return 0, fmt.Errorf("append %s %s: acknowledged by stream %s, want %s", ev.Type, ev.ID, ack.Stream, l.name)
 	}
+	if err := l.durable(ctx, ev); err != nil {
+		return 0, err
+	}
 	return ack.Sequence, nil
+}
+
+// durable makes the acknowledged ev durable through the log's Syncer, if
+// it has one.
+func (l *Log) durable(ctx context.Context, ev events.Event) error {
+	if l.sync == nil {
+		return nil
+	}
+	if err := l.sync.Sync(ctx); err != nil {
+		return fmt.Errorf("append %s %s: make it durable: %w", ev.Type, ev.ID, err)
+	}
+	return nil
 }
 
 // LastSeq implements events.Log with one stream info request.

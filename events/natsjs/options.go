@@ -1,6 +1,9 @@
 package natsjs
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // DefaultDedupeWindow is how long JetStream remembers an event id when
 // Options.DedupeWindow is zero.
@@ -16,6 +19,19 @@ type Options struct {
 	// Domain is the JetStream domain to talk to; empty means the local
 	// one.
 	Domain string
+	// Sync, when set, is called after JetStream has acknowledged an
+	// append and before Append returns: it makes the stored event
+	// durable, for a server that does not fsync before it acknowledges
+	// (embeddednats.SyncGroup). An error fails the append (the event may
+	// be stored all the same: its outcome is unknown).
+	Sync Syncer
+}
+
+// Syncer makes the events a log's server has acknowledged durable.
+type Syncer interface {
+	// Sync returns once every event acknowledged before the call is on
+	// stable storage.
+	Sync(ctx context.Context) error
 }
 
 func (o Options) dedupeWindow() time.Duration {
