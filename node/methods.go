@@ -26,6 +26,7 @@ var (
 	mVerify     = register("verify", (*owner).verify)
 	mRebuild    = register("rebuild", (*owner).rebuildRemote)
 	mCompliance = register("compliance", (*owner).compliance)
+	mSync       = register("sync", (*owner).sync)
 )
 
 // Compile-time checks of the request and reply types the table uses.

@@ -23,8 +23,12 @@ import (
 // Options configure a Node, and a Handle when its process owns the
 // workspace.
 type Options struct {
-	// Sync is the JetStream durability: SyncAlways (default) fsyncs every
-	// event before it is acknowledged.
+	// Sync is the JetStream durability: SyncAlways (default) makes every
+	// event durable before its append returns, with one fsync shared by
+	// the appends that arrive together (the server runs in
+	// embeddednats.SyncGroup); SyncInterval leaves it to JetStream's
+	// periodic fsync. It applies while this process owns the workspace;
+	// the other processes follow the owner's.
 	Sync embeddednats.SyncMode
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
@@ -81,6 +85,9 @@ type Node struct {
 	Conn  *nats.Conn
 	Log   *natsjs.Log
 	Store *projections.Store
+	// Durable makes acknowledged events durable (group commit); nil when
+	// the workspace runs with SyncInterval.
+	Durable *embeddednats.StreamSync
 
 	logger  *slog.Logger
 	fault   func(uint64) error
@@ -110,7 +117,11 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: opts.Sync, Logger: logger,
+	mode := opts.Sync
+	if mode == embeddednats.SyncAlways {
+		mode = embeddednats.SyncGroup
+	}
+	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: mode, Logger: logger,
 		MaxStore: ws.Config.StoreLimit(), // config.toml max_store; 0: the default
 		Listen:   opts.NATSListen, Token: opts.NATSToken,
 		Leaf: opts.Hub, Domain: opts.Domain,
@@ -127,13 +138,23 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("connect to the workspace server: %w", err)
 	}
-	log, err := natsjs.Open(ctx, nc, ws.ID(), natsjs.Options{})
+	var durable *embeddednats.StreamSync
+	lo := natsjs.Options{}
+	if mode == embeddednats.SyncGroup {
+		if durable, err = srv.StreamSync(natsjs.StreamName(ws.ID())); err != nil {
+			nc.Close()
+			srv.Close()
+			return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
+		}
+		lo.Sync = durable
+	}
+	log, err := natsjs.Open(ctx, nc, ws.ID(), lo)
 	if err != nil {
 		nc.Close()
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}, nil
+	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}, nil
 }
 
 // StartProjections opens the read models and starts the projector, which

@@ -62,7 +62,8 @@ func dialRemote(ctx context.Context, wsID, path string, logger *slog.Logger) (*r
 		cancel()
 		return nil, fmt.Errorf("%w: %w", errNotReady, err)
 	}
-	lg, err := natsjs.Open(ctx, nc, wsID, natsjs.Options{})
+	r := &remote{wsID: wsID, nc: nc, replies: rs, gone: gone, cancel: cancel}
+	lg, err := natsjs.Open(ctx, nc, wsID, natsjs.Options{Sync: &remoteSync{r: r}})
 	if err != nil {
 		nc.Close()
 		cancel()
@@ -71,7 +72,8 @@ func dialRemote(ctx context.Context, wsID, path string, logger *slog.Logger) (*r
 		}
 		return nil, fmt.Errorf("%w: %w", errNotReady, err)
 	}
-	return &remote{wsID: wsID, nc: nc, lg: lg, replies: rs, gone: gone, cancel: cancel}, nil
+	r.lg = lg
+	return r, nil
 }
 
 // request asks the owner's read service and decodes the result into out.

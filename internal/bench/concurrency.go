@@ -3,6 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,46 +17,88 @@ import (
 
 // benchConcurrency runs 1, 4 and 16 `clumsies serve` processes on one
 // workspace (one owner, the rest through its socket), each an agent session
-// calling memref in a loop, and reports the aggregate rate and the p99
-// latency against the single-session figure of the same run.
+// calling memref in a loop, and reports the aggregate rate, the latency and
+// the CPU per call of the serve processes against the single-session
+// figures of the same run. In the default durability it repeats each round
+// with every serve process under strace to count the fsyncs made while the
+// calls ran (a separate round, so that tracing costs nothing to the rate).
 func benchConcurrency(ctx context.Context, b *bench) error {
 	dur := 3 * time.Second
 	if b.quick {
 		dur = time.Second
 	}
-	b.printf("## Concurrent sessions (issue: many agents on one workspace)\n\nN `clumsies serve` stdio processes on one workspace, each its own agent session calling memref (one constraint) back to back for %s. One process owns the store; the others append over its socket.\n\n", dur)
-	b.printf("| sync | sessions | calls/s (all) | vs 1 session | p50 µs | p99 µs |\n|---|---|---|---|---|---|\n")
+	strace, _ := exec.LookPath("strace")
+	b.printf("## Concurrent sessions (issue: many agents on one workspace)\n\nN `clumsies serve` stdio processes on one workspace, each its own agent session calling memref (one constraint, one event appended) back to back for %s. One process owns the store; the others append over its socket and ask the owner to sync. CPU per call: user+system time of all serve processes during the calls (from /proc), divided by the calls; the clients (this process) are left out. fsyncs per append: fsync and fdatasync calls of all serve processes during the calls (strace -f, in a repeat of the round), divided by the calls.\n\n", dur)
+	b.printf("| sync | sessions | calls/s (all) | vs 1 session | p50 µs | p99 µs | CPU µs/call | vs 1 session | fsyncs/append | target |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, mode := range []string{"always", "interval"} {
-		var base float64
+		var base concurrencyResult
 		for _, n := range []int{1, 4, 16} {
-			rate, p50, p99, err := concurrencyRound(ctx, b, mode, n, dur)
+			r, err := concurrencyRound(ctx, b, mode, n, dur, "")
 			if err != nil {
 				return err
 			}
 			if n == 1 {
-				base = rate
+				base = r
 			}
-			b.printf("| %s | %d | %.0f | %.2fx | %.0f | %.0f |\n", mode, n, rate, rate/base, us(p50), us(p99))
+			fsyncs, target := "", ""
+			if mode == "always" && strace != "" {
+				traced, err := concurrencyRound(ctx, b, mode, n, dur, strace)
+				if err != nil {
+					return err
+				}
+				fsyncs = fmt.Sprintf("%.3f", float64(traced.fsyncs)/float64(traced.calls))
+				if n == 4 {
+					perAppend := float64(traced.fsyncs) / float64(traced.calls)
+					cpu := float64(r.cpuPerCall()) / float64(base.cpuPerCall())
+					target = fmt.Sprintf("≤ 0.5 fsyncs/append and CPU ≤ 1.5x: %s", verdict(perAppend <= 0.5 && cpu <= 1.5))
+				}
+			}
+			b.printf("| %s | %d | %.0f | %.2fx | %.0f | %.0f | %.0f | %.2fx | %s | %s |\n", mode, n, r.rate(), r.rate()/base.rate(),
+				us(r.p50), us(r.p99), us(r.cpuPerCall()), float64(r.cpuPerCall())/float64(base.cpuPerCall()), fsyncs, target)
 		}
 	}
 	b.printf("\n")
 	return nil
 }
 
-func concurrencyRound(ctx context.Context, b *bench, mode string, n int, dur time.Duration) (float64, time.Duration, time.Duration, error) {
+// concurrencyResult is one round of benchConcurrency.
+type concurrencyResult struct {
+	calls    int
+	took     time.Duration
+	p50, p99 time.Duration
+	cpu      time.Duration // of the serve processes during the calls
+	fsyncs   int           // during the calls, when traced
+}
+
+func (r concurrencyResult) rate() float64 { return float64(r.calls) / r.took.Seconds() }
+
+func (r concurrencyResult) cpuPerCall() time.Duration {
+	return r.cpu / time.Duration(max(r.calls, 1))
+}
+
+// concurrencyRound runs one round; with strace set, every serve process
+// runs under it and the result counts their fsyncs during the calls.
+func concurrencyRound(ctx context.Context, b *bench, mode string, n int, dur time.Duration, strace string) (concurrencyResult, error) {
+	var r concurrencyResult
 	ws, _, err := workspace.Init(b.tempDir("concurrency"))
 	if err != nil {
-		return 0, 0, 0, err
+		return r, err
 	}
-	c, err := nodetest.Start(ctx, b.bin, ws.Root, n, "--sync", mode)
+	bin, traces := b.bin, ""
+	if strace != "" {
+		if bin, traces, err = tracedServe(b, strace); err != nil {
+			return r, err
+		}
+	}
+	c, err := nodetest.Start(ctx, bin, ws.Root, n, "--sync", mode)
 	if err != nil {
-		return 0, 0, 0, err
+		return r, err
 	}
 	defer c.Close()
 	first := &proc{cmd: c.Procs[0].Cmd, cl: c.Procs[0].Client}
 	wf, err := firstID(ctx, first, "workflow")
 	if err != nil {
-		return 0, 0, 0, err
+		return r, err
 	}
 	args := map[string]any{"refs": []any{map[string]any{"ruleId": wf, "constraintId": "Steps/1"}}}
 	var (
@@ -60,6 +107,7 @@ func concurrencyRound(ctx context.Context, b *bench, mode string, n int, dur tim
 		errs []error
 		wg   sync.WaitGroup
 	)
+	cpuBefore := clusterCPU(c)
 	start := time.Now()
 	deadline := start.Add(dur)
 	for _, p := range c.Procs {
@@ -84,11 +132,88 @@ func concurrencyRound(ctx context.Context, b *bench, mode string, n int, dur tim
 		}()
 	}
 	wg.Wait()
-	took := time.Since(start)
+	r.took = time.Since(start)
+	r.cpu = clusterCPU(c) - cpuBefore
 	if len(errs) > 0 {
-		return 0, 0, 0, fmt.Errorf("%d sessions: %w", n, errs[0])
+		return r, fmt.Errorf("%d sessions: %w", n, errs[0])
 	}
-	return float64(len(lats)) / took.Seconds(), percentile(lats, 50), percentile(lats, 99), nil
+	r.calls, r.p50, r.p99 = len(lats), percentile(lats, 50), percentile(lats, 99)
+	if strace != "" {
+		if err := c.Close(); err != nil {
+			return r, err
+		}
+		if r.fsyncs, err = countFsyncs(traces, start, start.Add(r.took)); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// clusterCPU sums the user and system time of the cluster's processes (of
+// their whole tree: under strace the serve process is strace's child).
+func clusterCPU(c *nodetest.Cluster) time.Duration {
+	var sum time.Duration
+	for _, p := range c.Procs {
+		sum += treeCPU(p.Pid())
+	}
+	return sum
+}
+
+// treeCPU returns the CPU time of pid and of its live descendants.
+func treeCPU(pid int) time.Duration {
+	sum := cpuTime(pid)
+	kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	for _, f := range strings.Fields(string(kids)) {
+		if k, err := strconv.Atoi(f); err == nil {
+			sum += treeCPU(k)
+		}
+	}
+	return sum
+}
+
+// tracedServe writes a wrapper that runs the clumsies binary under strace,
+// recording every fsync and fdatasync with its time, one file per process
+// in the returned folder.
+func tracedServe(b *bench, strace string) (bin, traces string, err error) {
+	dir := b.tempDir("strace")
+	traces = filepath.Join(dir, "traces")
+	if err := os.MkdirAll(traces, 0o755); err != nil {
+		return "", "", err
+	}
+	bin = filepath.Join(dir, "clumsies")
+	script := fmt.Sprintf("#!/bin/sh\nexec %s -f -qq --seccomp-bpf -ttt -e trace=fsync,fdatasync -o %s/trace.$$ %s \"$@\"\n", strace, traces, b.bin)
+	return bin, traces, os.WriteFile(bin, []byte(script), 0o755)
+}
+
+// countFsyncs counts the fsync and fdatasync calls that started between
+// from and to in the traces of a folder ("<pid> <epoch seconds> fsync(...").
+func countFsyncs(traces string, from, to time.Time) (int, error) {
+	files, err := filepath.Glob(filepath.Join(traces, "trace.*"))
+	if err != nil || len(files) == 0 {
+		return 0, fmt.Errorf("no strace output in %s: %v", traces, err)
+	}
+	lo, hi := float64(from.UnixMicro())/1e6, float64(to.UnixMicro())/1e6
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return 0, err
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			fields := strings.Fields(line)
+			if len(fields) < 3 || strings.HasPrefix(fields[2], "<...") {
+				continue // a call resumed: counted where it started
+			}
+			if !strings.HasPrefix(fields[2], "fsync(") && !strings.HasPrefix(fields[2], "fdatasync(") {
+				continue
+			}
+			ts, err := strconv.ParseFloat(fields[1], 64)
+			if err == nil && ts >= lo && ts <= hi {
+				n++
+			}
+		}
+	}
+	return n, nil
 }
 
 // benchTakeover kills the owning process ten times while three others keep

@@ -1,0 +1,55 @@
+package node
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+)
+
+// An append from another process is acknowledged by the owner's server,
+// which in the default durability (embeddednats.SyncGroup) does not fsync
+// before it acknowledges: the appender then asks the owner to sync, and
+// the owner's StreamSync serves all the processes' appends that arrive
+// together with one fsync.
+
+// syncReply is the owner's answer to a sync request.
+type syncReply struct {
+	// Group says that the owner makes acknowledged events durable on
+	// request; false means it runs with SyncInterval and there is nothing
+	// to wait for.
+	Group bool `json:"group"`
+}
+
+// sync makes every event the owner's server acknowledged before the
+// request durable.
+func (o *owner) sync(ctx context.Context, _ struct{}) (syncReply, error) {
+	if o.n.Durable == nil {
+		return syncReply{}, nil
+	}
+	if err := o.n.Durable.Sync(ctx); err != nil {
+		return syncReply{}, fmt.Errorf("sync the ledger: %w", err)
+	}
+	return syncReply{Group: true}, nil
+}
+
+// remoteSync is the Syncer of a log opened on the owner's socket: it asks
+// the owner to sync, until the owner says it does not (SyncInterval).
+type remoteSync struct {
+	r    *remote
+	skip atomic.Bool
+}
+
+// Sync implements natsjs.Syncer.
+func (s *remoteSync) Sync(ctx context.Context) error {
+	if s.skip.Load() {
+		return nil
+	}
+	resp, err := mSync.on(ctx, s.r, struct{}{})
+	if err != nil {
+		return err
+	}
+	if !resp.Group {
+		s.skip.Store(true)
+	}
+	return nil
+}
