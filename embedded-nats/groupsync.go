@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 )
@@ -36,6 +37,12 @@ const (
 // acknowledges it; Sync fsyncs that file (and any block created since the
 // previous Sync, with the folder that lists it). The first Sync fsyncs
 // every file and folder of the stream, for what was written before it.
+// When recent rounds served several callers (several writers are active),
+// the caller that starts the next round first gathers: it waits until as
+// many callers as the largest of the last few rounds served have arrived,
+// at most MaxGather, so that they share one fsync rather than two. A lone
+// writer never waits.
+//
 // An fsync that fails fails every later Sync too: after a failed fsync
 // the kernel may have dropped the pages it could not write, and only a
 // restart (which reads the files back) tells what the disk holds.
@@ -48,6 +55,11 @@ type StreamSync struct {
 	done    uint64 // fsync rounds finished
 	running bool
 	err     error // the first failure; sticky
+
+	pending int              // callers the next round to start will serve
+	batches [recentRounds]int // callers the last rounds served, a ring
+	expect  int               // the largest of batches
+	gather  chan struct{}     // while a leader gathers: closed when enough arrived
 
 	// Used by the round that runs, one at a time.
 	scanned bool   // the first round's full sync happened
@@ -83,25 +95,69 @@ func (g *StreamSync) Sync(ctx context.Context) error {
 	// A round that has already started may have missed this caller's
 	// message: wait for the next one to start and finish.
 	need := g.started + 1
+	g.pending++
+	if g.gather != nil && g.pending >= g.expect {
+		close(g.gather)
+		g.gather = nil
+	}
 	for g.done < need && g.err == nil {
 		if g.running {
 			g.cond.Wait()
 			continue
 		}
 		g.running = true
+		if g.pending < g.expect {
+			g.gatherLocked()
+		}
 		g.started++
-		round := g.started
+		round, batch := g.started, g.pending
+		g.pending = 0
 		g.mu.Unlock()
 		err := g.flush()
 		g.mu.Lock()
 		g.running = false
 		g.done = round
+		g.served(round, batch)
 		if err != nil && g.err == nil {
 			g.err = fmt.Errorf("sync stream %s: %w", filepath.Base(g.dir), err)
 		}
 		g.cond.Broadcast()
 	}
 	return g.err
+}
+
+// recentRounds is how many rounds the expected batch looks back on.
+const recentRounds = 8
+
+// served records that round served batch callers.
+func (g *StreamSync) served(round uint64, batch int) {
+	g.batches[round%recentRounds] = batch
+	g.expect = 0
+	for _, b := range g.batches {
+		g.expect = max(g.expect, b)
+	}
+}
+
+// MaxGather bounds how long the caller that starts a round waits for the
+// others it expects.
+const MaxGather = time.Millisecond
+
+// gatherLocked waits, without the lock, until g.expect callers are
+// pending, or MaxGather has passed.
+func (g *StreamSync) gatherLocked() {
+	ch := make(chan struct{})
+	g.gather = ch
+	g.mu.Unlock()
+	t := time.NewTimer(MaxGather)
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+	t.Stop()
+	g.mu.Lock()
+	if g.gather == ch {
+		g.gather = nil
+	}
 }
 
 // Stats returns how many fsync rounds ran and how many Sync calls were

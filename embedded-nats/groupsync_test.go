@@ -236,3 +236,29 @@ func waitFor(tb testing.TB, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func TestStreamSync_GatherGivesUpOnCallersThatDoNotCome(t *testing.T) {
+	s := startServer(t, &Server{Dir: t.TempDir(), Sync: SyncGroup})
+	_, g := groupStream(t, s)
+	// A recent round served five callers; now one comes alone. It waits
+	// for the others at most MaxGather, then syncs by itself.
+	g.batches[3], g.expect = 5, 5
+	if err := g.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rounds, _ := g.Stats(); rounds != 1 {
+		t.Errorf("rounds %d, want 1", rounds)
+	}
+	if g.batches[1] != 1 {
+		t.Errorf("the round served %d callers by its count, want 1", g.batches[1])
+	}
+	// Once the busy round is out of sight, a lone caller does not gather.
+	for range recentRounds {
+		if err := g.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.gather != nil || g.expect != 1 {
+		t.Errorf("after lone calls: gathering %v, expecting %d callers, want 1", g.gather != nil, g.expect)
+	}
+}
