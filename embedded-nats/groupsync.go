@@ -56,7 +56,7 @@ type StreamSync struct {
 	running bool
 	err     error // the first failure; sticky
 
-	pending int              // callers the next round to start will serve
+	pending int               // callers the next round to start will serve
 	batches [recentRounds]int // callers the last rounds served, a ring
 	expect  int               // the largest of batches
 	gather  chan struct{}     // while a leader gathers: closed when enough arrived
