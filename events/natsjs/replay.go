@@ -191,10 +191,12 @@ func decode(msg jetstream.Msg) (events.Event, error) {
 		return events.Event{}, fmt.Errorf("read message metadata: %w", err)
 	}
 	seq := meta.Sequence.Stream
-	ev, err := events.Decode(msg.Data())
+	// The message's bytes are its own (nats.go copies every payload it
+	// reads) and stay the event's Raw: the event may share them.
+	ev, err := events.DecodeStored(msg.Data())
 	if err != nil {
 		return events.Event{}, &events.StoredError{Seq: seq, Err: err}
 	}
-	ev.Seq, ev.Raw = seq, msg.Data()
+	ev.Seq = seq
 	return ev, nil
 }

@@ -25,6 +25,9 @@ type bench struct {
 	echo  string // the built echo baseline server
 	quick bool
 	tmp   string
+	// profile, when set, is the file that receives a CPU profile of the
+	// measured part of the sections that support it (rebuild).
+	profile string
 	out   *strings.Builder
 }
 
@@ -36,6 +39,7 @@ func (b *bench) printf(format string, args ...any) {
 func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
 	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, growth, concurrency, takeover, hook, liveedit, hub, chain, export")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -50,7 +54,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}}
+	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile}
 	if b.echo, err = buildEcho(tmp); err != nil {
 		fail(err)
 	}

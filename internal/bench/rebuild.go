@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -39,12 +41,17 @@ func benchRebuild(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	st, err := projections.Rebuild(ctx, s.log, filepath.Join(b.tempDir("rebuild-pebble"), "projections"), projections.Options{}, nil)
+	stopProfile, err := b.startProfile()
 	if err != nil {
 		return err
 	}
+	start := time.Now()
+	st, err := projections.Rebuild(ctx, s.log, filepath.Join(b.tempDir("rebuild-pebble"), "projections"), projections.Options{}, nil)
 	took := time.Since(start)
+	stopProfile()
+	if err != nil {
+		return err
+	}
 	got := st.Checkpoint()
 	digest, _ := st.Digest()
 	st.Close()
@@ -64,6 +71,23 @@ func benchRebuild(ctx context.Context, b *bench) error {
 	b.printf("Ratio %.2fx (target ≥ 0.5x: %s); %.2f s for %d events (target < 10 s: %s). Digest %s.\n\n",
 		ratio, verdict(ratio >= 0.5), took.Seconds(), n, verdict(took < 10*time.Second || n < 1_000_000), digest)
 	return nil
+}
+
+// startProfile starts the CPU profile asked for with -cpuprofile, if any,
+// and returns the function that stops it.
+func (b *bench) startProfile() (stop func(), err error) {
+	if b.profile == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(b.profile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // fill appends events [from, to) of workspace ws with asynchronous
