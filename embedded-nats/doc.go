@@ -10,6 +10,13 @@
 // keeps it until Close. A second Start on the same folder, from this process or
 // another one, fails with a *LockedError that names the owner's pid.
 //
+// Durability is the Server's Sync: SyncAlways lets nats-server fsync every
+// message before its ack (one fsync per append, whoever appends);
+// SyncGroup has it write every message to its block file before the ack
+// and leaves the fsync to the caller's StreamSync, which serves every
+// append acknowledged while one fsync runs with the next one (group
+// commit); SyncInterval leaves it to nats-server's periodic fsync.
+//
 // A Server has no TCP listener unless Listen is set: clients in the same
 // process connect through [Server.Connect], which uses an in-process pipe.
 package embeddednats
