@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 )
@@ -39,12 +40,23 @@ type remoteSync struct {
 	skip atomic.Bool
 }
 
+// unknownMethod is the message of an owner asked for a method it does not
+// serve.
+func unknownMethod(name string) string { return fmt.Sprintf("unknown method %q", name) }
+
 // Sync implements natsjs.Syncer.
 func (s *remoteSync) Sync(ctx context.Context) error {
 	if s.skip.Load() {
 		return nil
 	}
 	resp, err := mSync.on(ctx, s.r, struct{}{})
+	var re *RemoteError
+	if errors.As(err, &re) && re.Kind == kindOther && re.Message == unknownMethod(mSync.name) {
+		// An owner of an earlier version: its server fsyncs every
+		// message before the ack (or runs with SyncInterval).
+		s.skip.Store(true)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -51,3 +51,20 @@ func TestHandle_IntervalOwnerTellsOthersNotToAsk(t *testing.T) {
 		}
 	}
 }
+
+func TestHandle_OwnerOfAnEarlierVersionIsNotAskedToSync(t *testing.T) {
+	restore := node.WithoutMethod("sync")
+	defer restore()
+	ws := newWorkspace(t)
+	always := func(o *node.Options) { o.Sync = embeddednats.SyncAlways }
+	a := attach(t, ws, always)
+	b := attach(t, ws, always)
+	if !a.IsOwner() || b.IsOwner() {
+		t.Fatal("want the first handle to own the workspace and the second to reach it")
+	}
+	for i := range 3 {
+		if _, err := b.Append(context.Background(), report(t, ws, "remote")); err != nil {
+			t.Fatalf("append %d through an owner without the sync method: %v", i, err)
+		}
+	}
+}

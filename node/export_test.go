@@ -28,3 +28,12 @@ func (h *Handle) SyncStats() (rounds, calls uint64, ok bool) {
 	rounds, calls = o.n.Durable.Stats()
 	return rounds, calls, true
 }
+
+// WithoutMethod makes the owner's service in this process answer the named
+// method as an earlier version would (unknown method), and returns a
+// function that restores it. Call it before any request is in flight.
+func WithoutMethod(name string) (restore func()) {
+	serve := service[name]
+	delete(service, name)
+	return func() { service[name] = serve }
+}

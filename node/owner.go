@@ -204,7 +204,7 @@ func (o *owner) onRequest(msg *nats.Msg) {
 		name := msg.Subject[strings.LastIndexByte(msg.Subject, '.')+1:]
 		serve, ok := service[name]
 		if !ok {
-			respond(o.n.Conn, msg.Reply, encodeReply(nil, fmt.Errorf("unknown method %q", name)))
+			respond(o.n.Conn, msg.Reply, encodeReply(nil, errors.New(unknownMethod(name))))
 			return
 		}
 		v, err := serve(o, o.svcCtx, msg.Data)
