@@ -40,8 +40,9 @@ const (
 // When recent rounds served several callers (several writers are active),
 // the caller that starts the next round first gathers: it waits until as
 // many callers as the largest of the last few rounds served have arrived,
-// at most MaxGather, so that they share one fsync rather than two. A lone
-// writer never waits.
+// so that they share one fsync rather than two, but no longer than those
+// missing would take at the rate calls have been arriving, and never
+// longer than MaxGather. A lone writer never waits.
 //
 // An fsync that fails fails every later Sync too: after a failed fsync
 // the kernel may have dropped the pages it could not write, and only a
@@ -60,6 +61,8 @@ type StreamSync struct {
 	batches [recentRounds]int // callers the last rounds served, a ring
 	expect  int               // the largest of batches
 	gather  chan struct{}     // while a leader gathers: closed when enough arrived
+	arrived time.Time         // when the last caller came
+	gap     time.Duration     // moving average of the time between callers
 
 	// Used by the round that runs, one at a time.
 	scanned bool   // the first round's full sync happened
@@ -95,6 +98,12 @@ func (g *StreamSync) Sync(ctx context.Context) error {
 	// A round that has already started may have missed this caller's
 	// message: wait for the next one to start and finish.
 	need := g.started + 1
+	now := time.Now()
+	if !g.arrived.IsZero() {
+		// An average over about the last eight calls.
+		g.gap += (now.Sub(g.arrived) - g.gap) / 8
+	}
+	g.arrived = now
 	g.pending++
 	if g.gather != nil && g.pending >= g.expect {
 		close(g.gather)
@@ -140,15 +149,20 @@ func (g *StreamSync) served(round uint64, batch int) {
 
 // MaxGather bounds how long the caller that starts a round waits for the
 // others it expects.
-const MaxGather = time.Millisecond
+const MaxGather = 2 * time.Millisecond
 
 // gatherLocked waits, without the lock, until g.expect callers are
-// pending, or MaxGather has passed.
+// pending, or for as long as the missing ones would take to come at the
+// recent rate, at most MaxGather.
 func (g *StreamSync) gatherLocked() {
+	wait := min(time.Duration(g.expect-g.pending)*g.gap, MaxGather)
+	if wait <= 0 {
+		return
+	}
 	ch := make(chan struct{})
 	g.gather = ch
 	g.mu.Unlock()
-	t := time.NewTimer(MaxGather)
+	t := time.NewTimer(wait)
 	select {
 	case <-ch:
 	case <-t.C:

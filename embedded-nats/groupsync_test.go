@@ -243,11 +243,15 @@ func TestStreamSync_GatherGivesUpOnCallersThatDoNotCome(t *testing.T) {
 	// A recent round served five callers; now one comes alone. It waits
 	// for the others at most MaxGather, then syncs by itself.
 	g.batches[3], g.expect = 5, 5
+	g.gap = time.Millisecond // callers came every millisecond
 	if err := g.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if rounds, _ := g.Stats(); rounds != 1 {
 		t.Errorf("rounds %d, want 1", rounds)
+	}
+	if g.gather != nil {
+		t.Error("still gathering after the round")
 	}
 	if g.batches[1] != 1 {
 		t.Errorf("the round served %d callers by its count, want 1", g.batches[1])

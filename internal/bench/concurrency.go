@@ -181,7 +181,7 @@ func tracedServe(b *bench, strace string) (bin, traces string, err error) {
 		return "", "", err
 	}
 	bin = filepath.Join(dir, "clumsies")
-	script := fmt.Sprintf("#!/bin/sh\nexec %s -f -qq --seccomp-bpf -ttt -e trace=fsync,fdatasync -o %s/trace.$$ %s \"$@\"\n", strace, traces, b.bin)
+	script := fmt.Sprintf("#!/bin/sh\nexec %s -f -qq -y --seccomp-bpf -ttt -e trace=fsync,fdatasync -o %s/trace.$$ %s \"$@\"\n", strace, traces, b.bin)
 	return bin, traces, os.WriteFile(bin, []byte(script), 0o755)
 }
 
