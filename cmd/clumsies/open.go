@@ -31,7 +31,7 @@ func (f *wsFlags) register(fs *flag.FlagSet) {
 
 // registerSync adds --sync, for the commands that append events.
 func (f *wsFlags) registerSync(fs *flag.FlagSet) {
-	fs.StringVar(&f.sync, "sync", "always", "`always|interval` durability: always fsyncs every event before answering; interval fsyncs periodically (faster; an OS crash may lose recent events). The process that owns the workspace decides: another process's setting applies once it takes over")
+	fs.StringVar(&f.sync, "sync", "always", "`always|interval` durability: always answers once the event is fsynced (events that arrive together share one fsync); interval fsyncs periodically (faster; an OS crash may lose recent events). The process that owns the workspace decides: another process's setting applies once it takes over")
 }
 
 func (f *wsFlags) syncMode() (embeddednats.SyncMode, error) {
