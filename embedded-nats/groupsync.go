@@ -220,9 +220,18 @@ func (g *StreamSync) flush() error {
 
 // syncTree fsyncs every file and folder under dir, and dir's parent (the
 // entry of a new stream), and returns the highest block index it saw. A
-// dir that does not exist yet syncs nothing and is not found.
+// dir that does not exist yet syncs nothing and is not found. Entries that
+// vanish meanwhile (nats-server replaces its index and state files by
+// renames; it rebuilds them from the blocks when they are lost) are
+// skipped, and the walk goes on to the blocks.
 func syncTree(dir string) (last uint64, found bool, err error) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return 0, false, nil
+	}
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -232,11 +241,11 @@ func syncTree(dir string) (last uint64, found bool, err error) {
 		if i, ok := blockIndex(d.Name()); ok && !d.IsDir() {
 			last = max(last, i)
 		}
-		return syncFile(path)
+		if err := syncFile(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
 	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, false, nil
-	}
 	if err != nil {
 		return 0, false, err
 	}
