@@ -140,7 +140,7 @@ func filledNode(b *testing.B) (*node, int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := js.PublishAsync(ev.Subject(), payload, jetstream.WithMsgID(ev.ID)); err != nil {
+		if _, err := js.PublishAsync(ev.Subject(), payload, jetstream.WithMsgID(ev.ID), jetstream.WithStallWait(30*time.Second)); err != nil {
 			b.Fatal(err)
 		}
 	}

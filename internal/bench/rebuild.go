@@ -127,7 +127,9 @@ func fill(ctx context.Context, nc *nats.Conn, ws string, from, to int) error {
 		if err != nil {
 			return err
 		}
-		if _, err := js.PublishAsync(ev.Subject(), b, jetstream.WithMsgID(ev.ID)); err != nil {
+		// A loaded machine can hold the acks back for longer than the
+		// default stall wait (200 ms).
+		if _, err := js.PublishAsync(ev.Subject(), b, jetstream.WithMsgID(ev.ID), jetstream.WithStallWait(30*time.Second)); err != nil {
 			return fmt.Errorf("publish %d: %w", i, err)
 		}
 	}
