@@ -28,7 +28,7 @@ type bench struct {
 	// profile, when set, is the file that receives a CPU profile of the
 	// measured part of the sections that support it (rebuild).
 	profile string
-	out   *strings.Builder
+	out     *strings.Builder
 }
 
 func (b *bench) printf(format string, args ...any) {
