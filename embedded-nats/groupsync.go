@@ -55,7 +55,8 @@ type StreamSync struct {
 	started uint64 // fsync rounds started
 	done    uint64 // fsync rounds finished
 	running bool
-	err     error // the first failure; sticky
+	err     error         // the first failure; sticky
+	failed  chan struct{} // closed with the first failure
 
 	pending int               // callers the next round to start will serve
 	batches [recentRounds]int // callers the last rounds served, a ring
@@ -79,7 +80,8 @@ func (s *Server) StreamSync(stream string) (*StreamSync, error) {
 	if stream == "" || strings.ContainsAny(stream, `/\.`) {
 		return nil, fmt.Errorf("embeddednats: stream name %q cannot name a folder", stream)
 	}
-	g := &StreamSync{dir: filepath.Join(s.Dir, server.JetStreamStoreDir, globalAccount, streamsFolder, stream)}
+	g := &StreamSync{dir: filepath.Join(s.Dir, server.JetStreamStoreDir, globalAccount, streamsFolder, stream),
+		failed: make(chan struct{})}
 	g.cond.L = &g.mu
 	return g, nil
 }
@@ -129,6 +131,7 @@ func (g *StreamSync) Sync(ctx context.Context) error {
 		g.served(round, batch)
 		if err != nil && g.err == nil {
 			g.err = fmt.Errorf("sync stream %s: %w", filepath.Base(g.dir), err)
+			close(g.failed)
 		}
 		g.cond.Broadcast()
 	}
@@ -173,6 +176,10 @@ func (g *StreamSync) gatherLocked() {
 		g.gather = nil
 	}
 }
+
+// Failed is closed when a sync has failed: every later Sync fails too,
+// until the server starts again and reads back what the disk holds.
+func (g *StreamSync) Failed() <-chan struct{} { return g.failed }
 
 // Stats returns how many fsync rounds ran and how many Sync calls were
 // made.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -264,5 +265,36 @@ func TestStreamSync_GatherGivesUpOnCallersThatDoNotCome(t *testing.T) {
 	}
 	if g.gather != nil || g.expect != 1 {
 		t.Errorf("after lone calls: gathering %v, expecting %d callers, want 1", g.gather != nil, g.expect)
+	}
+}
+
+func TestStreamSync_AFailureIsFinal(t *testing.T) {
+	s := startServer(t, &Server{Dir: t.TempDir(), Sync: SyncGroup})
+	_, g := groupStream(t, s)
+	if err := g.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The stream's folder becomes a file: looking for new blocks fails
+	// (not a directory), as an I/O error of the disk would.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g.dir = file
+	first := g.Sync(context.Background())
+	if first == nil {
+		t.Fatal("a sync whose fsync round failed returned nil")
+	}
+	select {
+	case <-g.Failed():
+	default:
+		t.Error("Failed is not closed after a failed round")
+	}
+	rounds, _ := g.Stats()
+	if err := g.Sync(context.Background()); err == nil || err.Error() != first.Error() {
+		t.Errorf("the sync after a failure: got %v, want the first failure again", err)
+	}
+	if again, _ := g.Stats(); again != rounds {
+		t.Errorf("a round ran after the failure (%d, then %d)", rounds, again)
 	}
 }

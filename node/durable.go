@@ -65,3 +65,12 @@ func (s *remoteSync) Sync(ctx context.Context) error {
 	}
 	return nil
 }
+
+// syncFailed is closed when the group commit has failed; nil (never ready)
+// without one.
+func (n *Node) syncFailed() <-chan struct{} {
+	if n.Durable == nil {
+		return nil
+	}
+	return n.Durable.Failed()
+}

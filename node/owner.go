@@ -118,6 +118,8 @@ func (o *owner) watchJetStream(ctx context.Context) error {
 			return nil
 		case <-o.n.NATS.WriteFailed():
 			return errStoreWrite
+		case <-o.n.syncFailed():
+			return errStoreSync
 		case <-t.C:
 		}
 		if ns := o.n.NATS.NATS(); ns != nil && !ns.JetStreamEnabled() {
@@ -129,6 +131,11 @@ func (o *owner) watchJetStream(ctx context.Context) error {
 // errStoreWrite means the JetStream store failed a write (a full disk, an
 // I/O error); the stream refuses writes until the server starts again.
 var errStoreWrite = errors.New("the JetStream store failed a write (disk full or I/O error?); restarting the embedded server")
+
+// errStoreSync means an fsync of the ledger failed: the events it was to
+// make durable may be lost, and only a fresh server, reading the store
+// back, knows what it holds.
+var errStoreSync = errors.New("an fsync of the ledger failed (I/O error?); restarting the embedded server")
 
 // socketCheck is how often the owner checks that its socket file is still
 // the one it listens on, and that JetStream still runs.
