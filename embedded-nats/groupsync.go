@@ -42,7 +42,8 @@ const (
 // many callers as the largest of the last few rounds served have arrived,
 // so that they share one fsync rather than two, but no longer than those
 // missing would take at the rate calls have been arriving, and never
-// longer than MaxGather. A lone writer never waits.
+// longer than MaxGather; when calls come further apart than that, it does
+// not wait at all. A lone writer never waits.
 //
 // An fsync that fails fails every later Sync too: after a failed fsync
 // the kernel may have dropped the pages it could not write, and only a
@@ -158,7 +159,7 @@ const MaxGather = 2 * time.Millisecond
 // pending, or for as long as the missing ones would take to come at the
 // recent rate, at most MaxGather.
 func (g *StreamSync) gatherLocked() {
-	wait := min(time.Duration(g.expect-g.pending)*g.gap, MaxGather)
+	wait := g.gatherWait()
 	if wait <= 0 {
 		return
 	}
@@ -180,6 +181,17 @@ func (g *StreamSync) gatherLocked() {
 // Failed is closed when a sync has failed: every later Sync fails too,
 // until the server starts again and reads back what the disk holds.
 func (g *StreamSync) Failed() <-chan struct{} { return g.failed }
+
+// gatherWait is how long the caller starting a round waits for the
+// others expected: none when they are all there, or when callers come
+// further apart than a gather may last (a burst, such as an agent's call
+// meeting a checkpoint, is over).
+func (g *StreamSync) gatherWait() time.Duration {
+	if g.pending >= g.expect || g.gap > MaxGather {
+		return 0
+	}
+	return min(time.Duration(g.expect-g.pending)*g.gap, MaxGather)
+}
 
 // Stats returns how many fsync rounds ran and how many Sync calls were
 // made.

@@ -298,3 +298,21 @@ func TestStreamSync_AFailureIsFinal(t *testing.T) {
 		t.Errorf("a round ran after the failure (%d, then %d)", rounds, again)
 	}
 }
+
+func TestStreamSync_GatherWait(t *testing.T) {
+	for _, c := range []struct {
+		expect, pending int
+		gap, want       time.Duration
+	}{
+		{expect: 1, pending: 1, gap: 100 * time.Microsecond, want: 0},                      // a lone writer
+		{expect: 4, pending: 4, gap: 100 * time.Microsecond, want: 0},                      // all there
+		{expect: 4, pending: 1, gap: 100 * time.Microsecond, want: 300 * time.Microsecond}, // three to come
+		{expect: 4, pending: 2, gap: time.Millisecond, want: MaxGather},                    // bounded
+		{expect: 4, pending: 1, gap: 3 * time.Second, want: 0},                             // calls seconds apart
+	} {
+		g := &StreamSync{expect: c.expect, pending: c.pending, gap: c.gap}
+		if got := g.gatherWait(); got != c.want {
+			t.Errorf("expect %d, pending %d, gap %s: wait %s, want %s", c.expect, c.pending, c.gap, got, c.want)
+		}
+	}
+}
