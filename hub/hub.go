@@ -33,7 +33,9 @@ type Hub struct {
 
 	// ctrl serializes every change of the server's accounts and of the
 	// aggregate's sources: both are one shared object each.
-	ctrl     sync.Mutex
+	ctrl sync.Mutex
+	// catMu serializes pushes to the team catalogs within this hub.
+	catMu    sync.Mutex
 	password string
 	ns       *server.Server
 	nc       *nats.Conn

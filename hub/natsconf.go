@@ -42,6 +42,7 @@ func natsConf(cfg *Config, password string, nodes []Node) string {
 	var b strings.Builder
 	q := func(s string) string { return fmt.Sprintf("%q", s) }
 	fmt.Fprintf(&b, "server_name: %s\n", q(cfg.Name))
+	fmt.Fprintf(&b, "max_payload: %d\n", maxPayload)
 	fmt.Fprintf(&b, "jetstream {\n  store_dir: %s\n  domain: %s\n}\n", q(cfg.DataDir()), q(Domain))
 	fmt.Fprintf(&b, "leafnodes {\n  listen: %s\n  compression: %s\n", q(cfg.Leaf), q(compression(cfg.LeafCompression)))
 	if cfg.TLS.Cert != "" {
@@ -73,20 +74,24 @@ func natsConf(cfg *Config, password string, nodes []Node) string {
 		fmt.Fprintf(&b, "      {stream: {account: %s, subject: %s}}\n", acc, q(deliverPrefix(n.ID)+".>"))
 		fmt.Fprintf(&b, "      {service: {account: %s, subject: %s}}\n", acc, q(flowControl(n.ID)))
 	}
-	b.WriteString("    ]\n  }\n")
+	b.WriteString("    ]\n")
+	writeCatalogExports(&b, nodes)
+	b.WriteString("  }\n")
 	for _, n := range nodes {
 		if !n.Active() {
 			continue
 		}
 		fmt.Fprintf(&b, "  %s {\n", q(nodeAccount(n.ID)))
 		fmt.Fprintf(&b, "    users: [{nkey: %s, allowed_connection_types: [\"LEAFNODE\"], permissions: {\n", q(n.PublicKey))
-		fmt.Fprintf(&b, "      publish: {allow: [%s, \"_R_.>\"]}\n", q(deliverPrefix(n.ID)+".>"))
-		fmt.Fprintf(&b, "      subscribe: {allow: [%s, %s]}\n", q(apiPrefix(n.ID)+".>"), q(flowControl(n.ID)))
+		fmt.Fprintf(&b, "      publish: {allow: [%s, \"_R_.>\", %s]}\n", q(deliverPrefix(n.ID)+".>"), quoteAll(catalogPublish(n)))
+		fmt.Fprintf(&b, "      subscribe: {allow: [%s, %s, %s]}\n", q(apiPrefix(n.ID)+".>"), q(flowControl(n.ID)), quoteAll(catalogSubscribe(n)))
 		b.WriteString("    }}]\n    exports: [\n")
 		fmt.Fprintf(&b, "      {service: %s, accounts: [%s]}\n", q(apiPrefix(n.ID)+".>"), hubAccount)
 		fmt.Fprintf(&b, "      {stream: %s, accounts: [%s]}\n", q(deliverPrefix(n.ID)+".>"), hubAccount)
 		fmt.Fprintf(&b, "      {service: %s, accounts: [%s]}\n", q(flowControl(n.ID)), hubAccount)
-		b.WriteString("    ]\n  }\n")
+		b.WriteString("    ]\n")
+		writeCatalogImports(&b, n)
+		b.WriteString("  }\n")
 	}
 	b.WriteString("}\n")
 	return b.String()

@@ -1,0 +1,365 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+)
+
+// catalogHistory is how many revisions of each object a team's catalog
+// keeps (JetStream's most).
+const catalogHistory = 64
+
+// ErrCatalogChanged means a team's catalog changed while a push or an
+// accept was deciding on it: nothing of the push was lost, push again.
+var ErrCatalogChanged = errors.New("hub: the team's catalog changed meanwhile")
+
+// ErrNotFound means a team's catalog holds no such object.
+var ErrNotFound = errors.New("hub: not found")
+
+// CatalogObject is one object of a team's catalog, as its entry holds it.
+type CatalogObject struct {
+	ID          string       `json:"id"`
+	Kind        content.Kind `json:"kind"`
+	Path        string       `json:"path"`
+	Name        string       `json:"name"`
+	Group       string       `json:"group,omitempty"`
+	Hash        string       `json:"hash"`
+	Description string       `json:"description,omitempty"`
+	Body        string       `json:"body,omitempty"`
+	// Revision is the entry's revision (the catalog's revision that wrote
+	// it); set when read, never stored.
+	Revision uint64 `json:"revision,omitempty"`
+	// Removed marks a revision that removed the object (History only).
+	Removed bool `json:"removed,omitempty"`
+}
+
+// CatalogFile is one file of a content tree pushed to a team's catalog:
+// its path under the content root and its exact bytes.
+type CatalogFile struct {
+	Source string `json:"source"`
+	Body   string `json:"body"`
+}
+
+// PushRequest is the body of POST /api/teams/{team}/catalog.
+type PushRequest struct {
+	Files []CatalogFile `json:"files"`
+}
+
+// CatalogChange is one object a push wrote.
+type CatalogChange struct {
+	ID       string       `json:"id"`
+	Kind     content.Kind `json:"kind"`
+	Path     string       `json:"path"`
+	Revision uint64       `json:"revision"`
+}
+
+// PushResult is what a push did: the catalog's revision after it, and the
+// objects it published (new or changed) and removed. Nothing changed means
+// both lists are empty and nothing was written.
+type PushResult struct {
+	Team      string          `json:"team"`
+	Revision  uint64          `json:"revision"`
+	Published []CatalogChange `json:"published"`
+	Removed   []CatalogChange `json:"removed"`
+	// Skipped are files a team catalog does not hold (the meta prompt is
+	// each workspace's own).
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// Manifest is a team's catalog without bodies, at one revision.
+type Manifest struct {
+	Team     string          `json:"team"`
+	Revision uint64          `json:"revision"`
+	Objects  []CatalogObject `json:"objects"`
+}
+
+// catalogKV opens team's catalog bucket, creating it if create is set. It
+// returns ErrNotFound when the team has no catalog and create is not set.
+func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstream.KeyValue, error) {
+	if !validName(team) {
+		return nil, fmt.Errorf("%w: team %q (letters, digits, '-' and '_')", ErrInvalid, team)
+	}
+	var kv jetstream.KeyValue
+	err := retry(ctx, func(ctx context.Context) error {
+		var err error
+		if create {
+			kv, err = h.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+				Bucket: CatalogBucket(team), Description: "clumsies hub: the catalog of team " + team,
+				History: catalogHistory, Storage: jetstream.FileStorage, Replicas: h.cfg.Replicas(),
+				MaxValueSize: maxPayload - 64<<10,
+			})
+		} else {
+			kv, err = h.js.KeyValue(ctx, CatalogBucket(team))
+		}
+		return err
+	})
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, fmt.Errorf("%w: team %s has no catalog (clumsies hub catalog push)", ErrNotFound, team)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open the catalog of team %s: %w", team, err)
+	}
+	return kv, nil
+}
+
+// catalogRevision returns the revision of a catalog: its stream's last
+// sequence.
+func catalogRevision(ctx context.Context, kv jetstream.KeyValue) (uint64, error) {
+	st, err := kv.Status(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("read the catalog's revision: %w", err)
+	}
+	return st.(*jetstream.KeyValueBucketStatus).StreamInfo().State.LastSeq, nil
+}
+
+// readCatalog returns every object of a catalog with its body and
+// revision, and the catalog's revision read before them.
+func readCatalog(ctx context.Context, kv jetstream.KeyValue) (uint64, []CatalogObject, error) {
+	rev, err := catalogRevision(ctx, kv)
+	if err != nil {
+		return 0, nil, err
+	}
+	keys, err := kv.ListKeys(ctx)
+	if err != nil {
+		return 0, nil, fmt.Errorf("list the catalog: %w", err)
+	}
+	var objs []CatalogObject
+	for k := range keys.Keys() {
+		e, err := kv.Get(ctx, k)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue // removed since it was listed
+		}
+		if err != nil {
+			return 0, nil, fmt.Errorf("read the catalog's %s: %w", k, err)
+		}
+		o, err := DecodeCatalogEntry(e.Value(), e.Revision())
+		if err != nil {
+			return 0, nil, fmt.Errorf("read the catalog's %s: %w", k, err)
+		}
+		rev = max(rev, o.Revision)
+		objs = append(objs, o)
+	}
+	slices.SortFunc(objs, func(a, b CatalogObject) int { return strings.Compare(a.Path, b.Path) })
+	return rev, objs, nil
+}
+
+// DecodeCatalogEntry reads an entry of a catalog bucket written at
+// revision rev.
+func DecodeCatalogEntry(value []byte, rev uint64) (CatalogObject, error) {
+	var o CatalogObject
+	if err := json.Unmarshal(value, &o); err != nil {
+		return o, fmt.Errorf("decode a catalog entry: %w", err)
+	}
+	o.Revision = rev
+	return o, nil
+}
+
+func encodeCatalogEntry(o CatalogObject) []byte {
+	o.Revision = 0
+	b, _ := json.Marshal(o)
+	return b
+}
+
+// PushCatalog makes team's catalog hold exactly files (the meta prompt
+// left out), as `clumsies publish` makes a workspace's manifest hold its
+// content tree: an object keeps its id across edits and renames, every
+// change is a new revision, and nothing is written when nothing changed.
+// Each write is a compare-and-set on the entry's revision: a catalog
+// changed by someone else meanwhile gives ErrCatalogChanged.
+func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile) (PushResult, error) {
+	out := PushResult{Team: team, Published: []CatalogChange{}, Removed: []CatalogChange{}}
+	tree, skipped, err := catalogTree(files)
+	if err != nil {
+		return out, err
+	}
+	out.Skipped = skipped
+	h.catMu.Lock()
+	defer h.catMu.Unlock()
+	kv, err := h.catalogKV(ctx, team, true)
+	if err != nil {
+		return out, err
+	}
+	_, objs, err := readCatalog(ctx, kv)
+	if err != nil {
+		return out, err
+	}
+	byID := map[string]CatalogObject{}
+	published := make([]catalog.Published, 0, len(objs))
+	for _, o := range objs {
+		byID[o.ID] = o
+		published = append(published, catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash})
+	}
+	plan, err := catalog.Plan(planWorkspace, tree, published)
+	if err != nil {
+		return out, fmt.Errorf("plan the push: %w", err)
+	}
+	for _, ev := range plan {
+		switch ev.Type {
+		case events.TypeCatalogPublish:
+			var d events.PublishData
+			if err := json.Unmarshal(ev.Data, &d); err != nil {
+				return out, err
+			}
+			o := CatalogObject{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Name: d.Name, Group: d.Group,
+				Hash: d.Hash, Description: d.Description, Body: d.Body}
+			rev, err := putCatalogEntry(ctx, kv, o, byID[o.ID].Revision)
+			if err != nil {
+				return out, err
+			}
+			out.Published = append(out.Published, CatalogChange{ID: o.ID, Kind: o.Kind, Path: o.Path, Revision: rev})
+		case events.TypeCatalogRemove:
+			var d events.RemoveData
+			if err := json.Unmarshal(ev.Data, &d); err != nil {
+				return out, err
+			}
+			if err := kv.Delete(ctx, d.ID, jetstream.LastRevision(byID[d.ID].Revision)); err != nil {
+				return out, casError(d.Path, err)
+			}
+			out.Removed = append(out.Removed, CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path})
+		}
+	}
+	if out.Revision, err = catalogRevision(ctx, kv); err != nil {
+		return out, err
+	}
+	for i := range out.Removed {
+		out.Removed[i].Revision = out.Revision
+	}
+	return out, nil
+}
+
+// planWorkspace names the workspace of the events catalog.Plan returns for
+// a team's catalog; they are read for their payloads and never stored.
+const planWorkspace = "ws-hub"
+
+// putCatalogEntry writes o on the condition that its entry is still at
+// revision base (0: o is new), and returns the new revision.
+func putCatalogEntry(ctx context.Context, kv jetstream.KeyValue, o CatalogObject, base uint64) (uint64, error) {
+	var rev uint64
+	var err error
+	if base == 0 {
+		rev, err = kv.Create(ctx, o.ID, encodeCatalogEntry(o))
+	} else {
+		rev, err = kv.Update(ctx, o.ID, encodeCatalogEntry(o), base)
+	}
+	if err != nil {
+		return 0, casError(o.Path, err)
+	}
+	return rev, nil
+}
+
+func casError(path string, err error) error {
+	if errors.Is(err, jetstream.ErrKeyExists) || strings.Contains(err.Error(), "wrong last sequence") {
+		return fmt.Errorf("write %s: %w", path, ErrCatalogChanged)
+	}
+	return fmt.Errorf("write %s: %w", path, err)
+}
+
+// catalogTree checks pushed files and turns them into a content tree, in
+// Scan's order. The meta prompt is skipped.
+func catalogTree(files []CatalogFile) ([]content.File, []string, error) {
+	var tree []content.File
+	var skipped []string
+	seen := map[string]bool{}
+	for _, f := range files {
+		kind, public, ok := content.Classify(f.Source)
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: %s is not a content file (rules/**.md, context/**.md)", ErrInvalid, f.Source)
+		}
+		if clean, err := content.CleanPath(public); err != nil || clean != public {
+			return nil, nil, fmt.Errorf("%w: %s: unsafe name", ErrInvalid, f.Source)
+		}
+		if seen[f.Source] {
+			return nil, nil, fmt.Errorf("%w: %s is pushed twice", ErrInvalid, f.Source)
+		}
+		seen[f.Source] = true
+		if kind == content.KindMPF {
+			skipped = append(skipped, f.Source)
+			continue
+		}
+		if len(f.Body) > content.MaxFileSize {
+			return nil, nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrInvalid, f.Source, content.MaxFileSize)
+		}
+		tree = append(tree, content.File{Source: f.Source, Kind: kind, Path: public, Name: content.NameOf(public),
+			Group: content.GroupOf(public), Body: f.Body, Hash: content.Hash([]byte(f.Body))})
+	}
+	return tree, skipped, nil
+}
+
+// TeamManifest returns team's catalog without bodies. A team without a
+// catalog has an empty one at revision 0.
+func (h *Hub) TeamManifest(ctx context.Context, team string) (Manifest, error) {
+	m := Manifest{Team: team, Objects: []CatalogObject{}}
+	kv, err := h.catalogKV(ctx, team, false)
+	if errors.Is(err, ErrNotFound) {
+		return m, nil
+	}
+	if err != nil {
+		return m, err
+	}
+	rev, objs, err := readCatalog(ctx, kv)
+	if err != nil {
+		return m, err
+	}
+	m.Revision = rev
+	for _, o := range objs {
+		o.Body = ""
+		m.Objects = append(m.Objects, o)
+	}
+	return m, nil
+}
+
+// TeamObject returns one object of team's catalog with its body.
+func (h *Hub) TeamObject(ctx context.Context, team, id string) (CatalogObject, error) {
+	kv, err := h.catalogKV(ctx, team, false)
+	if err != nil {
+		return CatalogObject{}, err
+	}
+	e, err := kv.Get(ctx, id)
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
+		return CatalogObject{}, fmt.Errorf("%w: team %s has no object %q", ErrNotFound, team, id)
+	}
+	if err != nil {
+		return CatalogObject{}, fmt.Errorf("read %s of team %s: %w", id, team, err)
+	}
+	return DecodeCatalogEntry(e.Value(), e.Revision())
+}
+
+// TeamHistory returns the revisions of one object of team's catalog,
+// oldest first, without bodies.
+func (h *Hub) TeamHistory(ctx context.Context, team, id string) ([]CatalogObject, error) {
+	kv, err := h.catalogKV(ctx, team, false)
+	if err != nil {
+		return nil, err
+	}
+	es, err := kv.History(ctx, id)
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
+		return nil, fmt.Errorf("%w: team %s has no object %q", ErrNotFound, team, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the history of %s: %w", id, err)
+	}
+	out := make([]CatalogObject, 0, len(es))
+	for _, e := range es {
+		if e.Operation() != jetstream.KeyValuePut {
+			out = append(out, CatalogObject{ID: id, Revision: e.Revision(), Removed: true})
+			continue
+		}
+		o, err := DecodeCatalogEntry(e.Value(), e.Revision())
+		if err != nil {
+			return nil, err
+		}
+		o.Body = ""
+		out = append(out, o)
+	}
+	return out, nil
+}

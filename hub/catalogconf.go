@@ -1,0 +1,120 @@
+package hub
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// maxPayload is the largest message the hub's server takes: a catalog
+// entry holds a whole content file (up to 1 MiB) with its metadata.
+const maxPayload = 8 << 20
+
+// The names of a team's catalog. The catalog is a key-value bucket in the
+// hub's account, one key per object id, with history: the bucket's stream
+// sequence is the catalog's revision, an entry's revision the object's.
+// A node of the team mirrors the bucket over its leaf link.
+
+// CatalogBucket is the key-value bucket of team's catalog.
+func CatalogBucket(team string) string { return "CATALOG_" + team }
+
+// CatalogStream is the stream behind CatalogBucket.
+func CatalogStream(team string) string { return "KV_" + CatalogBucket(team) }
+
+// CatalogDeliverPrefix is where the hub delivers team's catalog to node's
+// mirror: a prefix of the node's own, so that no node receives another's
+// deliveries.
+func CatalogDeliverPrefix(nodeID string) string { return "catalog.deliver." + nodeID }
+
+// catalogAPI are the JetStream API requests, in the hub's account, that a
+// mirror of team's catalog sends: the creation of its ordered consumer.
+func catalogAPI(team string) []string {
+	create := "$JS.API.CONSUMER.CREATE." + CatalogStream(team)
+	return []string{create, create + ".>"}
+}
+
+// catalogFlowControl are the flow-control replies of a mirror's consumer
+// on team's catalog (the hub's consumers use the v1 subject format; the
+// v2 one is listed so that a change of the hub's flags does not stall the
+// mirrors).
+func catalogFlowControl(team string) []string {
+	return []string{"$JS.FC." + CatalogStream(team) + ".>", "$JS.FC." + Domain + ".*." + CatalogStream(team) + ".>"}
+}
+
+// catalogPublish is what node n's leaf link may publish into the hub for
+// its team's catalog: the consumer requests of its mirror (as the node
+// addresses them, in the hub's domain) and their flow-control replies.
+func catalogPublish(n Node) []string {
+	var out []string
+	for _, s := range catalogAPI(n.Team) {
+		out = append(out, domainAPI(s))
+	}
+	return append(out, catalogFlowControl(n.Team)...)
+}
+
+// catalogSubscribe is what the hub may send to node n for its catalog
+// mirror: the deliveries and the answers to its API requests.
+func catalogSubscribe(n Node) []string {
+	return []string{CatalogDeliverPrefix(n.ID) + ".>", "$JSC.R.>"}
+}
+
+// domainAPI turns a subject of the local JetStream API into the hub's
+// domain's: "$JS.API.X" -> "$JS.hub.API.X".
+func domainAPI(s string) string {
+	return strings.Replace(s, "$JS.API.", "$JS."+Domain+".API.", 1)
+}
+
+// writeCatalogExports writes the hub account's exports of the team
+// catalogs: per team the consumer API and flow control of its bucket, to
+// the accounts of the team's active nodes; per node its deliveries.
+func writeCatalogExports(b *strings.Builder, nodes []Node) {
+	teams := map[string][]string{}
+	for _, n := range nodes {
+		if n.Active() {
+			teams[n.Team] = append(teams[n.Team], nodeAccount(n.ID))
+		}
+	}
+	if len(teams) == 0 {
+		return
+	}
+	names := make([]string, 0, len(teams))
+	for t := range teams {
+		names = append(names, t)
+	}
+	slices.Sort(names)
+	b.WriteString("    exports: [\n")
+	for _, t := range names {
+		accs := strings.Join(teams[t], ", ")
+		for _, s := range append(catalogAPI(t), catalogFlowControl(t)...) {
+			fmt.Fprintf(b, "      {service: %q, accounts: [%s]}\n", s, accs)
+		}
+	}
+	for _, n := range nodes {
+		if n.Active() {
+			fmt.Fprintf(b, "      {stream: %q, accounts: [%s]}\n", CatalogDeliverPrefix(n.ID)+".>", nodeAccount(n.ID))
+		}
+	}
+	b.WriteString("    ]\n")
+}
+
+// writeCatalogImports writes node n's imports of its team's catalog from
+// the hub account.
+func writeCatalogImports(b *strings.Builder, n Node) {
+	b.WriteString("    imports: [\n")
+	// The hub's server maps "$JS.hub.API.>" to "$JS.API.>" in the
+	// account of a leaf link (leafnode.go, the JetStream domain mapping):
+	// the node's requests arrive on the plain API subjects.
+	for _, s := range append(catalogAPI(n.Team), catalogFlowControl(n.Team)...) {
+		fmt.Fprintf(b, "      {service: {account: %s, subject: %q}}\n", hubAccount, s)
+	}
+	fmt.Fprintf(b, "      {stream: {account: %s, subject: %q}}\n", hubAccount, CatalogDeliverPrefix(n.ID)+".>")
+	b.WriteString("    ]\n")
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}

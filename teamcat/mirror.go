@@ -1,0 +1,198 @@
+package teamcat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/hub"
+)
+
+// Mirror is the workspace's copy of its team's catalog. Open it once in
+// the process that owns the workspace, and Close it when done.
+type Mirror struct {
+	team   string
+	kv     jetstream.KeyValue
+	logger *slog.Logger
+
+	mu      sync.RWMutex
+	objs    map[string]hub.CatalogObject // by id
+	rev     uint64                       // the last revision applied
+	changed chan struct{}                // closed and replaced on every change
+
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// Open creates the mirror of team's catalog in the server js talks to (the
+// server of node nodeID, linked to the hub), or opens the one there, and
+// follows it: what it already holds is served at once, whether the hub is
+// reachable or not.
+func Open(ctx context.Context, js jetstream.JetStream, nodeID, team string, logger *slog.Logger) (*Mirror, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, Config(nodeID, team))
+	if err != nil {
+		return nil, fmt.Errorf("open the mirror of team %s's catalog: %w", team, err)
+	}
+	m := &Mirror{team: team, kv: kv, logger: logger, objs: map[string]hub.CatalogObject{}, changed: make(chan struct{}), done: make(chan struct{})}
+	w, err := kv.WatchAll(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the mirror of team %s's catalog: %w", team, err)
+	}
+	// The watch first gives every entry the mirror holds, then nil.
+	for e := range w.Updates() {
+		if e == nil {
+			break
+		}
+		m.apply(e)
+	}
+	wctx, stop := context.WithCancel(context.Background())
+	m.stop = stop
+	go m.follow(wctx, w)
+	return m, nil
+}
+
+// Config is the key-value configuration of the mirror of team's catalog
+// in node nodeID's server: the hub's bucket, pulled through the hub's
+// JetStream domain and delivered on the node's own prefix.
+func Config(nodeID, team string) jetstream.KeyValueConfig {
+	return jetstream.KeyValueConfig{
+		Bucket:      hub.CatalogBucket(team),
+		Description: "clumsies: mirror of team " + team + "'s catalog at the hub",
+		History:     1,
+		Storage:     jetstream.FileStorage,
+		Mirror: &jetstream.StreamSource{
+			Name: hub.CatalogStream(team),
+			External: &jetstream.ExternalStream{
+				APIPrefix:     "$JS." + hub.Domain + ".API",
+				DeliverPrefix: hub.CatalogDeliverPrefix(nodeID),
+			},
+		},
+	}
+}
+
+// follow applies the mirror's changes until ctx ends; a watch that ends
+// is opened again.
+func (m *Mirror) follow(ctx context.Context, w jetstream.KeyWatcher) {
+	defer close(m.done)
+	for {
+		for {
+			var e jetstream.KeyValueEntry
+			var ok bool
+			select {
+			case <-ctx.Done():
+				w.Stop()
+				return
+			case e, ok = <-w.Updates():
+			}
+			if !ok {
+				break
+			}
+			if e != nil {
+				m.apply(e)
+			}
+		}
+		w.Stop()
+		m.logger.Warn("the watch of the team catalog's mirror ended; watching again", "team", m.team)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+			var err error
+			if w, err = m.kv.WatchAll(ctx, jetstream.ResumeFromRevision(m.Revision()+1)); err == nil {
+				break
+			}
+		}
+	}
+}
+
+// apply lays one entry of the mirror over the view.
+func (m *Mirror) apply(e jetstream.KeyValueEntry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e.Revision() <= m.rev {
+		return
+	}
+	m.rev = e.Revision()
+	if e.Operation() != jetstream.KeyValuePut {
+		delete(m.objs, e.Key())
+	} else if o, err := hub.DecodeCatalogEntry(e.Value(), e.Revision()); err != nil {
+		m.logger.Warn("skipped an unreadable entry of the team catalog", "key", e.Key(), "err", err)
+	} else {
+		m.objs[o.ID] = o
+	}
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+// Team returns the team whose catalog this is.
+func (m *Mirror) Team() string { return m.team }
+
+// Revision returns the catalog revision the view has reached: the hub's
+// revision of the last change it applied.
+func (m *Mirror) Revision() uint64 {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.rev
+}
+
+// Get returns the object id with its body, false if the catalog has none.
+func (m *Mirror) Get(id string) (hub.CatalogObject, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	o, ok := m.objs[id]
+	return o, ok
+}
+
+// Objects returns every object, without bodies, ordered by path.
+func (m *Mirror) Objects() []hub.CatalogObject {
+	m.mu.RLock()
+	out := make([]hub.CatalogObject, 0, len(m.objs))
+	for _, o := range m.objs {
+		o.Body = ""
+		out = append(out, o)
+	}
+	m.mu.RUnlock()
+	slices.SortFunc(out, func(a, b hub.CatalogObject) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// WaitRevision waits until the view has reached revision rev or ctx ends.
+func (m *Mirror) WaitRevision(ctx context.Context, rev uint64) error {
+	for {
+		m.mu.RLock()
+		have, ch := m.rev, m.changed
+		m.mu.RUnlock()
+		if have >= rev {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("wait for revision %d of the team catalog (have %d): %w", rev, have, ctx.Err())
+		case <-ch:
+		}
+	}
+}
+
+// Close stops following the mirror; the mirror itself stays in the
+// workspace's server. A second Close returns an error.
+func (m *Mirror) Close() error {
+	if m.stop == nil {
+		return errors.New("teamcat: mirror already closed")
+	}
+	m.stop()
+	m.stop = nil
+	<-m.done
+	return nil
+}

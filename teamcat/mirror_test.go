@@ -1,0 +1,76 @@
+package teamcat_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/internal/hubtest"
+	"github.com/clumsies/clumsies/teamcat"
+)
+
+const rule = "# Go style\n\nHow we write Go.\n\n## Errors\n\n- wrap them\n"
+
+func push(tb testing.TB, th *hubtest.Hub, team string, files ...hub.CatalogFile) hub.PushResult {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
+	defer cancel()
+	res, err := th.H.PushCatalog(ctx, team, files)
+	if err != nil {
+		tb.Fatalf("push: %v", err)
+	}
+	return res
+}
+
+func openMirror(tb testing.TB, tn *hubtest.Node, team string) *teamcat.Mirror {
+	tb.Helper()
+	js, err := jetstream.New(tn.N.Conn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
+	defer cancel()
+	m, err := teamcat.Open(ctx, js, tn.ID.NodeID, team, hubtest.Logger())
+	if err != nil {
+		tb.Fatalf("open the mirror: %v", err)
+	}
+	tb.Cleanup(func() { m.Close() })
+	return m
+}
+
+func waitRev(tb testing.TB, m *teamcat.Mirror, rev uint64) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
+	defer cancel()
+	if err := m.WaitRevision(ctx, rev); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func TestMirror_FollowsTheHub(t *testing.T) {
+	th := hubtest.NewHub(t)
+	res := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
+	tn := hubtest.Join(t, th, "blue")
+	m := openMirror(t, tn, "blue")
+	start := time.Now()
+	waitRev(t, m, res.Revision)
+	t.Logf("first sync after %s", time.Since(start))
+	objs := m.Objects()
+	if len(objs) != 1 || objs[0].Path != "go/STYLE.md" || objs[0].Revision != res.Published[0].Revision {
+		t.Fatalf("got %+v, want go/STYLE.md at revision %d", objs, res.Published[0].Revision)
+	}
+	o, ok := m.Get(objs[0].ID)
+	if !ok || o.Body != rule {
+		t.Fatalf("got body %q, want %q", o.Body, rule)
+	}
+	res2 := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule + "- check them\n"})
+	start = time.Now()
+	waitRev(t, m, res2.Revision)
+	t.Logf("change after %s", time.Since(start))
+	if o, _ := m.Get(objs[0].ID); o.Revision != res2.Revision || o.Body != rule+"- check them\n" {
+		t.Fatalf("got %+v after the change, want revision %d", o, res2.Revision)
+	}
+}
