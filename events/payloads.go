@@ -46,6 +46,10 @@ type Ref struct {
 	Name         string `json:"name"`
 	TextHash     string `json:"textHash"`
 	Reason       string `json:"reason,omitempty"`
+	// Revision is, for a rule of the team's catalog at the hub, the
+	// catalog revision of the rule the agent referred to; 0 (absent) for
+	// the repository's rules.
+	Revision uint64 `json:"revision,omitempty"`
 }
 
 // AgentReportData is the payload of attest.agent_report.

@@ -81,6 +81,21 @@ type discoverItem struct {
 	HasDraft    bool         `json:"hasDraft"`
 	DraftStatus string       `json:"draftStatus,omitempty"`
 	DraftReason string       `json:"draftReason,omitempty"`
+	// Source is "repo" (the repository's content tree) or "team" (the
+	// team's catalog at the hub); Revision is a team object's revision.
+	Source   string `json:"source"`
+	Revision uint64 `json:"revision,omitempty"`
+	// Shadows is the repository object a team object at the same path
+	// hides: the team object wins.
+	Shadows string `json:"shadows,omitempty"`
+}
+
+// sourceOf is where an item comes from, as memdisc and memload say it.
+func sourceOf(it projections.Item) string {
+	if it.Source == "" {
+		return "repo"
+	}
+	return it.Source
 }
 
 func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
@@ -143,6 +158,7 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 			ID: it.ID, Kind: it.Kind, Path: it.Path, Name: it.Name, Group: it.Group,
 			Hash: it.Hash, Description: it.Description, HasDraft: it.HasDraft,
 			DraftStatus: string(it.DraftStatus), DraftReason: it.DraftReason,
+			Source: sourceOf(it), Revision: it.Revision, Shadows: it.Shadows,
 		})
 	}
 	if res.Truncated {

@@ -69,6 +69,12 @@ type loadItem struct {
 	DraftBaseHash string               `json:"draftBaseHash,omitempty"`
 	Content       *string              `json:"content"`
 	Constraints   []content.Constraint `json:"constraints,omitzero"`
+	// Source is "repo" or "team"; Revision is a team object's revision.
+	// ShadowedBy names the team object that hides a repository object at
+	// the same path.
+	Source     string `json:"source"`
+	Revision   uint64 `json:"revision,omitempty"`
+	ShadowedBy string `json:"shadowedBy,omitempty"`
 }
 
 func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
@@ -125,6 +131,7 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 			ID: id, Kind: it.Kind, Path: it.Path, Hash: it.Hash,
 			Changed:  content.NormalizeHash(known[id]) != it.Hash,
 			HasDraft: it.HasDraft, DraftBaseHash: it.DraftBaseHash,
+			Source: sourceOf(it), Revision: it.Revision, ShadowedBy: it.ShadowedBy,
 		}
 		if referable(it.Kind) {
 			item.Constraints = it.Constraints

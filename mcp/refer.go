@@ -110,7 +110,7 @@ func (s *Server) refer(ctx context.Context, c *call) (any, entry, error) {
 		}
 		data.Refs = append(data.Refs, events.Ref{
 			RuleID: r.ruleID, RuleHash: it.Hash, ConstraintID: con.ID,
-			Name: con.Name, TextHash: con.TextHash, Reason: r.reason,
+			Name: con.Name, TextHash: con.TextHash, Reason: r.reason, Revision: it.Revision,
 		})
 	}
 	e.payload = data

@@ -15,6 +15,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/teamcat"
 	"github.com/clumsies/clumsies/workspace"
 
 	"github.com/nats-io/nats.go"
@@ -43,6 +44,9 @@ type Options struct {
 	// link (redialing while the hub is away); work never waits for it.
 	Hub    *embeddednats.Leaf
 	Domain string
+	// Team is the hub's team of this node: with Hub, the owner mirrors the
+	// team's catalog and serves its objects next to the repository's.
+	Team string
 
 	// RetryFor bounds how long a Handle retries a call after the owner was
 	// lost; zero means DefaultRetryFor.
@@ -88,6 +92,8 @@ type Node struct {
 	// Durable makes acknowledged events durable (group commit); nil when
 	// the workspace runs with SyncInterval.
 	Durable *embeddednats.StreamSync
+	// Team is the mirror of the team's catalog; nil without a hub link.
+	Team *teamcat.Mirror
 
 	logger  *slog.Logger
 	fault   func(uint64) error
@@ -154,7 +160,13 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}, nil
+	team, err := openTeam(ctx, nc, opts, logger)
+	if err != nil {
+		nc.Close()
+		srv.Close()
+		return nil, err
+	}
+	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}, nil
 }
 
 // StartProjections opens the read models and starts the projector, which
@@ -337,6 +349,9 @@ func (n *Node) Close() error {
 	n.closed = true
 	n.mu.Unlock()
 	err := n.stopProjector()
+	if n.Team != nil {
+		err = errors.Join(err, n.Team.Close())
+	}
 	n.Conn.Drain()
 	waitClosed(n.Conn, 2*time.Second)
 	return errors.Join(err, n.NATS.Close())

@@ -242,11 +242,22 @@ func read[T any](o *owner, fn func(*projections.Store) (T, error)) (T, error) {
 }
 
 func (o *owner) view(ctx context.Context, id string) (projections.Item, error) {
-	return read(o, func(s *projections.Store) (projections.Item, error) { return s.View(ctx, id) })
+	if it, ok := o.n.viewTeam(id); ok {
+		return it, nil
+	}
+	it, err := read(o, func(s *projections.Store) (projections.Item, error) { return s.View(ctx, id) })
+	if err == nil {
+		o.n.markShadowed(&it)
+	}
+	return it, err
 }
 
 func (o *owner) list(ctx context.Context, f projections.Filter) ([]projections.Item, error) {
-	return read(o, func(s *projections.Store) ([]projections.Item, error) { return s.List(ctx, f) })
+	items, err := read(o, func(s *projections.Store) ([]projections.Item, error) { return s.List(ctx, f) })
+	if err != nil {
+		return nil, err
+	}
+	return o.n.listTeam(items, f), nil
 }
 
 func (o *owner) draftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {

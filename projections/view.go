@@ -36,6 +36,17 @@ type Item struct {
 	DraftStatus catalog.DraftStatus `json:"draftStatus,omitempty"`
 	DraftReason string              `json:"draftReason,omitempty"`
 	Published   bool                `json:"published"` // false for a create draft
+	// Source is where the item comes from: "team" for an object of the
+	// team's catalog at the hub (laid over the read models by the owner),
+	// "" for the repository's content tree.
+	Source string `json:"source,omitempty"`
+	// Revision is a team object's revision in the team's catalog.
+	Revision uint64 `json:"revision,omitempty"`
+	// Shadows is the id of the repository object a team object hides
+	// (same namespace and path: the team object wins); ShadowedBy, on the
+	// repository object, the team object that hides it.
+	Shadows    string `json:"shadows,omitempty"`
+	ShadowedBy string `json:"shadowedBy,omitempty"`
 }
 
 // Filter selects items in List. Empty fields select everything.

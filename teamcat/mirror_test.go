@@ -74,3 +74,31 @@ func TestMirror_FollowsTheHub(t *testing.T) {
 		t.Fatalf("got %+v after the change, want revision %d", o, res2.Revision)
 	}
 }
+
+// TestMirror_Offline checks that the mirror keeps serving while the hub is
+// away and follows it again once it is back.
+func TestMirror_Offline(t *testing.T) {
+	th := hubtest.NewHub(t)
+	res := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
+	tn := hubtest.Join(t, th, "blue")
+	m := openMirror(t, tn, "blue")
+	waitRev(t, m, res.Revision)
+	id := res.Published[0].ID
+
+	th.Stop()
+	// A mirror opened again while the hub is away serves what it synced.
+	m.Close()
+	m = openMirror(t, tn, "blue")
+	if o, ok := m.Get(id); !ok || o.Body != rule {
+		t.Fatalf("offline: got %+v, want the synced body", o)
+	}
+
+	th.Start(t)
+	start := time.Now()
+	res2 := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule + "- and more\n"})
+	waitRev(t, m, res2.Revision)
+	t.Logf("a change after the hub's restart reached the mirror after %s", time.Since(start))
+	if o, _ := m.Get(id); o.Body != rule+"- and more\n" {
+		t.Fatalf("got %q, want the new body", o.Body)
+	}
+}

@@ -142,6 +142,6 @@ func hubLink(ws *workspace.Workspace, o *node.Options) error {
 	if err != nil {
 		return err
 	}
-	o.Hub, o.Domain, o.CheckpointKey = leaf, id.NodeID, id.Key()
+	o.Hub, o.Domain, o.Team, o.CheckpointKey = leaf, id.NodeID, id.Team, id.Key()
 	return nil
 }

@@ -145,6 +145,7 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"name":         "Title of the section the constraint belongs to.",
 		"textHash":     "Hash of the constraint's text.",
 		"reason":       "Why the agent applied it, in its own words; absent when not given.",
+		"revision":     "For a rule of the team's catalog at the hub: the catalog revision of the rule referred to; absent for the repository's rules.",
 	},
 	reflect.TypeFor[events.AgentReportData](): {
 		"summary": "The agent's report.",

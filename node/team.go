@@ -1,0 +1,144 @@
+package node
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/teamcat"
+)
+
+// Where an item comes from, as memdisc shows it.
+const (
+	SourceRepo = "repo"
+	SourceTeam = "team"
+)
+
+// openTeam opens the mirror of the node's team catalog when the workspace
+// is linked to a hub; nil otherwise.
+func openTeam(ctx context.Context, nc *nats.Conn, opts Options, logger *slog.Logger) (*teamcat.Mirror, error) {
+	if opts.Hub == nil || opts.Team == "" {
+		return nil, nil
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("open the team catalog: %w", err)
+	}
+	return teamcat.Open(ctx, js, opts.Domain, opts.Team, logger)
+}
+
+// teamItem is a team object as memdisc and memload show it.
+func teamItem(o hub.CatalogObject, withBody bool) projections.Item {
+	it := projections.Item{ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Hash: o.Hash,
+		Description: o.Description, Published: true, Source: SourceTeam, Revision: o.Revision}
+	if withBody {
+		it.Body = o.Body
+		if o.Kind == content.KindRule || o.Kind == content.KindWorkflow {
+			it.Constraints = content.ParseConstraints(o.Name, o.Body)
+		}
+	}
+	return it
+}
+
+// shadowKey is what a team object and a repository object must share to
+// collide: the namespace and the path.
+func shadowKey(k content.Kind, path string) string {
+	return string(content.NamespaceOf(k)) + "\x00" + path
+}
+
+// teamByPath indexes the team objects by shadowKey.
+func teamByPath(objs []hub.CatalogObject) map[string]hub.CatalogObject {
+	m := make(map[string]hub.CatalogObject, len(objs))
+	for _, o := range objs {
+		m[shadowKey(o.Kind, o.Path)] = o
+	}
+	return m
+}
+
+// viewTeam lays the team catalog over a view: a team object's id gives the
+// team object; a repository object at a team object's path says which
+// team object shadows it. ok is false when id is no team object.
+func (n *Node) viewTeam(id string) (projections.Item, bool) {
+	if n.Team == nil {
+		return projections.Item{}, false
+	}
+	o, ok := n.Team.Get(id)
+	if !ok {
+		return projections.Item{}, false
+	}
+	return teamItem(o, true), true
+}
+
+// markShadowed fills in ShadowedBy of a repository item at a team
+// object's path.
+func (n *Node) markShadowed(it *projections.Item) {
+	if n.Team == nil || it.Source == SourceTeam {
+		return
+	}
+	for _, o := range n.Team.Objects() {
+		if shadowKey(o.Kind, o.Path) == shadowKey(it.Kind, it.Path) {
+			it.ShadowedBy = o.ID
+			return
+		}
+	}
+}
+
+// listTeam merges the team catalog into a listing of the repository's
+// items: team objects that match f join the list, and a repository item
+// at a team object's path leaves it (the team object wins and names it in
+// Shadows). The order stays the inventory's: namespace, then path.
+func (n *Node) listTeam(items []projections.Item, f projections.Filter) []projections.Item {
+	if n.Team == nil {
+		return items
+	}
+	objs := n.Team.Objects()
+	if len(objs) == 0 {
+		return items
+	}
+	byPath := teamByPath(objs)
+	shadows := map[string]string{} // team id -> repository id
+	out := make([]projections.Item, 0, len(items)+len(objs))
+	for _, it := range items {
+		if o, ok := byPath[shadowKey(it.Kind, it.Path)]; ok {
+			shadows[o.ID] = it.ID
+			continue
+		}
+		out = append(out, it)
+	}
+	words := strings.Fields(strings.ToLower(f.Query))
+	for _, o := range objs {
+		if !teamMatches(o, f, words) {
+			continue
+		}
+		it := teamItem(o, false)
+		it.Shadows = shadows[o.ID]
+		out = append(out, it)
+	}
+	slices.SortStableFunc(out, func(a, b projections.Item) int {
+		return cmp.Or(cmp.Compare(content.NamespaceOf(a.Kind).Rank(), content.NamespaceOf(b.Kind).Rank()), strings.Compare(a.Path, b.Path))
+	})
+	return out
+}
+
+// teamMatches applies List's filter to a team object.
+func teamMatches(o hub.CatalogObject, f projections.Filter, words []string) bool {
+	if f.Kind != "" && string(o.Kind) != f.Kind || f.Group != "" && o.Group != f.Group {
+		return false
+	}
+	text := strings.ToLower(strings.Join([]string{o.ID, o.Path, o.Name, o.Group, o.Description}, " "))
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,63 @@
+package teamcat_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/internal/hubtest"
+	"github.com/clumsies/clumsies/teamcat"
+)
+
+// TestMirror_OtherTeamRefused checks that a node reads its own team's
+// catalog and no other: neither a mirror of another team's bucket nor the
+// hub's API for it answers, while its own team's mirror syncs.
+func TestMirror_OtherTeamRefused(t *testing.T) {
+	th := hubtest.NewHub(t)
+	push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
+	redRes := push(t, th, "red", hub.CatalogFile{Source: "rules/red/ONE.md", Body: rule})
+	red := hubtest.Join(t, th, "red")
+
+	js, err := jetstream.New(red.N.Conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
+	defer cancel()
+	// A mirror of the other team's catalog, asked for before the own one.
+	blueMirror, err := js.CreateOrUpdateKeyValue(ctx, teamcat.Config(red.ID.NodeID, "blue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := openMirror(t, red, "red")
+	waitRev(t, own, redRes.Revision)
+
+	for _, subj := range []string{
+		"$JS.hub.API.CONSUMER.CREATE." + hub.CatalogStream("blue"),
+		"$JS.hub.API.DIRECT.GET." + hub.CatalogStream("blue"),
+		"$JS.hub.API.STREAM.INFO." + hub.CatalogStream("blue"),
+		"$JS.hub.API.STREAM.INFO." + hub.CatalogStream("red"),
+		"$JS.hub.API.DIRECT.GET." + hub.CatalogStream("red"),
+		"$KV." + hub.CatalogBucket("blue") + ".>",
+	} {
+		msg, err := red.N.Conn.Request(subj, []byte(`{"stream_name":"`+hub.CatalogStream("blue")+`","config":{"ack_policy":"none","deliver_subject":"`+hub.CatalogDeliverPrefix(red.ID.NodeID)+`.x"}}`), 2*time.Second)
+		if err == nil {
+			t.Fatalf("%s answered %s, want no answer", subj, msg.Data)
+		}
+		if !errors.Is(err, nats.ErrNoResponders) && !errors.Is(err, nats.ErrTimeout) {
+			t.Fatalf("%s: %v", subj, err)
+		}
+	}
+	st, err := blueMirror.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := st.Values(); n != 0 {
+		t.Fatalf("the red node's mirror of team blue's catalog holds %d entries, want 0", n)
+	}
+}
