@@ -46,7 +46,7 @@ type TokenRequest struct {
 // APIError is the body of every failed API request.
 type APIError struct {
 	Error string `json:"error"`
-	Code  string `json:"code"` // invalid, unauthorized, forbidden, not_found, internal
+	Code  string `json:"code"` // invalid, unauthorized, forbidden, not_found, conflict, internal
 }
 
 // Handler serves the hub's HTTP API:
@@ -60,6 +60,10 @@ type APIError struct {
 //	POST /api/tokens           admin   {name, teams} -> {token}
 //	GET  /api/stats            admin or member: period, days, workspace, rule, team -> Stats
 //	GET  /api/health           anyone  -> Health
+//	POST /api/teams/{team}/catalog       admin   PushRequest -> PushResult
+//	GET  /api/teams/{team}/manifest      admin or member of team -> Manifest (ETag: the revision; If-None-Match -> 304)
+//	GET  /api/teams/{team}/objects/{id}  admin or member of team -> CatalogObject
+//	GET  /api/teams/{team}/objects/{id}/history  admin or member of team -> [CatalogObject]
 //
 // Tokens travel as "Authorization: Bearer <token>". A member token reads
 // the stats of its teams only.
@@ -74,6 +78,10 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("GET /api/nodes/{id}/chain", a.nodeChain)
 	mux.HandleFunc("POST /api/tokens", a.adminOnly(a.token))
 	mux.HandleFunc("GET /api/stats", a.stats)
+	mux.HandleFunc("POST /api/teams/{team}/catalog", a.adminOnly(a.pushCatalog))
+	mux.HandleFunc("GET /api/teams/{team}/manifest", a.manifest)
+	mux.HandleFunc("GET /api/teams/{team}/objects/{id}", a.teamObject)
+	mux.HandleFunc("GET /api/teams/{team}/objects/{id}/history", a.teamHistory)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, h.Health(r.Context()))
 	})
@@ -257,8 +265,10 @@ func (a *api) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 	case errors.Is(err, ErrBadInvite):
 		writeError(w, http.StatusForbidden, "forbidden", err.Error()+"; ask the hub's admin for a new one (clumsies hub invite)")
-	case errors.Is(err, ErrUnknownNode):
+	case errors.Is(err, ErrUnknownNode), errors.Is(err, ErrNotFound):
 		writeError(w, http.StatusNotFound, "not_found", err.Error())
+	case errors.Is(err, ErrCatalogChanged):
+		writeError(w, http.StatusConflict, "conflict", err.Error()+"; push again")
 	default:
 		a.h.logger.Error("hub API", "err", err)
 		writeError(w, http.StatusInternalServerError, "internal", "internal error; see the hub's log")
@@ -266,7 +276,12 @@ func (a *api) fail(w http.ResponseWriter, err error) {
 }
 
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	return readJSONUpTo(w, r, v, maxBody)
+}
+
+// readJSONUpTo reads a request body of at most limit bytes into v.
+func readJSONUpTo(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid", "read the request body: "+err.Error())
