@@ -265,10 +265,11 @@ func casError(path string, err error) error {
 }
 
 // catalogTree checks pushed files and turns them into a content tree, in
-// Scan's order. The meta prompt is skipped.
+// Scan's order. The meta prompt is skipped. A rule or workflow that is not
+// well-formed (content.CheckRule) is refused, every such file named.
 func catalogTree(files []CatalogFile) ([]content.File, []string, error) {
 	var tree []content.File
-	var skipped []string
+	var skipped, bad []string
 	seen := map[string]bool{}
 	for _, f := range files {
 		kind, public, ok := content.Classify(f.Source)
@@ -289,8 +290,17 @@ func catalogTree(files []CatalogFile) ([]content.File, []string, error) {
 		if len(f.Body) > content.MaxFileSize {
 			return nil, nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrInvalid, f.Source, content.MaxFileSize)
 		}
+		if kind == content.KindRule || kind == content.KindWorkflow {
+			if err := content.CheckRule(f.Body); err != nil {
+				bad = append(bad, f.Source+": "+strings.TrimPrefix(err.Error(), content.ErrNotARule.Error()+": "))
+				continue
+			}
+		}
 		tree = append(tree, content.File{Source: f.Source, Kind: kind, Path: public, Name: content.NameOf(public),
 			Group: content.GroupOf(public), Body: f.Body, Hash: content.Hash([]byte(f.Body))})
+	}
+	if len(bad) > 0 {
+		return nil, nil, fmt.Errorf("%w: %d file(s) are not well-formed rules, nothing was pushed: %s", ErrInvalid, len(bad), strings.Join(bad, "; "))
 	}
 	return tree, skipped, nil
 }

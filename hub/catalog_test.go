@@ -67,6 +67,17 @@ func TestCatalog_Push(t *testing.T) {
 	if !errors.Is(err, hub.ErrInvalid) {
 		t.Fatalf("an unsafe path: got %v, want ErrInvalid", err)
 	}
+	_, err = th.h.PushCatalog(context.Background(), "blue", []hub.CatalogFile{
+		{Source: "rules/go/STYLE2.md", Body: styleRule},
+		{Source: "rules/a/NOTITLE.md", Body: "Words.\n\n## S\n\n- x\n"},
+		{Source: "rules/b/NOSECTIONS.md", Body: "# T\n\nWords.\n"}})
+	if !errors.Is(err, hub.ErrInvalid) || !strings.Contains(err.Error(), "rules/a/NOTITLE.md: it has no title") ||
+		!strings.Contains(err.Error(), "rules/b/NOSECTIONS.md: it has no sections") {
+		t.Fatalf("malformed rules: got %v, want both named", err)
+	}
+	if m, _ := th.h.TeamManifest(context.Background(), "blue"); m.Revision != moved.Revision {
+		t.Fatalf("a refused push wrote: revision %d, want %d", m.Revision, moved.Revision)
+	}
 }
 
 // TestCatalog_ManifestETag checks GET /api/teams/T/manifest: the ETag is
