@@ -22,16 +22,17 @@ type HubCommand struct{ m *Main }
 // Run implements command.
 func (c *HubCommand) Run(ctx context.Context, args []string) error {
 	cmds := map[string]command{
-		"init":   &HubInitCommand{m: c.m},
-		"serve":  &HubServeCommand{m: c.m},
-		"invite": &HubInviteCommand{m: c.m},
-		"join":   &HubJoinCommand{m: c.m},
-		"status": &HubStatusCommand{m: c.m},
-		"nodes":  &HubNodesCommand{m: c.m},
-		"revoke": &HubRevokeCommand{m: c.m},
-		"token":  &HubTokenCommand{m: c.m},
-		"stats":  &HubStatsCommand{m: c.m},
-		"verify": &HubVerifyCommand{m: c.m},
+		"init":    &HubInitCommand{m: c.m},
+		"serve":   &HubServeCommand{m: c.m},
+		"invite":  &HubInviteCommand{m: c.m},
+		"join":    &HubJoinCommand{m: c.m},
+		"status":  &HubStatusCommand{m: c.m},
+		"nodes":   &HubNodesCommand{m: c.m},
+		"revoke":  &HubRevokeCommand{m: c.m},
+		"token":   &HubTokenCommand{m: c.m},
+		"stats":   &HubStatsCommand{m: c.m},
+		"verify":  &HubVerifyCommand{m: c.m},
+		"catalog": &HubCatalogCommand{m: c.m},
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		w := c.m.Stderr
@@ -66,6 +67,9 @@ Admin (with --hub DIR, or --url URL and --token):
   token           make a member token that reads the stats of some teams (--name N --team T)
   stats           usage per rule, constraint, member and day (--period, --days, --workspace, --rule, --team, --json)
   verify          per node: do its checkpoints match what the hub received of its ledger (--node N, --json)
+  catalog push DIR --team T    load or update a team's catalog from a content tree (--json)
+  catalog show [ID] --team T   the team's catalog, or one object with its body (--json)
+  catalog history ID --team T  the revisions of one team object (--json)
 
 In a workspace:
   join TOKEN      join this clone to a hub (the owner dials it from its next start)

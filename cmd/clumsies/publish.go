@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/projections"
 )
 
 // PublishCommand publishes the content tree.
@@ -42,11 +44,30 @@ func (c *PublishCommand) Run(ctx context.Context, args []string) error {
 			fmt.Fprintf(c.m.Stdout, "removed   %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
 		}
 	}
+	if err := c.warnShadowed(ctx, h); err != nil {
+		return err
+	}
 	if !c.json {
 		if len(evs) == 0 {
 			fmt.Fprintln(c.m.Stdout, "Nothing to publish: the manifest matches the content tree.")
 		} else {
 			fmt.Fprintf(c.m.Stdout, "%d change(s) published.\n", len(evs))
+		}
+	}
+	return nil
+}
+
+// warnShadowed says on stderr which repository files a team object at the
+// same path hides: agents see the team object.
+func (c *PublishCommand) warnShadowed(ctx context.Context, h *node.Handle) error {
+	items, err := h.List(ctx, projections.Filter{})
+	if err != nil {
+		return fmt.Errorf("list the catalog: %w", err)
+	}
+	for _, it := range items {
+		if it.Shadows != "" {
+			fmt.Fprintf(c.m.Stderr, "clumsies: warning: %s %s is also in the team's catalog (%s, revision %d); agents see the team's, the repository's %s is shadowed\n",
+				it.Kind, it.Path, it.ID, it.Revision, it.Shadows)
 		}
 	}
 	return nil
