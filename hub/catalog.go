@@ -217,6 +217,9 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 				return out, err
 			}
 			out.Published = append(out.Published, CatalogChange{ID: o.ID, Kind: o.Kind, Path: o.Path, Revision: rev})
+			if err := h.recordCatalog(ctx, team, LedgerCatalogPublish, CatalogEventData{ID: o.ID, Kind: string(o.Kind), Path: o.Path, Hash: o.Hash, Revision: rev, By: "push"}); err != nil {
+				return out, err
+			}
 		case events.TypeCatalogRemove:
 			var d events.RemoveData
 			if err := json.Unmarshal(ev.Data, &d); err != nil {
@@ -225,16 +228,28 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 			if err := kv.Delete(ctx, d.ID, jetstream.LastRevision(byID[d.ID].Revision)); err != nil {
 				return out, casError(d.Path, err)
 			}
-			out.Removed = append(out.Removed, CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path})
+			st, err := catalogRevision(ctx, kv)
+			if err != nil {
+				return out, err
+			}
+			out.Removed = append(out.Removed, CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Revision: st})
+			if err := h.recordCatalog(ctx, team, LedgerCatalogRemove, CatalogEventData{ID: d.ID, Kind: d.Kind, Path: d.Path, Revision: st, By: "push"}); err != nil {
+				return out, err
+			}
 		}
 	}
 	if out.Revision, err = catalogRevision(ctx, kv); err != nil {
 		return out, err
 	}
-	for i := range out.Removed {
-		out.Removed[i].Revision = out.Revision
-	}
 	return out, nil
+}
+
+// recordCatalog records a change of team's catalog in the hub's ledger;
+// its id is derived from the team and the revision, so that recording it
+// again stores it once.
+func (h *Hub) recordCatalog(ctx context.Context, team, typ string, d CatalogEventData) error {
+	_, err := h.record(ctx, team, "", typ, fmt.Sprintf("catalog-%s-%d", team, d.Revision), d)
+	return err
 }
 
 // planWorkspace names the workspace of the events catalog.Plan returns for

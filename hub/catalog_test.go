@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/clumsies/clumsies/hub"
 )
 
@@ -55,6 +57,9 @@ func TestCatalog_Push(t *testing.T) {
 	}
 	if m.Revision != moved.Revision || len(m.Objects) != 1 || m.Objects[0].Path != "go/STYLE2.md" || m.Objects[0].Body != "" {
 		t.Fatalf("manifest: got %+v, want go/STYLE2.md alone at revision %d, no body", m, moved.Revision)
+	}
+	if got := ledgerTypes(t, th); strings.Join(got, ",") != "catalog.publish,catalog.publish,catalog.publish,catalog.remove" {
+		t.Fatalf("the hub's ledger holds %v, want the four catalog changes", got)
 	}
 	hist, err := th.h.TeamHistory(context.Background(), "blue", styleID)
 	if err != nil {
@@ -130,6 +135,40 @@ func TestCatalog_ManifestETag(t *testing.T) {
 	if resp, _ := get("nope", ""); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("an unknown token: got %d, want 401", resp.StatusCode)
 	}
+}
+
+// ledgerTypes returns the types of the events in the hub's ledger, in
+// order.
+func ledgerTypes(t *testing.T, th *testHub) []string {
+	t.Helper()
+	nc, err := th.h.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx := context.Background()
+	st, err := js.Stream(ctx, hub.LedgerStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for seq := uint64(1); seq <= info.State.LastSeq; seq++ {
+		m, err := st.GetMsg(ctx, seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ev hub.LedgerEvent
+		if err := json.Unmarshal(m.Data, &ev); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ev.Type)
+	}
+	return out
 }
 
 func memberToken(t *testing.T, url, name, team string) string {
