@@ -72,6 +72,10 @@ const (
 	metricSessions = "sessions" // sessions first seen that day
 	metricReports  = "reports"
 	metricRejects  = "rejects"
+	// metricRevRefs counts the refs of a team rule per catalog revision
+	// the agent referred to (the revision in the counter's constraint
+	// field).
+	metricRevRefs = "revrefs"
 )
 
 func putUint(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }

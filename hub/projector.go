@@ -258,6 +258,9 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 		}
 		for _, r := range d.Refs {
 			count(metricRefs, r.RuleID, r.ConstraintID, 1)
+			if r.Revision > 0 {
+				count(metricRevRefs, r.RuleID, strconv.FormatUint(r.Revision, 10), 1)
+			}
 		}
 	case events.TypeLoad:
 		var d events.LoadData

@@ -3,8 +3,10 @@ package hub
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +60,18 @@ type RuleStats struct {
 	Refs        uint64            `json:"refs"`
 	Loads       uint64            `json:"loads"`
 	Constraints []ConstraintStats `json:"constraints"`
+	// Source is "team" for a rule of the team's catalog at the hub (its
+	// Path is the catalog's), absent for a workspace's own.
+	Source string `json:"source,omitempty"`
+	// Revisions counts a team rule's refs per catalog revision the agents
+	// referred to, oldest first.
+	Revisions []RevisionStats `json:"revisions,omitempty"`
+}
+
+// RevisionStats counts the refs made against one revision of a team rule.
+type RevisionStats struct {
+	Revision uint64 `json:"revision"`
+	Refs     uint64 `json:"refs"`
 }
 
 // ConstraintStats counts the refs of one constraint.
@@ -116,8 +130,46 @@ type Stats struct {
 // topRules is how many rules TopRules lists.
 const topRules = 10
 
-// Stats answers q from the read models.
-func (h *Hub) Stats(q Query) (Stats, error) { return h.proj.stats(q) }
+// Stats answers q from the read models. A rule referred to with a
+// catalog revision is a team rule: it takes its path from the team's
+// catalog and is not counted as unlisted.
+func (h *Hub) Stats(q Query) (Stats, error) {
+	st, err := h.proj.stats(q)
+	if err != nil {
+		return st, err
+	}
+	manifests := map[string]map[string]string{} // team -> id -> path
+	fill := func(rules []RuleStats, count bool) {
+		for i := range rules {
+			r := &rules[i]
+			if len(r.Revisions) == 0 {
+				continue
+			}
+			paths, ok := manifests[r.Team]
+			if !ok {
+				paths = map[string]string{}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				if m, err := h.TeamManifest(ctx, r.Team); err == nil {
+					for _, o := range m.Objects {
+						paths[o.ID] = o.Path
+					}
+				}
+				cancel()
+				manifests[r.Team] = paths
+			}
+			r.Source = "team"
+			if r.Path == "" {
+				r.Path = paths[r.ID]
+				if count && r.Refs > 0 && st.Coverage.Unlisted > 0 {
+					st.Coverage.Unlisted--
+				}
+			}
+		}
+	}
+	fill(st.Rules, true)
+	fill(st.TopRules, false)
+	return st, nil
+}
 
 func (p *projector) stats(q Query) (Stats, error) {
 	switch q.Period {
@@ -153,6 +205,7 @@ func (p *projector) stats(q Query) (Stats, error) {
 	type ruleKey struct{ team, ws, rule string }
 	rules := map[ruleKey]*RuleStats{}
 	constraints := map[ruleKey]map[string]uint64{}
+	revisions := map[ruleKey]map[uint64]uint64{}
 	trend := map[string]*TrendPoint{}
 	type memberKey struct{ team, member string }
 	members := map[memberKey]*MemberStats{}
@@ -208,6 +261,16 @@ func (p *projector) stats(q Query) (Stats, error) {
 					constraints[rk] = map[string]uint64{}
 				}
 				constraints[rk][c.Constraint] += n
+			case metricRevRefs:
+				rev, err := strconv.ParseUint(c.Constraint, 10, 64)
+				if err != nil {
+					break
+				}
+				rk := ruleKey{c.Team, c.Workspace, c.Rule}
+				if revisions[rk] == nil {
+					revisions[rk] = map[uint64]uint64{}
+				}
+				revisions[rk][rev] += n
 			case metricSessions:
 				out.Totals.Sessions += n
 				tp.Sessions += n
@@ -256,6 +319,10 @@ func (p *projector) stats(q Query) (Stats, error) {
 			r.Constraints = append(r.Constraints, ConstraintStats{ID: id, Refs: n})
 		}
 		slices.SortFunc(r.Constraints, func(a, b ConstraintStats) int { return strings.Compare(a.ID, b.ID) })
+		for rev, n := range revisions[rk] {
+			r.Revisions = append(r.Revisions, RevisionStats{Revision: rev, Refs: n})
+		}
+		slices.SortFunc(r.Revisions, func(a, b RevisionStats) int { return cmp.Compare(a.Revision, b.Revision) })
 		out.Rules = append(out.Rules, *r)
 		if r.Refs > 0 {
 			if _, ok := published[rk]; ok {
@@ -305,7 +372,7 @@ func (q Query) allows(c counter) bool {
 	if q.Workspace != "" && c.Workspace != q.Workspace {
 		return false
 	}
-	if q.Rule != "" && (c.Metric != metricRefs && c.Metric != metricLoads || c.Rule != q.Rule) {
+	if q.Rule != "" && (c.Metric != metricRefs && c.Metric != metricLoads && c.Metric != metricRevRefs || c.Rule != q.Rule) {
 		return false
 	}
 	return true

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,6 +144,35 @@ func TestHubCatalog_EndToEnd(t *testing.T) {
 		return strings.HasPrefix(body, changed+"\n---\n") && it["revision"] == float64(second.Revision)
 	})
 	t.Logf("a change at the hub reached the agent after %s", took)
+	call(t, cl, "memref", map[string]any{"refs": []any{
+		map[string]any{"ruleId": teamID, "constraintId": "Errors/1"},
+		map[string]any{"ruleId": teamID, "constraintId": "Errors/3"}}})
+
+	// The hub counts the refs against the revisions they were made at.
+	var rule struct {
+		ID, Path, Source string
+		Refs             uint64
+		Revisions        []struct{ Revision, Refs uint64 }
+	}
+	waitFor(t, "the refs in the hub's stats", func() bool {
+		var st struct {
+			Rules    []json.RawMessage
+			Coverage struct{ Unlisted uint64 }
+		}
+		out := mustRun(t, hp.dir, "hub", "stats", "--json", "--team", "red", "--rule", teamID)
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		if len(st.Rules) != 1 {
+			return false
+		}
+		json.Unmarshal(st.Rules[0], &rule)
+		return rule.Refs == 3
+	})
+	want := fmt.Sprintf("[{1 1} {%d 2}]", second.Revision)
+	if got := fmt.Sprint(rule.Revisions); got != want || rule.Source != "team" || rule.Path != "team/STYLE.md" {
+		t.Fatalf("hub stats of the team rule: %+v, want revisions %s, source team, path team/STYLE.md", rule, want)
+	}
 
 	show := mustRun(t, hp.dir, "hub", "catalog", "show", "--team", "red")
 	hist := mustRun(t, hp.dir, "hub", "catalog", "history", teamID, "--team", "red")
