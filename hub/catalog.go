@@ -189,7 +189,12 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 	if err != nil {
 		return out, err
 	}
-	_, objs, err := readCatalog(ctx, kv)
+	var objs []CatalogObject
+	err = retry(ctx, func(ctx context.Context) error {
+		var err error
+		_, objs, err = readCatalog(ctx, kv)
+		return err
+	})
 	if err != nil {
 		return out, err
 	}
@@ -331,7 +336,13 @@ func (h *Hub) TeamManifest(ctx context.Context, team string) (Manifest, error) {
 	if err != nil {
 		return m, err
 	}
-	rev, objs, err := readCatalog(ctx, kv)
+	var rev uint64
+	var objs []CatalogObject
+	err = retry(ctx, func(ctx context.Context) error {
+		var err error
+		rev, objs, err = readCatalog(ctx, kv)
+		return err
+	})
 	if err != nil {
 		return m, err
 	}
@@ -349,7 +360,12 @@ func (h *Hub) TeamObject(ctx context.Context, team, id string) (CatalogObject, e
 	if err != nil {
 		return CatalogObject{}, err
 	}
-	e, err := kv.Get(ctx, id)
+	var e jetstream.KeyValueEntry
+	err = retry(ctx, func(ctx context.Context) error {
+		var err error
+		e, err = kv.Get(ctx, id)
+		return err
+	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
 		return CatalogObject{}, fmt.Errorf("%w: team %s has no object %q", ErrNotFound, team, id)
 	}
@@ -366,7 +382,12 @@ func (h *Hub) TeamHistory(ctx context.Context, team, id string) ([]CatalogObject
 	if err != nil {
 		return nil, err
 	}
-	es, err := kv.History(ctx, id)
+	var es []jetstream.KeyValueEntry
+	err = retry(ctx, func(ctx context.Context) error {
+		var err error
+		es, err = kv.History(ctx, id)
+		return err
+	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
 		return nil, fmt.Errorf("%w: team %s has no object %q", ErrNotFound, team, id)
 	}

@@ -240,15 +240,17 @@ func (h *Hub) shutdown() {
 	}
 }
 
-// retry runs fn up to attempts times while it fails with a timeout or no
-// responders: a request right after a reload can be lost.
+// retry runs fn up to attempts times while it fails with a timeout, no
+// responders or JetStream not (yet) enabled: a request right after a
+// reload can be lost or answered before the account's JetStream is back.
 func retry(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		err = fn(actx)
 		cancel()
-		if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse)) {
+		if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+			errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrJetStreamNotEnabled)) {
 			return err
 		}
 		if ctx.Err() != nil {
