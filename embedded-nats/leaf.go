@@ -78,3 +78,13 @@ func (l *Leaf) remote(domain string) (*server.RemoteLeafOpts, error) {
 	}
 	return r, nil
 }
+
+// Linked reports whether the server's leaf link to the hub is up now.
+func (s *Server) Linked() bool {
+	ns, err := s.running()
+	if err != nil {
+		return false
+	}
+	lz, err := ns.Leafz(nil)
+	return err == nil && len(lz.Leafs) > 0
+}

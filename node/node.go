@@ -95,6 +95,9 @@ type Node struct {
 	// Team is the mirror of the team's catalog; nil without a hub link.
 	Team *teamcat.Mirror
 
+	teamStop context.CancelFunc // ends the mirror's following of the link
+	teamDone sync.WaitGroup
+
 	logger  *slog.Logger
 	fault   func(uint64) error
 	every   int // Options.CheckpointEvery
@@ -160,13 +163,23 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
+	// The workspace works without its team's catalog: a mirror that
+	// cannot be opened is logged, and the repository's content served.
 	team, err := openTeam(ctx, nc, opts, logger)
 	if err != nil {
-		nc.Close()
-		srv.Close()
-		return nil, err
+		logger.Error("working without the team's catalog", "team", opts.Team, "err", err)
 	}
-	return &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}, nil
+	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}
+	if team != nil {
+		lctx, stop := context.WithCancel(context.Background())
+		n.teamStop = stop
+		n.teamDone.Add(1)
+		go func() {
+			defer n.teamDone.Done()
+			team.FollowLink(lctx, srv.Linked)
+		}()
+	}
+	return n, nil
 }
 
 // StartProjections opens the read models and starts the projector, which
@@ -350,6 +363,8 @@ func (n *Node) Close() error {
 	n.mu.Unlock()
 	err := n.stopProjector()
 	if n.Team != nil {
+		n.teamStop()
+		n.teamDone.Wait()
 		err = errors.Join(err, n.Team.Close())
 	}
 	n.Conn.Drain()

@@ -19,16 +19,19 @@ import (
 // the process that owns the workspace, and Close it when done.
 type Mirror struct {
 	team   string
-	kv     jetstream.KeyValue
+	js     jetstream.JetStream
+	cfg    jetstream.KeyValueConfig
 	logger *slog.Logger
 
 	mu      sync.RWMutex
+	kv      jetstream.KeyValue // replaced by Kick
 	objs    map[string]hub.CatalogObject // by id
 	rev     uint64                       // the last revision applied
 	changed chan struct{}                // closed and replaced on every change
 
-	stop context.CancelFunc
-	done chan struct{}
+	rewatch chan struct{} // a kick made the bucket again
+	stop    context.CancelFunc
+	done    chan struct{}
 }
 
 // Open creates the mirror of team's catalog in the server js talks to (the
@@ -39,13 +42,18 @@ func Open(ctx context.Context, js jetstream.JetStream, nodeID, team string, logg
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, Config(nodeID, team))
+	cfg := Config(nodeID, team)
+	kv, err := js.CreateOrUpdateKeyValue(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open the mirror of team %s's catalog: %w", team, err)
 	}
-	m := &Mirror{team: team, kv: kv, logger: logger, objs: map[string]hub.CatalogObject{}, changed: make(chan struct{}), done: make(chan struct{})}
-	w, err := kv.WatchAll(ctx)
+	m := &Mirror{team: team, js: js, cfg: cfg, kv: kv, logger: logger, objs: map[string]hub.CatalogObject{}, changed: make(chan struct{}), rewatch: make(chan struct{}, 1), done: make(chan struct{})}
+	// The watch lives as long as the mirror is followed (nats.go ends it
+	// with the context it was made with).
+	wctx, stop := context.WithCancel(context.Background())
+	w, err := kv.WatchAll(wctx)
 	if err != nil {
+		stop()
 		return nil, fmt.Errorf("read the mirror of team %s's catalog: %w", team, err)
 	}
 	// The watch first gives every entry the mirror holds, then nil.
@@ -55,7 +63,6 @@ func Open(ctx context.Context, js jetstream.JetStream, nodeID, team string, logg
 		}
 		m.apply(e)
 	}
-	wctx, stop := context.WithCancel(context.Background())
 	m.stop = stop
 	go m.follow(wctx, w)
 	return m, nil
@@ -80,41 +87,57 @@ func Config(nodeID, team string) jetstream.KeyValueConfig {
 	}
 }
 
-// follow applies the mirror's changes until ctx ends; a watch that ends
-// is opened again.
+// follow applies the mirror's changes until ctx ends; a watch that ends,
+// or whose bucket a kick made again, is opened again after the last
+// revision applied.
 func (m *Mirror) follow(ctx context.Context, w jetstream.KeyWatcher) {
 	defer close(m.done)
 	for {
+		m.drain(ctx, w)
+		w.Stop()
+		if ctx.Err() != nil {
+			return
+		}
 		for {
-			var e jetstream.KeyValueEntry
-			var ok bool
-			select {
-			case <-ctx.Done():
-				w.Stop()
-				return
-			case e, ok = <-w.Updates():
-			}
-			if !ok {
+			var err error
+			if w, err = m.bucket().WatchAll(ctx, jetstream.ResumeFromRevision(m.Revision()+1)); err == nil {
 				break
 			}
-			if e != nil {
-				m.apply(e)
-			}
-		}
-		w.Stop()
-		m.logger.Warn("the watch of the team catalog's mirror ended; watching again", "team", m.team)
-		for {
+			m.logger.Warn("watch the team catalog's mirror again", "team", m.team, "err", err)
 			select {
 			case <-ctx.Done():
 				return
 			case <-time.After(time.Second):
 			}
-			var err error
-			if w, err = m.kv.WatchAll(ctx, jetstream.ResumeFromRevision(m.Revision()+1)); err == nil {
-				break
+		}
+	}
+}
+
+// drain applies what w gives until it ends, ctx ends or the mirror was
+// kicked.
+func (m *Mirror) drain(ctx context.Context, w jetstream.KeyWatcher) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-m.rewatch:
+			return
+		case e, ok := <-w.Updates():
+			if !ok {
+				return
+			}
+			if e != nil {
+				m.apply(e)
 			}
 		}
 	}
+}
+
+// bucket returns the mirror's bucket.
+func (m *Mirror) bucket() jetstream.KeyValue {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.kv
 }
 
 // apply lays one entry of the mirror over the view.

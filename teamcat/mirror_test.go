@@ -93,6 +93,12 @@ func TestMirror_Offline(t *testing.T) {
 		t.Fatalf("offline: got %+v, want the synced body", o)
 	}
 
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go m.FollowLink(ctx, func() bool {
+		lz, err := tn.N.NATS.NATS().Leafz(nil)
+		return err == nil && len(lz.Leafs) > 0
+	})
 	th.Start(t)
 	start := time.Now()
 	res2 := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule + "- and more\n"})
