@@ -27,6 +27,7 @@ var (
 	mRebuild    = register("rebuild", (*owner).rebuildRemote)
 	mCompliance = register("compliance", (*owner).compliance)
 	mSync       = register("sync", (*owner).sync)
+	mSubmitTeam = register("submitteam", (*owner).submitTeam)
 )
 
 // Compile-time checks of the request and reply types the table uses.

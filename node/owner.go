@@ -242,26 +242,34 @@ func read[T any](o *owner, fn func(*projections.Store) (T, error)) (T, error) {
 }
 
 func (o *owner) view(ctx context.Context, id string) (projections.Item, error) {
-	if it, ok := o.n.viewTeam(id); ok {
-		return it, nil
-	}
-	it, err := read(o, func(s *projections.Store) (projections.Item, error) { return s.View(ctx, id) })
-	if err == nil {
-		o.n.markShadowed(&it)
-	}
-	return it, err
+	return read(o, func(s *projections.Store) (projections.Item, error) {
+		if it, ok := o.n.viewTeam(id, s); ok {
+			return it, nil
+		}
+		it, err := s.View(ctx, id)
+		if err == nil {
+			o.n.markShadowed(&it)
+		}
+		return it, err
+	})
 }
 
 func (o *owner) list(ctx context.Context, f projections.Filter) ([]projections.Item, error) {
-	items, err := read(o, func(s *projections.Store) ([]projections.Item, error) { return s.List(ctx, f) })
-	if err != nil {
-		return nil, err
-	}
-	return o.n.listTeam(items, f), nil
+	return read(o, func(s *projections.Store) ([]projections.Item, error) {
+		items, err := s.List(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		return o.n.listTeam(items, f, s), nil
+	})
 }
 
 func (o *owner) draftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
-	return read(o, func(s *projections.Store) (catalog.DraftFacts, error) { return s.DraftFacts(ctx, q) })
+	f, err := read(o, func(s *projections.Store) (catalog.DraftFacts, error) { return s.DraftFacts(ctx, q) })
+	if err == nil {
+		o.n.teamFacts(&f, q)
+	}
+	return f, err
 }
 
 // stats reads the statistics once the projections have applied every

@@ -66,6 +66,7 @@ func (h *Handle) record(ctx context.Context, ev events.Event, exp *events.Expect
 	if _, werr := mWaitFor.call(ctx, h, seq); werr != nil {
 		h.logger.Warn("stored, but the read models have not applied it", "id", ev.ID, "type", ev.Type, "seq", seq, "err", werr)
 	}
+	h.submitIfTeam(ctx, ev)
 	return nil
 }
 

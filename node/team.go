@@ -67,7 +67,7 @@ func teamByPath(objs []hub.CatalogObject) map[string]hub.CatalogObject {
 // viewTeam lays the team catalog over a view: a team object's id gives the
 // team object; a repository object at a team object's path says which
 // team object shadows it. ok is false when id is no team object.
-func (n *Node) viewTeam(id string) (projections.Item, bool) {
+func (n *Node) viewTeam(id string, s *projections.Store) (projections.Item, bool) {
 	if n.Team == nil {
 		return projections.Item{}, false
 	}
@@ -75,7 +75,24 @@ func (n *Node) viewTeam(id string) (projections.Item, bool) {
 	if !ok {
 		return projections.Item{}, false
 	}
-	return teamItem(o, true), true
+	it := teamItem(o, true)
+	teamDraft(&it, s)
+	return it, true
+}
+
+// teamDraft lays the draft state of a team object over its item: the
+// status of its open draft (draft, in_review) or of its last closed one.
+// The item keeps the catalog's body and path: a team object changes only
+// when its draft is accepted at the hub.
+func teamDraft(it *projections.Item, s *projections.Store) {
+	d, status, reason, err := s.DraftStatusOf(context.Background(), it.ID)
+	if err != nil {
+		return
+	}
+	if d != nil {
+		it.HasDraft, it.DraftOp, it.DraftBaseHash = true, d.Op, d.BaseHash
+	}
+	it.DraftStatus, it.DraftReason = status, reason
 }
 
 // markShadowed fills in ShadowedBy of a repository item at a team
@@ -96,7 +113,7 @@ func (n *Node) markShadowed(it *projections.Item) {
 // items: team objects that match f join the list, and a repository item
 // at a team object's path leaves it (the team object wins and names it in
 // Shadows). The order stays the inventory's: namespace, then path.
-func (n *Node) listTeam(items []projections.Item, f projections.Filter) []projections.Item {
+func (n *Node) listTeam(items []projections.Item, f projections.Filter, s *projections.Store) []projections.Item {
 	if n.Team == nil {
 		return items
 	}
@@ -121,6 +138,7 @@ func (n *Node) listTeam(items []projections.Item, f projections.Filter) []projec
 		}
 		it := teamItem(o, false)
 		it.Shadows = shadows[o.ID]
+		teamDraft(&it, s)
 		out = append(out, it)
 	}
 	slices.SortStableFunc(out, func(a, b projections.Item) int {

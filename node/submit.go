@@ -1,0 +1,102 @@
+package node
+
+import (
+	"context"
+	"errors"
+
+	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// Drafts of team objects are submitted to the hub by themselves: when an
+// agent stages a change of an object of the team's catalog (update,
+// rename, delete), the owner records attest.draft.submit right after it,
+// with the object's revision as the draft's base. The hub receives both
+// through its sourcing of the ledger and queues the draft for review;
+// the draft is in_review from then on and the agent can no longer change
+// it. A draft of a repository object stays a draft until a person applies
+// or declines it (clumsies drafts).
+
+// teamFacts completes the facts of a draft decision with the team's
+// catalog: a team object is the published object of its id.
+func (n *Node) teamFacts(f *catalog.DraftFacts, q catalog.DraftQuery) {
+	if n.Team == nil || q.ID == "" || f.Object != nil {
+		return
+	}
+	if o, ok := n.Team.Get(q.ID); ok {
+		f.Object = &catalog.Target{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
+	}
+}
+
+// submitIfTeam submits the draft ev staged when it changes a team object.
+// A draft whose submission fails stays a draft; the failure is logged.
+func (h *Handle) submitIfTeam(ctx context.Context, ev events.Event) {
+	switch ev.Type {
+	case events.TypeDraftUpdate, events.TypeDraftRename, events.TypeDraftDelete:
+	default:
+		return
+	}
+	p, err := ev.Payload()
+	if err != nil {
+		return
+	}
+	d, ok := p.(*events.DraftData)
+	if !ok {
+		return
+	}
+	if _, err := mSubmitTeam.call(ctx, h, d.ID); err != nil {
+		h.logger.Warn("a draft of a team object was not submitted to the hub", "id", d.ID, "err", err)
+	}
+}
+
+// submitTeam records the submission of the open draft of team object id,
+// deciding again when another draft event came first. It returns false
+// when id is no team object or has no draft to submit.
+func (o *owner) submitTeam(ctx context.Context, id string) (bool, error) {
+	if o.n.Team == nil {
+		return false, nil
+	}
+	obj, ok := o.n.Team.Get(id)
+	if !ok {
+		return false, nil
+	}
+	for attempt := 0; attempt < 5; attempt++ {
+		f, err := read(o, func(s *projections.Store) (catalog.DraftFacts, error) {
+			return s.DraftFacts(ctx, catalog.DraftQuery{ID: id})
+		})
+		if err != nil {
+			return false, err
+		}
+		if f.Draft == nil || f.Draft.Status != catalog.StatusDraft {
+			return false, nil
+		}
+		dec, err := catalog.DecideReview(f, catalog.ReviewCommand{Type: events.TypeDraftSubmit, Seq: f.Draft.Seq,
+			Data: events.ReviewData{DraftID: id, BaseHash: f.Draft.BaseHash, BaseRevision: obj.Revision}})
+		if err != nil {
+			return false, err
+		}
+		ev, err := events.New(o.n.WS.ID(), dec.Type, dec.Data)
+		if err != nil {
+			return false, err
+		}
+		ev.SessionID = f.Draft.SessionID
+		seq, err := o.n.Log.AppendExpecting(ctx, ev, events.Expectation{Aggregate: events.AggregateDrafts, LastSeq: f.Seq})
+		if errors.Is(err, events.ErrConflict) {
+			last, lerr := o.n.Log.LastSeq(ctx)
+			if lerr != nil {
+				return false, lerr
+			}
+			if _, werr := o.waitFor(ctx, last); werr != nil {
+				return false, werr
+			}
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		_, err = o.waitFor(ctx, seq)
+		return true, err
+	}
+	return false, errors.New("submit the draft: the drafts kept changing")
+}
