@@ -36,6 +36,8 @@ type CatalogObject struct {
 	Hash        string       `json:"hash"`
 	Description string       `json:"description,omitempty"`
 	Body        string       `json:"body,omitempty"`
+	// AcceptedReview is the review whose accept wrote this revision.
+	AcceptedReview string `json:"acceptedReview,omitempty"`
 	// Revision is the entry's revision (the catalog's revision that wrote
 	// it); set when read, never stored.
 	Revision uint64 `json:"revision,omitempty"`

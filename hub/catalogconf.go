@@ -21,9 +21,9 @@ func CatalogBucket(team string) string { return "CATALOG_" + team }
 // CatalogStream is the stream behind CatalogBucket.
 func CatalogStream(team string) string { return "KV_" + CatalogBucket(team) }
 
-// CatalogDeliverPrefix is where the hub delivers team's catalog to node's
-// mirror: a prefix of the node's own, so that no node receives another's
-// deliveries.
+// CatalogDeliverPrefix is where the hub delivers to node's mirrors (of its
+// team's catalog and of the outcomes of its drafts): a prefix of the
+// node's own, so that no node receives another's deliveries.
 func CatalogDeliverPrefix(nodeID string) string { return "catalog.deliver." + nodeID }
 
 // catalogAPI are the JetStream API requests, in the hub's account, that a
@@ -41,53 +41,78 @@ func catalogFlowControl(team string) []string {
 	return []string{"$JS.FC." + CatalogStream(team) + ".>", "$JS.FC." + Domain + ".*." + CatalogStream(team) + ".>"}
 }
 
-// catalogPublish is what node n's leaf link may publish into the hub for
-// its team's catalog: the consumer requests of its mirror (as the node
-// addresses them, in the hub's domain) and their flow-control replies.
-func catalogPublish(n Node) []string {
-	var out []string
-	for _, s := range catalogAPI(n.Team) {
-		out = append(out, domainAPI(s))
-	}
-	return append(out, catalogFlowControl(n.Team)...)
+// outcomesAPI is the JetStream API request, in the hub's account, of node
+// n's mirror of the hub ledger's events about its workspace: the creation
+// of its consumer, whose subject carries the filter (nats-server checks
+// that it is the consumer's).
+func outcomesAPI(n Node) []string {
+	return []string{"$JS.API.CONSUMER.CREATE." + LedgerStream + ".*." + LedgerSubject(n.Team, n.Workspace, ">")}
 }
 
-// catalogSubscribe is what the hub may send to node n for its catalog
-// mirror: the deliveries and the answers to its API requests.
+// outcomesFlowControl are the flow-control replies of a mirror's consumer
+// on the hub's ledger.
+func outcomesFlowControl() []string {
+	return []string{"$JS.FC." + LedgerStream + ".>", "$JS.FC." + Domain + ".*." + LedgerStream + ".>"}
+}
+
+// nodeServices are the hub account's services node n may call over its
+// leaf link: the consumer creation and flow control of its mirrors.
+func nodeServices(n Node) []string {
+	out := append(catalogAPI(n.Team), catalogFlowControl(n.Team)...)
+	out = append(out, outcomesAPI(n)...)
+	return append(out, outcomesFlowControl()...)
+}
+
+// catalogPublish is what node n's leaf link may publish into the hub for
+// its mirrors: the consumer requests (as the node addresses them, in the
+// hub's domain) and their flow-control replies.
+func catalogPublish(n Node) []string {
+	var out []string
+	for _, s := range nodeServices(n) {
+		out = append(out, domainAPI(s))
+	}
+	return out
+}
+
+// catalogSubscribe is what the hub may send to node n for its mirrors:
+// the deliveries and the answers to its API requests.
 func catalogSubscribe(n Node) []string {
 	return []string{CatalogDeliverPrefix(n.ID) + ".>", "$JSC.R.>"}
 }
 
 // domainAPI turns a subject of the local JetStream API into the hub's
-// domain's: "$JS.API.X" -> "$JS.hub.API.X".
+// domain's: "$JS.API.X" -> "$JS.hub.API.X". Other subjects are returned
+// as they are.
 func domainAPI(s string) string {
 	return strings.Replace(s, "$JS.API.", "$JS."+Domain+".API.", 1)
 }
 
-// writeCatalogExports writes the hub account's exports of the team
-// catalogs: per team the consumer API and flow control of its bucket, to
-// the accounts of the team's active nodes; per node its deliveries.
+// writeCatalogExports writes the hub account's exports for the nodes'
+// mirrors: each service to the accounts of the active nodes that may call
+// it, and each node's deliveries to that node.
 func writeCatalogExports(b *strings.Builder, nodes []Node) {
-	teams := map[string][]string{}
+	accounts := map[string][]string{}
 	for _, n := range nodes {
-		if n.Active() {
-			teams[n.Team] = append(teams[n.Team], nodeAccount(n.ID))
+		if !n.Active() {
+			continue
+		}
+		for _, s := range nodeServices(n) {
+			if !slices.Contains(accounts[s], nodeAccount(n.ID)) {
+				accounts[s] = append(accounts[s], nodeAccount(n.ID))
+			}
 		}
 	}
-	if len(teams) == 0 {
+	if len(accounts) == 0 {
 		return
 	}
-	names := make([]string, 0, len(teams))
-	for t := range teams {
-		names = append(names, t)
+	subjects := make([]string, 0, len(accounts))
+	for s := range accounts {
+		subjects = append(subjects, s)
 	}
-	slices.Sort(names)
+	slices.Sort(subjects)
 	b.WriteString("    exports: [\n")
-	for _, t := range names {
-		accs := strings.Join(teams[t], ", ")
-		for _, s := range append(catalogAPI(t), catalogFlowControl(t)...) {
-			fmt.Fprintf(b, "      {service: %q, accounts: [%s]}\n", s, accs)
-		}
+	for _, s := range subjects {
+		fmt.Fprintf(b, "      {service: %q, accounts: [%s]}\n", s, strings.Join(accounts[s], ", "))
 	}
 	for _, n := range nodes {
 		if n.Active() {
@@ -97,14 +122,14 @@ func writeCatalogExports(b *strings.Builder, nodes []Node) {
 	b.WriteString("    ]\n")
 }
 
-// writeCatalogImports writes node n's imports of its team's catalog from
-// the hub account.
+// writeCatalogImports writes node n's imports of the services of its
+// mirrors and of its deliveries from the hub account.
 func writeCatalogImports(b *strings.Builder, n Node) {
 	b.WriteString("    imports: [\n")
 	// The hub's server maps "$JS.hub.API.>" to "$JS.API.>" in the
 	// account of a leaf link (leafnode.go, the JetStream domain mapping):
 	// the node's requests arrive on the plain API subjects.
-	for _, s := range append(catalogAPI(n.Team), catalogFlowControl(n.Team)...) {
+	for _, s := range nodeServices(n) {
 		fmt.Fprintf(b, "      {service: {account: %s, subject: %q}}\n", hubAccount, s)
 	}
 	fmt.Fprintf(b, "      {stream: {account: %s, subject: %q}}\n", hubAccount, CatalogDeliverPrefix(n.ID)+".>")

@@ -41,8 +41,11 @@ type Hub struct {
 	nc       *nats.Conn
 	js       jetstream.JetStream
 
-	links *linkWatcher
-	proj  *projector
+	links   *linkWatcher
+	proj    *projector
+	reviews *reviewQueue
+	// reviewMu serializes review decisions within this hub.
+	reviewMu sync.Mutex
 
 	stop context.CancelFunc
 	done sync.WaitGroup
@@ -61,7 +64,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, password: randomHex(24)}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, password: randomHex(24), reviews: newReviewQueue()}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
@@ -85,7 +88,11 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)
-	h.done.Add(3)
+	h.done.Add(4)
+	go func() {
+		defer h.done.Done()
+		h.followReviews(wctx)
+	}()
 	go func() {
 		defer h.done.Done()
 		h.links.run(wctx)

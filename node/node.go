@@ -171,13 +171,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 	}
 	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}
 	if team != nil {
-		lctx, stop := context.WithCancel(context.Background())
-		n.teamStop = stop
-		n.teamDone.Add(1)
-		go func() {
-			defer n.teamDone.Done()
-			team.FollowLink(lctx, srv.Linked)
-		}()
+		n.followTeam(team, opts)
 	}
 	return n, nil
 }
@@ -361,10 +355,12 @@ func (n *Node) Close() error {
 	}
 	n.closed = true
 	n.mu.Unlock()
-	err := n.stopProjector()
-	if n.Team != nil {
+	if n.teamStop != nil {
 		n.teamStop()
 		n.teamDone.Wait()
+	}
+	err := n.stopProjector()
+	if n.Team != nil {
 		err = errors.Join(err, n.Team.Close())
 	}
 	n.Conn.Drain()

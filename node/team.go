@@ -36,6 +36,28 @@ func openTeam(ctx context.Context, nc *nats.Conn, opts Options, logger *slog.Log
 	return teamcat.Open(ctx, js, opts.Domain, opts.Team, logger)
 }
 
+// followTeam runs what keeps the team's side in step until Close: the
+// kick of the mirrors when the leaf link comes up, and the recording of
+// the hub's review outcomes.
+func (n *Node) followTeam(team *teamcat.Mirror, opts Options) {
+	ctx, stop := context.WithCancel(context.Background())
+	n.teamStop = stop
+	if js, err := jetstream.New(n.Conn); err == nil {
+		team.OnKick(func(ctx context.Context) error {
+			return teamcat.KickOutcomes(ctx, js, opts.Domain, opts.Team, n.WS.ID())
+		})
+	}
+	n.teamDone.Add(2)
+	go func() {
+		defer n.teamDone.Done()
+		team.FollowLink(ctx, n.NATS.Linked)
+	}()
+	go func() {
+		defer n.teamDone.Done()
+		n.followOutcomes(ctx, opts)
+	}()
+}
+
 // teamItem is a team object as memdisc and memload show it.
 func teamItem(o hub.CatalogObject, withBody bool) projections.Item {
 	it := projections.Item{ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Hash: o.Hash,

@@ -99,5 +99,12 @@ func (m *Mirror) Kick(ctx context.Context) error {
 	case m.rewatch <- struct{}{}:
 	default:
 	}
+	if m.onKick != nil {
+		return m.onKick(ctx)
+	}
 	return nil
 }
+
+// OnKick sets what else a kick does (the workspace kicks the mirror of
+// the hub's outcomes with it). Call it before FollowLink.
+func (m *Mirror) OnKick(f func(context.Context) error) { m.onKick = f }

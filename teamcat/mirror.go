@@ -30,6 +30,7 @@ type Mirror struct {
 	changed chan struct{}                // closed and replaced on every change
 
 	rewatch chan struct{} // a kick made the bucket again
+	onKick  func(context.Context) error
 	stop    context.CancelFunc
 	done    chan struct{}
 }

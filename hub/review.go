@@ -1,0 +1,320 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/events"
+)
+
+// Review is a draft of a team object that a workspace submitted to the
+// hub, as the review queue holds it: the draft (from the node's draft
+// events in the aggregate) and where its review stands.
+type Review struct {
+	// ID is the id of the attest.draft.submit event that submitted it.
+	ID          string          `json:"id"`
+	Team        string          `json:"team"`
+	WorkspaceID string          `json:"workspaceId"`
+	Node        string          `json:"node"`
+	Member      string          `json:"member,omitempty"`
+	DraftID     string          `json:"draftId"`
+	Resource    events.Resource `json:"resource"`
+	Op          events.DraftOp  `json:"op"`
+	Path        string          `json:"path,omitempty"`
+	NewPath     string          `json:"newPath,omitempty"`
+	Body        string          `json:"body,omitempty"`
+	Description string          `json:"description,omitempty"`
+	SessionID   string          `json:"sessionId,omitempty"`
+	// BaseRevision is the team object's revision the draft was made on.
+	BaseRevision uint64 `json:"baseRevision"`
+	// SubmitSeq is the submit event's sequence in the node's ledger.
+	SubmitSeq uint64 `json:"submitSeq"`
+	Submitted string `json:"submitted"`
+	// Status is in_review until the hub decides: applied (accepted),
+	// declined or conflicted.
+	Status   catalog.DraftStatus `json:"status"`
+	Reviewer string              `json:"reviewer,omitempty"`
+	Reason   string              `json:"reason,omitempty"`
+	// Revision is the catalog revision an accept wrote; CurrentRevision
+	// the object's revision a conflict found.
+	Revision        uint64 `json:"revision,omitempty"`
+	CurrentRevision uint64 `json:"currentRevision,omitempty"`
+}
+
+// ReviewOutcome is the payload of the hub's review.accept, review.decline
+// and review.conflict events. The node that submitted the draft records
+// it in its own ledger (attest.draft.apply, decline, conflict) under the
+// hub event's id.
+type ReviewOutcome struct {
+	ReviewID        string `json:"reviewId"`
+	DraftID         string `json:"draftId"`
+	Node            string `json:"node"`
+	SubmitSeq       uint64 `json:"submitSeq"`
+	Reviewer        string `json:"reviewer,omitempty"`
+	Reason          string `json:"reason,omitempty"`
+	BaseRevision    uint64 `json:"baseRevision,omitempty"`
+	CurrentRevision uint64 `json:"currentRevision,omitempty"`
+	Revision        uint64 `json:"revision,omitempty"`
+}
+
+// reviewOutcomeTypes maps the hub's outcome events to the statuses they
+// leave.
+var reviewOutcomeTypes = map[string]catalog.DraftStatus{
+	LedgerReviewAccept:   catalog.StatusApplied,
+	LedgerReviewDecline:  catalog.StatusDeclined,
+	LedgerReviewConflict: catalog.StatusConflicted,
+}
+
+// reviewQueue is the hub's read model of reviews: the fold of every
+// node's draft events (from the aggregate) and of the hub's outcomes (from
+// its ledger). It is kept in memory and rebuilt by replaying both when
+// the hub starts.
+type reviewQueue struct {
+	mu      sync.Mutex
+	drafts  map[string]*catalog.Draft // node + "\x00" + draft id -> the draft as its events leave it
+	byID    map[string]*Review
+	open    map[string]string // node + "\x00" + draft id -> the id of its review in progress
+	changed chan struct{}
+}
+
+func newReviewQueue() *reviewQueue {
+	return &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*Review{}, open: map[string]string{}, changed: make(chan struct{})}
+}
+
+func (q *reviewQueue) notify() {
+	close(q.changed)
+	q.changed = make(chan struct{})
+}
+
+// applyDraftEvent folds one draft event of node n (at sequence seq of its
+// ledger) into the queue.
+func (q *reviewQueue) applyDraftEvent(n Node, seq uint64, ev *events.Event) error {
+	payload, err := ev.Payload()
+	if err != nil {
+		return err
+	}
+	key := n.ID + "\x00" + catalog.DraftKey(payload)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	cur := q.drafts[key]
+	ev.Seq = seq
+	next := catalog.EvolveDraft(cur, ev, payload)
+	if next != nil && next.Status.Final() {
+		delete(q.drafts, key)
+	} else {
+		q.drafts[key] = next
+	}
+	rd, isReview := payload.(*events.ReviewData)
+	switch {
+	case ev.Type == events.TypeDraftSubmit && cur != nil && next != nil && next.Status == catalog.StatusInReview && isReview:
+		if _, seen := q.byID[ev.ID]; seen {
+			return nil
+		}
+		q.byID[ev.ID] = &Review{ID: ev.ID, Team: n.Team, WorkspaceID: n.Workspace, Node: n.ID, Member: n.Member,
+			DraftID: cur.ID, Resource: cur.Resource, Op: cur.Op, Path: cur.Path, NewPath: cur.NewPath, Body: cur.Body,
+			Description: cur.Description, SessionID: cur.SessionID, BaseRevision: rd.BaseRevision, SubmitSeq: seq,
+			Submitted: ev.Time, Status: catalog.StatusInReview}
+		q.open[key] = ev.ID
+		q.notify()
+	case next != nil && next.Status.Final():
+		// The node recorded the outcome: its review is over.
+		if id, ok := q.open[key]; ok {
+			if r := q.byID[id]; r != nil && r.Status == catalog.StatusInReview {
+				r.Status = next.Status
+			}
+			delete(q.open, key)
+			q.notify()
+		}
+	}
+	return nil
+}
+
+// applyOutcome folds one of the hub's outcome events into the queue.
+func (q *reviewQueue) applyOutcome(typ string, o ReviewOutcome) {
+	status, ok := reviewOutcomeTypes[typ]
+	if !ok {
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	r := q.byID[o.ReviewID]
+	if r == nil {
+		return
+	}
+	r.Status, r.Reviewer, r.Reason, r.Revision, r.CurrentRevision = status, o.Reviewer, o.Reason, o.Revision, o.CurrentRevision
+	q.notify()
+}
+
+// get returns a copy of review id.
+func (q *reviewQueue) get(id string) (Review, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	r, ok := q.byID[id]
+	if !ok {
+		return Review{}, false
+	}
+	return *r, true
+}
+
+// list returns the reviews of teams (nil: every team), those in review
+// only unless all is set, oldest first.
+func (q *reviewQueue) list(teams []string, all bool) []Review {
+	q.mu.Lock()
+	out := []Review{}
+	for _, r := range q.byID {
+		if (teams == nil || slices.Contains(teams, r.Team)) && (all || r.Status == catalog.StatusInReview) {
+			c := *r
+			c.Body = ""
+			out = append(out, c)
+		}
+	}
+	q.mu.Unlock()
+	slices.SortFunc(out, func(a, b Review) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// waitFor waits until ok holds for the queue or ctx ends.
+func (q *reviewQueue) waitFor(ctx context.Context, ok func() bool) error {
+	for {
+		q.mu.Lock()
+		ch := q.changed
+		q.mu.Unlock()
+		if ok() {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+// followReviews keeps the review queue: it replays the aggregate's draft
+// events and the hub ledger's review outcomes, then follows both, until
+// ctx ends.
+func (h *Hub) followReviews(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		h.followStream(ctx, AggregateStream, SubjectPrefix+".*.*.*.attest.draft.>", h.applyDraftMsg)
+	}()
+	go func() {
+		defer wg.Done()
+		h.followStream(ctx, LedgerStream, ledgerPrefix+".*.*.review.>", h.applyLedgerMsg)
+	}()
+	wg.Wait()
+}
+
+// followStream feeds every message of stream under filter to apply, in
+// order, from the first; it starts again after the last one applied when
+// following fails.
+func (h *Hub) followStream(ctx context.Context, stream, filter string, apply func(jetstream.Msg, uint64)) {
+	var last uint64
+	for ctx.Err() == nil {
+		err := func() error {
+			st, err := h.js.Stream(ctx, stream)
+			if err != nil {
+				return err
+			}
+			cons, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter},
+				DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: last + 1})
+			if err != nil {
+				return err
+			}
+			it, err := cons.Messages()
+			if err != nil {
+				return err
+			}
+			defer it.Stop()
+			stop := context.AfterFunc(ctx, it.Stop)
+			defer stop()
+			for {
+				msg, err := it.Next()
+				if err != nil {
+					return err
+				}
+				md, err := msg.Metadata()
+				if err != nil {
+					return err
+				}
+				last = md.Sequence.Stream
+				apply(msg, last)
+			}
+		}()
+		if ctx.Err() != nil {
+			return
+		}
+		h.logger.Warn("review queue: following a stream failed; retrying", "stream", stream, "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// applyDraftMsg checks a draft event of the aggregate as the projector
+// checks every message, and folds it into the queue.
+func (h *Hub) applyDraftMsg(msg jetstream.Msg, _ uint64) {
+	team, ws, nodeID, typ, ok := splitSubject(msg.Subject())
+	if !ok {
+		return
+	}
+	n, known := h.reg.node(nodeID)
+	if !known || n.Team != team || n.Workspace != ws {
+		return
+	}
+	origin, err := checkSource(msg.Headers().Get(streamSourceHeader), n, typ)
+	if err != nil {
+		return
+	}
+	ev, err := events.Decode(msg.Data())
+	if err != nil || ev.WorkspaceID != ws || string(ev.Type) != typ {
+		return
+	}
+	if err := h.reviews.applyDraftEvent(n, origin, &ev); err != nil {
+		h.logger.Warn("review queue: skipped a draft event", "id", ev.ID, "err", err)
+	}
+}
+
+// applyLedgerMsg folds one of the hub's review outcomes into the queue.
+func (h *Hub) applyLedgerMsg(msg jetstream.Msg, _ uint64) {
+	var ev LedgerEvent
+	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
+		return
+	}
+	var o ReviewOutcome
+	if err := json.Unmarshal(ev.Data, &o); err != nil {
+		return
+	}
+	h.reviews.applyOutcome(ev.Type, o)
+}
+
+// Errors of a review decision.
+var (
+	// ErrDecided means the review is no longer in review.
+	ErrDecided = errors.New("hub: the draft is no longer in review")
+)
+
+// Reviews lists the reviews of teams (nil: every team); all includes the
+// decided ones.
+func (h *Hub) Reviews(teams []string, all bool) []Review { return h.reviews.list(teams, all) }
+
+// ReviewOf returns review id with the draft's body.
+func (h *Hub) ReviewOf(id string) (Review, error) {
+	r, ok := h.reviews.get(id)
+	if !ok {
+		return Review{}, fmt.Errorf("%w: no review %q (clumsies hub review list)", ErrNotFound, id)
+	}
+	return r, nil
+}

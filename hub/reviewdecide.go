@@ -1,0 +1,164 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+)
+
+// Accept accepts review id: the draft's change is written into the team's
+// catalog on the condition that the object is still at the draft's base
+// revision (a compare-and-set on its entry). When it is not, the draft is
+// conflicted instead. A rule or workflow that is not well-formed
+// (content.CheckRule) is refused with the parser's reason and stays in
+// review. The outcome is an event of the hub's ledger, which the node
+// that submitted the draft mirrors and records.
+func (h *Hub) Accept(ctx context.Context, id, reviewer string) (Review, error) {
+	h.reviewMu.Lock()
+	defer h.reviewMu.Unlock()
+	r, err := h.inReview(id)
+	if err != nil {
+		return r, err
+	}
+	if r.Op != events.DraftOpDelete && r.Resource == events.ResourceRule {
+		if err := content.CheckRule(r.Body); err != nil {
+			return r, fmt.Errorf("%w: the draft cannot be accepted: %s; decline it with a reason", ErrInvalid, strings.TrimPrefix(err.Error(), content.ErrNotARule.Error()+": "))
+		}
+	}
+	kv, err := h.catalogKV(ctx, r.Team, false)
+	if err != nil {
+		return r, err
+	}
+	cur, err := kv.Get(ctx, r.DraftID)
+	var current uint64
+	var obj CatalogObject
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+	case err != nil:
+		return r, fmt.Errorf("read %s of team %s: %w", r.DraftID, r.Team, err)
+	default:
+		current = cur.Revision()
+		if obj, err = DecodeCatalogEntry(cur.Value(), current); err != nil {
+			return r, err
+		}
+	}
+	out := ReviewOutcome{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node, SubmitSeq: r.SubmitSeq, Reviewer: reviewer,
+		BaseRevision: r.BaseRevision, CurrentRevision: current}
+	if obj.AcceptedReview == r.ID {
+		// Written by an accept that was not recorded (the hub stopped).
+		out.Revision = current
+		return h.decide(ctx, r, LedgerReviewAccept, out)
+	}
+	if current != r.BaseRevision {
+		out.Reason = conflictReason(r, current)
+		return h.decide(ctx, r, LedgerReviewConflict, out)
+	}
+	rev, err := h.writeAccepted(ctx, kv, r, obj)
+	if errors.Is(err, ErrCatalogChanged) {
+		out.Reason = conflictReason(r, 0)
+		return h.decide(ctx, r, LedgerReviewConflict, out)
+	}
+	if err != nil {
+		return r, err
+	}
+	out.Revision = rev
+	return h.decide(ctx, r, LedgerReviewAccept, out)
+}
+
+// Decline declines review id with a reason.
+func (h *Hub) Decline(ctx context.Context, id, reviewer, reason string) (Review, error) {
+	if strings.TrimSpace(reason) == "" {
+		return Review{}, fmt.Errorf("%w: a declined draft needs a reason (--reason)", ErrInvalid)
+	}
+	h.reviewMu.Lock()
+	defer h.reviewMu.Unlock()
+	r, err := h.inReview(id)
+	if err != nil {
+		return r, err
+	}
+	return h.decide(ctx, r, LedgerReviewDecline, ReviewOutcome{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node,
+		SubmitSeq: r.SubmitSeq, Reviewer: reviewer, Reason: reason, BaseRevision: r.BaseRevision})
+}
+
+// inReview returns review id if it is still in review.
+func (h *Hub) inReview(id string) (Review, error) {
+	r, err := h.ReviewOf(id)
+	if err != nil {
+		return r, err
+	}
+	if r.Status != catalog.StatusInReview {
+		return r, fmt.Errorf("%w: %s is %s", ErrDecided, id, r.Status)
+	}
+	return r, nil
+}
+
+func conflictReason(r Review, current uint64) string {
+	if current == 0 {
+		return fmt.Sprintf("team object %s changed while the draft was accepted (base revision %d)", r.DraftID, r.BaseRevision)
+	}
+	return fmt.Sprintf("team object %s changed since the draft was made: it is at revision %d, the draft is based on revision %d; stage the change again on the current object", r.DraftID, current, r.BaseRevision)
+}
+
+// writeAccepted writes the draft's change of obj (at the draft's base
+// revision) into the catalog and returns the revision it wrote.
+func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r Review, obj CatalogObject) (uint64, error) {
+	h.catMu.Lock()
+	defer h.catMu.Unlock()
+	switch r.Op {
+	case events.DraftOpDelete:
+		if err := kv.Delete(ctx, r.DraftID, jetstream.LastRevision(r.BaseRevision)); err != nil {
+			return 0, casError(obj.Path, err)
+		}
+		rev, err := catalogRevision(ctx, kv)
+		if err != nil {
+			return 0, err
+		}
+		return rev, h.recordCatalog(ctx, r.Team, LedgerCatalogRemove, CatalogEventData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Revision: rev, By: "review " + r.ID})
+	case events.DraftOpUpdate:
+		obj.Body, obj.Hash = r.Body, content.Hash([]byte(r.Body))
+		obj.Description = catalog.Describe(r.Body)
+	case events.DraftOpRename:
+		path := r.NewPath
+		obj.Path, obj.Name, obj.Group = path, content.NameOf(path), content.GroupOf(path)
+		if obj.Kind == content.KindRule || obj.Kind == content.KindWorkflow {
+			obj.Kind = content.KindOfRulePath(path)
+		}
+	default:
+		return 0, fmt.Errorf("%w: a %s draft is not reviewed at the hub", ErrInvalid, r.Op)
+	}
+	if r.Description != "" {
+		obj.Description = r.Description
+	}
+	obj.AcceptedReview = r.ID
+	rev, err := putCatalogEntry(ctx, kv, obj, r.BaseRevision)
+	if err != nil {
+		return 0, err
+	}
+	return rev, h.recordCatalog(ctx, r.Team, LedgerCatalogPublish, CatalogEventData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Hash: obj.Hash, Revision: rev, By: "review " + r.ID})
+}
+
+// decide records an outcome of review r in the hub's ledger and waits
+// until the queue holds it.
+func (h *Hub) decide(ctx context.Context, r Review, typ string, o ReviewOutcome) (Review, error) {
+	if _, err := h.record(ctx, r.Team, r.WorkspaceID, typ, events.NewID(), o); err != nil {
+		return r, err
+	}
+	want := reviewOutcomeTypes[typ]
+	wctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	err := h.reviews.waitFor(wctx, func() bool {
+		got, _ := h.reviews.get(r.ID)
+		return got.Status == want
+	})
+	if err != nil {
+		return r, fmt.Errorf("wait for the review queue: %w", err)
+	}
+	return h.ReviewOf(r.ID)
+}
