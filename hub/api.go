@@ -41,6 +41,8 @@ type JoinRequest struct {
 type TokenRequest struct {
 	Name  string   `json:"name"`
 	Teams []string `json:"teams"`
+	// Reviewer lets the token accept and decline its teams' drafts.
+	Reviewer bool `json:"reviewer,omitempty"`
 }
 
 // APIError is the body of every failed API request.
@@ -64,6 +66,10 @@ type APIError struct {
 //	GET  /api/teams/{team}/manifest      admin or member of team -> Manifest (ETag: the revision; If-None-Match -> 304)
 //	GET  /api/teams/{team}/objects/{id}  admin or member of team -> CatalogObject
 //	GET  /api/teams/{team}/objects/{id}/history  admin or member of team -> [CatalogObject]
+//	GET  /api/reviews          admin or member: team?, all? -> [Review] (without bodies)
+//	GET  /api/reviews/{id}     admin or member of its team -> Review
+//	POST /api/reviews/{id}/accept   admin or reviewer of its team -> Review
+//	POST /api/reviews/{id}/decline  admin or reviewer of its team: {reason} -> Review
 //
 // Tokens travel as "Authorization: Bearer <token>". A member token reads
 // the stats of its teams only.
@@ -82,6 +88,10 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("GET /api/teams/{team}/manifest", a.manifest)
 	mux.HandleFunc("GET /api/teams/{team}/objects/{id}", a.teamObject)
 	mux.HandleFunc("GET /api/teams/{team}/objects/{id}/history", a.teamHistory)
+	mux.HandleFunc("GET /api/reviews", a.reviews)
+	mux.HandleFunc("GET /api/reviews/{id}", a.review)
+	mux.HandleFunc("POST /api/reviews/{id}/accept", a.accept)
+	mux.HandleFunc("POST /api/reviews/{id}/decline", a.decline)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, h.Health(r.Context()))
 	})
@@ -209,7 +219,7 @@ func (a *api) token(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, fmt.Errorf("%w: a member token needs a name and at least one team (letters, digits, '-' and '_')", ErrInvalid))
 		return
 	}
-	token, err := a.h.reg.addToken(r.Context(), req.Name, req.Teams)
+	token, err := a.h.reg.addToken(r.Context(), req.Name, req.Teams, req.Reviewer)
 	if err != nil {
 		a.fail(w, err)
 		return
@@ -267,6 +277,8 @@ func (a *api) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusForbidden, "forbidden", err.Error()+"; ask the hub's admin for a new one (clumsies hub invite)")
 	case errors.Is(err, ErrUnknownNode), errors.Is(err, ErrNotFound):
 		writeError(w, http.StatusNotFound, "not_found", err.Error())
+	case errors.Is(err, ErrDecided):
+		writeError(w, http.StatusConflict, "conflict", err.Error())
 	case errors.Is(err, ErrCatalogChanged):
 		writeError(w, http.StatusConflict, "conflict", err.Error()+"; push again")
 	default:

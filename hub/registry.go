@@ -67,6 +67,9 @@ type memberToken struct {
 	Hash  string   `json:"hash"`
 	Name  string   `json:"name"`
 	Teams []string `json:"teams"`
+	// Reviewer lets its holder accept and decline the drafts submitted to
+	// its teams' catalogs.
+	Reviewer bool `json:"reviewer,omitempty"`
 }
 
 // registryData is what registry.json holds.
@@ -359,9 +362,9 @@ func (r *registry) revoke(ctx context.Context, id string, now time.Time) (Node, 
 }
 
 // addToken stores a member token for teams and returns it.
-func (r *registry) addToken(ctx context.Context, name string, teams []string) (string, error) {
+func (r *registry) addToken(ctx context.Context, name string, teams []string, reviewer bool) (string, error) {
 	token := "mem_" + randomHex(24)
-	t := memberToken{Hash: hashSecret(token), Name: name, Teams: slices.Clone(teams)}
+	t := memberToken{Hash: hashSecret(token), Name: name, Teams: slices.Clone(teams), Reviewer: reviewer}
 	return token, r.put(ctx, keyTokenPrefix+t.Hash, t)
 }
 
@@ -376,6 +379,20 @@ func (r *registry) tokenTeams(token string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// tokenOf returns the member token token is.
+func (r *registry) tokenOf(token string) (memberToken, bool) {
+	h := hashSecret(token)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, t := range r.d.Tokens {
+		if subtle.ConstantTimeCompare([]byte(t.Hash), []byte(h)) == 1 {
+			t.Teams = slices.Clone(t.Teams)
+			return t, true
+		}
+	}
+	return memberToken{}, false
 }
 
 func hashSecret(s string) string {

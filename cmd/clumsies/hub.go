@@ -33,6 +33,7 @@ func (c *HubCommand) Run(ctx context.Context, args []string) error {
 		"stats":   &HubStatsCommand{m: c.m},
 		"verify":  &HubVerifyCommand{m: c.m},
 		"catalog": &HubCatalogCommand{m: c.m},
+		"review":  &HubReviewCommand{m: c.m},
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		w := c.m.Stderr
@@ -64,12 +65,16 @@ Admin (with --hub DIR, or --url URL and --token):
   invite          print a one-time join token for a workspace (--workspace ws-... --team T [--member M])
   nodes           list the joined nodes and their links (--json)
   revoke NODE     revoke a node: its link is refused from then on
-  token           make a member token that reads the stats of some teams (--name N --team T)
+  token           make a member token that reads the stats and catalogs of some teams (--name N --team T [--reviewer])
   stats           usage per rule, constraint, member and day (--period, --days, --workspace, --rule, --team, --json)
   verify          per node: do its checkpoints match what the hub received of its ledger (--node N, --json)
   catalog push DIR --team T    load or update a team's catalog from a content tree (--json)
   catalog show [ID] --team T   the team's catalog, or one object with its body (--json)
   catalog history ID --team T  the revisions of one team object (--json)
+  review list [--team T] [--all]   drafts submitted to the team catalogs, in review (--json)
+  review show ID                   one submitted draft with its body (--json)
+  review accept ID                 write it into the catalog if its object is still at the draft's base (--json)
+  review decline ID --reason R     decline it (--json)
 
 In a workspace:
   join TOKEN      join this clone to a hub (the owner dials it from its next start)

@@ -140,10 +140,12 @@ type HubTokenCommand struct {
 
 // Run implements command.
 func (c *HubTokenCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("hub token", "hub token --name N --team T[,T...] [--hub DIR | --url URL --token T] [--json]")
+	fs := c.m.newFlags("hub token", "hub token --name N --team T[,T...] [--reviewer] [--hub DIR | --url URL --token T] [--json]")
 	var name, teams string
+	var reviewer bool
 	fs.StringVar(&name, "name", "", "who the token is for")
-	fs.StringVar(&teams, "team", "", "the `teams` (comma-separated) whose stats the token may read")
+	fs.StringVar(&teams, "team", "", "the `teams` (comma-separated) whose stats and catalogs the token may read")
+	fs.BoolVar(&reviewer, "reviewer", false, "the token may also accept and decline the drafts submitted to its teams' catalogs")
 	c.hub.register(fs)
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	if _, err := parsePositional(fs, args, 0); err != nil {
@@ -159,7 +161,7 @@ func (c *HubTokenCommand) Run(ctx context.Context, args []string) error {
 	var out struct {
 		Token string `json:"token"`
 	}
-	if err := cl.do(ctx, "POST", "/api/tokens", hub.TokenRequest{Name: name, Teams: strings.Split(teams, ",")}, &out); err != nil {
+	if err := cl.do(ctx, "POST", "/api/tokens", hub.TokenRequest{Name: name, Teams: strings.Split(teams, ","), Reviewer: reviewer}, &out); err != nil {
 		return err
 	}
 	if c.json {

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"text/tabwriter"
+
+	"github.com/clumsies/clumsies/hub"
+)
+
+// HubReviewCommand dispatches `clumsies hub review list|show|accept|decline`.
+type HubReviewCommand struct{ m *Main }
+
+// Run implements command.
+func (c *HubReviewCommand) Run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: hub review needs a command: list, show ID, accept ID or decline ID --reason R", errUsage)
+	}
+	r := &hubReview{m: c.m, op: args[0]}
+	switch args[0] {
+	case "list", "show", "accept", "decline":
+		return r.run(ctx, args[1:])
+	}
+	return fmt.Errorf("%w: unknown hub review command %q (list, show, accept, decline)", errUsage, args[0])
+}
+
+// hubReview is one review command; they share their flags.
+type hubReview struct {
+	m      *Main
+	op     string
+	hub    hubFlags
+	team   string
+	all    bool
+	reason string
+	json   bool
+}
+
+func (c *hubReview) run(ctx context.Context, args []string) error {
+	usage := map[string]string{
+		"list":    "hub review list [--team T] [--all] [--hub DIR | --url URL --token T] [--json]",
+		"show":    "hub review show ID [--hub DIR | --url URL --token T] [--json]",
+		"accept":  "hub review accept ID [--hub DIR | --url URL --token T] [--json]",
+		"decline": "hub review decline ID --reason R [--hub DIR | --url URL --token T] [--json]",
+	}[c.op]
+	fs := c.m.newFlags("hub review "+c.op, usage)
+	if c.op == "list" {
+		fs.StringVar(&c.team, "team", "", "only the drafts submitted to `team`'s catalog")
+		fs.BoolVar(&c.all, "all", false, "also the drafts already accepted, declined or conflicted")
+	}
+	if c.op == "decline" {
+		fs.StringVar(&c.reason, "reason", "", "why the draft is declined (the agent sees it)")
+	}
+	c.hub.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	max := 1
+	if c.op == "list" {
+		max = 0
+	}
+	pos, err := parsePositional(fs, args, max)
+	if err != nil {
+		return err
+	}
+	if c.op != "list" && len(pos) != 1 {
+		return fmt.Errorf("%w: hub review %s needs the review's ID (see clumsies hub review list)", errUsage, c.op)
+	}
+	if c.op == "decline" && c.reason == "" {
+		return fmt.Errorf("%w: hub review decline needs --reason R (the agent sees it)", errUsage)
+	}
+	cl, err := c.hub.client()
+	if err != nil {
+		return err
+	}
+	if c.op == "list" {
+		q := url.Values{}
+		if c.team != "" {
+			q.Set("team", c.team)
+		}
+		if c.all {
+			q.Set("all", "true")
+		}
+		var rs []hub.Review
+		if err := cl.do(ctx, "GET", "/api/reviews?"+q.Encode(), nil, &rs); err != nil {
+			return err
+		}
+		if c.json {
+			return printJSON(c.m.Stdout, rs)
+		}
+		tw := tabwriter.NewWriter(c.m.Stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tTEAM\tWORKSPACE\tMEMBER\tOP\tOBJECT\tPATH\tBASE\tSTATUS")
+		for _, r := range rs {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.ID, r.Team, r.WorkspaceID, r.Member, r.Op, r.DraftID, r.Path, r.BaseRevision, r.Status)
+		}
+		return tw.Flush()
+	}
+	path := "/api/reviews/" + url.PathEscape(pos[0])
+	var r hub.Review
+	switch c.op {
+	case "show":
+		err = cl.do(ctx, "GET", path, nil, &r)
+	case "accept":
+		err = cl.do(ctx, "POST", path+"/accept", struct{}{}, &r)
+	case "decline":
+		err = cl.do(ctx, "POST", path+"/decline", hub.DeclineRequest{Reason: c.reason}, &r)
+	}
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(c.m.Stdout, r)
+	}
+	fmt.Fprintf(c.m.Stdout, "%s: %s of %s (%s) by %s of %s, base revision %d: %s\n", r.ID, r.Op, r.DraftID, r.Path, r.Member, r.WorkspaceID, r.BaseRevision, r.Status)
+	if r.Reason != "" {
+		fmt.Fprintf(c.m.Stdout, "reason: %s\n", r.Reason)
+	}
+	if r.Revision != 0 {
+		fmt.Fprintf(c.m.Stdout, "written as revision %d of team %s's catalog\n", r.Revision, r.Team)
+	}
+	if c.op == "show" && r.Body != "" {
+		fmt.Fprintf(c.m.Stdout, "\n%s", r.Body)
+	}
+	return nil
+}

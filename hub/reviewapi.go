@@ -1,0 +1,113 @@
+package hub
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+)
+
+// DeclineRequest is the body of POST /api/reviews/{id}/decline.
+type DeclineRequest struct {
+	Reason string `json:"reason"`
+}
+
+// who returns who the request's token is and the teams it may read (nil:
+// every team, the admin), or answers 401.
+func (a *api) who(w http.ResponseWriter, r *http.Request) (name string, teams []string, reviewer, ok bool) {
+	if a.isAdmin(r) {
+		return "admin", nil, true, true
+	}
+	t, found := a.h.reg.tokenOf(bearer(r))
+	if !found {
+		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs an admin or member token (Authorization: Bearer ...)")
+		return "", nil, false, false
+	}
+	return t.Name, t.Teams, t.Reviewer, true
+}
+
+// reviews serves GET /api/reviews.
+func (a *api) reviews(w http.ResponseWriter, r *http.Request) {
+	_, teams, _, ok := a.who(w, r)
+	if !ok {
+		return
+	}
+	v := r.URL.Query()
+	for k := range v {
+		if k != "team" && k != "all" {
+			a.fail(w, fmt.Errorf("%w: unknown parameter %q (team, all)", ErrInvalid, k))
+			return
+		}
+	}
+	if team := v.Get("team"); team != "" {
+		if teams != nil && !slices.Contains(teams, team) {
+			writeError(w, http.StatusForbidden, "forbidden", "this token may not read team "+strconv.Quote(team))
+			return
+		}
+		teams = []string{team}
+	}
+	all, _ := strconv.ParseBool(v.Get("all"))
+	writeJSON(w, http.StatusOK, a.h.Reviews(teams, all))
+}
+
+// reviewFor returns review id if the token may read it (and, with
+// decide, decide it), or answers the error.
+func (a *api) reviewFor(w http.ResponseWriter, r *http.Request, decide bool) (Review, string, bool) {
+	name, teams, reviewer, ok := a.who(w, r)
+	if !ok {
+		return Review{}, "", false
+	}
+	rv, err := a.h.ReviewOf(r.PathValue("id"))
+	if err != nil {
+		a.fail(w, err)
+		return Review{}, "", false
+	}
+	if teams != nil && !slices.Contains(teams, rv.Team) {
+		writeError(w, http.StatusForbidden, "forbidden", "this token may not read team "+strconv.Quote(rv.Team))
+		return Review{}, "", false
+	}
+	if decide && !reviewer {
+		writeError(w, http.StatusForbidden, "forbidden", "this token may not review; ask the hub's admin for a reviewer token (clumsies hub token --reviewer)")
+		return Review{}, "", false
+	}
+	return rv, name, true
+}
+
+// review serves GET /api/reviews/{id}.
+func (a *api) review(w http.ResponseWriter, r *http.Request) {
+	if rv, _, ok := a.reviewFor(w, r, false); ok {
+		writeJSON(w, http.StatusOK, rv)
+	}
+}
+
+// accept serves POST /api/reviews/{id}/accept.
+func (a *api) accept(w http.ResponseWriter, r *http.Request) {
+	rv, name, ok := a.reviewFor(w, r, true)
+	if !ok {
+		return
+	}
+	out, err := a.h.Accept(r.Context(), rv.ID, name)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// decline serves POST /api/reviews/{id}/decline.
+func (a *api) decline(w http.ResponseWriter, r *http.Request) {
+	rv, name, ok := a.reviewFor(w, r, true)
+	if !ok {
+		return
+	}
+	var req DeclineRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	out, err := a.h.Decline(r.Context(), rv.ID, name, req.Reason)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
