@@ -24,7 +24,7 @@ type Mirror struct {
 	logger *slog.Logger
 
 	mu      sync.RWMutex
-	kv      jetstream.KeyValue // replaced by Kick
+	kv      jetstream.KeyValue           // replaced by Kick
 	objs    map[string]hub.CatalogObject // by id
 	rev     uint64                       // the last revision applied
 	changed chan struct{}                // closed and replaced on every change
