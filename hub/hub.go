@@ -89,9 +89,10 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	h.stop = stop
 	h.links = newLinkWatcher(h)
 	h.done.Add(4)
+	reviewsReady := make(chan struct{})
 	go func() {
 		defer h.done.Done()
-		h.followReviews(wctx)
+		h.followReviews(wctx, func() { close(reviewsReady) })
 	}()
 	go func() {
 		defer h.done.Done()
@@ -105,6 +106,13 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		defer h.done.Done()
 		h.proj.run(wctx, h.js)
 	}()
+	// Decisions read the review queue: serve once it holds what the
+	// streams held at start.
+	select {
+	case <-reviewsReady:
+	case <-time.After(clusterWait):
+		logger.Warn("the review queue has not caught up with the streams yet; serving anyway")
+	}
 	return h, nil
 }
 

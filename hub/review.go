@@ -79,15 +79,24 @@ var reviewOutcomeTypes = map[string]catalog.DraftStatus{
 // its ledger). It is kept in memory and rebuilt by replaying both when
 // the hub starts.
 type reviewQueue struct {
-	mu      sync.Mutex
-	drafts  map[string]*catalog.Draft // node + "\x00" + draft id -> the draft as its events leave it
-	byID    map[string]*Review
-	open    map[string]string // node + "\x00" + draft id -> the id of its review in progress
+	mu     sync.Mutex
+	drafts map[string]*catalog.Draft // node + "\x00" + draft id -> the draft as its events leave it
+	byID   map[string]*Review
+	open   map[string]string // node + "\x00" + draft id -> the id of its review in progress
+	// early holds outcomes read before their review (the two streams are
+	// replayed side by side), by review id.
+	early   map[string]earlyOutcome
 	changed chan struct{}
 }
 
+type earlyOutcome struct {
+	typ string
+	o   ReviewOutcome
+}
+
 func newReviewQueue() *reviewQueue {
-	return &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*Review{}, open: map[string]string{}, changed: make(chan struct{})}
+	return &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*Review{}, open: map[string]string{},
+		early: map[string]earlyOutcome{}, changed: make(chan struct{})}
 }
 
 func (q *reviewQueue) notify() {
@@ -124,6 +133,10 @@ func (q *reviewQueue) applyDraftEvent(n Node, seq uint64, ev *events.Event) erro
 			Description: cur.Description, SessionID: cur.SessionID, BaseRevision: rd.BaseRevision, SubmitSeq: seq,
 			Submitted: ev.Time, Status: catalog.StatusInReview}
 		q.open[key] = ev.ID
+		if e, ok := q.early[ev.ID]; ok {
+			delete(q.early, ev.ID)
+			q.setOutcome(q.byID[ev.ID], e.typ, e.o)
+		}
 		q.notify()
 	case next != nil && next.Status.Final():
 		// The node recorded the outcome: its review is over.
@@ -140,18 +153,23 @@ func (q *reviewQueue) applyDraftEvent(n Node, seq uint64, ev *events.Event) erro
 
 // applyOutcome folds one of the hub's outcome events into the queue.
 func (q *reviewQueue) applyOutcome(typ string, o ReviewOutcome) {
-	status, ok := reviewOutcomeTypes[typ]
-	if !ok {
+	if _, ok := reviewOutcomeTypes[typ]; !ok {
 		return
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	r := q.byID[o.ReviewID]
 	if r == nil {
+		q.early[o.ReviewID] = earlyOutcome{typ, o}
 		return
 	}
-	r.Status, r.Reviewer, r.Reason, r.Revision, r.CurrentRevision = status, o.Reviewer, o.Reason, o.Revision, o.CurrentRevision
+	q.setOutcome(r, typ, o)
 	q.notify()
+}
+
+// setOutcome lays a hub outcome over review r; the caller holds q.mu.
+func (q *reviewQueue) setOutcome(r *Review, typ string, o ReviewOutcome) {
+	r.Status, r.Reviewer, r.Reason, r.Revision, r.CurrentRevision = reviewOutcomeTypes[typ], o.Reviewer, o.Reason, o.Revision, o.CurrentRevision
 }
 
 // get returns a copy of review id.
@@ -201,26 +219,35 @@ func (q *reviewQueue) waitFor(ctx context.Context, ok func() bool) error {
 
 // followReviews keeps the review queue: it replays the aggregate's draft
 // events and the hub ledger's review outcomes, then follows both, until
-// ctx ends.
-func (h *Hub) followReviews(ctx context.Context) {
-	var wg sync.WaitGroup
+// ctx ends. ready is called once both replays have caught up with what
+// the streams held.
+func (h *Hub) followReviews(ctx context.Context, ready func()) {
+	var wg, caught sync.WaitGroup
 	wg.Add(2)
+	caught.Add(2)
 	go func() {
 		defer wg.Done()
-		h.followStream(ctx, AggregateStream, SubjectPrefix+".*.*.*.attest.draft.>", h.applyDraftMsg)
+		h.followStream(ctx, AggregateStream, SubjectPrefix+".*.*.*.attest.draft.>", h.applyDraftMsg, caught.Done)
 	}()
 	go func() {
 		defer wg.Done()
-		h.followStream(ctx, LedgerStream, ledgerPrefix+".*.*.review.>", h.applyLedgerMsg)
+		h.followStream(ctx, LedgerStream, ledgerPrefix+".*.*.review.>", h.applyLedgerMsg, caught.Done)
+	}()
+	go func() {
+		caught.Wait()
+		ready()
 	}()
 	wg.Wait()
 }
 
 // followStream feeds every message of stream under filter to apply, in
 // order, from the first; it starts again after the last one applied when
-// following fails.
-func (h *Hub) followStream(ctx context.Context, stream, filter string, apply func(jetstream.Msg, uint64)) {
+// following fails. caughtUp is called once, when what the stream held
+// when it was first read has been applied.
+func (h *Hub) followStream(ctx context.Context, stream, filter string, apply func(jetstream.Msg, uint64), caughtUp func()) {
 	var last uint64
+	var once sync.Once
+	defer once.Do(caughtUp)
 	for ctx.Err() == nil {
 		err := func() error {
 			st, err := h.js.Stream(ctx, stream)
@@ -231,6 +258,9 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 				DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: last + 1})
 			if err != nil {
 				return err
+			}
+			if info := cons.CachedInfo(); info != nil && info.NumPending == 0 {
+				once.Do(caughtUp)
 			}
 			it, err := cons.Messages()
 			if err != nil {
@@ -250,6 +280,9 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 				}
 				last = md.Sequence.Stream
 				apply(msg, last)
+				if md.NumPending == 0 {
+					once.Do(caughtUp)
+				}
 			}
 		}()
 		if ctx.Err() != nil {

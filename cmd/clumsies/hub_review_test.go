@@ -158,3 +158,65 @@ func TestHubReview_EndToEnd(t *testing.T) {
 		return it["draftStatus"] == "declined" && it["draftReason"] == "say why in the rule"
 	})
 }
+
+// TestHubReview_Restarts: the hub restarts while a draft waits for review
+// and again after the accept, and the workspace is offline during the
+// review: the queue is rebuilt, the outcome reaches the workspace once it
+// is back, and the draft ends in exactly one state, recorded once.
+func TestHubReview_Restarts(t *testing.T) {
+	hp := newHub(t)
+	tree := writeTree(t, map[string]string{"rules/team/STYLE.md": teamRule})
+	id := pushTree(t, hp, tree, "red").Published[0].ID
+	a := newWorkspace(t)
+	hp.join(t, a, "red", "ann")
+	aCmd, acl := serve(t, a)
+	setup(t, acl, "a-1")
+	waitFor(t, "the team rule", func() bool { return discItem(t, acl, "team/STYLE.md") != nil })
+	v2 := teamRule + "- and log them once\n"
+	stage(t, acl, id, v2)
+	var rs []reviewRow
+	waitFor(t, "the draft in review", func() bool { rs = reviews(t, hp); return len(rs) == 1 })
+	acl.Close()
+	aCmd.Wait() // the workspace goes offline
+
+	hp.stop()
+	hp.start(t)
+	waitFor(t, "the queue rebuilt after a restart", func() bool { return len(reviews(t, hp)) == 1 })
+	mustRun(t, hp.dir, "hub", "review", "accept", rs[0].ID)
+	hp.stop()
+	hp.start(t)
+	var all []reviewRow
+	waitFor(t, "the decision kept across a restart", func() bool { all = reviews(t, hp, "--all"); return len(all) == 1 })
+	if all[0].Status != "applied" || len(reviews(t, hp)) != 0 {
+		t.Fatalf("after the restarts: %+v, want one review, applied", all)
+	}
+
+	_, acl = serve(t, a)
+	setup(t, acl, "a-2")
+	waitFor(t, "the outcome in the workspace", func() bool {
+		return discItem(t, acl, "team/STYLE.md")["draftStatus"] == "applied" && loaded(t, acl, id) == v2
+	})
+	// Once more: the owner replays the outcomes when it starts; nothing
+	// is recorded twice.
+	acl.Close()
+	_, acl = serve(t, a)
+	setup(t, acl, "a-3")
+	if s := discItem(t, acl, "team/STYLE.md")["draftStatus"]; s != "applied" {
+		t.Fatalf("after another start: %v, want applied", s)
+	}
+	outcomes := 0
+	for _, typ := range []string{"attest.draft.apply", "attest.draft.decline", "attest.draft.conflict", "attest.draft.submit"} {
+		out := mustRun(t, a, "events", "--type", typ, "--json")
+		n := strings.Count(out, `"type":"`+typ+`"`)
+		if typ == "attest.draft.submit" {
+			if n != 1 {
+				t.Fatalf("%d submit events, want 1", n)
+			}
+			continue
+		}
+		outcomes += n
+	}
+	if outcomes != 1 {
+		t.Fatalf("%d outcome events in the workspace's ledger, want exactly 1", outcomes)
+	}
+}
