@@ -15,4 +15,13 @@
 // nats-server config, reloaded on every join and revoke) and of the
 // aggregate's sources; when a node's link comes up it re-sources the node
 // so that sourcing resumes in about a second.
+//
+// The hub also holds each team's catalog (a key-value bucket per team,
+// the bucket's sequence its revision), which the team's nodes mirror over
+// the same link, and the review of the drafts agents make on team objects:
+// a queue folded from the nodes' draft events in the aggregate and from
+// the hub's own ledger (HUB_LEDGER), where catalog changes and review
+// outcomes are recorded and from which each node mirrors the outcomes
+// about its workspace. It may also import content and catalog, for the
+// catalog's parsing and the drafts aggregate's fold.
 package hub
