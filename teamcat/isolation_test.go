@@ -53,6 +53,13 @@ func TestMirror_OtherTeamRefused(t *testing.T) {
 			t.Fatalf("%s: %v", subj, err)
 		}
 	}
+	// The hub ledger's events about another workspace of the team: the
+	// request's filter is not this node's workspace.
+	other := hub.LedgerSubject("red", "ws-someone-else", ">")
+	if msg, err := red.N.Conn.Request("$JS.hub.API.CONSUMER.CREATE."+hub.LedgerStream+".x."+other,
+		[]byte(`{"stream_name":"`+hub.LedgerStream+`","config":{"name":"x","filter_subject":"`+other+`","ack_policy":"none","deliver_subject":"`+hub.CatalogDeliverPrefix(red.ID.NodeID)+`.y"}}`), 2*time.Second); err == nil {
+		t.Fatalf("a consumer on another workspace's outcomes answered %s, want no answer", msg.Data)
+	}
 	st, err := blueMirror.Status(ctx)
 	if err != nil {
 		t.Fatal(err)
