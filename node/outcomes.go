@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -36,6 +37,7 @@ func (n *Node) followOutcomes(ctx context.Context, opts Options) {
 		n.logger.Error("follow the hub's review outcomes", "err", err)
 		return
 	}
+	n.retrySubmitPending(ctx)
 	teamcat.FollowOutcomes(ctx, js, opts.Domain, opts.Team, n.WS.ID(), n.logger, func(ctx context.Context, ev hub.LedgerEvent) error {
 		return n.recordOutcome(ctx, opts.Domain, ev)
 	})
@@ -105,4 +107,22 @@ func (n *Node) storeReady() (*projections.Store, error) {
 		return nil, fmt.Errorf("%w: the read models are not open yet", ErrProjector)
 	}
 	return n.Store, nil
+}
+
+// retrySubmitPending submits the team drafts left unsubmitted, once the
+// read models are open.
+func (n *Node) retrySubmitPending(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := n.submitPending(ctx)
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, ErrProjector) {
+			n.logger.Warn("submit the team drafts left unsubmitted; retrying", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/projections"
 )
 
 // Drafts of team objects are submitted to the hub by themselves: when an
@@ -50,21 +49,52 @@ func (h *Handle) submitIfTeam(ctx context.Context, ev events.Event) {
 	}
 }
 
-// submitTeam records the submission of the open draft of team object id,
-// deciding again when another draft event came first. It returns false
-// when id is no team object or has no draft to submit.
+// submitTeam is submitTeamDraft for the owner's service.
 func (o *owner) submitTeam(ctx context.Context, id string) (bool, error) {
-	if o.n.Team == nil {
+	o.models.RLock()
+	defer o.models.RUnlock()
+	return o.n.submitTeamDraft(ctx, id)
+}
+
+// submitPending submits the drafts of team objects that are still drafts
+// (their owner stopped between the draft and its submission).
+func (n *Node) submitPending(ctx context.Context) error {
+	store, err := n.storeReady()
+	if err != nil {
+		return err
+	}
+	for _, obj := range n.Team.Objects() {
+		d, _, _, err := store.DraftStatusOf(ctx, obj.ID)
+		if err != nil {
+			return err
+		}
+		if d == nil || d.Status != catalog.StatusDraft || d.Op == events.DraftOpCreate {
+			continue
+		}
+		if _, err := n.submitTeamDraft(ctx, obj.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// submitTeamDraft records the submission of the open draft of team object
+// id, deciding again when another draft event came first. It returns false
+// when id is no team object or has no draft to submit.
+func (n *Node) submitTeamDraft(ctx context.Context, id string) (bool, error) {
+	if n.Team == nil {
 		return false, nil
 	}
-	obj, ok := o.n.Team.Get(id)
+	obj, ok := n.Team.Get(id)
 	if !ok {
 		return false, nil
 	}
 	for attempt := 0; attempt < 5; attempt++ {
-		f, err := read(o, func(s *projections.Store) (catalog.DraftFacts, error) {
-			return s.DraftFacts(ctx, catalog.DraftQuery{ID: id})
-		})
+		store, err := n.storeReady()
+		if err != nil {
+			return false, err
+		}
+		f, err := store.DraftFacts(ctx, catalog.DraftQuery{ID: id})
 		if err != nil {
 			return false, err
 		}
@@ -76,18 +106,18 @@ func (o *owner) submitTeam(ctx context.Context, id string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		ev, err := events.New(o.n.WS.ID(), dec.Type, dec.Data)
+		ev, err := events.New(n.WS.ID(), dec.Type, dec.Data)
 		if err != nil {
 			return false, err
 		}
 		ev.SessionID = f.Draft.SessionID
-		seq, err := o.n.Log.AppendExpecting(ctx, ev, events.Expectation{Aggregate: events.AggregateDrafts, LastSeq: f.Seq})
+		seq, err := n.Log.AppendExpecting(ctx, ev, events.Expectation{Aggregate: events.AggregateDrafts, LastSeq: f.Seq})
 		if errors.Is(err, events.ErrConflict) {
-			last, lerr := o.n.Log.LastSeq(ctx)
+			last, lerr := n.Log.LastSeq(ctx)
 			if lerr != nil {
 				return false, lerr
 			}
-			if _, werr := o.waitFor(ctx, last); werr != nil {
+			if werr := n.WaitApplied(ctx, last); werr != nil {
 				return false, werr
 			}
 			continue
@@ -95,8 +125,7 @@ func (o *owner) submitTeam(ctx context.Context, id string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		_, err = o.waitFor(ctx, seq)
-		return true, err
+		return true, n.WaitApplied(ctx, seq)
 	}
 	return false, errors.New("submit the draft: the drafts kept changing")
 }

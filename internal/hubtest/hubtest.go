@@ -85,12 +85,15 @@ type Node struct {
 	WS  *workspace.Workspace
 	ID  hublink.Identity
 	URL string
-	N   *node.Node
+	// Team is the team whose catalog the owner mirrors; "" opens the node
+	// without its team's catalog.
+	Team string
+	N    *node.Node
 }
 
 // Join makes a new workspace, joins it to th's hub as a member of team,
-// and opens it as its owner with the leaf link; the test's cleanup closes
-// it.
+// and opens it as its owner with the leaf link (without its team's
+// catalog: set Team and Open again for it); the test's cleanup closes it.
 func Join(tb testing.TB, th *Hub, team string) *Node {
 	tb.Helper()
 	ws, _, err := workspace.Init(filepath.Join(tb.TempDir(), "repo"))
@@ -127,7 +130,7 @@ func (tn *Node) Open(tb testing.TB) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	n, err := node.Open(context.Background(), tn.WS, node.Options{Hub: leaf, Domain: tn.ID.NodeID, Sync: 1, Logger: Logger()})
+	n, err := node.Open(context.Background(), tn.WS, node.Options{Hub: leaf, Domain: tn.ID.NodeID, Team: tn.Team, Sync: 1, Logger: Logger()})
 	if err != nil {
 		tb.Fatalf("open the workspace: %v", err)
 	}
