@@ -2,6 +2,8 @@ package hub
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -58,6 +60,12 @@ func (h *Hub) Accept(ctx context.Context, id, reviewer string) (Review, error) {
 	}
 	if current != r.BaseRevision {
 		out.Reason = conflictReason(r, current)
+		return h.decide(ctx, r, LedgerReviewConflict, out)
+	}
+	if holder, err := h.pathHolder(ctx, r); err != nil {
+		return r, err
+	} else if holder != "" {
+		out.Reason = fmt.Sprintf("the team's catalog already has %s at %s; stage the change at another path", holder, targetPath(r))
 		return h.decide(ctx, r, LedgerReviewConflict, out)
 	}
 	rev, err := h.writeAccepted(ctx, kv, r, obj)
@@ -130,6 +138,13 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r Review
 		if obj.Kind == content.KindRule || obj.Kind == content.KindWorkflow {
 			obj.Kind = content.KindOfRulePath(path)
 		}
+	case events.DraftOpCreate:
+		kind := content.KindContext
+		if r.Resource == events.ResourceRule {
+			kind = content.KindOfRulePath(r.Path)
+		}
+		obj = CatalogObject{ID: newObjectID(kind), Kind: kind, Path: r.Path, Name: content.NameOf(r.Path),
+			Group: content.GroupOf(r.Path), Body: r.Body, Hash: content.Hash([]byte(r.Body)), Description: catalog.Describe(r.Body)}
 	default:
 		return 0, fmt.Errorf("%w: a %s draft is not reviewed at the hub", ErrInvalid, r.Op)
 	}
@@ -161,4 +176,45 @@ func (h *Hub) decide(ctx context.Context, r Review, typ string, o ReviewOutcome)
 		return r, fmt.Errorf("wait for the review queue: %w", err)
 	}
 	return h.ReviewOf(r.ID)
+}
+
+// targetPath is the path a create or rename draft writes.
+func targetPath(r Review) string {
+	if r.Op == events.DraftOpRename {
+		return r.NewPath
+	}
+	return r.Path
+}
+
+// pathHolder returns the id of the team object that holds the path a
+// create or rename draft writes, in its namespace; "" when it is free.
+func (h *Hub) pathHolder(ctx context.Context, r Review) (string, error) {
+	if r.Op != events.DraftOpCreate && r.Op != events.DraftOpRename {
+		return "", nil
+	}
+	m, err := h.TeamManifest(ctx, r.Team)
+	if err != nil {
+		return "", err
+	}
+	ns := content.NSContext
+	if r.Resource == events.ResourceRule {
+		ns = content.NSRule
+	}
+	for _, o := range m.Objects {
+		if o.Path == targetPath(r) && o.ID != r.DraftID && content.NamespaceOf(o.Kind) == ns {
+			return o.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// newObjectID returns a fresh object id for kind k, as publishing makes
+// them: p-<32 hex> for rules and workflows, c-<32 hex> for context.
+func newObjectID(k content.Kind) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	if k == content.KindContext {
+		return "c-" + hex.EncodeToString(b[:])
+	}
+	return "p-" + hex.EncodeToString(b[:])
 }

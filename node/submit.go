@@ -5,13 +5,15 @@ import (
 	"errors"
 
 	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 )
 
 // Drafts of team objects are submitted to the hub by themselves: when an
 // agent stages a change of an object of the team's catalog (update,
-// rename, delete), the owner records attest.draft.submit right after it,
-// with the object's revision as the draft's base. The hub receives both
+// rename, delete), or a new file in a team folder (a folder that holds
+// team objects), the owner records attest.draft.submit right after it,
+// with the object's revision as the draft's base (0 for a new file). The hub receives both
 // through its sourcing of the ledger and queues the draft for review;
 // the draft is in_review from then on and the agent can no longer change
 // it. A draft of a repository object stays a draft until a person applies
@@ -32,7 +34,7 @@ func (n *Node) teamFacts(f *catalog.DraftFacts, q catalog.DraftQuery) {
 // A draft whose submission fails stays a draft; the failure is logged.
 func (h *Handle) submitIfTeam(ctx context.Context, ev events.Event) {
 	switch ev.Type {
-	case events.TypeDraftUpdate, events.TypeDraftRename, events.TypeDraftDelete:
+	case events.TypeDraftCreate, events.TypeDraftUpdate, events.TypeDraftRename, events.TypeDraftDelete:
 	default:
 		return
 	}
@@ -78,17 +80,15 @@ func (n *Node) submitPending(ctx context.Context) error {
 	return nil
 }
 
-// submitTeamDraft records the submission of the open draft of team object
-// id, deciding again when another draft event came first. It returns false
-// when id is no team object or has no draft to submit.
+// submitTeamDraft records the submission of the open draft of id when it
+// is a team draft (of a team object, or a new file in a team folder),
+// deciding again when another draft event came first. It returns false
+// when it is no team draft or has no draft to submit.
 func (n *Node) submitTeamDraft(ctx context.Context, id string) (bool, error) {
 	if n.Team == nil {
 		return false, nil
 	}
-	obj, ok := n.Team.Get(id)
-	if !ok {
-		return false, nil
-	}
+	obj, isObject := n.Team.Get(id)
 	for attempt := 0; attempt < 5; attempt++ {
 		store, err := n.storeReady()
 		if err != nil {
@@ -99,6 +99,9 @@ func (n *Node) submitTeamDraft(ctx context.Context, id string) (bool, error) {
 			return false, err
 		}
 		if f.Draft == nil || f.Draft.Status != catalog.StatusDraft {
+			return false, nil
+		}
+		if !isObject && !(f.Draft.Op == events.DraftOpCreate && n.inTeamFolder(f.Draft)) {
 			return false, nil
 		}
 		dec, err := catalog.DecideReview(f, catalog.ReviewCommand{Type: events.TypeDraftSubmit, Seq: f.Draft.Seq,
@@ -128,4 +131,21 @@ func (n *Node) submitTeamDraft(ctx context.Context, id string) (bool, error) {
 		return true, n.WaitApplied(ctx, seq)
 	}
 	return false, errors.New("submit the draft: the drafts kept changing")
+}
+
+// inTeamFolder reports whether create draft d makes a file in a team
+// folder: a folder (group) that holds objects of the team's catalog in the
+// draft's namespace. Such a file is a team object once accepted at the hub.
+func (n *Node) inTeamFolder(d *catalog.Draft) bool {
+	group := content.GroupOf(d.Path)
+	if group == "" {
+		return false
+	}
+	ns := catalog.NamespaceOfResource(d.Resource)
+	for _, o := range n.Team.Objects() {
+		if o.Group == group && content.NamespaceOf(o.Kind) == ns {
+			return true
+		}
+	}
+	return false
 }

@@ -157,6 +157,21 @@ func TestHubReview_EndToEnd(t *testing.T) {
 		it := discItem(t, acl, "team/STYLE.md")
 		return it["draftStatus"] == "declined" && it["draftReason"] == "say why in the rule"
 	})
+
+	// A new file in a team folder is a team draft; elsewhere it stays a
+	// repository draft.
+	newRule := "# Naming\n\nHow we name things.\n\n## Names\n\n- say what it is\n"
+	call(t, acl, "artifact", map[string]any{"resource": "rule", "op": map[string]any{"create": map[string]any{"path": "team/NAMING.md", "body": newRule}}})
+	call(t, acl, "artifact", map[string]any{"resource": "rule", "op": map[string]any{"create": map[string]any{"path": "mine/LOCAL.md", "body": newRule}}})
+	waitFor(t, "the new team file in review", func() bool { rs = reviews(t, hp); return len(rs) == 1 })
+	if local := discItem(t, acl, "mine/LOCAL.md"); local["draftStatus"] != "draft" {
+		t.Fatalf("a new file outside the team's folders: %v, want a repository draft", local)
+	}
+	mustRun(t, hp.dir, "hub", "review", "accept", rs[0].ID)
+	waitFor(t, "the new team rule in A", func() bool {
+		it := discItem(t, acl, "team/NAMING.md")
+		return it != nil && it["source"] == "team"
+	})
 }
 
 // TestHubReview_Restarts: the hub restarts while a draft waits for review
