@@ -185,6 +185,14 @@ func TestHubCatalog_EndToEnd(t *testing.T) {
 		{"hub", "catalog", "push", tree, "--team", "red", "extra"},
 		{"hub", "catalog", "history", "--team", "red"},
 		{"hub", "catalog", "nope"},
+		{"hub", "catalog"},
+		{"hub", "review"},
+		{"hub", "review", "nope"},
+		{"hub", "review", "accept"},
+		{"hub", "review", "show", "a", "b"},
+		{"hub", "review", "list", "extra"},
+		{"hub", "review", "decline", "x"},
+		{"hub", "review", "list", "--reason", "r"},
 	} {
 		if r := run(t, hp.dir, bad...); r.code != 2 {
 			t.Fatalf("clumsies %v: exit %d (%s), want 2", bad, r.code, r.stderr)
