@@ -40,7 +40,7 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, growth, concurrency, takeover, hook, liveedit, hub, chain, export")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, growth, concurrency, takeover, hook, liveedit, hub, teamcatalog, chain, export")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -74,6 +74,7 @@ func main() {
 		{"hook", benchHook},
 		{"liveedit", benchLiveEdit},
 		{"hub", benchHub},
+		{"teamcatalog", benchTeamCatalog},
 		{"chain", benchChain},
 		{"export", benchExport},
 	}
