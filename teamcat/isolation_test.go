@@ -3,6 +3,7 @@ package teamcat_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +60,22 @@ func TestMirror_OtherTeamRefused(t *testing.T) {
 	if msg, err := red.N.Conn.Request("$JS.hub.API.CONSUMER.CREATE."+hub.LedgerStream+".x."+other,
 		[]byte(`{"stream_name":"`+hub.LedgerStream+`","config":{"name":"x","filter_subject":"`+other+`","ack_policy":"none","deliver_subject":"`+hub.CatalogDeliverPrefix(red.ID.NodeID)+`.y"}}`), 2*time.Second); err == nil {
 		t.Fatalf("a consumer on another workspace's outcomes answered %s, want no answer", msg.Data)
+	}
+	// Its own workspace's filter in the subject, a wider one in the body:
+	// nats-server refuses the mismatch.
+	ownWS := hub.LedgerSubject("red", red.WS.ID(), ">")
+	sub, err := red.N.Conn.SubscribeSync("$JSC.R.widen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := red.N.Conn.PublishRequest("$JS.hub.API.CONSUMER.CREATE."+hub.LedgerStream+".w."+ownWS, "$JSC.R.widen",
+		[]byte(`{"stream_name":"`+hub.LedgerStream+`","config":{"name":"w","filter_subject":"hubledger.>","ack_policy":"none","deliver_subject":"`+hub.CatalogDeliverPrefix(red.ID.NodeID)+`.w"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := sub.NextMsg(hubtest.Wait); err != nil {
+		t.Fatalf("the request for its own workspace's outcomes got no answer: %v", err)
+	} else if !strings.Contains(string(msg.Data), "did not match filtered subject") {
+		t.Fatalf("a consumer with a wider filter than its subject's was created: %s", msg.Data)
 	}
 	st, err := blueMirror.Status(ctx)
 	if err != nil {
