@@ -255,17 +255,33 @@ func (h *Hub) shutdown() {
 	}
 }
 
-// retry runs fn up to attempts times while it fails with a timeout, no
-// responders or JetStream not (yet) enabled: a request right after a
-// reload can be lost or answered before the account's JetStream is back.
+// retry runs fn up to attempts times while it fails with a timeout or no
+// responders: a request right after a reload can be lost.
 func retry(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		err = fn(actx)
 		cancel()
-		if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
-			errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrJetStreamNotEnabled)) {
+		if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse)) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}
+
+// retryRead is retry for reads of the team catalogs, which also wait
+// while the account's JetStream comes back after a reload ("jetstream not
+// enabled" for a moment).
+func retryRead(ctx context.Context, fn func(context.Context) error) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		err = retry(ctx, fn)
+		if !errors.Is(err, jetstream.ErrJetStreamNotEnabled) && !errors.Is(err, nats.ErrJetStreamNotEnabled) {
 			return err
 		}
 		if ctx.Err() != nil {
