@@ -92,7 +92,7 @@ func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstrea
 		return nil, fmt.Errorf("%w: team %q (letters, digits, '-' and '_')", ErrInvalid, team)
 	}
 	var kv jetstream.KeyValue
-	err := retryRead(ctx, func(ctx context.Context) error {
+	err := retryAfterReload(ctx, func(ctx context.Context) error {
 		var err error
 		if create {
 			kv, err = h.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
@@ -192,7 +192,7 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 		return out, err
 	}
 	var objs []CatalogObject
-	err = retryRead(ctx, func(ctx context.Context) error {
+	err = retryAfterReload(ctx, func(ctx context.Context) error {
 		var err error
 		_, objs, err = readCatalog(ctx, kv)
 		return err
@@ -340,7 +340,7 @@ func (h *Hub) TeamManifest(ctx context.Context, team string) (Manifest, error) {
 	}
 	var rev uint64
 	var objs []CatalogObject
-	err = retryRead(ctx, func(ctx context.Context) error {
+	err = retryAfterReload(ctx, func(ctx context.Context) error {
 		var err error
 		rev, objs, err = readCatalog(ctx, kv)
 		return err
@@ -363,7 +363,7 @@ func (h *Hub) TeamObject(ctx context.Context, team, id string) (CatalogObject, e
 		return CatalogObject{}, err
 	}
 	var e jetstream.KeyValueEntry
-	err = retryRead(ctx, func(ctx context.Context) error {
+	err = retryAfterReload(ctx, func(ctx context.Context) error {
 		var err error
 		e, err = kv.Get(ctx, id)
 		return err
@@ -385,7 +385,7 @@ func (h *Hub) TeamHistory(ctx context.Context, team, id string) ([]CatalogObject
 		return nil, err
 	}
 	var es []jetstream.KeyValueEntry
-	err = retryRead(ctx, func(ctx context.Context) error {
+	err = retryAfterReload(ctx, func(ctx context.Context) error {
 		var err error
 		es, err = kv.History(ctx, id)
 		return err

@@ -277,7 +277,7 @@ func retry(ctx context.Context, fn func(context.Context) error) error {
 // retryRead is retry for reads of the team catalogs, which also wait
 // while the account's JetStream comes back after a reload ("jetstream not
 // enabled" for a moment).
-func retryRead(ctx context.Context, fn func(context.Context) error) error {
+func retryAfterReload(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		err = retry(ctx, fn)

@@ -101,7 +101,7 @@ func (h *Hub) record(ctx context.Context, team, ws, typ, id string, data any) (u
 	msg := &nats.Msg{Subject: LedgerSubject(team, ws, typ), Data: b, Header: nats.Header{}}
 	msg.Header.Set(nats.MsgIdHdr, id)
 	var seq uint64
-	err = retryRead(ctx, func(ctx context.Context) error {
+	err = retryAfterReload(ctx, func(ctx context.Context) error {
 		ack, err := h.js.PublishMsg(ctx, msg)
 		if err != nil {
 			return fmt.Errorf("record %s in the hub's ledger: %w", typ, err)
