@@ -274,9 +274,10 @@ func retry(ctx context.Context, fn func(context.Context) error) error {
 	return err
 }
 
-// retryRead is retry for reads of the team catalogs, which also wait
-// while the account's JetStream comes back after a reload ("jetstream not
-// enabled" for a moment).
+// retryAfterReload is retry for the team catalogs and the hub's ledger,
+// which also waits while the account's JetStream comes back after a reload
+// ("jetstream not enabled" for a moment). The link watcher's re-sourcing
+// keeps retry's short bound: a longer one would hold up its polls.
 func retryAfterReload(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
