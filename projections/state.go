@@ -25,6 +25,7 @@ type state struct {
 	tools      *toolsModel
 	compliance *complianceModel
 	chain      *chainModel
+	dash       *dashModel
 
 	// models are the fields above in registry order.
 	models []model
@@ -44,6 +45,7 @@ func newState() *state {
 		register(&st.tools, newToolsModel()),
 		register(&st.compliance, newComplianceModel()),
 		register(&st.chain, newChainModel()),
+		register(&st.dash, newDashModel()),
 	}
 	return st
 }

@@ -1,0 +1,210 @@
+package projections
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Latency is the latency histogram of one tool.
+type Latency struct {
+	Tool string `json:"tool"`
+	// Buckets holds the calls per bucket (see LatencyBound), trailing
+	// empty buckets left out.
+	Buckets []uint64 `json:"buckets"`
+}
+
+// Count returns the number of calls of the histogram.
+func (l Latency) Count() uint64 {
+	var n uint64
+	for _, c := range l.Buckets {
+		n += c
+	}
+	return n
+}
+
+// Quantile returns the upper bound in µs of the bucket that holds the
+// q-quantile (0 < q <= 1) of the durations, 0 for an empty histogram: the
+// true quantile is at most that, and more than two thirds of it.
+func (l Latency) Quantile(q float64) uint64 {
+	total := l.Count()
+	if total == 0 {
+		return 0
+	}
+	rank := uint64(q*float64(total) + 0.5)
+	rank = min(max(rank, 1), total)
+	var seen uint64
+	for i, c := range l.Buckets {
+		seen += c
+		if seen >= rank {
+			return LatencyBound(i + 1)
+		}
+	}
+	return LatencyBound(len(l.Buckets))
+}
+
+// Days returns the counts of every day that has events, oldest first.
+func (s *Store) Days() []Day {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]Day, 0, len(s.st.dash.days))
+	for day, r := range s.st.dash.days {
+		out = append(out, Day{Day: day, Events: r.Events, Calls: r.Calls, Errors: r.Errors, Refs: r.Refs, Setups: r.Setups})
+	}
+	slices.SortFunc(out, func(a, b Day) int { return strings.Compare(a.Day, b.Day) })
+	return out
+}
+
+// Latencies returns the latency histogram of every tool that was called,
+// sorted by tool.
+func (s *Store) Latencies() []Latency {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]Latency, 0, len(s.st.dash.hist))
+	for tool, h := range s.st.dash.hist {
+		n := len(h)
+		for n > 0 && h[n-1] == 0 {
+			n--
+		}
+		out = append(out, Latency{Tool: tool, Buckets: slices.Clone(h[:n])})
+	}
+	slices.SortFunc(out, func(a, b Latency) int { return strings.Compare(a.Tool, b.Tool) })
+	return out
+}
+
+// RuleDays returns the refs to a rule or workflow per day, oldest first.
+func (s *Store) RuleDays(ruleID string) []Day {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	byDay := s.st.dash.ruleDays[ruleID]
+	out := make([]Day, 0, len(byDay))
+	for day, n := range byDay {
+		out = append(out, Day{Day: day, Refs: n})
+	}
+	slices.SortFunc(out, func(a, b Day) int { return strings.Compare(a.Day, b.Day) })
+	return out
+}
+
+// Timeline returns the events of a session in ledger order: the last
+// limit of them when limit > 0, and whether older ones were left out.
+func (s *Store) Timeline(ctx context.Context, sessionID string, limit int) ([]TimelineEntry, bool, error) {
+	var out []TimelineEntry
+	more, err := s.scanLog(ctx, prefixTimeline, sessionID, limit, func(_ uint64, v []byte) error {
+		var e TimelineEntry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	slices.Reverse(out)
+	return out, more, err
+}
+
+// RuleApplication is a memref that referenced a rule: the session and
+// the event's sequence (its timeline entry has the reasons).
+type RuleApplication struct {
+	Seq       uint64 `json:"seq"`
+	SessionID string `json:"sessionId"`
+}
+
+// RuleApplications returns the newest limit memrefs (all when limit <= 0)
+// that referenced a rule, newest first, and whether older ones were left
+// out.
+func (s *Store) RuleApplications(ctx context.Context, ruleID string, limit int) ([]RuleApplication, bool, error) {
+	var out []RuleApplication
+	more, err := s.scanLog(ctx, prefixRuleLog, ruleID, limit, func(seq uint64, v []byte) error {
+		out = append(out, RuleApplication{Seq: seq, SessionID: string(v)})
+		return nil
+	})
+	return out, more, err
+}
+
+// TimelineEntry returns the timeline entry of one event of a session.
+func (s *Store) TimelineEntry(sessionID string, seq uint64) (TimelineEntry, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return TimelineEntry{}, ErrClosed
+	}
+	v, err := s.get(seqKey(prefixTimeline, sessionID, seq), "timeline entry")
+	if err != nil {
+		return TimelineEntry{}, err
+	}
+	var e TimelineEntry
+	if err := json.Unmarshal([]byte(v), &e); err != nil {
+		return TimelineEntry{}, fmt.Errorf("decode timeline entry %d of %s: %w", seq, sessionID, err)
+	}
+	return e, nil
+}
+
+// Publishes returns every publish of an object, oldest first.
+func (s *Store) Publishes(ctx context.Context, id string) ([]PublishEntry, error) {
+	var out []PublishEntry
+	_, err := s.scanLog(ctx, prefixPublishLog, id, 0, func(_ uint64, v []byte) error {
+		var e PublishEntry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	slices.Reverse(out)
+	return out, err
+}
+
+// PublishedBody returns the published body of an object, ErrNotFound for
+// an id that is not published.
+func (s *Store) PublishedBody(id string) (string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return "", ErrClosed
+	}
+	if s.st.manifest.objects[id] == nil {
+		return "", ErrNotFound
+	}
+	return s.body(id)
+}
+
+// scanLog calls fn for the rows of one id of a log, newest first, at most
+// limit of them when limit > 0; more reports rows left.
+func (s *Store) scanLog(ctx context.Context, prefix, id string, limit int, fn func(seq uint64, v []byte) error) (more bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed.Load() {
+		return false, ErrClosed
+	}
+	lower := []byte(prefix + id + "\x00")
+	upper := []byte(prefix + id + "\x01")
+	it, err := s.db.NewIter(nil)
+	if err != nil {
+		return false, fmt.Errorf("read %s%s: %w", prefix, id, err)
+	}
+	defer it.Close()
+	n := 0
+	for ok := it.SeekLT(upper); ok && strings.HasPrefix(string(it.Key()), string(lower)); ok = it.Prev() {
+		k := it.Key()
+		if len(k) != len(lower)+8 {
+			continue
+		}
+		if limit > 0 && n == limit {
+			return true, nil
+		}
+		v, err := it.ValueAndErr()
+		if err == nil {
+			err = fn(binary.BigEndian.Uint64(k[len(lower):]), v)
+		}
+		if err != nil {
+			return false, fmt.Errorf("read %s%s: %w", prefix, id, err)
+		}
+		n++
+	}
+	return false, it.Error()
+}
