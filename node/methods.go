@@ -28,6 +28,7 @@ var (
 	mCompliance = register("compliance", (*owner).compliance)
 	mSync       = register("sync", (*owner).sync)
 	mSubmitTeam = register("submitteam", (*owner).submitTeam)
+	mDash       = register("dash", (*owner).dash)
 )
 
 // Compile-time checks of the request and reply types the table uses.

@@ -208,3 +208,14 @@ func (s *Store) scanLog(ctx context.Context, prefix, id string, limit int, fn fu
 	}
 	return false, it.Error()
 }
+
+// Session returns the summary of one session, ErrNotFound for an id the
+// ledger has no event of.
+func (s *Store) Session(id string) (Session, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if r, ok := s.st.sessions.byID[id]; ok {
+		return r.session(), nil
+	}
+	return Session{}, ErrNotFound
+}

@@ -16,9 +16,24 @@ import (
 func requireToken(token string, log *slog.Logger, next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		matches := func(got string) bool {
+			sum := sha256.Sum256([]byte(got))
+			return subtle.ConstantTimeCompare(sum[:], want[:]) == 1
+		}
 		got, sent := bearer(r.Header.Get("Authorization"))
-		sum := sha256.Sum256([]byte(got))
-		if sent && subtle.ConstantTimeCompare(sum[:], want[:]) == 1 {
+		if !sent {
+			if c, err := r.Cookie(tokenCookie); err == nil && c.Value != "" {
+				got, sent = c.Value, true
+			}
+		}
+		if q := r.URL.Query().Get("token"); !sent && q != "" && r.Method == http.MethodGet {
+			if matches(q) {
+				setTokenCookie(w, r, q)
+				return
+			}
+			got, sent = q, true
+		}
+		if sent && matches(got) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -31,6 +46,25 @@ func requireToken(token string, log *slog.Logger, next http.Handler) http.Handle
 		w.Header().Set("WWW-Authenticate", challenge)
 		http.Error(w, msg, http.StatusUnauthorized)
 	})
+}
+
+// tokenCookie is the cookie that carries the token of a browser.
+const tokenCookie = "clumsies_token"
+
+// setTokenCookie answers a GET that carried the right ?token=: it sets
+// the cookie and redirects to the URL without the token, so that the token
+// leaves the address bar and the history.
+func setTokenCookie(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{
+		Name: tokenCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: r.TLS != nil,
+	})
+	u := *r.URL
+	q := u.Query()
+	q.Del("token")
+	u.RawQuery = q.Encode()
+	u.Scheme, u.Host = "", ""
+	http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
 }
 
 // bearer returns the token of an Authorization header value of the form

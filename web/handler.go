@@ -14,6 +14,12 @@ type Options struct {
 	// Events serves GET /events, the live event stream; other methods get
 	// 405. Nil leaves /events unrouted (404).
 	Events http.Handler
+	// UI serves the dashboard: every GET route not listed here (the pages,
+	// /api/, /assets/). Nil leaves them unrouted (404).
+	UI http.Handler
+	// Metrics serves GET /metrics, the Prometheus metrics. Nil leaves
+	// /metrics unrouted (404).
+	Metrics http.Handler
 	// Token, when not empty, is required of every request except GET
 	// /healthz, as the header Authorization: Bearer <Token>.
 	Token string
@@ -26,13 +32,18 @@ type Options struct {
 //
 //   - /mcp: opts.MCP;
 //   - GET /events: opts.Events;
+//   - GET /metrics: opts.Metrics;
+//   - any other GET: opts.UI, the dashboard;
 //   - GET /healthz: "ok", with no authentication, for load balancers and
 //     container health checks;
 //   - anything else: 404.
 //
 // With opts.Token set, a request without the right bearer token gets 401
 // with a WWW-Authenticate: Bearer challenge; tokens are compared in
-// constant time. A request that reaches a loopback address with a Host
+// constant time. A browser, which cannot send the header on a page load or
+// an EventSource, opens any GET route once with ?token=<token>: the answer
+// sets the token as a cookie (HttpOnly, SameSite=Strict) and redirects to
+// the same URL without it; the cookie then stands for the header. A request that reaches a loopback address with a Host
 // that is not a loopback name (a DNS-rebinding attack from a browser) gets
 // 403.
 func Handler(opts Options) http.Handler {
@@ -48,7 +59,11 @@ func Handler(opts Options) http.Handler {
 		routes.Handle("GET /events", opts.Events)
 		routes.Handle("/events", onlyGet)
 	}
-	routes.HandleFunc("/", notFound)
+	if opts.Metrics != nil {
+		routes.Handle("GET /metrics", opts.Metrics)
+		routes.Handle("/metrics", onlyGet)
+	}
+	routes.Handle("/", otherRoutes(opts.UI))
 
 	var guarded http.Handler = routes
 	if opts.Token != "" {
@@ -61,6 +76,18 @@ func Handler(opts Options) http.Handler {
 	top.Handle("/healthz", onlyGet)
 	top.Handle("/", guarded)
 	return top
+}
+
+// otherRoutes answers what no other route takes: a GET or HEAD goes to
+// the dashboard, anything else gets 404.
+func otherRoutes(dashboard http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if dashboard != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			dashboard.ServeHTTP(w, r)
+			return
+		}
+		notFound(w, r)
+	})
 }
 
 func healthz(w http.ResponseWriter, _ *http.Request) {

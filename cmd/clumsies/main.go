@@ -85,6 +85,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"hook":    &HookCommand{m: m},
 		"version": &VersionCommand{m: m},
 		"hub":     &HubCommand{m: m},
+		"ui":      &UICommand{m: m},
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
@@ -119,11 +120,12 @@ Commands:
   import FILE     store an export into this workspace's empty ledger, checking its chain first
   adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace
   hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop); reads the host's JSON on stdin
+  ui              serve the dashboard of the workspace in the browser (--addr, default 127.0.0.1:7334)
   hub ...         run and administer a hub; join it from a workspace ('clumsies hub' lists them)
   version         print the version and the commit it was built from
 
 Every command that prints data prints JSON with --json. The workspace
-commands (serve, publish, events, stats, rebuild, verify, adapt, hook)
+commands (serve, ui, publish, events, stats, rebuild, verify, adapt, hook)
 take --workspace DIR (default: the nearest parent holding .clumsies/);
 init takes the folder as DIR or --workspace DIR.
 Run 'clumsies <command> -h' for its flags.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
-	"github.com/clumsies/clumsies/live"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/web"
@@ -115,13 +114,8 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Version:     version(),
 		ReadOnly:    readOnly,
 	})
-	handler := web.Handler(web.Options{
-		MCP:    srv.HTTPHandler(),
-		Events: live.Handler(h, live.Options{Logger: logger}),
-		Token:  c.token,
-		Logger: logger,
-	})
-	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp and live events at http://%s/events\n", ln.Addr(), ln.Addr())
+	handler := web.Handler(dashboardOptions(h, logger, c.token, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
+	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
 	return web.Serve(ctx, ln, handler)
 }
 

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/clumsies/clumsies/live"
+	"github.com/clumsies/clumsies/metrics"
+	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/ui"
+	"github.com/clumsies/clumsies/web"
+)
+
+// DefaultUIAddr is where `clumsies ui` listens unless told otherwise.
+const DefaultUIAddr = "127.0.0.1:7334"
+
+// UICommand serves the read-only dashboard of a workspace.
+type UICommand struct {
+	m     *Main
+	ws    wsFlags
+	addr  string
+	token string
+}
+
+// Run implements command.
+func (c *UICommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("ui", "ui [--workspace DIR] [--addr ADDR [--token T]] [--log-level L]")
+	c.ws.register(fs)
+	fs.StringVar(&c.addr, "addr", DefaultUIAddr, "serve the dashboard at `ADDR`; a bare port or :PORT binds 127.0.0.1")
+	fs.StringVar(&c.token, "token", "", "the bearer token `T` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if c.token == "" {
+		c.token = os.Getenv(httpTokenEnv)
+	}
+	ln, err := web.Listen(c.addr, c.token)
+	if err != nil {
+		return listenError(c.addr, err)
+	}
+	defer ln.Close()
+	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	logger, _ := c.ws.logger(c.m.Stderr)
+	handler := web.Handler(dashboardOptions(h, logger, c.token, c.ws.sync != "interval", web.Options{}))
+	fmt.Fprintf(c.m.Stdout, "http://%s/\n", ln.Addr())
+	if c.token != "" {
+		fmt.Fprintf(c.m.Stderr, "clumsies: open http://%s/?token=<your token> once in the browser; it keeps the token as a cookie\n", ln.Addr())
+	}
+	return web.Serve(ctx, ln, handler)
+}
+
+// dashboardOptions adds the dashboard, the live stream and the metrics of
+// h to opts.
+func dashboardOptions(h *node.Handle, logger *slog.Logger, token string, syncAlways bool, opts web.Options) web.Options {
+	reg := metrics.New(h, metrics.Options{SyncAlways: syncAlways, Logger: logger})
+	opts.UI = ui.Handler(h, logger)
+	opts.Metrics = reg.Handler()
+	opts.Events = reg.CountStreams(live.Handler(h, live.Options{Logger: logger}))
+	opts.Token = token
+	opts.Logger = logger
+	return opts
+}

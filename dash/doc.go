@@ -1,0 +1,6 @@
+// Package dash computes the dashboard's JSON API (overview, rules, a rule,
+// sessions, a session, drafts) from the read models of a workspace, never
+// by replaying the ledger. Answer runs where the read models are (in the
+// process that owns the workspace); its Reply crosses the owner's socket
+// as it is, and the HTTP front (package ui) writes it out.
+package dash

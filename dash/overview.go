@@ -1,0 +1,121 @@
+package dash
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// Overview is the API's overview: GET /api/overview.
+type Overview struct {
+	Ledger
+	Events   uint64            `json:"events"`
+	Sessions int               `json:"sessions"` // sessions that set up
+	Refs     uint64            `json:"refs"`
+	Objects  int               `json:"objects"`
+	Drafts   int               `json:"drafts"`
+	Days     []projections.Day `json:"days"`
+	Tools    []Tool            `json:"tools"`
+	// MostApplied and LeastApplied are the rules and workflows with the
+	// most and the fewest refs (published ones only), at most TopN each.
+	MostApplied  []RuleRefs     `json:"mostApplied"`
+	LeastApplied []RuleRefs     `json:"leastApplied"`
+	Recent       []SessionBrief `json:"recentSessions"` // newest first, at most TopN
+}
+
+// TopN bounds the lists of the overview.
+const TopN = 10
+
+// Tool is what the overview shows of one tool.
+type Tool struct {
+	Tool      string  `json:"tool"`
+	Calls     uint64  `json:"calls"`
+	Errors    uint64  `json:"errors"`
+	ErrorRate float64 `json:"errorRate"` // errors / calls
+	AvgUs     uint64  `json:"avgUs"`
+	// P50Us and P99Us are read from the latency histogram: upper bounds
+	// of the bucket that holds them, within a factor of 1.5.
+	P50Us uint64 `json:"p50Us"`
+	P99Us uint64 `json:"p99Us"`
+	MaxUs uint64 `json:"maxUs"`
+}
+
+// RuleRefs is a rule or workflow with its refs.
+type RuleRefs struct {
+	ID   string       `json:"id"`
+	Path string       `json:"path"`
+	Kind content.Kind `json:"kind"`
+	Refs uint64       `json:"refs"`
+}
+
+// SessionBrief is a session in a list.
+type SessionBrief struct {
+	projections.Session
+}
+
+func overview(src Source, led Ledger) Overview {
+	sum := src.Summary()
+	ov := Overview{
+		Ledger: led, Events: sum.Events, Sessions: sum.Sessions, Objects: sum.Objects, Drafts: sum.Drafts,
+		Days: src.Days(), Tools: tools(src), MostApplied: []RuleRefs{}, LeastApplied: []RuleRefs{},
+	}
+	if ov.Days == nil {
+		ov.Days = []projections.Day{}
+	}
+	var published []RuleRefs
+	for _, u := range src.Usage() {
+		ov.Refs += u.Refs
+		if u.Path != "" {
+			published = append(published, RuleRefs{ID: u.ID, Path: u.Path, Kind: u.Kind, Refs: u.Refs})
+		}
+	}
+	slices.SortFunc(published, func(a, b RuleRefs) int {
+		return cmp.Or(cmp.Compare(b.Refs, a.Refs), strings.Compare(a.Path, b.Path))
+	})
+	ov.MostApplied = append(ov.MostApplied, published[:min(TopN, len(published))]...)
+	for i := len(published) - 1; i >= 0 && len(ov.LeastApplied) < TopN; i-- {
+		ov.LeastApplied = append(ov.LeastApplied, published[i])
+	}
+	ov.Recent = recentSessions(src.Sessions(), TopN)
+	return ov
+}
+
+func tools(src Source) []Tool {
+	lat := make(map[string]projections.Latency)
+	for _, l := range src.Latencies() {
+		lat[l.Tool] = l
+	}
+	out := []Tool{}
+	for _, m := range src.Tools() {
+		t := Tool{Tool: m.Tool, Calls: m.Calls, Errors: m.Errors, AvgUs: m.AvgUs(), MaxUs: m.MaxUs}
+		if m.Calls > 0 {
+			t.ErrorRate = float64(m.Errors) / float64(m.Calls)
+		}
+		if l, ok := lat[m.Tool]; ok {
+			t.P50Us, t.P99Us = min(l.Quantile(0.5), m.MaxUs), min(l.Quantile(0.99), m.MaxUs)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// recentSessions returns the n sessions with the latest last event, newest
+// first, of those that set up.
+func recentSessions(all []projections.Session, n int) []SessionBrief {
+	slices.SortFunc(all, func(a, b projections.Session) int {
+		return cmp.Or(strings.Compare(b.Last, a.Last), strings.Compare(a.ID, b.ID))
+	})
+	out := []SessionBrief{}
+	for _, s := range all {
+		if len(out) == n {
+			break
+		}
+		if s.SetUp {
+			out = append(out, SessionBrief{s})
+		}
+	}
+	return out
+}

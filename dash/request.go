@@ -1,0 +1,108 @@
+package dash
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// The pages of the API: Request.Page.
+const (
+	PageOverview = "overview"
+	PageRules    = "rules"
+	PageRule     = "rule"
+	PageSessions = "sessions"
+	PageSession  = "session"
+	PageDrafts   = "drafts"
+	PageMetrics  = "metrics"
+)
+
+// Request asks for one page of the API.
+type Request struct {
+	Page string `json:"page"`
+	ID   string `json:"id,omitempty"` // the rule or session of PageRule and PageSession
+}
+
+// Reply is a page as the HTTP front writes it: a status and a JSON body.
+type Reply struct {
+	Status int             `json:"status"`
+	Body   json.RawMessage `json:"body"`
+}
+
+// Source is what the API reads: the read models of a workspace
+// (*projections.Store).
+type Source interface {
+	Summary() projections.Summary
+	Usage() []projections.RuleUsage
+	Tools() []projections.ToolMetrics
+	Sessions() []projections.Session
+	Session(id string) (projections.Session, error)
+	SessionCompliance(id string) (projections.Compliance, error)
+	Objects() []projections.Object
+	Object(id string) (projections.Object, error)
+	Days() []projections.Day
+	Latencies() []projections.Latency
+	RuleDays(ruleID string) []projections.Day
+	Timeline(ctx context.Context, sessionID string, limit int) ([]projections.TimelineEntry, bool, error)
+	TimelineEntry(sessionID string, seq uint64) (projections.TimelineEntry, error)
+	RuleApplications(ctx context.Context, ruleID string, limit int) ([]projections.RuleApplication, bool, error)
+	Publishes(ctx context.Context, id string) ([]projections.PublishEntry, error)
+	PublishedBody(id string) (string, error)
+	Drafts() ([]catalog.Draft, error)
+}
+
+// Ledger is what the API shows of the stream itself.
+type Ledger struct {
+	WorkspaceID string `json:"workspaceId"`
+	LastSeq     uint64 `json:"lastSeq"` // the stream's last sequence
+	Applied     uint64 `json:"applied"` // the read models' checkpoint
+}
+
+// Answer computes the page req asks for. A page or id that does not exist
+// gives a 404 reply, not an error; the error is for a read model that
+// cannot be read.
+func Answer(ctx context.Context, src Source, led Ledger, req Request) (Reply, error) {
+	var v any
+	var err error
+	switch req.Page {
+	case PageOverview:
+		v = overview(src, led)
+	case PageRules:
+		v = rules(src)
+	case PageRule:
+		v, err = rule(ctx, src, req.ID)
+	case PageSessions:
+		v = sessions(src)
+	case PageSession:
+		v, err = session(ctx, src, req.ID)
+	case PageDrafts:
+		v, err = drafts(src)
+	case PageMetrics:
+		v = metricsOf(src, led)
+	default:
+		return notFound(fmt.Sprintf("no page %q: the API has overview, rules, rules/{id}, sessions, sessions/{id} and drafts", req.Page))
+	}
+	if errors.Is(err, projections.ErrNotFound) {
+		return notFound(err.Error())
+	}
+	if err != nil {
+		return Reply{}, fmt.Errorf("dash: %s %s: %w", req.Page, req.ID, err)
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return Reply{}, fmt.Errorf("dash: encode %s: %w", req.Page, err)
+	}
+	return Reply{Status: http.StatusOK, Body: body}, nil
+}
+
+func notFound(msg string) (Reply, error) {
+	body, _ := json.Marshal(struct {
+		Error string `json:"error"`
+	}{msg})
+	return Reply{Status: http.StatusNotFound, Body: body}, nil
+}

@@ -1,0 +1,121 @@
+package dash
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// Rule is the API's page of one rule, workflow or context: GET
+// /api/rules/{id}.
+type Rule struct {
+	ID          string       `json:"id"`
+	Kind        content.Kind `json:"kind"`
+	Path        string       `json:"path"`
+	Name        string       `json:"name"`
+	Group       string       `json:"group,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Hash        string       `json:"hash"`
+	Refs        uint64       `json:"refs"`
+	// Constraints are those of the published body, in its order, then
+	// constraints referenced that it no longer has.
+	Constraints []Constraint               `json:"constraints"`
+	Days        []projections.Day          `json:"days"`         // refs per day
+	Applied     []Application              `json:"applications"` // newest first, at most MaxApplications
+	More        bool                       `json:"moreApplications"`
+	Publishes   []projections.PublishEntry `json:"publishes"` // oldest first
+}
+
+// MaxApplications bounds the applications a rule's page lists.
+const MaxApplications = 50
+
+// Constraint is one constraint of a rule with its refs.
+type Constraint struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+	Text string `json:"text,omitempty"`
+	Refs uint64 `json:"refs"`
+	// Gone is set for a constraint that was referenced but the published
+	// body no longer has.
+	Gone bool `json:"gone,omitempty"`
+}
+
+// Application is a memref that referenced the rule, with the constraints
+// it named and why.
+type Application struct {
+	Seq       uint64       `json:"seq"`
+	Time      string       `json:"time"`
+	SessionID string       `json:"sessionId"`
+	Refs      []AppliedRef `json:"refs"`
+}
+
+// AppliedRef is one constraint of the rule a memref named.
+type AppliedRef struct {
+	ConstraintID string `json:"constraintId"`
+	Reason       string `json:"reason,omitempty"`
+}
+
+func rule(ctx context.Context, src Source, id string) (Rule, error) {
+	o, err := src.Object(id)
+	if err != nil {
+		return Rule{}, err
+	}
+	r := Rule{
+		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description,
+		Hash: o.Hash, Constraints: []Constraint{}, Days: src.RuleDays(id), Applied: []Application{},
+	}
+	counted := make(map[string]uint64)
+	var referenced []projections.ConstraintUsage
+	for _, u := range src.Usage() {
+		if u.ID == id {
+			r.Refs, referenced = u.Refs, u.Constraints
+			for _, c := range u.Constraints {
+				counted[c.ID] = c.Refs
+			}
+			break
+		}
+	}
+	known := make(map[string]bool)
+	for _, c := range o.Constraints {
+		known[c.ID] = true
+		r.Constraints = append(r.Constraints, Constraint{ID: c.ID, Name: c.Name, Text: c.Text, Refs: counted[c.ID]})
+	}
+	for _, c := range referenced {
+		if !known[c.ID] {
+			r.Constraints = append(r.Constraints, Constraint{ID: c.ID, Refs: c.Refs, Gone: true})
+		}
+	}
+	apps, more, err := src.RuleApplications(ctx, id, MaxApplications)
+	if err != nil {
+		return Rule{}, err
+	}
+	r.More = more
+	for _, a := range apps {
+		app := Application{Seq: a.Seq, SessionID: a.SessionID, Refs: []AppliedRef{}}
+		if e, err := src.TimelineEntry(a.SessionID, a.Seq); err == nil {
+			app.Time = e.Time
+			var d events.ReferData
+			if json.Unmarshal(e.Data, &d) == nil {
+				for _, ref := range d.Refs {
+					if ref.RuleID == id {
+						app.Refs = append(app.Refs, AppliedRef{ConstraintID: ref.ConstraintID, Reason: ref.Reason})
+					}
+				}
+			}
+		}
+		r.Applied = append(r.Applied, app)
+	}
+	if r.Publishes, err = src.Publishes(ctx, id); err != nil {
+		return Rule{}, err
+	}
+	if r.Publishes == nil {
+		r.Publishes = []projections.PublishEntry{}
+	}
+	if r.Days == nil {
+		r.Days = []projections.Day{}
+	}
+	return r, nil
+}

@@ -1,0 +1,431 @@
+// The clumsies dashboard: reads /api/ and follows /events. No framework,
+// no network but this server.
+"use strict";
+
+const TYPES = ["attest.session_start", "attest.user_prompt", "attest.stop_blocked", "attest.setup",
+  "attest.discover", "attest.load", "attest.refer", "attest.agent_report", "attest.reject",
+  "attest.draft.create", "attest.draft.update", "attest.draft.rename", "attest.draft.delete",
+  "attest.draft.discard", "attest.artifact", "catalog.publish", "catalog.remove", "draft.submit",
+  "review.accept", "review.decline", "ledger.checkpoint"];
+
+// h builds an element: h("a", {href: "/"}, "text", child, ...). Text is
+// always text, never HTML.
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) {
+    if (k === undefined || k === null || k === false) continue;
+    el.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  }
+  return el;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function s(tag, attrs, ...kids) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  for (const k of kids.flat()) {
+    if (k === undefined || k === null) continue;
+    el.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  }
+  return el;
+}
+
+const fmt = new Intl.NumberFormat("en");
+const num = (n) => fmt.format(n || 0);
+const pct = (x) => (100 * (x || 0)).toFixed(1) + "%";
+function dur(us) {
+  if (!us) return "0";
+  if (us < 1000) return us + " µs";
+  if (us < 1e6) return (us / 1000).toFixed(us < 1e4 ? 1 : 0) + " ms";
+  return (us / 1e6).toFixed(2) + " s";
+}
+const when = (t) => (t || "").replace("T", " ").replace(/\.\d+Z$/, "Z");
+const ruleLink = (id, text) => h("a", {href: "/rules/" + encodeURIComponent(id)}, text || id);
+const sessionLink = (id, text) => h("a", {href: "/sessions/" + encodeURIComponent(id), class: "mono"}, text || id);
+
+async function api(path) {
+  const r = await fetch("/api/" + path, {headers: {Accept: "application/json"}});
+  const body = await r.json().catch(() => ({error: r.status + " " + r.statusText}));
+  if (!r.ok) throw new Error(body.error || r.statusText);
+  return body;
+}
+
+function card(label, value, id) {
+  return h("div", {class: "card"}, h("div", {class: "n", "data-figure": id}, value), h("div", {class: "l"}, label));
+}
+
+function panel(title, ...kids) {
+  return h("section", {class: "panel"}, title ? h("h2", {}, title) : null, ...kids);
+}
+
+function table(head, rows, opts) {
+  opts = opts || {};
+  return h("table", {"data-table": opts.name},
+    h("thead", {}, h("tr", {}, head.map((c) => h("th", {class: c.num ? "num" : ""}, c.label || c)))),
+    h("tbody", {}, rows));
+}
+
+// barChart draws bars per day: series is [{key, class, label}], days the
+// API's day rows. Only the last maxDays days with data are drawn.
+function barChart(days, series, maxDays) {
+  days = days.slice(-(maxDays || 60));
+  const W = 760, H = 200, L = 44, B = 24, T = 8;
+  const top = Math.max(1, ...days.flatMap((d) => series.map((x) => d[x.key] || 0)));
+  const step = (W - L) / Math.max(days.length, 1);
+  const bw = Math.max(1, (step - 2) / series.length);
+  const y = (v) => T + (H - T - B) * (1 - v / top);
+  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img"});
+  for (const f of [0, 0.5, 1]) {
+    const v = Math.round(top * f);
+    svg.append(s("line", {class: "axis", x1: L, x2: W, y1: y(v), y2: y(v)}),
+      s("text", {x: L - 6, y: y(v) + 4, "text-anchor": "end"}, num(v)));
+  }
+  days.forEach((d, i) => {
+    series.forEach((x, j) => {
+      const v = d[x.key] || 0;
+      svg.append(s("rect", {class: x.class, x: L + i * step + 1 + j * bw, y: y(v), width: bw, height: Math.max(0, H - B - y(v))},
+        s("title", {}, `${d.day} ${x.label}: ${num(v)}`)));
+    });
+  });
+  const labels = Math.min(days.length, 6);
+  for (let k = 0; k < labels; k++) {
+    const i = Math.round(k * (days.length - 1) / Math.max(labels - 1, 1));
+    svg.append(s("text", {x: L + i * step + step / 2, y: H - 6, "text-anchor": "middle"}, days[i].day.slice(5)));
+  }
+  if (!days.length) svg.append(s("text", {x: W / 2, y: H / 2, "text-anchor": "middle"}, "no events yet"));
+  const legend = h("div", {class: "legend"}, series.map((x) => h("span", {}, h("i", {class: x.class === "bar" ? "k1" : "k2"}), x.label)));
+  return h("div", {}, svg, series.length > 1 ? legend : null);
+}
+
+// hbars draws one horizontal bar per item: [{label, value}].
+function hbars(items) {
+  const rowH = 26, W = 760, L = 230, H = Math.max(rowH, items.length * rowH) + 4;
+  const top = Math.max(1, ...items.map((x) => x.value));
+  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-chart": "constraints"});
+  items.forEach((x, i) => {
+    const w = (W - L - 60) * x.value / top;
+    const label = x.label.length > 34 ? x.label.slice(0, 33) + "…" : x.label;
+    svg.append(s("text", {x: L - 8, y: i * rowH + 17, "text-anchor": "end"}, label),
+      s("rect", {class: x.value ? "bar" : "bar2", x: L, y: i * rowH + 5, width: Math.max(w, 2), height: rowH - 10},
+        s("title", {}, `${x.label}: ${num(x.value)} refs`)),
+      s("text", {x: L + Math.max(w, 2) + 6, y: i * rowH + 17, "data-refs": x.label}, num(x.value)));
+  });
+  return svg;
+}
+
+// ---- pages ----
+
+const pages = {};
+
+pages.overview = {
+  title: "Overview",
+  async load() { return api("overview"); },
+  render(d) {
+    const calls = d.tools.reduce((a, t) => a + t.calls, 0);
+    const errors = d.tools.reduce((a, t) => a + t.errors, 0);
+    return [
+      h("h1", {}, "Overview ", h("span", {class: "muted mono"}, d.workspaceId)),
+      h("div", {class: "cards"},
+        card("events", num(d.events), "events"),
+        card("tool calls", num(calls), "calls"),
+        card("sessions", num(d.sessions), "sessions"),
+        card("refs", num(d.refs), "refs"),
+        card("error rate", calls ? pct(errors / calls) : "–", "errorRate"),
+        card("projector lag", num(d.lastSeq - Math.min(d.applied, d.lastSeq)), "lag")),
+      panel("Events and tool calls per day", barChart(d.days, [
+        {key: "events", class: "bar", label: "events"}, {key: "calls", class: "bar2", label: "tool calls"}])),
+      panel("Tools", table([{label: "tool"}, {label: "calls", num: 1}, {label: "errors", num: 1}, {label: "error rate", num: 1},
+        {label: "p50", num: 1}, {label: "p99", num: 1}, {label: "max", num: 1}],
+      d.tools.map((t) => h("tr", {"data-tool": t.tool}, h("td", {}, t.tool), h("td", {class: "num", "data-field": "calls"}, num(t.calls)),
+        h("td", {class: "num"}, num(t.errors)), h("td", {class: "num"}, pct(t.errorRate)),
+        h("td", {class: "num"}, dur(t.p50Us)), h("td", {class: "num"}, dur(t.p99Us)), h("td", {class: "num"}, dur(t.maxUs)))))),
+      h("div", {class: "grid2"},
+        panel("Most applied", ruleList(d.mostApplied, "most")),
+        panel("Least applied", ruleList(d.leastApplied, "least"))),
+      panel("Recent sessions", sessionTable(d.recentSessions)),
+    ];
+  },
+};
+
+function ruleList(rules, name) {
+  if (!rules.length) return h("p", {class: "empty"}, "No rules published yet.");
+  return table([{label: "rule"}, {label: "refs", num: 1}], rules.map((r) =>
+    h("tr", {class: r.refs ? "" : "never", "data-rule": r.id}, h("td", {}, ruleLink(r.id, r.path), " ", h("span", {class: "tag"}, r.kind)),
+      h("td", {class: "num"}, num(r.refs)))), {name});
+}
+
+function sessionTable(list) {
+  if (!list.length) return h("p", {class: "empty"}, "No sessions yet.");
+  return table([{label: "session"}, {label: "last event"}, {label: "calls", num: 1}, {label: "refs", num: 1}, {label: "reports", num: 1}],
+    list.map((x) => h("tr", {"data-session": x.id}, h("td", {}, sessionLink(x.id), x.setUp ? null : [" ", h("span", {class: "tag warn"}, "no setup")]),
+      h("td", {class: "muted"}, when(x.last)), h("td", {class: "num"}, num(x.calls)), h("td", {class: "num"}, num(x.refs)),
+      h("td", {class: "num"}, num(x.reports)))));
+}
+
+const RULE_LIMIT = 500;
+pages.rules = {
+  title: "Rules",
+  state: {q: "", kind: "", never: false, sort: "path", dir: 1},
+  async load() { return api("rules"); },
+  render(d) {
+    const st = this.state;
+    const body = h("div", {});
+    const draw = () => body.replaceChildren(this.rows(d.items));
+    const q = h("input", {type: "search", placeholder: "filter by path, name, group", value: st.q, "aria-label": "filter",
+      oninput: (e) => { st.q = e.target.value; draw(); }});
+    const kind = h("select", {"aria-label": "kind", onchange: (e) => { st.kind = e.target.value; draw(); }},
+      ["", "rule", "workflow", "context"].map((k) => h("option", {value: k, selected: st.kind === k}, k || "every kind")));
+    const never = h("label", {}, h("input", {type: "checkbox", checked: st.never, onchange: (e) => { st.never = e.target.checked; draw(); }}),
+      " never applied");
+    const unused = d.items.filter((r) => r.kind !== "context" && r.refs === 0).length;
+    const unusedC = d.items.reduce((a, r) => a + r.unusedConstraints, 0);
+    draw();
+    return [
+      h("h1", {}, "Rules"),
+      h("div", {class: "cards"}, card("rules and workflows", num(d.items.filter((r) => r.kind !== "context").length), "rules"),
+        card("context", num(d.items.filter((r) => r.kind === "context").length), "context"),
+        card("never applied", num(unused), "never"), card("constraints never applied", num(unusedC), "unusedConstraints")),
+      h("div", {class: "filters"}, q, kind, never), panel(null, body)];
+  },
+  rows(items) {
+    const st = this.state;
+    const words = st.q.toLowerCase().split(/\s+/).filter(Boolean);
+    let list = items.filter((r) => (!st.kind || r.kind === st.kind) && (!st.never || (r.kind !== "context" && r.refs === 0)) &&
+      words.every((w) => (r.path + " " + r.name + " " + (r.group || "") + " " + r.id).toLowerCase().includes(w)));
+    const key = st.sort;
+    list.sort((a, b) => (typeof a[key] === "number" ? a[key] - b[key] : String(a[key]).localeCompare(String(b[key]))) * st.dir ||
+      a.path.localeCompare(b.path));
+    const shown = list.slice(0, RULE_LIMIT);
+    const head = [["path", "path"], ["kind", "kind"], ["refs", "refs", 1], ["constraints", "constraints", 1], ["unusedConstraints", "never applied", 1]];
+    const th = head.map(([k, label, n]) => h("th", {class: `sort ${n ? "num" : ""} ${st.sort === k ? (st.dir > 0 ? "asc" : "desc") : ""}`, "data-sort": k,
+      onclick: () => { st.dir = st.sort === k ? -st.dir : (n ? -1 : 1); st.sort = k; this.redraw(); }}, label));
+    const rows = shown.map((r) => {
+      const never = r.kind !== "context" && r.refs === 0;
+      return h("tr", {class: never ? "never" : "", "data-rule": r.id},
+        h("td", {}, ruleLink(r.id, r.path), never ? [" ", h("span", {class: "tag warn"}, "never applied")] : null),
+        h("td", {}, r.kind), h("td", {class: "num", "data-field": "refs"}, num(r.refs)), h("td", {class: "num"}, num(r.constraints)),
+        h("td", {class: "num"}, r.unusedConstraints ? h("span", {class: "tag warn"}, num(r.unusedConstraints)) : "0"));
+    });
+    const frag = document.createDocumentFragment();
+    frag.append(h("table", {"data-table": "rules"}, h("thead", {}, h("tr", {}, th)), h("tbody", {}, rows)),
+      h("p", {class: "muted", "data-count": list.length},
+        list.length > RULE_LIMIT ? `Showing ${RULE_LIMIT} of ${num(list.length)}: filter to narrow.` : `${num(list.length)} of ${num(items.length)}`));
+    return frag;
+  },
+};
+
+pages.rule = {
+  title: "Rule",
+  async load(id) { return api("rules/" + encodeURIComponent(id)); },
+  render(d) {
+    return [
+      h("h1", {}, d.path, " ", h("span", {class: "tag"}, d.kind)),
+      h("div", {class: "cards"}, card("refs", num(d.refs), "refs"), card("constraints", num(d.constraints.length), "constraints"),
+        card("never applied", num(d.constraints.filter((c) => !c.refs).length), "never"),
+        card("publishes", num(d.publishes.length), "publishes")),
+      panel("Current version", h("p", {}, h("span", {class: "muted"}, "hash "), h("span", {class: "mono", "data-figure": "hash"}, d.hash)),
+        d.description ? h("p", {}, d.description) : null, h("p", {class: "muted mono"}, d.id)),
+      panel("Refs per constraint", d.constraints.length ? hbars(d.constraints.map((c) => ({label: c.id, value: c.refs}))) :
+        h("p", {class: "empty"}, "This has no constraints.")),
+      panel("Refs over time", barChart(d.days, [{key: "refs", class: "bar", label: "refs"}], 90)),
+      panel("Sessions that applied it", d.applications.length ? table([{label: "time"}, {label: "session"}, {label: "constraints and reasons"}],
+        d.applications.map((a) => h("tr", {}, h("td", {class: "muted"}, when(a.time)), h("td", {}, sessionLink(a.sessionId)),
+          h("td", {}, a.refs.map((r) => h("div", {}, h("span", {class: "mono"}, r.constraintId), r.reason ? " — " + r.reason : "")))))) :
+        h("p", {class: "empty"}, "No session applied it yet."),
+      d.moreApplications ? h("p", {class: "muted"}, "Older ones are left out.") : null),
+      panel("Publish history", table([{label: "seq", num: 1}, {label: "time"}, {label: "path"}, {label: "hash"}],
+        d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
+          h("td", {}, p.path), h("td", {class: "mono"}, p.hash))))),
+    ];
+  },
+};
+
+pages.sessions = {
+  title: "Sessions",
+  async load() { return api("sessions"); },
+  render(d) {
+    return [h("h1", {}, "Sessions"), h("p", {class: "muted"}, `${num(d.total)} sessions; the ${num(d.items.length)} newest:`),
+      panel(null, sessionTable(d.items))];
+  },
+};
+
+function detail(e) {
+  const d = e.data || {};
+  if (e.outcome === "error") return [h("span", {class: "tag bad"}, e.errorCode || "error"), " ", d.message || ""];
+  switch (e.type) {
+    case "attest.refer":
+      return (d.refs || []).map((r) => h("div", {}, ruleLink(r.ruleId, r.name || r.ruleId), " ", h("span", {class: "mono"}, r.constraintId),
+        r.reason ? " — " + r.reason : ""));
+    case "attest.load": return (d.items || []).map((x) => h("span", {}, ruleLink(x.id), " "));
+    case "attest.discover": return [d.query ? `“${d.query}” ` : "", `${num(d.count)} of ${num(d.total)} items`];
+    case "attest.agent_report": return d.summary || "";
+    case "attest.reject": return d.reason || "";
+    case "attest.user_prompt": return `prompt of ${num(d.length)} characters`;
+    case "attest.stop_blocked": return `stop blocked (${d.blocks} of ${d.limit})`;
+    case "attest.session_start": return `${d.host || ""} ${d.source || ""}`;
+  }
+  if (e.type.startsWith("attest.draft.")) return [d.op || e.type.slice(13), " ", d.path || d.id || ""];
+  return e.dataOmitted ? "payload too large for the timeline; see the ledger" : "";
+}
+
+pages.session = {
+  title: "Session",
+  async load(id) { return api("sessions/" + encodeURIComponent(id)); },
+  render(d) {
+    const c = d.compliance;
+    return [
+      h("h1", {}, "Session ", h("span", {class: "mono"}, d.id)),
+      h("div", {class: "cards"}, card("calls", num(d.calls), "calls"), card("refs", num(d.refs), "refs"),
+        card("reports", num(d.reports), "reports"), card("rejections", num(d.rejects), "rejects"),
+        c ? card("prompts answered", `${num(c.answered)} / ${num(c.prompts)}`, "answered") : null,
+        c ? card("stops blocked", num(c.stopsBlocked), "stopsBlocked") : null),
+      h("p", {class: "muted"}, `from ${when(d.first)} to ${when(d.last)}`, d.setUp ? "" : " · never set up",
+        c && c.host ? ` · ${c.host}` : ""),
+      panel("Timeline", d.older ? h("p", {class: "muted"}, "Older events are left out.") : null,
+        h("ol", {class: "timeline", "data-timeline": ""}, d.timeline.map((e) =>
+          h("li", {class: e.outcome === "error" ? "error" : e.type === "attest.refer" ? "refer" : "", "data-seq": e.seq},
+            h("div", {class: "head"}, h("b", {}, e.type), e.tool ? h("span", {class: "tag"}, e.tool) : null,
+              h("span", {class: "muted"}, when(e.time)), e.durationUs ? h("span", {class: "muted"}, dur(e.durationUs)) : null),
+            h("div", {class: "detail"}, detail(e)))))),
+    ];
+  },
+};
+
+pages.drafts = {
+  title: "Drafts",
+  async load() { return api("drafts"); },
+  render(d) {
+    if (!d.items.length) return [h("h1", {}, "Drafts"), h("p", {class: "empty"}, "No open drafts.")];
+    return [h("h1", {}, "Drafts"), h("p", {class: "muted", "data-count": d.items.length}, `${num(d.items.length)} open`),
+      d.items.map((x) => panel(null,
+        h("div", {class: "head", "data-draft": x.id}, h("b", {}, x.newPath ? `${x.path} → ${x.newPath}` : x.path || x.id), " ",
+          h("span", {class: "tag"}, x.op), " ", h("span", {class: "tag"}, x.resource), " ",
+          x.submitted ? h("span", {class: "tag ok"}, "submitted") : null, x.stale ? h("span", {class: "tag bad"}, "stale") : null),
+        x.description ? h("p", {}, x.description) : null,
+        h("p", {class: "muted"}, "by ", x.sessionId ? sessionLink(x.sessionId) : "–", ` · seq ${x.seq}`),
+        x.diff.length ? h("div", {class: "diff"}, x.diff.map((l) => h("div", {class: l.op === "+" ? "a" : l.op === "-" ? "d" : ""}, l.op + " " + l.text))) : null))];
+  },
+};
+
+pages.live = {
+  title: "Live",
+  state: {filter: ""},
+  rows: [],
+  async load() { return api("overview"); },
+  render(d) {
+    const st = this.state;
+    this.tbody = h("tbody", {});
+    const sel = h("select", {"aria-label": "type", onchange: (e) => { st.filter = e.target.value; this.redrawRows(); }},
+      h("option", {value: ""}, "every type"), TYPES.map((t) => h("option", {value: t, selected: st.filter === t}, t)));
+    this.redrawRows();
+    return [h("h1", {}, "Live"), h("p", {class: "muted"}, `The ledger as it happens; ${num(d.lastSeq)} events so far.`),
+      h("div", {class: "filters"}, sel), panel(null, h("table", {"data-table": "live"},
+        h("thead", {}, h("tr", {}, ["seq", "time", "type", "session", "tool", "outcome", "duration"].map((c) =>
+          h("th", {class: c === "session" || c === "duration" ? "hide-sm" : ""}, c)))), this.tbody))];
+  },
+  row(e, fresh) {
+    return h("tr", {class: "live-row" + (fresh ? " new" : ""), "data-seq": e.seq, "data-type": e.type},
+      h("td", {class: "num"}, e.seq), h("td", {class: "muted"}, when(e.time).slice(11)), h("td", {}, e.type),
+      h("td", {class: "hide-sm"}, e.sessionId ? sessionLink(e.sessionId) : ""), h("td", {}, e.tool || ""),
+      h("td", {}, e.outcome === "error" ? h("span", {class: "tag bad"}, e.errorCode || "error") : "ok"),
+      h("td", {class: "hide-sm num"}, e.tool ? dur(e.durationUs) : ""));
+  },
+  redrawRows() {
+    if (!this.tbody) return;
+    const f = this.state.filter;
+    const rows = this.rows.filter((e) => !f || e.type === f).slice(-200).reverse();
+    this.tbody.replaceChildren(...rows.map((e) => this.row(e)));
+    if (!rows.length) this.tbody.append(h("tr", {}, h("td", {colspan: 7, class: "empty"}, "Waiting for events…")));
+  },
+  event(e) {
+    this.rows.push(e);
+    if (this.rows.length > 1000) this.rows.splice(0, this.rows.length - 1000);
+    if (!this.tbody) return;
+    if (this.state.filter && e.type !== this.state.filter) return;
+    const empty = this.tbody.querySelector(".empty");
+    if (empty) empty.parentElement.remove();
+    this.tbody.prepend(this.row(e, true));
+    while (this.tbody.children.length > 200) this.tbody.lastChild.remove();
+  },
+};
+
+// ---- routing and live updates ----
+
+function route() {
+  const p = location.pathname;
+  let m;
+  if (p === "/") return {name: "overview"};
+  if ((m = p.match(/^\/rules\/(.+)$/))) return {name: "rule", id: decodeURIComponent(m[1]), nav: "rules"};
+  if ((m = p.match(/^\/sessions\/(.+)$/))) return {name: "session", id: decodeURIComponent(m[1]), nav: "sessions"};
+  const name = p.slice(1);
+  return pages[name] ? {name} : {name: "overview"};
+}
+
+async function show(refresh) {
+  if (refresh && document.activeElement && document.activeElement.matches("input, select")) {
+    refreshSoon(); // do not pull the page from under someone typing
+    return;
+  }
+  const r = route();
+  const page = pages[r.name];
+  const app = document.getElementById("app");
+  page.redraw = () => show(true);
+  document.querySelectorAll("nav a").forEach((a) => a.classList.toggle("on", a.dataset.nav === (r.nav || r.name)));
+  try {
+    const d = await page.load(r.id);
+    app.replaceChildren(...[page.render(d)].flat(2).filter(Boolean));
+    document.title = `${page.title} · clumsies`;
+    app.dataset.page = r.name;
+    app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
+  } catch (err) {
+    app.replaceChildren(h("h1", {}, page.title), h("p", {class: "err"}, String(err.message || err)),
+      h("p", {}, h("a", {href: "/"}, "Back to the overview")));
+    app.dataset.page = r.name;
+    app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
+  }
+}
+
+let pending = null;
+function refreshSoon() {
+  if (pending) return;
+  pending = setTimeout(() => { pending = null; show(true); }, 400);
+}
+
+function follow() {
+  const status = document.getElementById("status");
+  // The Live page starts with the last 50 events; the others only need to
+  // know that something happened.
+  const start = (seq) => {
+    const es = new EventSource("/events" + (seq ? "?from=" + seq : ""));
+    es.onopen = () => { status.textContent = "live"; status.className = "status on"; };
+    es.onerror = () => { status.textContent = "reconnecting"; status.className = "status off"; };
+    const on = (msg) => {
+      let e;
+      try { e = JSON.parse(msg.data); } catch (_) { return; }
+      pages.live.event(e);
+      if (route().name !== "live") refreshSoon();
+    };
+    TYPES.forEach((t) => es.addEventListener(t, on));
+    es.onmessage = on;
+  };
+  api("overview").then((d) => start(Math.max(1, d.lastSeq - 49))).catch(() => start(0));
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest("a");
+  if (!a || a.target || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin || a.pathname.startsWith("/api/")) return;
+  e.preventDefault();
+  if (a.pathname + a.search !== location.pathname + location.search) history.pushState(null, "", a.pathname + a.search);
+  window.scrollTo(0, 0);
+  show(false);
+});
+window.addEventListener("popstate", () => show(false));
+
+show(false);
+follow();
