@@ -73,11 +73,18 @@ function table(head, rows, opts) {
 
 // barChart draws bars per day: series is [{key, class, label}], days the
 // API's day rows. Only the last maxDays days with data are drawn.
+// chartWidth is the width of the page's panels, so that a chart is drawn
+// at the size it is shown and its text stays legible on a phone.
+function chartWidth() {
+  const w = document.getElementById("app").clientWidth - 36;
+  return Math.max(280, Math.min(1140, w));
+}
+
 function barChart(days, series, maxDays) {
   days = days.slice(-(maxDays || 60));
-  const W = 760, H = 200, L = 44, B = 24, T = 8;
+  const W = chartWidth(), H = 200, L = 44, B = 24, T = 8;
   const top = Math.max(1, ...days.flatMap((d) => series.map((x) => d[x.key] || 0)));
-  const step = (W - L) / Math.max(days.length, 1);
+  const step = Math.min((W - L) / Math.max(days.length, 1), 16 + 24 * series.length);
   const bw = Math.max(1, (step - 2) / series.length);
   const y = (v) => T + (H - T - B) * (1 - v / top);
   const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img"});
@@ -105,12 +112,13 @@ function barChart(days, series, maxDays) {
 
 // hbars draws one horizontal bar per item: [{label, value}].
 function hbars(items) {
-  const rowH = 26, W = 760, L = 230, H = Math.max(rowH, items.length * rowH) + 4;
+  const W = chartWidth(), rowH = 26, L = Math.min(230, Math.round(W * 0.4)), H = Math.max(rowH, items.length * rowH) + 4;
   const top = Math.max(1, ...items.map((x) => x.value));
   const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-chart": "constraints"});
   items.forEach((x, i) => {
     const w = (W - L - 60) * x.value / top;
-    const label = x.label.length > 34 ? x.label.slice(0, 33) + "…" : x.label;
+    const fit = Math.floor(L / 7);
+    const label = x.label.length > fit ? x.label.slice(0, fit - 1) + "…" : x.label;
     svg.append(s("text", {x: L - 8, y: i * rowH + 17, "text-anchor": "end"}, label),
       s("rect", {class: x.value ? "bar" : "bar2", x: L, y: i * rowH + 5, width: Math.max(w, 2), height: rowH - 10},
         s("title", {}, `${x.label}: ${num(x.value)} refs`)),
@@ -413,7 +421,11 @@ function follow() {
     };
     TYPES.forEach((t) => es.addEventListener(t, on));
     es.onmessage = on;
+    // A page left for another must let go of its stream: a browser keeps
+    // few connections per server, and a kept page would hold one.
+    window.addEventListener("pagehide", () => es.close(), {once: true});
   };
+  window.addEventListener("pageshow", (e) => { if (e.persisted) { show(true); follow(); } });
   api("overview").then((d) => start(Math.max(1, d.lastSeq - 49))).catch(() => start(0));
 }
 
