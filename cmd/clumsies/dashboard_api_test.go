@@ -1,0 +1,303 @@
+package main_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/clumsies/clumsies/dash"
+)
+
+// TestDashboard_API checks the API of `serve --http` against `clumsies
+// stats --json` on the same ledger, and its answers to bad requests.
+func TestDashboard_API(t *testing.T) {
+	dir := demoWorkspace(t)
+	var st struct {
+		Events   uint64 `json:"events"`
+		Sessions int    `json:"sessions"`
+		Rules    []struct {
+			ID   string `json:"id"`
+			Refs uint64 `json:"refs"`
+		} `json:"rules"`
+		Tools []struct {
+			Tool   string `json:"tool"`
+			Calls  uint64 `json:"calls"`
+			Errors uint64 `json:"errors"`
+			MaxUs  uint64 `json:"maxUs"`
+		} `json:"tools"`
+		Drafts int `json:"drafts"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+
+	var ov dash.Overview
+	getJSON(t, base, "/api/overview", "", &ov)
+	if ov.Events != st.Events || ov.Sessions != st.Sessions || ov.Drafts != st.Drafts || ov.Applied != ov.LastSeq {
+		t.Errorf("overview: events %d sessions %d drafts %d (applied %d of %d), want stats' %d %d %d",
+			ov.Events, ov.Sessions, ov.Drafts, ov.Applied, ov.LastSeq, st.Events, st.Sessions, st.Drafts)
+	}
+	var days uint64
+	for _, d := range ov.Days {
+		days += d.Events
+	}
+	if days != ov.Events {
+		t.Errorf("overview: the days add up to %d events, want %d", days, ov.Events)
+	}
+	if len(ov.Tools) != len(st.Tools) {
+		t.Fatalf("overview: %d tools, stats %d", len(ov.Tools), len(st.Tools))
+	}
+	for i, tool := range ov.Tools {
+		want := st.Tools[i]
+		if tool.Tool != want.Tool || tool.Calls != want.Calls || tool.Errors != want.Errors {
+			t.Errorf("overview: tool %+v, stats %+v", tool, want)
+		}
+		if tool.P50Us == 0 || tool.P50Us > tool.P99Us || tool.P99Us > want.MaxUs {
+			t.Errorf("overview: %s p50 %d p99 %d max %d: want 0 < p50 <= p99 <= max", tool.Tool, tool.P50Us, tool.P99Us, want.MaxUs)
+		}
+	}
+	refs := make(map[string]uint64)
+	for _, r := range st.Rules {
+		refs[r.ID] = r.Refs
+	}
+	var rules dash.Rules
+	getJSON(t, base, "/api/rules", "", &rules)
+	for _, it := range rules.Items {
+		if it.Refs != refs[it.ID] {
+			t.Errorf("rules: %s has %d refs, stats %d", it.ID, it.Refs, refs[it.ID])
+		}
+		var r dash.Rule
+		getJSON(t, base, "/api/rules/"+url.PathEscape(it.ID), "", &r)
+		var sum, days uint64
+		for _, c := range r.Constraints {
+			sum += c.Refs
+		}
+		for _, d := range r.Days {
+			days += d.Refs
+		}
+		if r.Refs != it.Refs || sum != r.Refs || days != r.Refs || len(r.Publishes) == 0 || r.Publishes[len(r.Publishes)-1].Hash != r.Hash {
+			t.Errorf("rule %s: refs %d, by constraint %d, by day %d, list %d; publishes %+v (hash %s)", it.ID, r.Refs, sum, days, it.Refs, r.Publishes, r.Hash)
+		}
+		if r.Refs > 0 && (len(r.Applied) == 0 || len(r.Applied[0].Refs) == 0 || r.Applied[0].Refs[0].Reason == "") {
+			t.Errorf("rule %s: applied %d times, but the page lists %+v", it.ID, r.Refs, r.Applied)
+		}
+	}
+	var sessions dash.Sessions
+	getJSON(t, base, "/api/sessions", "", &sessions)
+	for _, s := range sessions.Items {
+		var one dash.Session
+		getJSON(t, base, "/api/sessions/"+url.PathEscape(s.ID), "", &one)
+		if uint64(len(one.Timeline)) != s.Calls {
+			t.Errorf("session %s: %d timeline entries, want its %d events", s.ID, len(one.Timeline), s.Calls)
+		}
+	}
+	var drafts dash.Drafts
+	getJSON(t, base, "/api/drafts", "", &drafts)
+	if len(drafts.Items) != st.Drafts {
+		t.Errorf("drafts: %d, stats %d", len(drafts.Items), st.Drafts)
+	}
+
+	for _, path := range []string{"/api/rules/p-nope", "/api/sessions/nope", "/api/nothing", "/nothing"} {
+		resp := get(t, base+path, "")
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || len(body) < 10 {
+			t.Errorf("GET %s: %d %q, want 404 saying why", path, resp.StatusCode, body)
+		}
+	}
+	for _, path := range []string{"/", "/rules", "/live", "/assets/app.js", "/assets/app.css"} {
+		resp := get(t, base+path, "")
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %d, want 200", path, resp.StatusCode)
+		}
+	}
+}
+
+// TestDashboard_Metrics parses /metrics with the Prometheus text parser and
+// checks the ledger's figures against stats.
+func TestDashboard_Metrics(t *testing.T) {
+	dir := demoWorkspace(t)
+	var st struct {
+		Events uint64 `json:"events"`
+		Tools  []struct {
+			Tool   string `json:"tool"`
+			Calls  uint64 `json:"calls"`
+			Errors uint64 `json:"errors"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+
+	// An open live stream is counted.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/events", nil)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+
+	resp := get(t, base+"/metrics", "")
+	defer resp.Body.Close()
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("parse /metrics: %v", err)
+	}
+	value := func(name string, labels ...string) float64 {
+		t.Helper()
+		f, ok := fams[name]
+		if !ok {
+			t.Fatalf("/metrics has no %s", name)
+		}
+	metrics:
+		for _, m := range f.Metric {
+			for i := 0; i < len(labels); i += 2 {
+				found := false
+				for _, l := range m.Label {
+					found = found || l.GetName() == labels[i] && l.GetValue() == labels[i+1]
+				}
+				if !found {
+					continue metrics
+				}
+			}
+			switch {
+			case m.Counter != nil:
+				return m.Counter.GetValue()
+			case m.Gauge != nil:
+				return m.Gauge.GetValue()
+			case m.Histogram != nil:
+				return float64(m.Histogram.GetSampleCount())
+			}
+		}
+		t.Fatalf("/metrics has no %s %v", name, labels)
+		return 0
+	}
+	for _, tool := range st.Tools {
+		if got := value("clumsies_tool_calls_total", "tool", tool.Tool, "outcome", "ok"); got != float64(tool.Calls-tool.Errors) {
+			t.Errorf("%s ok calls: %v, stats %d", tool.Tool, got, tool.Calls-tool.Errors)
+		}
+		if got := value("clumsies_tool_calls_total", "tool", tool.Tool, "outcome", "error"); got != float64(tool.Errors) {
+			t.Errorf("%s error calls: %v, stats %d", tool.Tool, got, tool.Errors)
+		}
+		if got := value("clumsies_tool_duration_seconds", "tool", tool.Tool); got != float64(tool.Calls) {
+			t.Errorf("%s duration histogram counts %v calls, stats %d", tool.Tool, got, tool.Calls)
+		}
+	}
+	last := value("clumsies_ledger_events_total")
+	if last < float64(st.Events) || value("clumsies_projector_applied_seq") > last || value("clumsies_projector_lag_events") < 0 {
+		t.Errorf("ledger %v events, applied %v, lag %v; stats %d", last, value("clumsies_projector_applied_seq"), value("clumsies_projector_lag_events"), st.Events)
+	}
+	for name, want := range map[string]float64{"clumsies_sse_clients": 1, "clumsies_owner": 1, "clumsies_read_models_up": 1, "clumsies_ledger_sync_always": 1} {
+		if got := value(name); got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+	for _, name := range []string{"go_goroutines", "process_resident_memory_bytes", "clumsies_owner_changes_total"} {
+		if _, ok := fams[name]; !ok {
+			t.Errorf("/metrics has no %s", name)
+		}
+	}
+}
+
+// startUI starts `clumsies ui` and returns the URL it prints.
+func startUI(tb testing.TB, dir string, env []string, args ...string) string {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, binary, append([]string{"ui", "--workspace", dir}, args...)...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = io.Discard
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		cancel()
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "http://") {
+		tb.Fatalf("clumsies ui printed %q (%v), want its URL", line, err)
+	}
+	return strings.TrimSuffix(strings.TrimSpace(line), "/")
+}
+
+// TestUI_Command checks `clumsies ui`: it prints its URL, serves the
+// pages, the API, /events and /metrics, refuses a non-loopback address
+// without a token and stray arguments, and with a token lets a browser in
+// through ?token= and a cookie.
+func TestUI_Command(t *testing.T) {
+	dir := demoWorkspace(t)
+	base := startUI(t, dir, nil, "--addr", "127.0.0.1:0")
+	for _, path := range []string{"/", "/api/overview", "/metrics"} {
+		resp := get(t, base+path, "")
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("ui: GET %s: %d, want 200", path, resp.StatusCode)
+		}
+	}
+	resp, err := http.Post(base+"/api/overview", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("ui: POST /api/overview: %d, want 404", resp.StatusCode)
+	}
+
+	if r := run(t, dir, "ui", "--addr", "0.0.0.0:0"); r.code != 2 || !strings.Contains(r.stderr, "--token") {
+		t.Errorf("ui --addr 0.0.0.0:0 without a token: exit %d %q, want 2 asking for --token", r.code, r.stderr)
+	}
+	if r := run(t, dir, "ui", "stray"); r.code != 2 {
+		t.Errorf("ui stray: exit %d %q, want 2", r.code, r.stderr)
+	}
+
+	tokened := startUI(t, dir, []string{"CLUMSIES_TOKEN=s3cret"}, "--addr", "127.0.0.1:0")
+	for _, path := range []string{"/", "/api/overview", "/metrics", "/events"} {
+		resp := get(t, tokened+path, "")
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("ui with a token: GET %s without it: %d, want 401", path, resp.StatusCode)
+		}
+	}
+	if resp := get(t, tokened+"/api/overview", "s3cret"); resp.StatusCode != http.StatusOK {
+		t.Errorf("ui with a token: GET /api/overview with it: %d, want 200", resp.StatusCode)
+	}
+	// A browser: ?token= once sets the cookie and leaves the URL.
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err = noFollow.Get(tokened + "/rules?token=s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cookies := resp.Cookies()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/rules" || len(cookies) != 1 || !cookies[0].HttpOnly {
+		t.Fatalf("ui: GET /rules?token=: %d to %q with cookies %v, want 303 to /rules with an HttpOnly cookie", resp.StatusCode, resp.Header.Get("Location"), cookies)
+	}
+	req, _ := http.NewRequest(http.MethodGet, tokened+"/api/rules", nil)
+	req.AddCookie(cookies[0])
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("ui: GET /api/rules with the cookie: %v %v, want 200", resp.StatusCode, err)
+	}
+	if resp, _ := noFollow.Get(tokened + "/?token=wrong"); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("ui: GET /?token=wrong: %d, want 401", resp.StatusCode)
+	}
+}
