@@ -40,7 +40,7 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, growth, concurrency, takeover, hook, liveedit, hub, teamcatalog, chain, export")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, growth, concurrency, takeover, hook, liveedit, hub, teamcatalog, chain, export, dashboard")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -77,6 +77,7 @@ func main() {
 		{"teamcatalog", benchTeamCatalog},
 		{"chain", benchChain},
 		{"export", benchExport},
+		{"dashboard", benchDashboard},
 	}
 	want := strings.Split(*only, ",")
 	b.printf("# make bench: %s, %s/%s, %d CPUs, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
