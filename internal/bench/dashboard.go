@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -150,8 +151,18 @@ func fillDashboard(ctx context.Context, b *bench, ws *workspace.Workspace, ids [
 		if err != nil {
 			return err
 		}
-		if _, err := js.PublishAsync(ev.Subject(), data, jetstream.WithMsgID(ev.ID)); err != nil {
-			return fmt.Errorf("publish %d: %w", i, err)
+		for {
+			_, err := js.PublishAsync(ev.Subject(), data, jetstream.WithMsgID(ev.ID))
+			if errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
+				// The server is behind (the machine is busy): let it
+				// drain, then go on.
+				<-js.PublishAsyncComplete()
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("publish %d: %w", i, err)
+			}
+			break
 		}
 	}
 	select {

@@ -1,0 +1,107 @@
+package projections_test
+
+import (
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+func TestLatencyBuckets(t *testing.T) {
+	for i := 0; i < projections.LatencyBuckets; i++ {
+		if lo, hi := projections.LatencyBound(i), projections.LatencyBound(i+1); lo >= hi {
+			t.Fatalf("bucket %d: [%d, %d) is empty", i, lo, hi)
+		}
+	}
+	// Quantiles come from the buckets: upper bounds within a factor 1.5.
+	l := projections.Latency{Buckets: make([]uint64, projections.LatencyBuckets)}
+	s := openMem(t)
+	lg := newLedger(t)
+	var evs []events.Event
+	for _, us := range []int64{0, 1, 2, 3, 100, 100, 100, 1000, 5000, 1 << 40} {
+		evs = append(evs, lg.refer(ruleA, []string{"Style"}, took(us)))
+	}
+	apply(t, s, evs...)
+	got := s.Latencies()
+	if len(got) != 1 || got[0].Tool != "memref" || got[0].Count() != 10 {
+		t.Fatalf("got %s, want one histogram of memref with 10 calls", jsonOf(got))
+	}
+	if p50 := got[0].Quantile(0.5); p50 <= 100 || p50 > 150 {
+		t.Errorf("p50 %d µs, want in (100, 150]", p50)
+	}
+	if p90 := got[0].Quantile(0.9); p90 <= 5000 || p90 > 7500 {
+		t.Errorf("p90 %d µs, want in (5000, 7500]", p90)
+	}
+	if p100 := got[0].Quantile(1); p100 <= 1<<40 {
+		t.Errorf("p100 %d µs, want above %d", p100, int64(1<<40))
+	}
+	if q := l.Quantile(0.5); q != 0 {
+		t.Errorf("quantile of no calls: %d, want 0", q)
+	}
+}
+
+// TestStore_Dashboard checks the dashboard's model: counts per day, refs
+// per rule and day, a session's timeline, the sessions that applied a rule
+// and its publishes, and that all of it is read back after a reopen.
+func TestStore_Dashboard(t *testing.T) {
+	fs := vfs.NewMem()
+	s := openAt(t, fs, "/db", projections.Options{})
+	l := newLedger(t)
+	apply(t, s,
+		l.publish(ruleA, "rule", "go/A.md", bodyA, at("2026-01-01T10:00:00.000Z")),
+		l.add(events.TypeSetup, events.SetupData{}, inSession("s1"), at("2026-01-01T10:00:01.000Z")),
+		l.refer(ruleA, []string{"Style", "Steps/1"}, inSession("s1"), at("2026-01-01T10:00:02.000Z")),
+		l.refer(ruleA, []string{"Style"}, inSession("s1"), failed("unknown_constraint"), at("2026-01-01T10:00:03.000Z")),
+		l.refer(ruleA, []string{"Steps/2"}, inSession("s2"), at("2026-01-03T09:00:00.000Z")),
+		l.publish(ruleA, "rule", "go/A.md", bodyA+"\nmore\n", at("2026-01-03T09:30:00.000Z")),
+	)
+	check := func(s *projections.Store) {
+		t.Helper()
+		days := s.Days()
+		want := []projections.Day{
+			{Day: "2026-01-01", Events: 4, Calls: 3, Errors: 1, Refs: 2, Setups: 1},
+			{Day: "2026-01-03", Events: 2, Calls: 1, Refs: 1},
+		}
+		if jsonOf(days) != jsonOf(want) {
+			t.Errorf("days: got %s\nwant %s", jsonOf(days), jsonOf(want))
+		}
+		if got, want := jsonOf(s.RuleDays(ruleA)), jsonOf([]projections.Day{{Day: "2026-01-01", Refs: 2}, {Day: "2026-01-03", Refs: 1}}); got != want {
+			t.Errorf("rule days: got %s, want %s", got, want)
+		}
+		ctx := testCtx(t)
+		tl, older, err := s.Timeline(ctx, "s1", 0)
+		if err != nil || older || len(tl) != 3 || tl[0].Type != events.TypeSetup || tl[2].Outcome != events.OutcomeError || len(tl[1].Data) == 0 {
+			t.Errorf("timeline of s1: %s older %v err %v; want setup, refer, failed refer", jsonOf(tl), older, err)
+		}
+		if tl, older, _ := s.Timeline(ctx, "s1", 2); len(tl) != 2 || !older || tl[0].Seq >= tl[1].Seq {
+			t.Errorf("the last 2 of s1: %s older %v; want 2 in ledger order and older set", jsonOf(tl), older)
+		}
+		apps, more, err := s.RuleApplications(ctx, ruleA, 0)
+		if err != nil || more || len(apps) != 2 || apps[0].SessionID != "s2" || apps[1].SessionID != "s1" {
+			t.Errorf("applications of A: %s (err %v); want s2 then s1 (the failed call is none)", jsonOf(apps), err)
+		}
+		e, err := s.TimelineEntry(apps[1].SessionID, apps[1].Seq)
+		if err != nil || e.Type != events.TypeRefer {
+			t.Errorf("timeline entry of an application: %s %v", jsonOf(e), err)
+		}
+		pubs, err := s.Publishes(ctx, ruleA)
+		if err != nil || len(pubs) != 2 || pubs[0].Seq >= pubs[1].Seq || pubs[0].Hash == pubs[1].Hash {
+			t.Errorf("publishes of A: %s %v; want two, oldest first", jsonOf(pubs), err)
+		}
+		if _, err := s.Session("nope"); err == nil {
+			t.Errorf("session nope: found")
+		}
+	}
+	check(s)
+	before := digest(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := openAt(t, fs, "/db", projections.Options{})
+	check(again)
+	if d := digest(t, again); d != before {
+		t.Errorf("digest after reopen %s, want %s", d, before)
+	}
+}
