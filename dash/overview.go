@@ -65,11 +65,13 @@ func overview(src Source, led Ledger) Overview {
 	if ov.Days == nil {
 		ov.Days = []projections.Day{}
 	}
+	for _, d := range ov.Days {
+		ov.Refs += d.Refs
+	}
 	var published []RuleRefs
-	for _, u := range src.Usage() {
-		ov.Refs += u.Refs
-		if u.Path != "" {
-			published = append(published, RuleRefs{ID: u.ID, Path: u.Path, Kind: u.Kind, Refs: u.Refs})
+	for _, r := range src.RuleSummaries() {
+		if r.Kind != content.KindContext {
+			published = append(published, RuleRefs{ID: r.ID, Path: r.Path, Kind: r.Kind, Refs: r.Refs})
 		}
 	}
 	slices.SortFunc(published, func(a, b RuleRefs) int {

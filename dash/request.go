@@ -38,7 +38,8 @@ type Reply struct {
 // (*projections.Store).
 type Source interface {
 	Summary() projections.Summary
-	Usage() []projections.RuleUsage
+	RuleSummaries() []projections.RuleSummary
+	UsageOf(id string) projections.RuleUsage
 	Tools() []projections.ToolMetrics
 	Sessions() []projections.Session
 	Session(id string) (projections.Session, error)

@@ -67,23 +67,18 @@ func rule(ctx context.Context, src Source, id string) (Rule, error) {
 		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description,
 		Hash: o.Hash, Constraints: []Constraint{}, Days: src.RuleDays(id), Applied: []Application{},
 	}
+	u := src.UsageOf(id)
+	r.Refs = u.Refs
 	counted := make(map[string]uint64)
-	var referenced []projections.ConstraintUsage
-	for _, u := range src.Usage() {
-		if u.ID == id {
-			r.Refs, referenced = u.Refs, u.Constraints
-			for _, c := range u.Constraints {
-				counted[c.ID] = c.Refs
-			}
-			break
-		}
+	for _, c := range u.Constraints {
+		counted[c.ID] = c.Refs
 	}
 	known := make(map[string]bool)
 	for _, c := range o.Constraints {
 		known[c.ID] = true
 		r.Constraints = append(r.Constraints, Constraint{ID: c.ID, Name: c.Name, Text: c.Text, Refs: counted[c.ID]})
 	}
-	for _, c := range referenced {
+	for _, c := range u.Constraints {
 		if !known[c.ID] {
 			r.Constraints = append(r.Constraints, Constraint{ID: c.ID, Refs: c.Refs, Gone: true})
 		}

@@ -61,6 +61,7 @@ type APIError struct {
 //	GET  /api/nodes/{id}/chain  admin or the node itself: at? -> NodeChain
 //	POST /api/tokens           admin   {name, teams} -> {token}
 //	GET  /api/stats            admin or member: period, days, workspace, rule, team -> Stats
+//	GET  /api/team/nodes       admin or member -> [TeamNode] of the token's teams
 //	GET  /api/health           anyone  -> Health
 //	POST /api/teams/{team}/catalog       admin   PushRequest -> PushResult
 //	GET  /api/teams/{team}/manifest      admin or member of team -> Manifest (ETag: the revision; If-None-Match -> 304)
@@ -71,8 +72,9 @@ type APIError struct {
 //	POST /api/reviews/{id}/accept   admin or reviewer of its team -> Review
 //	POST /api/reviews/{id}/decline  admin or reviewer of its team: {reason} -> Review
 //
-// Tokens travel as "Authorization: Bearer <token>". A member token reads
-// the stats of its teams only.
+// Tokens travel as "Authorization: Bearer <token>", or, from the
+// dashboard in a browser, as the cookie clumsies_token. A member token
+// reads the stats and nodes of its teams only.
 func Handler(h *Hub, adminToken string) http.Handler {
 	a := &api{h: h, admin: []byte(adminToken)}
 	mux := http.NewServeMux()
@@ -92,6 +94,7 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("GET /api/reviews/{id}", a.review)
 	mux.HandleFunc("POST /api/reviews/{id}/accept", a.accept)
 	mux.HandleFunc("POST /api/reviews/{id}/decline", a.decline)
+	mux.HandleFunc("GET /api/team/nodes", a.teamNodes)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, h.Health(r.Context()))
 	})
@@ -103,10 +106,23 @@ type api struct {
 	admin []byte
 }
 
+// bearer returns the request's token: the Authorization header's, or for
+// a GET without one the dashboard's cookie (a browser cannot send the
+// header on a page load; the cookie is SameSite=Strict, and only reads
+// accept it).
 func bearer(r *http.Request) string {
 	t, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return strings.TrimSpace(t)
+	if t = strings.TrimSpace(t); t == "" && r.Method == http.MethodGet {
+		if c, err := r.Cookie(TokenCookie); err == nil {
+			t = c.Value
+		}
+	}
+	return t
 }
+
+// TokenCookie is the cookie that carries the token of the hub's
+// dashboard in a browser.
+const TokenCookie = "clumsies_token"
 
 func (a *api) isAdmin(r *http.Request) bool {
 	t := bearer(r)
@@ -227,15 +243,38 @@ func (a *api) token(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"token": token})
 }
 
+// readerTeams returns the teams the request's token may read: nil (every
+// team) for the admin token. ok is false, and the answer written, for a
+// request without an admin or member token.
+func (a *api) readerTeams(w http.ResponseWriter, r *http.Request) (teams []string, ok bool) {
+	if a.isAdmin(r) {
+		return nil, true
+	}
+	t, ok := a.h.reg.tokenTeams(bearer(r))
+	if !ok {
+		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs an admin or member token (Authorization: Bearer ...)")
+		return nil, false
+	}
+	return t, true
+}
+
+func (a *api) teamNodes(w http.ResponseWriter, r *http.Request) {
+	teams, ok := a.readerTeams(w, r)
+	if !ok {
+		return
+	}
+	nodes, err := a.h.TeamNodes(r.Context(), teams)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, nodes)
+}
+
 func (a *api) stats(w http.ResponseWriter, r *http.Request) {
-	var teams []string
-	if !a.isAdmin(r) {
-		t, ok := a.h.reg.tokenTeams(bearer(r))
-		if !ok {
-			writeError(w, http.StatusUnauthorized, "unauthorized", "this needs an admin or member token (Authorization: Bearer ...)")
-			return
-		}
-		teams = t
+	teams, ok := a.readerTeams(w, r)
+	if !ok {
+		return
 	}
 	v := r.URL.Query()
 	for k := range v {

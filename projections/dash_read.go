@@ -1,12 +1,15 @@
 package projections
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/clumsies/clumsies/content"
 )
 
 // Latency is the latency histogram of one tool.
@@ -218,4 +221,66 @@ func (s *Store) Session(id string) (Session, error) {
 		return r.session(), nil
 	}
 	return Session{}, ErrNotFound
+}
+
+// RuleSummary is a published rule, workflow or context with its refs, as
+// a list of them shows it.
+type RuleSummary struct {
+	ID          string       `json:"id"`
+	Kind        content.Kind `json:"kind"`
+	Path        string       `json:"path"`
+	Name        string       `json:"name"`
+	Group       string       `json:"group,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Refs        uint64       `json:"refs"`
+	Constraints int          `json:"constraints"`
+	// Unused counts the constraints of the published body never
+	// referenced.
+	Unused int `json:"unusedConstraints"`
+}
+
+// RuleSummaries returns every published rule, workflow and context with
+// its refs, sorted by path, then id. It copies no constraint and no body,
+// so that a list of 10,000 rules stays cheap.
+func (s *Store) RuleSummaries() []RuleSummary {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]RuleSummary, 0, len(s.st.manifest.objects))
+	for _, o := range s.st.manifest.objects {
+		if o.Kind != content.KindRule && o.Kind != content.KindWorkflow && o.Kind != content.KindContext {
+			continue
+		}
+		r := RuleSummary{
+			ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description,
+			Refs: s.st.usage.rules[o.ID], Constraints: len(o.Constraints),
+		}
+		counted := s.st.usage.constraints[o.ID]
+		for _, c := range o.Constraints {
+			if counted[c.ID] == 0 {
+				r.Unused++
+			}
+		}
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b RuleSummary) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
+	})
+	return out
+}
+
+// UsageOf returns the refs of one rule or workflow and of each constraint
+// it was referenced by (sorted by constraint id), whether published or
+// not; zero refs for an id never referenced.
+func (s *Store) UsageOf(id string) RuleUsage {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := RuleUsage{ID: id, Refs: s.st.usage.rules[id], Constraints: []ConstraintUsage{}}
+	if o, ok := s.st.manifest.objects[id]; ok {
+		u.Path, u.Kind = o.Path, o.Kind
+	}
+	for c, n := range s.st.usage.constraints[id] {
+		u.Constraints = append(u.Constraints, ConstraintUsage{ID: c, Refs: n})
+	}
+	slices.SortFunc(u.Constraints, func(a, b ConstraintUsage) int { return strings.Compare(a.ID, b.ID) })
+	return u
 }
