@@ -60,7 +60,7 @@ soak: build ## kill serve processes (owners and others) under load for ROUNDS ro
 
 .PHONY: screenshots
 screenshots: ## the dashboard's pages at laptop and phone width into docs/screenshots (needs chromium)
-	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run TestDashboard_Browser ./cmd/clumsies
+	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestDashboard_Browser|TestHub_Dashboard' ./cmd/clumsies
 
 .PHONY: interop-deps
 interop-deps: $(INTEROP)/node_modules/.installed ## install the npm packages the interop tests use

@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strings"
 
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/metrics"
+	"github.com/clumsies/clumsies/ui"
 	"github.com/clumsies/clumsies/web"
 )
 
@@ -95,5 +100,31 @@ func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
 	}
 	defer h.Close()
 	fmt.Fprintf(c.m.Stderr, "clumsies: hub %s serving: leaf links at %s, API at http://%s\n", cfg.Name, cfg.Leaf, ln.Addr())
-	return web.Serve(ctx, ln, hub.Handler(h, token))
+	return web.Serve(ctx, ln, hubRoutes(h, token, logger))
+}
+
+// hubRoutes is the hub's HTTP front: its API under /api/, its metrics at
+// /metrics (admin token) and the team's dashboard at /.
+func hubRoutes(h *hub.Hub, adminToken string, logger *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/api/", hub.Handler(h, adminToken))
+	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger)))
+	mux.Handle("/", ui.HubHandler(hub.TokenCookie))
+	return mux
+}
+
+// adminOnly lets a request through only with the admin token as its
+// bearer token.
+func adminOnly(token string, next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
+		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="clumsies hub"`)
+			http.Error(w, "401 unauthorized: /metrics needs the hub's admin token (Authorization: Bearer <token>)", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

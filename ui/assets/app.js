@@ -430,6 +430,7 @@ function follow() {
 }
 
 document.addEventListener("click", (e) => {
+  if (document.body.dataset.app === "hub") return;
   const a = e.target.closest("a");
   if (!a || a.target || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin || a.pathname.startsWith("/api/")) return;
   e.preventDefault();
@@ -439,5 +440,84 @@ document.addEventListener("click", (e) => {
 });
 window.addEventListener("popstate", () => show(false));
 
-show(false);
-follow();
+// ---- the hub: a team's dashboard from the hub's API ----
+
+const hub = {
+  state: {period: "daily", days: 90},
+  title: "Team",
+  async load() {
+    const st = this.state;
+    const [stats, nodes] = await Promise.all([
+      api(`stats?period=${st.period}&days=${st.days}`), api("team/nodes")]);
+    return {stats, nodes};
+  },
+  render({stats: d, nodes}) {
+    const st = this.state;
+    const t = d.totals, c = d.coverage;
+    const period = h("select", {"aria-label": "period", onchange: (e) => { st.period = e.target.value; this.redraw(); }},
+      ["daily", "weekly", "monthly"].map((p) => h("option", {value: p, selected: st.period === p}, p)));
+    const days = h("select", {"aria-label": "days", onchange: (e) => { st.days = Number(e.target.value); this.redraw(); }},
+      [30, 90, 365].map((n) => h("option", {value: n, selected: st.days === n}, `last ${n} days`)));
+    const online = nodes.filter((n) => n.link.up).length;
+    const never = d.rules.filter((r) => r.path && !r.refs);
+    return [
+      h("h1", {}, "Team ", h("span", {class: "muted"}, `${d.from} to ${d.to}`)),
+      h("div", {class: "filters"}, period, days),
+      h("div", {class: "cards"}, card("events", num(t.events), "events"), card("refs", num(t.refs), "refs"),
+        card("sessions", num(t.sessions), "sessions"), card("members", num(t.members), "members"),
+        card("nodes online", `${num(online)} / ${num(nodes.length)}`, "online"),
+        card("rules referred", pct(c.ratio), "coverage")),
+      panel(`Trend per ${st.period === "daily" ? "day" : st.period === "weekly" ? "week" : "month"}`,
+        barChart(d.trend.map((p) => ({day: p.period, events: p.events, refs: p.refs})),
+          [{key: "events", class: "bar", label: "events"}, {key: "refs", class: "bar2", label: "refs"}], 120)),
+      h("div", {class: "grid2"},
+        panel("Refs per member", d.members.length ? table([{label: "member"}, {label: "team"}, {label: "refs", num: 1},
+          {label: "sessions", num: 1}, {label: "active days", num: 1}], d.members.map((m) => h("tr", {"data-member": m.member},
+          h("td", {}, m.member || "(no member)"), h("td", {}, m.team), h("td", {class: "num", "data-field": "refs"}, num(m.refs)),
+          h("td", {class: "num"}, num(m.sessions)), h("td", {class: "num"}, num(m.activeDays))))) : h("p", {class: "empty"}, "No events yet.")),
+        panel("Coverage", h("p", {}, `${num(c.referred)} of ${num(c.published)} published rules and workflows were referred to`,
+          c.unlisted ? `; ${num(c.unlisted)} referred ids are not published` : "", "."),
+        never.length ? [h("h2", {}, "Never referred"), h("ul", {}, never.slice(0, 20).map((r) => h("li", {}, r.path, " ", h("span", {class: "muted"}, r.workspaceId))))] : null)),
+      panel("Most referred", d.topRules.length ? table([{label: "rule"}, {label: "workspace"}, {label: "refs", num: 1}, {label: "loads", num: 1}],
+        d.topRules.map((r) => h("tr", {}, h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId),
+          h("td", {class: "num"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))))) : h("p", {class: "empty"}, "No refs yet.")),
+      panel("Nodes", nodes.length ? table([{label: "member"}, {label: "team"}, {label: "workspace"}, {label: "link"},
+        {label: "applied", num: 1}, {label: "behind", num: 1}], nodes.map((n) => h("tr", {"data-node": n.id},
+          h("td", {}, n.member || "–"), h("td", {}, n.team), h("td", {class: "mono"}, n.workspaceId),
+          h("td", {}, h("span", {class: n.link.up ? "tag ok" : "tag bad"}, n.link.up ? "online" : "offline"),
+            n.link.since ? h("span", {class: "muted"}, " since " + when(n.link.since)) : null),
+          h("td", {class: "num"}, num(n.hubSeq)),
+          h("td", {class: "num", "data-field": "lag"}, n.sourcing ? num(n.sourcing.lag) : "–")))) : h("p", {class: "empty"}, "No node has joined.")),
+      h("p", {class: "muted"}, "The review queue (accept and decline drafts) comes with the hub's review API."),
+    ];
+  },
+};
+
+async function showHub() {
+  const app = document.getElementById("app");
+  const status = document.getElementById("status");
+  hub.redraw = showHub;
+  try {
+    const d = await hub.load();
+    app.replaceChildren(...[hub.render(d)].flat(2).filter(Boolean));
+    status.textContent = "updated " + new Date().toLocaleTimeString();
+    status.className = "status on";
+  } catch (err) {
+    app.replaceChildren(h("h1", {}, "Team"), h("p", {class: "err"}, String(err.message || err)));
+    status.textContent = "offline";
+    status.className = "status off";
+  }
+  app.dataset.page = "team";
+  app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
+}
+
+if (document.body.dataset.app === "hub") {
+  document.querySelectorAll("nav a").forEach((a) => a.classList.add("on"));
+  showHub();
+  // The hub has no live stream: the page asks again every 15 s, unless
+  // someone is choosing a period.
+  setInterval(() => { if (!document.activeElement || !document.activeElement.matches("select")) showHub(); }, 15000);
+} else {
+  show(false);
+  follow();
+}

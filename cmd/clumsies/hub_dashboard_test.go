@@ -1,0 +1,138 @@
+package main_test
+
+import (
+	"context"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/clumsies/clumsies/internal/browser"
+)
+
+// adminToken reads the hub's admin token from its folder.
+func adminToken(tb testing.TB, hp *hubProcess) string {
+	tb.Helper()
+	var token string
+	filepath.WalkDir(hp.dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "admin.token" {
+			b, _ := os.ReadFile(path)
+			token = strings.TrimSpace(string(b))
+		}
+		return nil
+	})
+	if token == "" {
+		tb.Fatalf("no admin.token under %s", hp.dir)
+	}
+	return token
+}
+
+// TestHub_Dashboard checks the hub's dashboard for a team: the nodes of
+// the member token's teams with their link and sourcing, /metrics for the
+// admin, and the page in a real browser with the team's figures.
+func TestHub_Dashboard(t *testing.T) {
+	hp := newHub(t)
+	a, b := newWorkspace(t), newWorkspace(t)
+	hp.join(t, a, "blue", "ann")
+	hp.join(t, b, "red", "bob")
+	agentSession(t, a, "hub-dash-1", 2)
+	agentSession(t, b, "hub-dash-2", 1)
+	serve(t, a) // an owner links the workspace to the hub
+	member := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "blue"))
+	deadline := time.Now().Add(time.Minute)
+	for hubStats(t, hp, "--url", hp.api, "--token", member).Totals.Refs < 2 && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	// The member sees team blue's node only, linked.
+	var nodes []struct {
+		ID, Team, Member string
+		Link             struct{ Up bool }
+		HubSeq           uint64
+	}
+	for {
+		nodes = nil
+		getJSON(t, hp.api, "/api/team/nodes", member, &nodes)
+		if len(nodes) == 1 && nodes[0].Link.Up && nodes[0].HubSeq > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if len(nodes) != 1 || nodes[0].Team != "blue" || nodes[0].Member != "ann" || !nodes[0].Link.Up || nodes[0].HubSeq == 0 {
+		t.Fatalf("team nodes for a blue member: %+v, want ann's node of team blue, linked, with events applied", nodes)
+	}
+	if code := httpGet(t, hp.api+"/api/team/nodes", "wrong"); code != http.StatusUnauthorized {
+		t.Errorf("team nodes with a wrong token: %d, want 401", code)
+	}
+
+	// /metrics: the admin's only.
+	if code := httpGet(t, hp.api+"/metrics", member); code != http.StatusUnauthorized {
+		t.Errorf("/metrics with a member token: %d, want 401", code)
+	}
+	req, _ := http.NewRequest(http.MethodGet, hp.api+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+adminToken(t, hp))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("parse the hub's /metrics: %v", err)
+	}
+	if f := fams["clumsies_hub_node_link_up"]; f == nil || len(f.Metric) != 2 {
+		t.Errorf("clumsies_hub_node_link_up: %v, want one per node (2)", f)
+	}
+	for _, name := range []string{"clumsies_hub_node_applied_seq", "go_goroutines", "process_cpu_seconds_total"} {
+		if fams[name] == nil {
+			t.Errorf("the hub's /metrics has no %s", name)
+		}
+	}
+
+	// The page, in a browser, with the member's token.
+	var stats struct {
+		Totals struct{ Refs, Events uint64 }
+	}
+	getJSON(t, hp.api, "/api/stats?period=daily&days=90", member, &stats)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	br, err := browser.Start(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	tab, closeTab, err := br.Tab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeTab()
+	pg := &page{tb: t, ctx: tab, b: br, base: hp.api}
+	pg.open("/?token="+member, "team")
+	if got := pg.figure("refs"); got != thousands(stats.Totals.Refs) {
+		t.Errorf("hub page: refs %q, want %d", got, stats.Totals.Refs)
+	}
+	if got := pg.text(`document.querySelector('[data-member="ann"] [data-field=refs]').textContent`); got != thousands(stats.Totals.Refs) {
+		t.Errorf("hub page: ann's refs %q, want %d", got, stats.Totals.Refs)
+	}
+	if n := pg.number(`document.querySelectorAll("[data-node]").length`); n != 1 {
+		t.Errorf("hub page: %d nodes shown, want team blue's 1", n)
+	}
+	if loc := pg.text(`location.search`); loc != "" {
+		t.Errorf("hub page: the token stayed in the address (%q)", loc)
+	}
+	if shots := os.Getenv("CLUMSIES_SCREENSHOTS"); shots != "" {
+		pg.shoot(shots, "hub-laptop.png", 1366, 768)
+		if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844)); err != nil {
+			t.Fatal(err)
+		}
+		pg.open("/", "team")
+		pg.shoot(shots, "hub-phone.png", 390, 844)
+	}
+}

@@ -1,0 +1,78 @@
+package metrics
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/clumsies/clumsies/hub"
+)
+
+// HubSource is what the hub's metrics read: a *hub.Hub.
+type HubSource interface {
+	TeamNodes(ctx context.Context, teams []string) ([]hub.TeamNode, error)
+}
+
+var (
+	descLinkUp = prometheus.NewDesc("clumsies_hub_node_link_up",
+		"1 when the node's leaf link to this hub is up.", []string{"node", "team", "workspace"}, nil)
+	descSourceLag = prometheus.NewDesc("clumsies_hub_node_sourcing_lag_messages",
+		"Messages of the node's ledger the aggregate has not received yet, as JetStream last saw them (known while the link is up).", []string{"node"}, nil)
+	descSourceActive = prometheus.NewDesc("clumsies_hub_node_sourcing_active_seconds",
+		"Seconds since the aggregate last heard from the node's source.", []string{"node"}, nil)
+	descNodeApplied = prometheus.NewDesc("clumsies_hub_node_applied_seq",
+		"The last sequence of the node's ledger the hub's projector applied.", []string{"node"}, nil)
+	descHubUp = prometheus.NewDesc("clumsies_hub_nodes_up",
+		"1 when this scrape could read the nodes, 0 when not.", nil, nil)
+)
+
+// HubHandler serves the metrics of a hub: per node its link state,
+// sourcing lag and applied sequence, and the Go and process collectors.
+func HubHandler(src HubSource, log *slog.Logger) http.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		&hubCollector{src: src, log: log})
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+}
+
+type hubCollector struct {
+	src HubSource
+	log *slog.Logger
+}
+
+func (c *hubCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descLinkUp, descSourceLag, descSourceActive, descNodeApplied, descHubUp} {
+		ch <- d
+	}
+}
+
+func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
+	defer cancel()
+	nodes, err := c.src.TeamNodes(ctx, nil)
+	if err != nil {
+		c.log.Warn("metrics: cannot read the hub's nodes", "err", err)
+		ch <- prometheus.MustNewConstMetric(descHubUp, prometheus.GaugeValue, 0)
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(descHubUp, prometheus.GaugeValue, 1)
+	for _, n := range nodes {
+		up := 0.0
+		if n.Link.Up {
+			up = 1
+		}
+		ch <- prometheus.MustNewConstMetric(descLinkUp, prometheus.GaugeValue, up, n.ID, n.Team, n.Workspace)
+		ch <- prometheus.MustNewConstMetric(descNodeApplied, prometheus.GaugeValue, float64(n.HubSeq), n.ID)
+		if n.Sourcing != nil {
+			ch <- prometheus.MustNewConstMetric(descSourceLag, prometheus.GaugeValue, float64(n.Sourcing.Lag), n.ID)
+			ch <- prometheus.MustNewConstMetric(descSourceActive, prometheus.GaugeValue, n.Sourcing.Active.Seconds(), n.ID)
+		}
+	}
+}
