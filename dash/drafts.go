@@ -3,6 +3,7 @@ package dash
 import (
 	"errors"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -22,7 +23,9 @@ type Draft struct {
 	Description string          `json:"description,omitempty"`
 	SessionID   string          `json:"sessionId,omitempty"`
 	Seq         uint64          `json:"seq"`
-	Submitted   bool            `json:"submitted"`
+	// Status is draft or in_review (catalog.DraftStatus): the list holds
+	// open drafts only.
+	Status catalog.DraftStatus `json:"status"`
 	// Stale is set when the published body changed since the draft was
 	// based on it.
 	Stale bool `json:"stale"`
@@ -40,7 +43,7 @@ func drafts(src Source) (Drafts, error) {
 	for _, d := range all {
 		it := Draft{
 			ID: d.ID, Resource: d.Resource, Op: d.Op, Path: d.Path, NewPath: d.NewPath, Description: d.Description,
-			SessionID: d.SessionID, Seq: d.Seq, Submitted: d.Submitted, Diff: []DiffLine{},
+			SessionID: d.SessionID, Seq: d.Seq, Status: d.Status, Diff: []DiffLine{},
 		}
 		var old string
 		if d.Op != events.DraftOpCreate {

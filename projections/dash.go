@@ -128,7 +128,7 @@ func newDashModel() *dashModel {
 func (m *dashModel) prefix() string   { return prefixDash }
 func (m *dashModel) diskOnly() string { return prefixDashLog }
 
-func seqKey(prefix, id string, seq uint64) []byte {
+func logKey(prefix, id string, seq uint64) []byte {
 	k := make([]byte, 0, len(prefix)+len(id)+9)
 	k = append(k, prefix...)
 	k = append(k, id...)
@@ -178,13 +178,13 @@ func (m *dashModel) apply(d decoded) {
 			byDay[day]++
 			m.touchedRuleDays[[2]string{r.rule, day}] = struct{}{}
 			if r.rule != last && ev.SessionID != "" {
-				m.logs = append(m.logs, logRow{seqKey(prefixRuleLog, r.rule, ev.Seq), []byte(ev.SessionID)})
+				m.logs = append(m.logs, logRow{logKey(prefixRuleLog, r.rule, ev.Seq), []byte(ev.SessionID)})
 			}
 			last = r.rule
 		}
 	case *events.PublishData:
 		v, _ := json.Marshal(PublishEntry{Seq: ev.Seq, Time: ev.Time, Hash: p.Hash, Path: p.Path})
-		m.logs = append(m.logs, logRow{seqKey(prefixPublishLog, p.ID, ev.Seq), v})
+		m.logs = append(m.logs, logRow{logKey(prefixPublishLog, p.ID, ev.Seq), v})
 	}
 	if ev.SessionID != "" {
 		e := TimelineEntry{
@@ -197,7 +197,7 @@ func (m *dashModel) apply(d decoded) {
 			e.DataOmitted = true
 		}
 		v, _ := json.Marshal(e)
-		m.logs = append(m.logs, logRow{seqKey(prefixTimeline, ev.SessionID, ev.Seq), v})
+		m.logs = append(m.logs, logRow{logKey(prefixTimeline, ev.SessionID, ev.Seq), v})
 	}
 }
 

@@ -133,7 +133,7 @@ func (s *Store) TimelineEntry(sessionID string, seq uint64) (TimelineEntry, erro
 	if s.closed.Load() {
 		return TimelineEntry{}, ErrClosed
 	}
-	v, err := s.get(seqKey(prefixTimeline, sessionID, seq), "timeline entry")
+	v, err := s.get(logKey(prefixTimeline, sessionID, seq), "timeline entry")
 	if err != nil {
 		return TimelineEntry{}, err
 	}

@@ -5,8 +5,8 @@
 const TYPES = ["attest.session_start", "attest.user_prompt", "attest.stop_blocked", "attest.setup",
   "attest.discover", "attest.load", "attest.refer", "attest.agent_report", "attest.reject",
   "attest.draft.create", "attest.draft.update", "attest.draft.rename", "attest.draft.delete",
-  "attest.draft.discard", "attest.artifact", "catalog.publish", "catalog.remove", "draft.submit",
-  "review.accept", "review.decline", "ledger.checkpoint"];
+  "attest.draft.discard", "attest.artifact", "catalog.publish", "catalog.remove", "attest.draft.submit",
+  "attest.draft.apply", "attest.draft.decline", "attest.draft.conflict", "ledger.checkpoint"];
 
 // h builds an element: h("a", {href: "/"}, "text", child, ...). Text is
 // always text, never HTML.
@@ -314,7 +314,7 @@ pages.drafts = {
       d.items.map((x) => panel(null,
         h("div", {class: "head", "data-draft": x.id}, h("b", {}, x.newPath ? `${x.path} → ${x.newPath}` : x.path || x.id), " ",
           h("span", {class: "tag"}, x.op), " ", h("span", {class: "tag"}, x.resource), " ",
-          x.submitted ? h("span", {class: "tag ok"}, "submitted") : null, x.stale ? h("span", {class: "tag bad"}, "stale") : null),
+          x.status === "in_review" ? h("span", {class: "tag ok"}, "in review") : null, x.stale ? h("span", {class: "tag bad"}, "stale") : null),
         x.description ? h("p", {}, x.description) : null,
         h("p", {class: "muted"}, "by ", x.sessionId ? sessionLink(x.sessionId) : "–", ` · seq ${x.seq}`),
         x.diff.length ? h("div", {class: "diff"}, x.diff.map((l) => h("div", {class: l.op === "+" ? "a" : l.op === "-" ? "d" : ""}, l.op + " " + l.text))) : null))];
