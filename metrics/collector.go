@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -41,7 +40,6 @@ const scrapeTimeout = 5 * time.Second
 type Registry struct {
 	reg        *prometheus.Registry
 	sseClients prometheus.Gauge
-	streams    atomic.Int64
 }
 
 // New returns the metrics of a process serving the workspace src.

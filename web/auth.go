@@ -21,7 +21,10 @@ func requireToken(token string, log *slog.Logger, next http.Handler) http.Handle
 			return subtle.ConstantTimeCompare(sum[:], want[:]) == 1
 		}
 		got, sent := bearer(r.Header.Get("Authorization"))
-		if !sent {
+		reads := r.Method == http.MethodGet || r.Method == http.MethodHead
+		if !sent && reads {
+			// The dashboard's cookie stands for the header on reads only:
+			// a tool call (POST /mcp) always carries the header.
 			if c, err := r.Cookie(tokenCookie); err == nil && c.Value != "" {
 				got, sent = c.Value, true
 			}

@@ -144,3 +144,45 @@ func TestHandler_Host(t *testing.T) {
 		t.Errorf("GET /healthz with Host evil.example: got %d (%s), want 200", resp.StatusCode, body)
 	}
 }
+
+// TestHandler_TokenCookie checks the browser's way in: ?token= once sets
+// the cookie and redirects without it; the cookie then opens GETs, not a
+// tool call.
+func TestHandler_TokenCookie(t *testing.T) {
+	b := newBackend(t)
+	ts := b.serve(t, token)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Get(ts.URL + "/events?type=attest.refer&token=" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cookies := resp.Cookies()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/events?type=attest.refer" || len(cookies) != 1 ||
+		!cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("GET with ?token=: %d to %q, cookies %v; want 303 to the URL without it and an HttpOnly, SameSite=Strict cookie",
+			resp.StatusCode, resp.Header.Get("Location"), cookies)
+	}
+	if resp, err := noFollow.Get(ts.URL + "/events?token=nope"); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("GET with a wrong ?token=: %v %v, want 401", resp.StatusCode, err)
+	}
+	withCookie := func(method, path, body string) int {
+		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+		req.AddCookie(cookies[0])
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := withCookie(http.MethodGet, "/nowhere", ""); code != http.StatusNotFound {
+		t.Errorf("GET with the cookie: %d, want through to 404", code)
+	}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	if code := withCookie(http.MethodPost, "/mcp", initialize); code != http.StatusUnauthorized {
+		t.Errorf("POST /mcp with the cookie only: %d, want 401", code)
+	}
+}
