@@ -263,6 +263,23 @@ func TestUI_Command(t *testing.T) {
 		t.Errorf("ui: POST /api/overview: %d, want 404", resp.StatusCode)
 	}
 
+	// A serve started after ui reads through ui, the owner: its pages
+	// come over the owner's socket.
+	other := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	var mine, theirs dash.Overview
+	getJSON(t, base, "/api/overview", "", &mine)
+	getJSON(t, other, "/api/overview", "", &theirs)
+	if theirs.Events != mine.Events || theirs.WorkspaceID != mine.WorkspaceID || len(theirs.Tools) != len(mine.Tools) {
+		t.Errorf("overview through the owner: %+v, from the owner: %+v", theirs, mine)
+	}
+	resp = get(t, other+"/metrics", "")
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	resp.Body.Close()
+	if err != nil || fams["clumsies_owner"].GetMetric()[0].GetGauge().GetValue() != 0 || fams["clumsies_tool_calls_total"] == nil {
+		t.Errorf("/metrics of a serve that is not the owner: %v; want clumsies_owner 0 and the tool calls", err)
+	}
+
 	if r := run(t, dir, "ui", "--addr", "0.0.0.0:0"); r.code != 2 || !strings.Contains(r.stderr, "--token") {
 		t.Errorf("ui --addr 0.0.0.0:0 without a token: exit %d %q, want 2 asking for --token", r.code, r.stderr)
 	}
