@@ -257,6 +257,25 @@ func TestDashboard_Browser(t *testing.T) {
 		}
 	}
 
+	// Filter and sort: typing a path keeps its row; sorting by refs puts
+	// the most referred first.
+	first := rules.Items[len(rules.Items)-1]
+	if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS(`input[type=search]`), first.Path)); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(`document.querySelectorAll("[data-table=rules] tbody tr").length === 1 && !!document.querySelector('tr[data-rule="` + first.ID + `"]')`)
+	if err := chromedp.Do(tab, chromedp.Evaluate[chromedp.Void](`(() => { const q = document.querySelector("input[type=search]"); q.value = ""; q.dispatchEvent(new Event("input")); })()`),
+		chromedp.Click(chromedp.CSS(`th[data-sort=refs]`))); err != nil {
+		t.Fatal(err)
+	}
+	most := rules.Items[0]
+	for _, it := range rules.Items {
+		if it.Refs > most.Refs {
+			most = it
+		}
+	}
+	p.wait(`document.querySelector("[data-table=rules] tbody tr").dataset.rule === ` + strconv.Quote(most.ID))
+
 	// A session: its timeline, every event of it.
 	p.open("/sessions/"+url.PathEscape(sid), "session")
 	if n := p.number(`document.querySelectorAll("[data-timeline] li").length`); n != len(sess.Timeline) {
