@@ -274,7 +274,7 @@ func TestDashboard_Browser(t *testing.T) {
 			most = it
 		}
 	}
-	p.wait(`document.querySelector("[data-table=rules] tbody tr").dataset.rule === ` + strconv.Quote(most.ID))
+	p.wait(`document.querySelector("[data-table=rules] tbody tr [data-field=refs]").textContent === ` + strconv.Quote(thousands(most.Refs)))
 
 	// A session: its timeline, every event of it.
 	p.open("/sessions/"+url.PathEscape(sid), "session")
