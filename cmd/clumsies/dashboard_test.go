@@ -300,6 +300,14 @@ func TestDashboard_Browser(t *testing.T) {
 	p.open("/live", "live")
 	p.wait(`document.querySelectorAll("[data-table=live] tbody tr[data-seq]").length > 0`)
 	chromedp.Do(tab, chromedp.Evaluate[chromedp.Void](`window.__sameDocument = true`))
+	// The type filter keeps the rows of one type.
+	if err := chromedp.Do(tab, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector("select[aria-label=type]"); s.value = "attest.refer"; s.dispatchEvent(new Event("change")); })()`)); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(`[...document.querySelectorAll("[data-table=live] tbody tr[data-seq]")].every((r) => r.dataset.type === "attest.refer") && document.querySelectorAll("[data-table=live] tbody tr[data-seq]").length > 0`)
+	if err := chromedp.Do(tab, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector("select[aria-label=type]"); s.value = ""; s.dispatchEvent(new Event("change")); })()`)); err != nil {
+		t.Fatal(err)
+	}
 	cs := mcpSession(t, base, "dashboard-live-1")
 	callTool(t, cs, "memdisc", map[string]any{"query": "live"})
 	var after dash.Overview

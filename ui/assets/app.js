@@ -409,7 +409,9 @@ function follow() {
   const status = document.getElementById("status");
   // The Live page starts with the last 50 events; the others only need to
   // know that something happened.
-  const start = (seq) => {
+  // Events up to known were on the page when it loaded: only later ones
+  // redraw it.
+  const start = (seq, known) => {
     const es = new EventSource("/events" + (seq ? "?from=" + seq : ""));
     es.onopen = () => { status.textContent = "live"; status.className = "status on"; };
     es.onerror = () => { status.textContent = "reconnecting"; status.className = "status off"; };
@@ -417,7 +419,7 @@ function follow() {
       let e;
       try { e = JSON.parse(msg.data); } catch (_) { return; }
       pages.live.event(e);
-      if (route().name !== "live") refreshSoon();
+      if (route().name !== "live" && e.seq > known) refreshSoon();
     };
     TYPES.forEach((t) => es.addEventListener(t, on));
     es.onmessage = on;
@@ -426,7 +428,7 @@ function follow() {
     window.addEventListener("pagehide", () => es.close(), {once: true});
   };
   window.addEventListener("pageshow", (e) => { if (e.persisted) { show(true); follow(); } });
-  api("overview").then((d) => start(Math.max(1, d.lastSeq - 49))).catch(() => start(0));
+  api("overview").then((d) => start(Math.max(1, d.lastSeq - 49), d.lastSeq)).catch(() => start(0, 0));
 }
 
 document.addEventListener("click", (e) => {
