@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/common/expfmt"
 
@@ -214,8 +215,9 @@ func TestDashboard_Metrics(t *testing.T) {
 	}
 }
 
-// startUI starts `clumsies ui` and returns the URL it prints.
-func startUI(tb testing.TB, dir string, env []string, args ...string) string {
+// startUI starts `clumsies ui` and returns the URL it prints and a func
+// that stops it (also called when the test ends).
+func startUI(tb testing.TB, dir string, env []string, args ...string) (string, func()) {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, binary, append([]string{"ui", "--workspace", dir}, args...)...)
@@ -229,15 +231,16 @@ func startUI(tb testing.TB, dir string, env []string, args ...string) string {
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() {
+	stop := func() {
 		cancel()
 		cmd.Wait()
-	})
+	}
+	tb.Cleanup(stop)
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil || !strings.HasPrefix(line, "http://") {
 		tb.Fatalf("clumsies ui printed %q (%v), want its URL", line, err)
 	}
-	return strings.TrimSuffix(strings.TrimSpace(line), "/")
+	return strings.TrimSuffix(strings.TrimSpace(line), "/"), stop
 }
 
 // TestUI_Command checks `clumsies ui`: it prints its URL, serves the
@@ -246,7 +249,7 @@ func startUI(tb testing.TB, dir string, env []string, args ...string) string {
 // through ?token= and a cookie.
 func TestUI_Command(t *testing.T) {
 	dir := demoWorkspace(t)
-	base := startUI(t, dir, nil, "--addr", "127.0.0.1:0")
+	base, stopUI := startUI(t, dir, nil, "--addr", "127.0.0.1:0")
 	for _, path := range []string{"/", "/api/overview", "/metrics"} {
 		resp := get(t, base+path, "")
 		resp.Body.Close()
@@ -280,6 +283,27 @@ func TestUI_Command(t *testing.T) {
 		t.Errorf("/metrics of a serve that is not the owner: %v; want clumsies_owner 0 and the tool calls", err)
 	}
 
+	// When ui, the owner, stops, the serve takes over, and says so.
+	stopUI()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp := get(t, other+"/metrics", "")
+		fams, err := p.TextToMetricFamilies(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		owner := fams["clumsies_owner"].GetMetric()[0].GetGauge().GetValue()
+		changes := fams["clumsies_owner_changes_total"].GetMetric()[0].GetCounter().GetValue()
+		if owner == 1 && changes >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the owner stopped: clumsies_owner %v, clumsies_owner_changes_total %v; want 1 and at least 1", owner, changes)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
 	if r := run(t, dir, "ui", "--addr", "0.0.0.0:0"); r.code != 2 || !strings.Contains(r.stderr, "--token") {
 		t.Errorf("ui --addr 0.0.0.0:0 without a token: exit %d %q, want 2 asking for --token", r.code, r.stderr)
 	}
@@ -287,7 +311,7 @@ func TestUI_Command(t *testing.T) {
 		t.Errorf("ui stray: exit %d %q, want 2", r.code, r.stderr)
 	}
 
-	tokened := startUI(t, dir, []string{"CLUMSIES_TOKEN=s3cret"}, "--addr", "127.0.0.1:0")
+	tokened, _ := startUI(t, dir, []string{"CLUMSIES_TOKEN=s3cret"}, "--addr", "127.0.0.1:0")
 	for _, path := range []string{"/", "/api/overview", "/metrics", "/events"} {
 		resp := get(t, tokened+path, "")
 		resp.Body.Close()
