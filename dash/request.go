@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -49,12 +50,19 @@ type Source interface {
 	Days() []projections.Day
 	Latencies() []projections.Latency
 	RuleDays(ruleID string) []projections.Day
-	Timeline(ctx context.Context, sessionID string, limit int) ([]projections.TimelineEntry, bool, error)
-	TimelineEntry(sessionID string, seq uint64) (projections.TimelineEntry, error)
+	Timeline(ctx context.Context, sessionID string, limit int) ([]uint64, bool, error)
 	RuleApplications(ctx context.Context, ruleID string, limit int) ([]projections.RuleApplication, bool, error)
 	Publishes(ctx context.Context, id string) ([]projections.PublishEntry, error)
 	PublishedBody(id string) (string, error)
 	Drafts() ([]catalog.Draft, error)
+}
+
+// Events reads single events of the ledger by their sequence
+// (*natsjs.Log): the pages that show events (a session's timeline, the
+// reasons of a rule's refs) find them in an index of the read models and
+// read those few, never replaying the ledger.
+type Events interface {
+	Get(ctx context.Context, seq uint64) (events.Event, error)
 }
 
 // Ledger is what the API shows of the stream itself.
@@ -67,7 +75,7 @@ type Ledger struct {
 // Answer computes the page req asks for. A page or id that does not exist
 // gives a 404 reply, not an error; the error is for a read model that
 // cannot be read.
-func Answer(ctx context.Context, src Source, led Ledger, req Request) (Reply, error) {
+func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request) (Reply, error) {
 	var v any
 	var err error
 	switch req.Page {
@@ -76,11 +84,11 @@ func Answer(ctx context.Context, src Source, led Ledger, req Request) (Reply, er
 	case PageRules:
 		v = rules(src)
 	case PageRule:
-		v, err = rule(ctx, src, req.ID)
+		v, err = rule(ctx, src, evs, req.ID)
 	case PageSessions:
 		v = sessions(src)
 	case PageSession:
-		v, err = session(ctx, src, req.ID)
+		v, err = session(ctx, src, evs, req.ID)
 	case PageDrafts:
 		v, err = drafts(src)
 	case PageMetrics:

@@ -3,6 +3,7 @@ package dash
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
@@ -58,7 +59,7 @@ type AppliedRef struct {
 	Reason       string `json:"reason,omitempty"`
 }
 
-func rule(ctx context.Context, src Source, id string) (Rule, error) {
+func rule(ctx context.Context, src Source, evs Events, id string) (Rule, error) {
 	o, err := src.Object(id)
 	if err != nil {
 		return Rule{}, err
@@ -90,15 +91,18 @@ func rule(ctx context.Context, src Source, id string) (Rule, error) {
 	r.More = more
 	for _, a := range apps {
 		app := Application{Seq: a.Seq, SessionID: a.SessionID, Refs: []AppliedRef{}}
-		if e, err := src.TimelineEntry(a.SessionID, a.Seq); err == nil {
-			app.Time = e.Time
-			var d events.ReferData
-			if json.Unmarshal(e.Data, &d) == nil {
-				for _, ref := range d.Refs {
-					if ref.RuleID == id {
-						app.Refs = append(app.Refs, AppliedRef{ConstraintID: ref.ConstraintID, Reason: ref.Reason})
-					}
-				}
+		ev, err := evs.Get(ctx, a.Seq)
+		if err != nil {
+			return Rule{}, fmt.Errorf("read the refs of %s: %w", id, err)
+		}
+		app.Time = ev.Time
+		var d events.ReferData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return Rule{}, fmt.Errorf("decode the refs of event %d: %w", a.Seq, err)
+		}
+		for _, ref := range d.Refs {
+			if ref.RuleID == id {
+				app.Refs = append(app.Refs, AppliedRef{ConstraintID: ref.ConstraintID, Reason: ref.Reason})
 			}
 		}
 		r.Applied = append(r.Applied, app)

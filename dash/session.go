@@ -3,10 +3,13 @@ package dash
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -20,8 +23,40 @@ type Sessions struct {
 // MaxSessions bounds the sessions list; MaxTimeline a session's timeline.
 const (
 	MaxSessions = 200
-	MaxTimeline = 500
+	MaxTimeline = 200
 )
+
+// maxTimelineData is the largest payload a timeline entry shows.
+const maxTimelineData = 4 << 10
+
+// TimelineEntry is one event of a session as its timeline shows it.
+type TimelineEntry struct {
+	Seq        uint64          `json:"seq"`
+	ID         string          `json:"id"`
+	Type       events.Type     `json:"type"`
+	Time       string          `json:"time"`
+	Tool       string          `json:"tool,omitempty"`
+	Outcome    events.Outcome  `json:"outcome"`
+	ErrorCode  string          `json:"errorCode,omitempty"`
+	DurationUs int64           `json:"durationUs"`
+	Data       json.RawMessage `json:"data,omitempty"`
+	// DataOmitted is set when the payload is larger than a timeline shows
+	// (4 KiB); the ledger has it.
+	DataOmitted bool `json:"dataOmitted,omitempty"`
+}
+
+func timelineEntry(ev events.Event) TimelineEntry {
+	e := TimelineEntry{
+		Seq: ev.Seq, ID: ev.ID, Type: ev.Type, Time: ev.Time, Tool: ev.Tool, Outcome: ev.Outcome,
+		ErrorCode: ev.ErrorCode, DurationUs: ev.DurationUs,
+	}
+	if len(ev.Data) <= maxTimelineData {
+		e.Data = ev.Data
+	} else {
+		e.DataOmitted = true
+	}
+	return e
+}
 
 // Session is the API's page of one session: GET /api/sessions/{id}.
 type Session struct {
@@ -31,8 +66,8 @@ type Session struct {
 	Compliance *projections.Compliance `json:"compliance,omitempty"`
 	// Timeline is the session's events in ledger order, the last
 	// MaxTimeline of them; Older is set when older ones were left out.
-	Timeline []projections.TimelineEntry `json:"timeline"`
-	Older    bool                        `json:"older"`
+	Timeline []TimelineEntry `json:"timeline"`
+	Older    bool            `json:"older"`
 }
 
 func sessions(src Source) Sessions {
@@ -53,7 +88,7 @@ func recentAll(all []projections.Session, n int) []SessionBrief {
 	return out
 }
 
-func session(ctx context.Context, src Source, id string) (Session, error) {
+func session(ctx context.Context, src Source, evs Events, id string) (Session, error) {
 	s, err := src.Session(id)
 	if err != nil {
 		return Session{}, err
@@ -64,9 +99,17 @@ func session(ctx context.Context, src Source, id string) (Session, error) {
 	} else if !errors.Is(err, projections.ErrNotFound) {
 		return Session{}, err
 	}
-	out.Timeline, out.Older, err = src.Timeline(ctx, id, MaxTimeline)
-	if out.Timeline == nil {
-		out.Timeline = []projections.TimelineEntry{}
+	seqs, older, err := src.Timeline(ctx, id, MaxTimeline)
+	if err != nil {
+		return Session{}, err
 	}
-	return out, err
+	out.Older, out.Timeline = older, make([]TimelineEntry, 0, len(seqs))
+	for _, seq := range seqs {
+		ev, err := evs.Get(ctx, seq)
+		if err != nil {
+			return Session{}, fmt.Errorf("read the events of session %s: %w", id, err)
+		}
+		out.Timeline = append(out.Timeline, timelineEntry(ev))
+	}
+	return out, nil
 }

@@ -22,6 +22,6 @@ func (o *owner) dash(ctx context.Context, req dash.Request) (dash.Reply, error) 
 	}
 	return read(o, func(s *projections.Store) (dash.Reply, error) {
 		led := dash.Ledger{WorkspaceID: o.n.WS.ID(), LastSeq: last, Applied: s.Checkpoint()}
-		return dash.Answer(ctx, s, led, req)
+		return dash.Answer(ctx, s, o.n.Log, led, req)
 	})
 }

@@ -11,19 +11,21 @@ import (
 )
 
 // The dashboard's rows. Counts per day, latency histograms per tool and
-// refs per rule and day are kept in memory; the logs (a session's
-// timeline, the refs to a rule, the publishes of an object) are written
-// once and read from disk when a page asks for them.
+// refs per rule and day are kept in memory; the logs (the sequences of a
+// session's events, the memrefs that referenced a rule, the publishes of
+// an object) are written once and read from disk when a page asks for
+// them. The logs of sessions and rules are indexes of the ledger, keys
+// without values: a page reads the few events it shows from the ledger by
+// their sequence, and the projector writes no copy of them.
 const (
 	prefixDash         = "x/"
 	prefixDay          = "x/d/"   // x/d/<YYYY-MM-DD>: JSON dayRow
 	prefixHist         = "x/h/"   // x/h/<tool>: LatencyBuckets×u64
 	prefixRuleDay      = "x/r/"   // x/r/<ruleId>\x00<YYYY-MM-DD>: u64 refs
 	prefixDashLog      = "x/l/"   // disk only
-	prefixTimeline     = "x/l/s/" // x/l/s/<sessionId>\x00<seq u64>: JSON TimelineEntry
+	prefixTimeline     = "x/l/s/" // x/l/s/<sessionId>\x00<seq u64>: empty, an index of the ledger
 	prefixRuleLog      = "x/l/r/" // x/l/r/<ruleId>\x00<seq u64>: session id
 	prefixPublishLog   = "x/l/p/" // x/l/p/<id>\x00<seq u64>: JSON PublishEntry
-	maxTimelineData    = 4 << 10  // a timeline entry keeps a payload up to this size
 	dayLen             = len("2006-01-02")
 	latencyExactBelow  = 2
 	latencyBucketsSize = 8 * LatencyBuckets
@@ -74,22 +76,6 @@ type dayRow struct {
 	Errors uint64 `json:"errors"`
 	Refs   uint64 `json:"refs"`
 	Setups uint64 `json:"setups"`
-}
-
-// TimelineEntry is one event of a session as its timeline shows it.
-type TimelineEntry struct {
-	Seq        uint64          `json:"seq"`
-	ID         string          `json:"id"`
-	Type       events.Type     `json:"type"`
-	Time       string          `json:"time"`
-	Tool       string          `json:"tool,omitempty"`
-	Outcome    events.Outcome  `json:"outcome"`
-	ErrorCode  string          `json:"errorCode,omitempty"`
-	DurationUs int64           `json:"durationUs"`
-	Data       json.RawMessage `json:"data,omitempty"`
-	// DataOmitted is set when the payload was larger than the timeline
-	// keeps (4 KiB); the ledger has it.
-	DataOmitted bool `json:"dataOmitted,omitempty"`
 }
 
 // PublishEntry is one publish of an object.
@@ -187,17 +173,7 @@ func (m *dashModel) apply(d decoded) {
 		m.logs = append(m.logs, logRow{logKey(prefixPublishLog, p.ID, ev.Seq), v})
 	}
 	if ev.SessionID != "" {
-		e := TimelineEntry{
-			Seq: ev.Seq, ID: ev.ID, Type: ev.Type, Time: ev.Time, Tool: ev.Tool, Outcome: ev.Outcome,
-			ErrorCode: string(ev.ErrorCode), DurationUs: ev.DurationUs,
-		}
-		if len(ev.Data) <= maxTimelineData && json.Valid(ev.Data) {
-			e.Data = ev.Data
-		} else if len(ev.Data) > 0 {
-			e.DataOmitted = true
-		}
-		v, _ := json.Marshal(e)
-		m.logs = append(m.logs, logRow{logKey(prefixTimeline, ev.SessionID, ev.Seq), v})
+		m.logs = append(m.logs, logRow{logKey(prefixTimeline, ev.SessionID, ev.Seq), nil})
 	}
 }
 

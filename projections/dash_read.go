@@ -91,16 +91,13 @@ func (s *Store) RuleDays(ruleID string) []Day {
 	return out
 }
 
-// Timeline returns the events of a session in ledger order: the last
-// limit of them when limit > 0, and whether older ones were left out.
-func (s *Store) Timeline(ctx context.Context, sessionID string, limit int) ([]TimelineEntry, bool, error) {
-	var out []TimelineEntry
-	more, err := s.scanLog(ctx, prefixTimeline, sessionID, limit, func(_ uint64, v []byte) error {
-		var e TimelineEntry
-		if err := json.Unmarshal(v, &e); err != nil {
-			return err
-		}
-		out = append(out, e)
+// Timeline returns the sequences of a session's events in ledger order:
+// the last limit of them when limit > 0, and whether older ones were left
+// out. The ledger has the events.
+func (s *Store) Timeline(ctx context.Context, sessionID string, limit int) ([]uint64, bool, error) {
+	var out []uint64
+	more, err := s.scanLog(ctx, prefixTimeline, sessionID, limit, func(seq uint64, _ []byte) error {
+		out = append(out, seq)
 		return nil
 	})
 	slices.Reverse(out)
@@ -108,7 +105,7 @@ func (s *Store) Timeline(ctx context.Context, sessionID string, limit int) ([]Ti
 }
 
 // RuleApplication is a memref that referenced a rule: the session and
-// the event's sequence (its timeline entry has the reasons).
+// the event's sequence (the ledger has the reasons).
 type RuleApplication struct {
 	Seq       uint64 `json:"seq"`
 	SessionID string `json:"sessionId"`
@@ -124,24 +121,6 @@ func (s *Store) RuleApplications(ctx context.Context, ruleID string, limit int) 
 		return nil
 	})
 	return out, more, err
-}
-
-// TimelineEntry returns the timeline entry of one event of a session.
-func (s *Store) TimelineEntry(sessionID string, seq uint64) (TimelineEntry, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed.Load() {
-		return TimelineEntry{}, ErrClosed
-	}
-	v, err := s.get(logKey(prefixTimeline, sessionID, seq), "timeline entry")
-	if err != nil {
-		return TimelineEntry{}, err
-	}
-	var e TimelineEntry
-	if err := json.Unmarshal([]byte(v), &e); err != nil {
-		return TimelineEntry{}, fmt.Errorf("decode timeline entry %d of %s: %w", seq, sessionID, err)
-	}
-	return e, nil
 }
 
 // Publishes returns every publish of an object, oldest first.
