@@ -51,7 +51,7 @@ type Source interface {
 	Latencies() []projections.Latency
 	RuleDays(ruleID string) []projections.Day
 	Timeline(ctx context.Context, sessionID string, limit int) ([]uint64, bool, error)
-	RuleApplications(ctx context.Context, ruleID string, limit int) ([]projections.RuleApplication, bool, error)
+	RuleApplications(ctx context.Context, ruleID string, limit int) ([]uint64, bool, error)
 	Publishes(ctx context.Context, id string) ([]projections.PublishEntry, error)
 	PublishedBody(id string) (string, error)
 	Drafts() ([]catalog.Draft, error)

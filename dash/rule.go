@@ -89,16 +89,15 @@ func rule(ctx context.Context, src Source, evs Events, id string) (Rule, error) 
 		return Rule{}, err
 	}
 	r.More = more
-	for _, a := range apps {
-		app := Application{Seq: a.Seq, SessionID: a.SessionID, Refs: []AppliedRef{}}
-		ev, err := evs.Get(ctx, a.Seq)
+	for _, seq := range apps {
+		ev, err := evs.Get(ctx, seq)
 		if err != nil {
 			return Rule{}, fmt.Errorf("read the refs of %s: %w", id, err)
 		}
-		app.Time = ev.Time
+		app := Application{Seq: seq, Time: ev.Time, SessionID: ev.SessionID, Refs: []AppliedRef{}}
 		var d events.ReferData
 		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return Rule{}, fmt.Errorf("decode the refs of event %d: %w", a.Seq, err)
+			return Rule{}, fmt.Errorf("decode the refs of event %d: %w", seq, err)
 		}
 		for _, ref := range d.Refs {
 			if ref.RuleID == id {

@@ -11,20 +11,19 @@ import (
 )
 
 // The dashboard's rows. Counts per day, latency histograms per tool and
-// refs per rule and day are kept in memory; the logs (the sequences of a
-// session's events, the memrefs that referenced a rule, the publishes of
-// an object) are written once and read from disk when a page asks for
-// them. The logs of sessions and rules are indexes of the ledger, keys
-// without values: a page reads the few events it shows from the ledger by
-// their sequence, and the projector writes no copy of them.
+// refs per rule and day are kept in memory; so is the newest row of two
+// indexes of the ledger (seqIndex): the events of each session and the
+// memrefs that named each rule. A page reads the few events it shows from
+// the ledger by their sequence; the projector writes no copy of them. The
+// publishes of an object are a log written once and read from disk.
 const (
 	prefixDash         = "x/"
 	prefixDay          = "x/d/"   // x/d/<YYYY-MM-DD>: JSON dayRow
 	prefixHist         = "x/h/"   // x/h/<tool>: LatencyBuckets×u64
 	prefixRuleDay      = "x/r/"   // x/r/<ruleId>\x00<YYYY-MM-DD>: u64 refs
 	prefixDashLog      = "x/l/"   // disk only
-	prefixTimeline     = "x/l/s/" // x/l/s/<sessionId>\x00<seq u64>: empty, an index of the ledger
-	prefixRuleLog      = "x/l/r/" // x/l/r/<ruleId>\x00<seq u64>: session id
+	prefixSessionIndex = "x/s/"   // x/s/<sessionId>\x00<seq/256 u64>: seqIndex of the session's events
+	prefixRuleIndex    = "x/a/"   // x/a/<ruleId>\x00<seq/256 u64>: seqIndex of the memrefs naming the rule
 	prefixPublishLog   = "x/l/p/" // x/l/p/<id>\x00<seq u64>: JSON PublishEntry
 	dayLen             = len("2006-01-02")
 	latencyExactBelow  = 2
@@ -101,6 +100,8 @@ type dashModel struct {
 	touchedHist     map[string]struct{}
 	touchedRuleDays map[[2]string]struct{}
 	logs            []logRow // written at the next write, never loaded
+	sessions        *seqIndex
+	rules           *seqIndex
 }
 
 func newDashModel() *dashModel {
@@ -108,6 +109,7 @@ func newDashModel() *dashModel {
 		days: make(map[string]*dayRow), hist: make(map[string]*[LatencyBuckets]uint64),
 		ruleDays: make(map[string]map[string]uint64), touchedDays: make(map[string]struct{}),
 		touchedHist: make(map[string]struct{}), touchedRuleDays: make(map[[2]string]struct{}),
+		sessions: newSeqIndex(prefixSessionIndex), rules: newSeqIndex(prefixRuleIndex),
 	}
 }
 
@@ -163,8 +165,8 @@ func (m *dashModel) apply(d decoded) {
 			}
 			byDay[day]++
 			m.touchedRuleDays[[2]string{r.rule, day}] = struct{}{}
-			if r.rule != last && ev.SessionID != "" {
-				m.logs = append(m.logs, logRow{logKey(prefixRuleLog, r.rule, ev.Seq), []byte(ev.SessionID)})
+			if r.rule != last {
+				m.rules.add(r.rule, ev.Seq)
 			}
 			last = r.rule
 		}
@@ -173,7 +175,7 @@ func (m *dashModel) apply(d decoded) {
 		m.logs = append(m.logs, logRow{logKey(prefixPublishLog, p.ID, ev.Seq), v})
 	}
 	if ev.SessionID != "" {
-		m.logs = append(m.logs, logRow{logKey(prefixTimeline, ev.SessionID, ev.Seq), nil})
+		m.sessions.add(ev.SessionID, ev.Seq)
 	}
 }
 
@@ -194,6 +196,8 @@ func (m *dashModel) write(w *rowWriter) {
 	for _, l := range m.logs {
 		w.set(l.key, l.value)
 	}
+	m.sessions.write(w)
+	m.rules.write(w)
 	clear(m.touchedDays)
 	clear(m.touchedHist)
 	clear(m.touchedRuleDays)
@@ -217,6 +221,10 @@ func (m *dashModel) load(k string, v []byte) error {
 			h[i] = binary.BigEndian.Uint64(v[8*i:])
 		}
 		m.hist[k[len(prefixHist):]] = h
+	case strings.HasPrefix(k, prefixSessionIndex):
+		return m.sessions.load(k, v)
+	case strings.HasPrefix(k, prefixRuleIndex):
+		return m.rules.load(k, v)
 	case strings.HasPrefix(k, prefixRuleDay):
 		rule, day, ok := strings.Cut(k[len(prefixRuleDay):], "\x00")
 		if !ok {

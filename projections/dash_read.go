@@ -95,32 +95,16 @@ func (s *Store) RuleDays(ruleID string) []Day {
 // the last limit of them when limit > 0, and whether older ones were left
 // out. The ledger has the events.
 func (s *Store) Timeline(ctx context.Context, sessionID string, limit int) ([]uint64, bool, error) {
-	var out []uint64
-	more, err := s.scanLog(ctx, prefixTimeline, sessionID, limit, func(seq uint64, _ []byte) error {
-		out = append(out, seq)
-		return nil
-	})
-	slices.Reverse(out)
-	return out, more, err
+	seqs, more, err := s.newest(ctx, prefixSessionIndex, sessionID, limit)
+	slices.Reverse(seqs)
+	return seqs, more, err
 }
 
-// RuleApplication is a memref that referenced a rule: the session and
-// the event's sequence (the ledger has the reasons).
-type RuleApplication struct {
-	Seq       uint64 `json:"seq"`
-	SessionID string `json:"sessionId"`
-}
-
-// RuleApplications returns the newest limit memrefs (all when limit <= 0)
-// that referenced a rule, newest first, and whether older ones were left
-// out.
-func (s *Store) RuleApplications(ctx context.Context, ruleID string, limit int) ([]RuleApplication, bool, error) {
-	var out []RuleApplication
-	more, err := s.scanLog(ctx, prefixRuleLog, ruleID, limit, func(seq uint64, v []byte) error {
-		out = append(out, RuleApplication{Seq: seq, SessionID: string(v)})
-		return nil
-	})
-	return out, more, err
+// RuleApplications returns the sequences of the newest limit successful
+// memrefs (all when limit <= 0) that named a rule or workflow, newest
+// first, and whether older ones were left out. The ledger has the events.
+func (s *Store) RuleApplications(ctx context.Context, ruleID string, limit int) ([]uint64, bool, error) {
+	return s.newest(ctx, prefixRuleIndex, ruleID, limit)
 }
 
 // Publishes returns every publish of an object, oldest first.

@@ -79,8 +79,11 @@ func TestStore_Dashboard(t *testing.T) {
 			t.Errorf("the last 2 of s1: %v older %v; want 3, 4 and older set", tl, older)
 		}
 		apps, more, err := s.RuleApplications(ctx, ruleA, 0)
-		if err != nil || more || len(apps) != 2 || apps[0].SessionID != "s2" || apps[1].SessionID != "s1" || apps[1].Seq != 3 {
-			t.Errorf("applications of A: %s (err %v); want s2 then s1 at 3 (the failed call is none)", jsonOf(apps), err)
+		if err != nil || more || jsonOf(apps) != jsonOf([]uint64{5, 3}) {
+			t.Errorf("applications of A: %v (err %v); want 5 then 3 (the failed call is none)", apps, err)
+		}
+		if apps, more, _ := s.RuleApplications(ctx, ruleA, 1); jsonOf(apps) != jsonOf([]uint64{5}) || !more {
+			t.Errorf("the newest application of A: %v more %v; want 5 and more", apps, more)
 		}
 		pubs, err := s.Publishes(ctx, ruleA)
 		if err != nil || len(pubs) != 2 || pubs[0].Seq >= pubs[1].Seq || pubs[0].Hash == pubs[1].Hash {

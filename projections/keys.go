@@ -32,8 +32,8 @@ import (
 //	x/d/<day>                       JSON  dayRow: counts of one UTC day (dash.go)
 //	x/h/<tool>                      128×u64 latency histogram of a tool
 //	x/r/<ruleId>\x00<day>           u64   refs of a rule on one day
-//	x/l/s/<sessionId>\x00<seq>      empty an event of the session: an index of the ledger (not loaded at Open)
-//	x/l/r/<ruleId>\x00<seq>         raw   session id of a memref that referenced the rule (not loaded at Open)
+//	x/s/<sessionId>\x00<seq/256>    4×u64 bitmap: the session's events among 256 sequences (seqindex.go)
+//	x/a/<ruleId>\x00<seq/256>       4×u64 bitmap: the memrefs naming the rule among 256 sequences
 //	x/l/p/<id>\x00<seq>             JSON  PublishEntry (not loaded at Open)
 const (
 	prefixMeta      = "meta/"
