@@ -45,7 +45,6 @@ type Source interface {
 	Sessions() []projections.Session
 	Session(id string) (projections.Session, error)
 	SessionCompliance(id string) (projections.Compliance, error)
-	Objects() []projections.Object
 	Object(id string) (projections.Object, error)
 	Days() []projections.Day
 	Latencies() []projections.Latency

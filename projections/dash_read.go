@@ -215,11 +215,11 @@ func (s *Store) RuleSummaries() []RuleSummary {
 		}
 		r := RuleSummary{
 			ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description,
-			Refs: s.st.usage.rules[o.ID], Constraints: len(o.Constraints),
+			Refs: s.st.usage.rules[o.ID], Constraints: len(o.constraintIDs),
 		}
 		counted := s.st.usage.constraints[o.ID]
-		for _, c := range o.Constraints {
-			if counted[c.ID] == 0 {
+		for _, id := range o.constraintIDs {
+			if counted[id] == 0 {
 				r.Unused++
 			}
 		}

@@ -89,6 +89,13 @@ func TestStore_Dashboard(t *testing.T) {
 		if err != nil || len(pubs) != 2 || pubs[0].Seq >= pubs[1].Seq || pubs[0].Hash == pubs[1].Hash {
 			t.Errorf("publishes of A: %s %v; want two, oldest first", jsonOf(pubs), err)
 		}
+		sums := s.RuleSummaries()
+		if len(sums) != 1 || sums[0].ID != ruleA || sums[0].Refs != 3 || sums[0].Constraints != 3 || sums[0].Unused != 0 {
+			t.Errorf("rule summaries: %s; want A with 3 refs over its 3 constraints, none unused", jsonOf(sums))
+		}
+		if u := s.UsageOf(ruleA); u.Refs != 3 || len(u.Constraints) != 3 || u.Path != "go/A.md" {
+			t.Errorf("usage of A: %s", jsonOf(u))
+		}
 		if _, err := s.Session("nope"); err == nil {
 			t.Errorf("session nope: found")
 		}

@@ -49,7 +49,7 @@ var (
 
 // schemaVersion is the layout written by this build. Open refuses a store
 // with any other version: read models are rebuilt, never migrated.
-const schemaVersion = 6
+const schemaVersion = 7
 
 func aggregateKey(a events.Aggregate) []byte { return []byte(prefixAggregate + string(a)) }
 
