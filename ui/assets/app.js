@@ -335,12 +335,12 @@ pages.live = {
     return [h("h1", {}, "Live"), h("p", {class: "muted"}, `The ledger as it happens; ${num(d.lastSeq)} events so far.`),
       h("div", {class: "filters"}, sel), panel(null, h("table", {"data-table": "live"},
         h("thead", {}, h("tr", {}, ["seq", "time", "type", "session", "tool", "outcome", "duration"].map((c) =>
-          h("th", {class: c === "session" || c === "duration" ? "hide-sm" : ""}, c)))), this.tbody))];
+          h("th", {class: c === "session" || c === "duration" || c === "tool" ? "hide-sm" : ""}, c)))), this.tbody))];
   },
   row(e, fresh) {
     return h("tr", {class: "live-row" + (fresh ? " new" : ""), "data-seq": e.seq, "data-type": e.type},
       h("td", {class: "num"}, e.seq), h("td", {class: "muted"}, when(e.time).slice(11)), h("td", {}, e.type),
-      h("td", {class: "hide-sm"}, e.sessionId ? sessionLink(e.sessionId) : ""), h("td", {}, e.tool || ""),
+      h("td", {class: "hide-sm"}, e.sessionId ? sessionLink(e.sessionId) : ""), h("td", {class: "hide-sm"}, e.tool || ""),
       h("td", {}, e.outcome === "error" ? h("span", {class: "tag bad"}, e.errorCode || "error") : "ok"),
       h("td", {class: "hide-sm num"}, e.tool ? dur(e.durationUs) : ""));
   },
@@ -351,14 +351,14 @@ pages.live = {
     this.tbody.replaceChildren(...rows.map((e) => this.row(e)));
     if (!rows.length) this.tbody.append(h("tr", {}, h("td", {colspan: 7, class: "empty"}, "Waiting for events…")));
   },
-  event(e) {
+  event(e, fresh) {
     this.rows.push(e);
     if (this.rows.length > 1000) this.rows.splice(0, this.rows.length - 1000);
     if (!this.tbody) return;
     if (this.state.filter && e.type !== this.state.filter) return;
     const empty = this.tbody.querySelector(".empty");
     if (empty) empty.parentElement.remove();
-    this.tbody.prepend(this.row(e, true));
+    this.tbody.prepend(this.row(e, fresh));
     while (this.tbody.children.length > 200) this.tbody.lastChild.remove();
   },
 };
@@ -418,7 +418,7 @@ function follow() {
     const on = (msg) => {
       let e;
       try { e = JSON.parse(msg.data); } catch (_) { return; }
-      pages.live.event(e);
+      pages.live.event(e, e.seq > known);
       if (route().name !== "live" && e.seq > known) refreshSoon();
     };
     TYPES.forEach((t) => es.addEventListener(t, on));
