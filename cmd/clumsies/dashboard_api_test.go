@@ -307,6 +307,9 @@ func TestUI_Command(t *testing.T) {
 	if r := run(t, dir, "ui", "--addr", "0.0.0.0:0"); r.code != 2 || !strings.Contains(r.stderr, "--token") {
 		t.Errorf("ui --addr 0.0.0.0:0 without a token: exit %d %q, want 2 asking for --token", r.code, r.stderr)
 	}
+	if r := run(t, dir, "ui", "--addr", "nope"); r.code != 2 || !strings.Contains(r.stderr, "--addr") {
+		t.Errorf("ui --addr nope: exit %d %q, want 2 naming --addr", r.code, r.stderr)
+	}
 	if r := run(t, dir, "ui", "stray"); r.code != 2 {
 		t.Errorf("ui stray: exit %d %q, want 2", r.code, r.stderr)
 	}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"syscall"
 
 	"github.com/clumsies/clumsies/live"
 	"github.com/clumsies/clumsies/metrics"
@@ -38,7 +40,7 @@ func (c *UICommand) Run(ctx context.Context, args []string) error {
 	}
 	ln, err := web.Listen(c.addr, c.token)
 	if err != nil {
-		return listenError(c.addr, err)
+		return uiListenError(c.addr, err)
 	}
 	defer ln.Close()
 	h, err := c.ws.attach(ctx, c.m, node.Options{})
@@ -53,6 +55,17 @@ func (c *UICommand) Run(ctx context.Context, args []string) error {
 		fmt.Fprintf(c.m.Stderr, "clumsies: open http://%s/?token=<your token> once in the browser; it keeps the token as a cookie\n", ln.Addr())
 	}
 	return web.Serve(ctx, ln, handler)
+}
+
+// uiListenError is listenError for --addr of ui.
+func uiListenError(addr string, err error) error {
+	switch {
+	case errors.Is(err, web.ErrBadAddress), errors.Is(err, web.ErrTokenRequired):
+		return fmt.Errorf("%w: --addr: %v", errUsage, err)
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("--addr %s: the address is in use (another clumsies ui?); stop that process or pick another port (--addr 127.0.0.1:0 picks a free one)", addr)
+	}
+	return fmt.Errorf("--addr %s: %w", addr, err)
 }
 
 // dashboardOptions adds the dashboard, the live stream and the metrics of
