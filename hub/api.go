@@ -106,13 +106,15 @@ type api struct {
 	admin []byte
 }
 
-// bearer returns the request's token: the Authorization header's, or for
-// a GET without one the dashboard's cookie (a browser cannot send the
-// header on a page load; the cookie is SameSite=Strict, and only reads
-// accept it).
+// bearer returns the request's token: the Authorization header's, or
+// without one the dashboard's cookie (a browser cannot send the header on
+// a page load). The cookie is SameSite=Strict; a GET accepts it, any other
+// method only with the header DashboardHeader, which a page of another
+// site cannot send without the hub's consent (CORS), so that no other
+// site can make a reviewer's browser accept or decline a draft.
 func bearer(r *http.Request) string {
 	t, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if t = strings.TrimSpace(t); t == "" && r.Method == http.MethodGet {
+	if t = strings.TrimSpace(t); t == "" && (r.Method == http.MethodGet || r.Header.Get(DashboardHeader) == "1") {
 		if c, err := r.Cookie(TokenCookie); err == nil {
 			t = c.Value
 		}
@@ -123,6 +125,9 @@ func bearer(r *http.Request) string {
 // TokenCookie is the cookie that carries the token of the hub's
 // dashboard in a browser.
 const TokenCookie = "clumsies_token"
+
+// DashboardHeader marks a request of the dashboard's script (value "1").
+const DashboardHeader = "X-Clumsies-Dashboard"
 
 func (a *api) isAdmin(r *http.Request) bool {
 	t := bearer(r)

@@ -449,11 +449,11 @@ const hub = {
   title: "Team",
   async load() {
     const st = this.state;
-    const [stats, nodes] = await Promise.all([
-      api(`stats?period=${st.period}&days=${st.days}`), api("team/nodes")]);
-    return {stats, nodes};
+    const [stats, nodes, reviews] = await Promise.all([
+      api(`stats?period=${st.period}&days=${st.days}`), api("team/nodes"), api("reviews")]);
+    return {stats, nodes, reviews};
   },
-  render({stats: d, nodes}) {
+  render({stats: d, nodes, reviews}) {
     const st = this.state;
     const t = d.totals, c = d.coverage;
     const period = h("select", {"aria-label": "period", onchange: (e) => { st.period = e.target.value; this.redraw(); }},
@@ -490,10 +490,39 @@ const hub = {
             n.link.since ? h("span", {class: "muted"}, " since " + when(n.link.since)) : null),
           h("td", {class: "num"}, num(n.hubSeq)),
           h("td", {class: "num", "data-field": "lag"}, n.sourcing ? num(n.sourcing.lag) : "–")))) : h("p", {class: "empty"}, "No node has joined.")),
-      h("p", {class: "muted"}, "The review queue (accept and decline drafts) comes with the hub's review API."),
+      panel("Review queue", reviewQueue(reviews)),
     ];
   },
 };
+
+// reviewQueue lists the drafts waiting for review, each with accept and
+// decline (reviewers and the admin only: the hub refuses anyone else and
+// the page says why).
+function reviewQueue(reviews) {
+  const open = reviews.filter((r) => r.status === "in_review");
+  if (!open.length) return h("p", {class: "empty", "data-reviews": 0}, "No draft waits for review.");
+  return h("div", {"data-reviews": open.length}, open.map((r) => {
+    const msg = h("span", {class: "muted"});
+    const reason = h("input", {type: "text", placeholder: "reason to decline", "aria-label": "reason"});
+    const act = async (verb, body) => {
+      msg.textContent = "…";
+      try {
+        const resp = await fetch(`/api/reviews/${encodeURIComponent(r.id)}/${verb}`, {method: "POST",
+          headers: {"Content-Type": "application/json", "X-Clumsies-Dashboard": "1"}, body: JSON.stringify(body || {})});
+        const out = await resp.json().catch(() => ({}));
+        if (!resp.ok) throw new Error(out.error || resp.statusText);
+        msg.textContent = out.status;
+        showHub();
+      } catch (err) { msg.textContent = String(err.message || err); msg.className = "err"; }
+    };
+    return h("div", {class: "panel", "data-review": r.id},
+      h("div", {}, h("b", {}, r.newPath ? `${r.path} → ${r.newPath}` : r.path || r.draftId), " ", h("span", {class: "tag"}, r.op), " ",
+        h("span", {class: "tag"}, r.team), " ", h("span", {class: "muted"}, `by ${r.member || r.node} · ${when(r.submitted)}`)),
+      r.description ? h("p", {}, r.description) : null,
+      h("div", {class: "filters"}, h("button", {type: "button", "data-act": "accept", onclick: () => act("accept")}, "Accept"),
+        reason, h("button", {type: "button", "data-act": "decline", onclick: () => act("decline", {reason: reason.value})}, "Decline"), msg));
+  }));
+}
 
 async function showHub() {
   const app = document.getElementById("app");
