@@ -136,3 +136,58 @@ func TestHub_Dashboard(t *testing.T) {
 		pg.shoot(shots, "hub-phone.png", 390, 844)
 	}
 }
+
+// TestHub_DashboardReview accepts a team draft from the hub's dashboard in
+// a browser, with a reviewer's token; a member without review rights sees
+// the queue and is refused.
+func TestHub_DashboardReview(t *testing.T) {
+	hp := newHub(t)
+	tree := writeTree(t, map[string]string{"rules/team/STYLE.md": teamRule})
+	id := pushTree(t, hp, tree, "red").Published[0].ID
+	a := newWorkspace(t)
+	hp.join(t, a, "red", "ann")
+	_, acl := serve(t, a)
+	setup(t, acl, "a-1")
+	waitFor(t, "the team rule in A", func() bool { return discItem(t, acl, "team/STYLE.md") != nil })
+	stage(t, acl, id, teamRule+"- and log them once\n")
+	var rs []reviewRow
+	waitFor(t, "the draft in the hub's review queue", func() bool { rs = reviews(t, hp); return len(rs) == 1 })
+	member := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "red"))
+	reviewer := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "di", "--team", "red", "--reviewer"))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	br, err := browser.Start(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	tab, closeTab, err := br.Tab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeTab()
+	pg := &page{tb: t, ctx: tab, b: br, base: hp.api}
+
+	// A member sees the queue; its accept is refused and the page says so.
+	pg.open("/?token="+member, "team")
+	pg.wait(`document.querySelectorAll("[data-review]").length === 1`)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=accept]`))); err != nil {
+		t.Fatal(err)
+	}
+	pg.wait(`!!document.querySelector("[data-review] .err")`)
+	if got := reviews(t, hp); len(got) != 1 || got[0].Status != "in_review" {
+		t.Fatalf("a member's accept changed the review: %+v", got)
+	}
+	br.Errors() // the refused POST is logged by the browser as a failed request
+
+	// A reviewer accepts it.
+	pg.open("/?token="+reviewer, "team")
+	pg.wait(`document.querySelectorAll("[data-review]").length === 1`)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=accept]`))); err != nil {
+		t.Fatal(err)
+	}
+	// The queue lists the reviews still open.
+	waitFor(t, "the review accepted", func() bool { return len(reviews(t, hp)) == 0 })
+	pg.wait(`document.querySelectorAll("[data-review]").length === 0`)
+}
