@@ -21,12 +21,16 @@ type Source interface {
 	Dash(ctx context.Context, req dash.Request) (dash.Reply, error)
 	IsOwner() bool
 	OwnerChanges() int
+	// SyncStats reports the owner's group commit: fsync rounds and the
+	// appends they made durable; ok is false when this process counts
+	// none (not the owner, or the server fsyncs by itself).
+	SyncStats() (rounds, calls uint64, ok bool)
 }
 
 // Options configure a Registry.
 type Options struct {
-	// SyncAlways is set when the ledger runs with --sync always: then every
-	// append is stored with an fsync before it is acknowledged.
+	// SyncAlways is set when the ledger runs with --sync always (the
+	// default): then every append is durable before it is acknowledged.
 	SyncAlways bool
 	// Logger receives a line when the read models cannot be read for a
 	// scrape (warn). Nil discards them.
@@ -54,7 +58,7 @@ func New(src Source, opts Options) *Registry {
 	})
 	sync := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "clumsies_ledger_sync_always",
-		Help: "1 when every append is fsynced by the NATS server before it is acknowledged (--sync always), 0 when the server syncs on its interval.",
+		Help: "1 when every append is durable before it is acknowledged (--sync always, the default: the owner's group commit), 0 when the server syncs on its interval (--sync interval).",
 	})
 	if opts.SyncAlways {
 		sync.Set(1)
@@ -99,6 +103,10 @@ var (
 		"1 when this scrape could read the read models, 0 when not (the ledger metrics are then missing).", nil, nil)
 	descOwner = prometheus.NewDesc("clumsies_owner",
 		"1 when this process owns the workspace (its event store and read models), 0 when it reads through the owner.", nil, nil)
+	descSyncRounds = prometheus.NewDesc("clumsies_ledger_fsyncs_total",
+		"Fsync rounds of the ledger's group commit run by this process while it owned the workspace (each makes every append acknowledged before it durable).", nil, nil)
+	descSyncCalls = prometheus.NewDesc("clumsies_ledger_synced_appends_total",
+		"Appends (of every process) made durable by this process's group commit while it owned the workspace; divided by clumsies_ledger_fsyncs_total, the appends one fsync served.", nil, nil)
 	descTakeovers = prometheus.NewDesc("clumsies_owner_changes_total",
 		"Times this process had to find a new owner of the workspace since it started (a takeover).", nil, nil)
 )
@@ -122,7 +130,7 @@ type ledgerCollector struct {
 }
 
 func (c *ledgerCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descCalls, descDuration, descEvents, descApplied, descLag, descUp, descOwner, descTakeovers} {
+	for _, d := range []*prometheus.Desc{descCalls, descDuration, descEvents, descApplied, descLag, descUp, descOwner, descTakeovers, descSyncRounds, descSyncCalls} {
 		ch <- d
 	}
 }
@@ -134,6 +142,12 @@ func (c *ledgerCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(descOwner, prometheus.GaugeValue, owner)
 	ch <- prometheus.MustNewConstMetric(descTakeovers, prometheus.CounterValue, float64(c.src.OwnerChanges()))
+	if rounds, calls, ok := c.src.SyncStats(); ok {
+		// Counted by the owner's server since it started: a counter that
+		// starts again at a takeover, which rate() reads as a reset.
+		ch <- prometheus.MustNewConstMetric(descSyncRounds, prometheus.CounterValue, float64(rounds))
+		ch <- prometheus.MustNewConstMetric(descSyncCalls, prometheus.CounterValue, float64(calls))
+	}
 	m, err := c.read()
 	if err != nil {
 		c.log.Warn("metrics: cannot read the read models", "err", err)

@@ -74,3 +74,20 @@ func (n *Node) syncFailed() <-chan struct{} {
 	}
 	return n.Durable.Failed()
 }
+
+// SyncStats reports the group commit's work in this process: fsync rounds
+// run and Sync calls served (its own appends and the other processes'). ok
+// is false when this process does not own the workspace or its server
+// fsyncs by itself (--sync interval, or an owner without group commit):
+// then nothing here counts fsyncs.
+func (h *Handle) SyncStats() (rounds, calls uint64, ok bool) {
+	h.mu.Lock()
+	b := h.b
+	h.mu.Unlock()
+	o, isOwner := b.(*owner)
+	if !isOwner || o.n.Durable == nil {
+		return 0, 0, false
+	}
+	rounds, calls = o.n.Durable.Stats()
+	return rounds, calls, true
+}

@@ -15,20 +15,6 @@ func ScanRead(n *Node) int {
 	return n.scanIdx.read
 }
 
-// SyncStats returns the owner's group commit counters (fsync rounds and
-// Sync calls); ok is false when h is not the owner or the workspace runs
-// with SyncInterval.
-func (h *Handle) SyncStats() (rounds, calls uint64, ok bool) {
-	h.mu.Lock()
-	o, isOwner := h.b.(*owner)
-	h.mu.Unlock()
-	if !isOwner || o.n.Durable == nil {
-		return 0, 0, false
-	}
-	rounds, calls = o.n.Durable.Stats()
-	return rounds, calls, true
-}
-
 // WithoutMethod makes the owner's service in this process answer the named
 // method as an earlier version would (unknown method), and returns a
 // function that restores it. Call it before any request is in flight.

@@ -37,10 +37,13 @@ func TestDashboard_API(t *testing.T) {
 		} `json:"tools"`
 		Drafts int `json:"drafts"`
 	}
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	// A call through the serve process, which owns the workspace: its
+	// event is made durable by the owner's group commit.
+	mcpSession(t, base, "metrics-session")
 	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
-	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
 
 	var ov dash.Overview
 	getJSON(t, base, "/api/overview", "", &ov)
@@ -137,10 +140,13 @@ func TestDashboard_Metrics(t *testing.T) {
 			Errors uint64 `json:"errors"`
 		} `json:"tools"`
 	}
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	// A call through the serve process, which owns the workspace: its
+	// event is made durable by the owner's group commit.
+	mcpSession(t, base, "metrics-session")
 	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
-	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
 
 	// An open live stream is counted.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -207,6 +213,12 @@ func TestDashboard_Metrics(t *testing.T) {
 		if got := value(name); got != want {
 			t.Errorf("%s: %v, want %v", name, got, want)
 		}
+	}
+	// The serve process owns the workspace in the default durability: its
+	// group commit made the memsetup durable, one fsync for one or more
+	// appends.
+	if rounds, synced := value("clumsies_ledger_fsyncs_total"), value("clumsies_ledger_synced_appends_total"); rounds < 1 || synced < rounds {
+		t.Errorf("group commit: %v fsyncs for %v appends", rounds, synced)
 	}
 	for _, name := range []string{"go_goroutines", "process_resident_memory_bytes", "clumsies_owner_changes_total"} {
 		if _, ok := fams[name]; !ok {
