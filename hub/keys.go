@@ -15,7 +15,8 @@ import (
 //	s <nodeId> <sessionId>                         a session seen
 //	h <nodeId>                                     the node's chain head (JSON chainHead)
 //	d <nodeId> <seq, 8 bytes big-endian>           the node's chain digest through seq (32 bytes)
-//	p <team> <workspaceId> <ruleId>                a published rule or workflow -> path
+//	p <team> <workspaceId> <ruleId>                a published rule or workflow -> its path, then
+//	                                               its constraint ids, one per line (publishedRow)
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
 //	                                               a daily counter (uint64)
 const sep = "\x00"

@@ -280,7 +280,7 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 			return fmt.Errorf("decode %s: %w", ev.ID, err)
 		}
 		if d.Kind == "rule" || d.Kind == "workflow" {
-			return b.Set(keyPublished(team, ws, d.ID), []byte(d.Path), nil)
+			return b.Set(keyPublished(team, ws, d.ID), publishedRow(d), nil)
 		}
 	case events.TypeCatalogRemove:
 		var d events.RemoveData

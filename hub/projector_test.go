@@ -80,8 +80,10 @@ func applyAll(t *testing.T, p *projector, es ...entry) {
 func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	p := testProjector(t)
 	day := "2026-11-16" // a Monday
-	pub := event(t, "ws-a", events.TypeCatalogPublish, day, events.PublishData{ID: "p-1", Kind: "rule", Path: "style/A.md"})
-	pub2 := event(t, "ws-a", events.TypeCatalogPublish, day, events.PublishData{ID: "p-2", Kind: "workflow", Path: "workflow/W.md"})
+	pub := event(t, "ws-a", events.TypeCatalogPublish, day, events.PublishData{ID: "p-1", Kind: "rule", Path: "style/A.md",
+		Body: "# A\n\nWhat A asks.\n\n## C\n\n- one\n- two\n- three\n"})
+	pub2 := event(t, "ws-a", events.TypeCatalogPublish, day, events.PublishData{ID: "p-2", Kind: "workflow", Path: "workflow/W.md",
+		Body: "# W\n\nHow W goes.\n\n## Steps\n\n1. first\n"})
 	r1 := refer(t, "ws-a", day, [2]string{"p-1", "C/1"}, [2]string{"p-1", "C/2"})
 	r2 := refer(t, "ws-a", "2026-11-18", [2]string{"p-1", "C/1"}, [2]string{"p-9", "X"})
 	rb := refer(t, "ws-b", day, [2]string{"p-b", "K"})
@@ -117,6 +119,11 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	// (unlisted); ws-b refers p-b, unlisted.
 	if c := st.Coverage; c.Published != 2 || c.Referred != 1 || c.Unlisted != 2 || c.Ratio != 0.5 {
 		t.Fatalf("coverage %+v, want 1 of 2 published referred, 2 unlisted", c)
+	}
+	// p-1 has C/1, C/2 and C/3, of which refs named C/1 and C/2; p-2's
+	// Steps/1 was never named; p-9's X is not a published constraint.
+	if c := st.Coverage; c.Constraints != 4 || c.ConstraintsReferred != 2 || c.ConstraintRatio != 0.5 {
+		t.Fatalf("constraint coverage %+v, want 2 of 4 published constraints referred", c)
 	}
 	if len(st.TopRules) == 0 || st.TopRules[0].ID != "p-1" || st.TopRules[0].Refs != 3 || st.TopRules[0].Path != "style/A.md" {
 		t.Fatalf("top rules %+v, want p-1 (style/A.md) first with 3 refs", st.TopRules)

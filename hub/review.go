@@ -168,7 +168,10 @@ func (q *reviewQueue) applyOutcome(typ string, o ReviewOutcome) {
 }
 
 // setOutcome lays a hub outcome over review r; the caller holds q.mu.
-func (q *reviewQueue) setOutcome(r *Review, typ string, o ReviewOutcome) {
+func (q *reviewQueue) setOutcome(r *Review, typ string, o ReviewOutcome) { r.setOutcome(typ, o) }
+
+// setOutcome lays the hub outcome o (of type typ) over r.
+func (r *Review) setOutcome(typ string, o ReviewOutcome) {
 	r.Status, r.Reviewer, r.Reason, r.Revision, r.CurrentRevision = reviewOutcomeTypes[typ], o.Reviewer, o.Reason, o.Revision, o.CurrentRevision
 }
 

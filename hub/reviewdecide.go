@@ -175,7 +175,16 @@ func (h *Hub) decide(ctx context.Context, r Review, typ string, o ReviewOutcome)
 	if err != nil {
 		return r, fmt.Errorf("wait for the review queue: %w", err)
 	}
-	return h.ReviewOf(r.ID)
+	got, err := h.ReviewOf(r.ID)
+	if err != nil {
+		return got, err
+	}
+	// The status can reach the queue first through the node, which
+	// records the outcome it mirrors and whose event the aggregate
+	// sources, before the queue reads the hub's own event: answer with
+	// what this call decided.
+	got.setOutcome(typ, o)
+	return got, nil
 }
 
 // targetPath is the path a create or rename draft writes.

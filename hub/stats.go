@@ -101,12 +101,19 @@ type MemberStats struct {
 	ActiveDays int    `json:"activeDays"`
 }
 
-// Coverage is how much of the published rules agents referred to.
+// Coverage is how much of the published rules, and of their constraints,
+// agents referred to.
 type Coverage struct {
 	Published uint64  `json:"published"`
 	Referred  uint64  `json:"referred"` // published rules with at least one ref
 	Ratio     float64 `json:"ratio"`
 	Unlisted  uint64  `json:"unlisted"` // referred rule ids that are not published
+	// Constraints of the published rules and workflows, and how many of
+	// them at least one ref named (a ref to a constraint id the rule no
+	// longer has does not count).
+	Constraints         uint64  `json:"constraints"`
+	ConstraintsReferred uint64  `json:"constraintsReferred"`
+	ConstraintRatio     float64 `json:"constraintRatio"`
 }
 
 // Stats is the answer to a Query.
@@ -288,7 +295,7 @@ func (p *projector) stats(q Query) (Stats, error) {
 		}
 	}
 	// Published rules, for paths and coverage.
-	published := map[ruleKey]string{}
+	published := map[ruleKey]publishedRule{}
 	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixPublished(), UpperBound: prefixEnd(prefixPublished())})
 	if err != nil {
 		return Stats{}, err
@@ -302,17 +309,23 @@ func (p *projector) stats(q Query) (Stats, error) {
 		if !q.allows(counter{Team: rk.team, Workspace: rk.ws, Rule: rk.rule, Metric: metricRefs}) {
 			continue
 		}
-		published[rk] = string(it.Value())
+		published[rk] = readPublishedRow(it.Value())
 	}
 	if err := it.Close(); err != nil {
 		return Stats{}, err
 	}
 	out.Coverage.Published = uint64(len(published))
-	for rk, path := range published {
+	for rk, pr := range published {
 		if rules[rk] == nil {
 			rules[rk] = &RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []ConstraintStats{}}
 		}
-		rules[rk].Path = path
+		rules[rk].Path = pr.path
+		out.Coverage.Constraints += uint64(len(pr.constraints))
+		for _, id := range pr.constraints {
+			if constraints[rk][id] > 0 {
+				out.Coverage.ConstraintsReferred++
+			}
+		}
 	}
 	for rk, r := range rules {
 		for id, n := range constraints[rk] {
@@ -334,6 +347,9 @@ func (p *projector) stats(q Query) (Stats, error) {
 	}
 	if out.Coverage.Published > 0 {
 		out.Coverage.Ratio = float64(out.Coverage.Referred) / float64(out.Coverage.Published)
+	}
+	if out.Coverage.Constraints > 0 {
+		out.Coverage.ConstraintRatio = float64(out.Coverage.ConstraintsReferred) / float64(out.Coverage.Constraints)
 	}
 	slices.SortFunc(out.Rules, func(a, b RuleStats) int {
 		return cmp.Or(strings.Compare(a.Team, b.Team), strings.Compare(a.WorkspaceID, b.WorkspaceID),

@@ -217,8 +217,9 @@ func printHubStats(w interface{ Write([]byte) (int, error) }, st hub.Stats) erro
 	t := st.Totals
 	fmt.Fprintf(w, "%s to %s: %d events, %d refs, %d loads, %d sessions, %d reports; %d workspaces, %d nodes, %d members, %d active days\n",
 		st.From, st.To, t.Events, t.Refs, t.Loads, t.Sessions, t.Reports, t.Workspaces, t.Nodes, t.Members, t.ActiveDays)
-	fmt.Fprintf(w, "Coverage: %d of %d published rules referred (%.0f%%), %d unlisted ids referred\n\n",
-		st.Coverage.Referred, st.Coverage.Published, 100*st.Coverage.Ratio, st.Coverage.Unlisted)
+	fmt.Fprintf(w, "Coverage: %d of %d published rules referred (%.0f%%), %d of %d of their constraints (%.0f%%), %d unlisted ids referred\n\n",
+		st.Coverage.Referred, st.Coverage.Published, 100*st.Coverage.Ratio,
+		st.Coverage.ConstraintsReferred, st.Coverage.Constraints, 100*st.Coverage.ConstraintRatio, st.Coverage.Unlisted)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOP RULE\tWORKSPACE\tREFS")
 	for _, r := range st.TopRules {

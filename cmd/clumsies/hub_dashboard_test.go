@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
@@ -98,7 +99,8 @@ func TestHub_Dashboard(t *testing.T) {
 
 	// The page, in a browser, with the member's token.
 	var stats struct {
-		Totals struct{ Refs, Events uint64 }
+		Totals   struct{ Refs, Events uint64 }
+		Coverage struct{ Constraints, ConstraintsReferred uint64 }
 	}
 	getJSON(t, hp.api, "/api/stats?period=daily&days=90", member, &stats)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -120,6 +122,13 @@ func TestHub_Dashboard(t *testing.T) {
 	}
 	if got := pg.text(`document.querySelector('[data-member="ann"] [data-field=refs]').textContent`); got != thousands(stats.Totals.Refs) {
 		t.Errorf("hub page: ann's refs %q, want %d", got, stats.Totals.Refs)
+	}
+	if stats.Coverage.Constraints == 0 {
+		t.Errorf("hub stats: no published constraints counted for the coverage")
+	}
+	want := fmt.Sprintf("%s of %s of their constraints", thousands(stats.Coverage.ConstraintsReferred), thousands(stats.Coverage.Constraints))
+	if got := pg.text(`document.querySelector('[data-field="constraint-coverage"]').textContent`); !strings.HasPrefix(got, want) {
+		t.Errorf("hub page: constraint coverage %q, want %q", got, want)
 	}
 	if n := pg.number(`document.querySelectorAll("[data-node]").length`); n != 1 {
 		t.Errorf("hub page: %d nodes shown, want team blue's 1", n)
