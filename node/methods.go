@@ -19,6 +19,8 @@ var (
 	mView       = register("view", (*owner).view)
 	mList       = register("list", (*owner).list)
 	mDraftFacts = register("draftfacts", (*owner).draftFacts)
+	mDraftState = register("draftstate", (*owner).draftState)
+	mDraftList  = register("draftlist", (*owner).draftList)
 	mWaitFor    = register("waitfor", (*owner).waitFor)
 	mCatchUp    = register("catchup", (*owner).catchUp)
 	mStats      = register("stats", (*owner).stats)

@@ -1,0 +1,263 @@
+package repodraft
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+)
+
+// file is a content file as it is on disk: absent, or its bytes.
+type file struct {
+	exists bool
+	data   []byte
+}
+
+func (f file) hash() string {
+	if !f.exists {
+		return ""
+	}
+	return content.Hash(f.data)
+}
+
+// readFile reads the file at source path rel under root.
+func readFile(root, rel string) (file, error) {
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return file{}, nil
+	case err != nil:
+		return file{}, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return file{exists: true, data: b}, nil
+}
+
+// state is where the content tree stands for a plan.
+type state int
+
+const (
+	ready    state = iota // the files are as the draft's base: apply writes them
+	done                  // the files already hold the draft: apply only records it
+	conflict              // the files are neither: the draft is conflicted
+)
+
+// tree is what the files of a plan hold now, and what that means.
+type tree struct {
+	state  state
+	at     file   // the file at Plan.Path
+	to     file   // rename: the file at Plan.NewPath
+	reason string // conflict: why, in words
+}
+
+// inspect reads the files of plan p under root.
+func inspect(root string, p Plan) (tree, error) {
+	var t tree
+	var err error
+	if t.at, err = readFile(root, p.Path); err != nil {
+		return t, err
+	}
+	if p.Op == events.DraftOpRename {
+		if t.to, err = readFile(root, p.NewPath); err != nil {
+			return t, err
+		}
+	}
+	atBase := t.at.exists && t.at.hash() == p.BaseHash
+	switch p.Op {
+	case events.DraftOpCreate:
+		switch {
+		case !t.at.exists:
+			t.state = ready
+		case string(t.at.data) == p.Body:
+			t.state = done
+		default:
+			t.state, t.reason = conflict, fmt.Sprintf("%s was created since the draft was made, with other content", p.Path)
+		}
+	case events.DraftOpUpdate:
+		switch {
+		case atBase:
+			t.state = ready
+		case t.at.exists && string(t.at.data) == p.Body:
+			t.state = done
+		case !t.at.exists:
+			t.state, t.reason = conflict, fmt.Sprintf("%s was removed since the draft was made", p.Path)
+		default:
+			t.state, t.reason = conflict, fmt.Sprintf("%s changed since the draft was made (its hash is %s, the draft's base %s)", p.Path, t.at.hash(), p.BaseHash)
+		}
+	case events.DraftOpDelete:
+		switch {
+		case atBase:
+			t.state = ready
+		case !t.at.exists:
+			t.state = done
+		default:
+			t.state, t.reason = conflict, fmt.Sprintf("%s changed since the draft was made (its hash is %s, the draft's base %s)", p.Path, t.at.hash(), p.BaseHash)
+		}
+	case events.DraftOpRename:
+		switch {
+		case atBase && !t.to.exists:
+			t.state = ready
+		case !t.at.exists && t.to.exists && t.to.hash() == p.BaseHash:
+			t.state = done
+		case t.to.exists:
+			t.state, t.reason = conflict, fmt.Sprintf("%s, where the draft moves %s, is taken since the draft was made", p.NewPath, p.Path)
+		case !t.at.exists:
+			t.state, t.reason = conflict, fmt.Sprintf("%s was removed since the draft was made", p.Path)
+		default:
+			t.state, t.reason = conflict, fmt.Sprintf("%s changed since the draft was made (its hash is %s, the draft's base %s)", p.Path, t.at.hash(), p.BaseHash)
+		}
+	}
+	return t, nil
+}
+
+// currentHash is the hash a conflict reports: of the file that is not as
+// the draft expects.
+func (t tree) currentHash(p Plan) string {
+	if p.Op == events.DraftOpRename && t.to.exists {
+		return t.to.hash()
+	}
+	return t.at.hash()
+}
+
+// write makes the files under root hold plan p. Every file is written
+// whole to a hidden temporary file, synced and renamed over its path, so a
+// reader (the content watch) sees the old file or the new one, never a
+// part; a rename is one rename, so publishing sees the object move and
+// keeps its id.
+func write(root string, p Plan) error {
+	switch p.Op {
+	case events.DraftOpCreate, events.DraftOpUpdate:
+		return writeAtomic(root, p.Path, []byte(p.Body))
+	case events.DraftOpDelete:
+		return remove(root, p.Path)
+	case events.DraftOpRename:
+		return move(root, p.Path, p.NewPath)
+	}
+	return fmt.Errorf("unknown operation %q", p.Op)
+}
+
+// undo puts the files of plan p back as tree t found them, after write.
+func undo(root string, p Plan, t tree) error {
+	switch p.Op {
+	case events.DraftOpCreate:
+		return remove(root, p.Path)
+	case events.DraftOpUpdate, events.DraftOpDelete:
+		return writeAtomic(root, p.Path, t.at.data)
+	case events.DraftOpRename:
+		return move(root, p.NewPath, p.Path)
+	}
+	return fmt.Errorf("unknown operation %q", p.Op)
+}
+
+// writeAtomic writes data to source path rel under root, creating its
+// folders.
+func writeAtomic(root, rel string, data []byte) error {
+	dst := filepath.Join(root, filepath.FromSlash(rel))
+	dir := filepath.Dir(dst)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	tmp := filepath.Join(dir, "."+filepath.Base(dst)+".clumsies-"+randomSuffix())
+	if err := writeSynced(tmp, data); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return syncDir(dir)
+}
+
+func writeSynced(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func randomSuffix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// remove removes source path rel under root (nothing to do when it is
+// gone), then the folders it leaves empty below rules/ and context/.
+func remove(root, rel string) error {
+	dst := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	if err := syncDir(filepath.Dir(dst)); err != nil {
+		return err
+	}
+	pruneEmpty(root, path.Dir(rel))
+	return nil
+}
+
+// move renames source path from to to under root, creating the folders
+// of to and pruning those from leaves empty.
+func move(root, from, to string) error {
+	src := filepath.Join(root, filepath.FromSlash(from))
+	dst := filepath.Join(root, filepath.FromSlash(to))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("move %s to %s: %w", from, to, err)
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return fmt.Errorf("move %s to %s: %w", from, to, err)
+	}
+	if err := syncDir(filepath.Dir(dst)); err != nil {
+		return err
+	}
+	if err := syncDir(filepath.Dir(src)); err != nil {
+		return err
+	}
+	pruneEmpty(root, path.Dir(from))
+	return nil
+}
+
+// pruneEmpty removes folder rel under root and its parents while they are
+// empty, stopping above the first level (rules/, context/ stay). A folder
+// that is not empty, or cannot be removed, stops it: an empty folder left
+// behind is harmless.
+func pruneEmpty(root, rel string) {
+	for strings.Contains(rel, "/") {
+		if os.Remove(filepath.Join(root, filepath.FromSlash(rel))) != nil {
+			return
+		}
+		rel = path.Dir(rel)
+	}
+}
+
+// syncDir makes a rename or removal in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // pruned: nothing left to sync
+	}
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
