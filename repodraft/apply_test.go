@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/clumsies/clumsies/catalog"
-	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/content"
+	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
