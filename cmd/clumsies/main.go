@@ -75,6 +75,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"serve":   &ServeCommand{m: m},
 		"demo":    &DemoCommand{m: m},
 		"publish": &PublishCommand{m: m},
+		"drafts":  &DraftsCommand{m: m},
 		"events":  &EventsCommand{m: m},
 		"stats":   &StatsCommand{m: m},
 		"rebuild": &RebuildCommand{m: m},
@@ -112,6 +113,7 @@ Commands:
   serve           run the MCP server over stdio (for Claude Code, Codex, Cursor, VS Code) or HTTP
   demo            run a scripted agent session against a throw-away workspace
   publish         publish the content tree as catalog events (serve does it on start and on every edit)
+  drafts ...      review the agents' drafts: list, show ID, diff ID, apply ID, decline ID --reason R
   events          print the ledger (--follow, --type T, --from SEQ)
   stats           usage per rule and constraint, sessions, tool metrics
   rebuild         drop the read models and replay the stream; prints a digest
@@ -125,7 +127,7 @@ Commands:
   version         print the version and the commit it was built from
 
 Every command that prints data prints JSON with --json. The workspace
-commands (serve, ui, publish, events, stats, rebuild, verify, adapt, hook)
+commands (serve, ui, publish, drafts, events, stats, rebuild, verify, adapt, hook)
 take --workspace DIR (default: the nearest parent holding .clumsies/);
 init takes the folder as DIR or --workspace DIR.
 Run 'clumsies <command> -h' for its flags.
