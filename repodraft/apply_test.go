@@ -340,3 +340,97 @@ func TestDecline(t *testing.T) {
 		t.Fatalf("state %+v, want a new open draft and the declined one in the history", st)
 	}
 }
+
+// TestApply_MetaPrompt applies an update of the META_PROMPT, which lives at
+// the content root under its fixed name.
+func TestApply_MetaPrompt(t *testing.T) {
+	e := newEnv(t)
+	const body = "# Frame\n\nNew frame.\n"
+	d := e.stage(catalog.DraftCommand{Resource: events.ResourceMPF, Op: events.DraftOpUpdate, ID: content.MetaPromptPath, Body: body})
+	want := e.tree()
+	want[content.MetaPromptPath] = body
+	if _, err := e.r.Apply(context.Background(), d.ID, 0); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, e.tree(), want)
+}
+
+// TestPlanOf_RefusesUnsafePaths: a draft whose path is not a safe content
+// path (which artifact never records, an imported ledger might) is
+// refused before anything is read or written.
+func TestPlanOf_RefusesUnsafePaths(t *testing.T) {
+	for _, p := range []string{"../escape.md", "/abs.md", "go/../../x.md", "go/.hidden.md", "go/x.txt"} {
+		_, err := repodraft.PlanOf(catalog.Draft{ID: "tmp-rule-x", Resource: events.ResourceRule, Op: events.DraftOpCreate, Path: p, Body: "x"})
+		if err == nil {
+			t.Errorf("path %q: planned, want refused", p)
+		}
+	}
+	_, err := repodraft.PlanOf(catalog.Draft{ID: "p-1", Resource: events.ResourceRule, Op: events.DraftOpUpdate, Path: "go/A.md", Body: "x"})
+	if err == nil {
+		t.Error("an update without a base hash was planned")
+	}
+}
+
+// interleaved is the workspace's ledger with one step run just before the
+// next record: another writer's event landing between an apply's write
+// and its record.
+type interleaved struct {
+	repodraft.Ledger
+	before func()
+}
+
+func (l *interleaved) RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
+	if f := l.before; f != nil {
+		l.before = nil
+		f()
+	}
+	return l.Ledger.RecordExpecting(ctx, ev, exp)
+}
+
+// TestApply_DraftChangedBeforeTheRecord: the agent updates the draft after
+// apply wrote the file and before it recorded the outcome; the file is
+// put back, nothing is recorded, and the draft holds the agent's update.
+// An event of another draft in the same window only makes apply decide
+// again.
+func TestApply_DraftChangedBeforeTheRecord(t *testing.T) {
+	t.Run("SameDraft", func(t *testing.T) {
+		e := newEnv(t)
+		id := e.idAt(errorsPath)
+		e.stage(catalog.DraftCommand{Resource: events.ResourceRule, Op: events.DraftOpUpdate, ID: id, Body: "# Errors\n\nOne.\n"})
+		before := e.tree()
+		var during map[string]string
+		r := *e.r
+		r.Ledger = &interleaved{Ledger: e.h, before: func() {
+			during = e.tree()
+			e.stage(catalog.DraftCommand{Resource: events.ResourceRule, Op: events.DraftOpUpdate, ID: id, Body: "# Errors\n\nTwo.\n"})
+		}}
+		_, err := r.Apply(context.Background(), id, 0)
+		if !errors.Is(err, repodraft.ErrChanged) {
+			t.Fatalf("apply: %v, want ErrChanged", err)
+		}
+		if during["rules/"+errorsPath] != "# Errors\n\nOne.\n" {
+			t.Fatalf("the file before the record: %q, want the draft written", during["rules/"+errorsPath])
+		}
+		sameTree(t, e.tree(), before)
+		if st := e.state(id); st.Open == nil || st.Open.Body != "# Errors\n\nTwo.\n" || len(st.History) != 0 {
+			t.Fatalf("state %+v, want the agent's update open and nothing closed", st)
+		}
+	})
+	t.Run("OtherDraft", func(t *testing.T) {
+		e := newEnv(t)
+		id := e.idAt(errorsPath)
+		const body = "# Errors\n\nOne.\n"
+		e.stage(catalog.DraftCommand{Resource: events.ResourceRule, Op: events.DraftOpUpdate, ID: id, Body: body})
+		r := *e.r
+		r.Ledger = &interleaved{Ledger: e.h, before: func() {
+			e.stage(catalog.DraftCommand{Resource: events.ResourceRule, Op: events.DraftOpCreate, Path: "go/OTHER.md", Body: "# Other\n"})
+		}}
+		out, err := r.Apply(context.Background(), id, 0)
+		if err != nil || out.Type != events.TypeDraftApply || out.Recovered {
+			t.Fatalf("apply: %+v, %v; want applied", out, err)
+		}
+		if got := e.tree()["rules/"+errorsPath]; got != body {
+			t.Fatalf("file %q, want the draft", got)
+		}
+	})
+}

@@ -36,11 +36,29 @@ func TestCLI_StrayArguments(t *testing.T) {
 		{"version", "x"},
 		{"stats", "--json", other, "--workspace", dir},
 		{"init", "a", "b"},
+		{"drafts", "list", "x"},
+		{"drafts", "--json", "x"},
 	} {
 		t.Run(strings.Join(args, "_"), func(t *testing.T) {
 			r := run(t, dir, args...)
 			if r.code != 2 || !strings.Contains(r.stderr, "takes") || r.stdout != "" {
 				t.Fatalf("got exit %d, stdout %q, stderr %q; want exit 2 refusing the arguments", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+	for _, args := range [][]string{
+		{"drafts", "show", "a", "b"},
+		{"drafts", "diff", "a", "b"},
+		{"drafts", "apply", "a", "b"},
+		{"drafts", "decline", "a", "b", "--reason", "r"},
+		{"drafts", "show"},
+		{"drafts", "apply"},
+		{"drafts", "frob"},
+	} {
+		t.Run(strings.Join(args, "_"), func(t *testing.T) {
+			r := run(t, dir, args...)
+			if r.code != 2 || !strings.Contains(r.stderr, "drafts") || r.stdout != "" {
+				t.Fatalf("got exit %d, stdout %q, stderr %q; want exit 2 saying what drafts takes", r.code, r.stdout, r.stderr)
 			}
 		})
 	}

@@ -370,3 +370,29 @@ func TestDrafts_UpdateRacesApply(t *testing.T) {
 	}
 	t.Logf("outcomes: %v (an apply took %v)", outcomes, applyTook)
 }
+
+// TestDrafts_Help: every drafts command lists its flags the way they are
+// typed, --workspace and --json everywhere, --sync where events are
+// written.
+func TestDrafts_Help(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"list", "show", "diff", "apply", "decline"} {
+		t.Run(sub, func(t *testing.T) {
+			r := run(t, dir, "drafts", sub, "-h")
+			if r.code != 0 {
+				t.Fatalf("drafts %s -h: exit %d", sub, r.code)
+			}
+			if m := singleDash.FindString(r.stderr); m != "" {
+				t.Errorf("drafts %s -h prints a flag with one dash (%q):\n%s", sub, m, r.stderr)
+			}
+			writes := sub == "apply" || sub == "decline"
+			if !strings.Contains(r.stderr, "--workspace DIR") || !strings.Contains(r.stderr, "--json") ||
+				strings.Contains(r.stderr, "--sync always|interval") != writes {
+				t.Errorf("drafts %s -h: want --workspace DIR, --json and --sync only where events are written:\n%s", sub, r.stderr)
+			}
+		})
+	}
+	if r := run(t, dir, "drafts", "help"); r.code != 0 || !strings.Contains(r.stdout, "apply ID") {
+		t.Fatalf("drafts help: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
