@@ -157,14 +157,21 @@ func undo(root string, p Plan, t tree) error {
 }
 
 // writeAtomic writes data to source path rel under root, creating its
-// folders.
+// folders. Temporary files of earlier writes of rel that a crash left
+// behind are removed first.
 func writeAtomic(root, rel string, data []byte) error {
 	dst := filepath.Join(root, filepath.FromSlash(rel))
 	dir := filepath.Dir(dst)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	tmp := filepath.Join(dir, "."+filepath.Base(dst)+".clumsies-"+randomSuffix())
+	prefix := "." + filepath.Base(dst) + tmpMark
+	if stale, err := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"*")); err == nil {
+		for _, f := range stale {
+			os.Remove(f)
+		}
+	}
+	tmp := filepath.Join(dir, prefix+randomSuffix())
 	if err := writeSynced(tmp, data); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", rel, err)
@@ -174,6 +181,22 @@ func writeAtomic(root, rel string, data []byte) error {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	return syncDir(dir)
+}
+
+// tmpMark marks the hidden temporary files of writeAtomic: a file name
+// that starts with "." is not content, so publishing never reads one.
+const tmpMark = ".clumsies-tmp-"
+
+// globEscape escapes the pattern characters of a file name for Glob.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func writeSynced(name string, data []byte) error {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -395,4 +396,85 @@ func TestDrafts_Help(t *testing.T) {
 	if r := run(t, dir, "drafts", "help"); r.code != 0 || !strings.Contains(r.stdout, "apply ID") {
 		t.Fatalf("drafts help: exit %d, stdout %q", r.code, r.stdout)
 	}
+}
+
+// TestDrafts_ApplyKilled kills `drafts apply`, the workspace's only
+// process, at a different moment of its run each round (before it wrote,
+// between its write and its record, after), then applies again. Whatever
+// the moment: the draft is recorded applied exactly once, the file holds
+// its body, and nothing else of the tree changed.
+func TestDrafts_ApplyKilled(t *testing.T) {
+	dir := newWorkspace(t)
+	const rounds = 16
+	for i := range rounds {
+		p := filepath.Join(dir, ".clumsies", "rules", "kill", fmt.Sprintf("R%d.md", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("# R%d\n\nBefore.\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustRun(t, dir, "publish")
+	_, cl := serve(t, dir)
+	setup(t, cl, "agent-1")
+	items := itemsByPath(t, cl)
+	ids := make([]string, rounds)
+	for i := range rounds {
+		ids[i] = items[fmt.Sprintf("kill/R%d.md", i)]["id"].(string)
+		artifact(t, cl, "rule", "update", map[string]any{"id": ids[i], "body": fmt.Sprintf("# R%d\n\nAfter.\n", i)})
+	}
+	cl.Close()
+
+	start := time.Now()
+	mustRun(t, dir, "drafts", "list")
+	took := time.Since(start) // a run that opens the workspace as its owner
+	outcomes := map[string]int{}
+	for i, id := range ids {
+		want := contentTree(t, dir)
+		name := fmt.Sprintf("rules/kill/R%d.md", i)
+		want[name] = fmt.Sprintf("# R%d\n\nAfter.\n", i)
+		cmd := exec.Command(binary, "drafts", "apply", id)
+		cmd.Dir = dir
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(took * time.Duration(i) / rounds * 3 / 2)
+		cmd.Process.Kill()
+		cmd.Wait()
+		r := run(t, dir, "drafts", "apply", id)
+		switch {
+		case r.code != 0 && strings.Contains(r.stderr, "its last draft was applied"):
+			outcomes["recorded before the kill"]++
+		case r.code == 0 && strings.Contains(r.stdout, "already held"):
+			outcomes["written, not recorded"]++
+		case r.code == 0:
+			outcomes["nothing written"]++
+		default:
+			t.Fatalf("round %d: apply after the kill: exit %d, %s", i, r.code, r.stderr)
+		}
+		if got := contentTree(t, dir); !maps.Equal(got, want) {
+			t.Fatalf("round %d: content tree\ngot  %q\nwant %q", i, got, want)
+		}
+		var shown struct {
+			Draft   draftJSON   `json:"draft"`
+			History []draftJSON `json:"history"`
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, dir, "drafts", "show", id, "--json")), &shown); err != nil {
+			t.Fatal(err)
+		}
+		if len(shown.History) != 1 || shown.Draft.Status != "applied" {
+			t.Fatalf("round %d: %+v, want the draft applied once", i, shown)
+		}
+	}
+	applied := 0
+	for _, line := range strings.Split(mustRun(t, dir, "events", "--type", "attest.draft.apply"), "\n") {
+		if strings.TrimSpace(line) != "" {
+			applied++
+		}
+	}
+	if applied != rounds {
+		t.Fatalf("%d apply events, want %d", applied, rounds)
+	}
+	t.Logf("outcomes: %v (a run took %v)", outcomes, took)
+	mustRun(t, dir, "publish") // nothing ran serve's content watch
+	mustRun(t, dir, "verify")
 }
