@@ -233,10 +233,10 @@ func (d *draftsRun) show(ctx context.Context, args []string) error {
 		fmt.Fprintf(w, "\nThe conflict (the file as it was, against the draft):\n%s", dr.Diff)
 	}
 	if diff != "" {
-		fmt.Fprintf(w, "\n%s", diff)
+		fmt.Fprintf(w, "\nThe draft against the published content:\n%s", diff)
 	}
 	if dr.Status == catalog.StatusDraft {
-		fmt.Fprintf(w, "\nApply it with clumsies drafts apply %s, or decline it with clumsies drafts decline %s --reason R.\n", dr.ID, dr.ID)
+		fmt.Fprintf(w, "\nApply it as shown with clumsies drafts apply %s --seq %d (refused if the agent changes it meanwhile),\nor decline it with clumsies drafts decline %s --reason R.\n", dr.ID, dr.Seq, dr.ID)
 	}
 	return nil
 }
@@ -321,7 +321,7 @@ func (d *draftsRun) apply(ctx context.Context, args []string) error {
 	}
 	if out.Type == events.TypeDraftConflict {
 		fmt.Fprint(d.m.Stdout, out.Data.Diff)
-		return fmt.Errorf("draft %s is conflicted and was not applied: %s; the diff above is what it would still change. The agent may stage a new draft on the current file", id, out.Data.Reason)
+		return fmt.Errorf("draft %s is conflicted and was not applied: %s; the diff above is what it would still change. the agent may stage a new draft on the current file", id, out.Data.Reason)
 	}
 	what := "wrote " + out.Plan.Path
 	switch out.Plan.Op {
