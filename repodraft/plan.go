@@ -12,11 +12,11 @@ import (
 // source paths: slash separated, relative to the content root
 // (rules/go/STYLE.md, context/arch/ADR.md, META_PROMPT.md).
 type Plan struct {
-	Op       events.DraftOp
-	Path     string // the file the draft changes; for a rename, where it moves from
-	NewPath  string // rename: where the file moves to
-	Body     string // create and update: the new content of Path
-	BaseHash string // update, rename, delete: the hash the file must still have
+	Op       events.DraftOp `json:"op"`
+	Path     string         `json:"path"`               // the file the draft changes; for a rename, where it moves from
+	NewPath  string         `json:"newPath,omitempty"`  // rename: where the file moves to
+	Body     string         `json:"body,omitempty"`     // create and update: the new content of Path
+	BaseHash string         `json:"baseHash,omitempty"` // update, rename, delete: the hash the file must still have
 }
 
 // PlanOf returns the plan of draft d. It refuses a draft whose paths are
