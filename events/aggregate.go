@@ -11,7 +11,7 @@ import (
 // (Log.AppendExpecting). Every event of a type in the aggregate counts,
 // failed tool calls included, because they share its subjects.
 //
-//	AggregateDrafts   attest.draft.*   the drafts agents stage with artifact
+//	AggregateDrafts   attest.draft.*   the drafts agents stage with artifact, and their review
 //	AggregateCatalog  catalog.*        the published manifest
 //
 // Evidence events (setup, discover, load, refer, report, reject) belong
