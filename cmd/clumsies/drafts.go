@@ -139,9 +139,9 @@ func (d *draftsRun) list(ctx context.Context, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(d.m.Stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATUS\tOP\tPATH\tSESSION\tSEQ")
+	fmt.Fprintln(tw, "ID\tSTATUS\tOP\tPATH\tSESSION\tSEQ\tREASON")
 	for _, dr := range ds {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", dr.ID, dr.Status, dr.Op, pathOf(dr), orDash(dr.SessionID), dr.Seq)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", dr.ID, dr.Status, dr.Op, pathOf(dr), orDash(dr.SessionID), dr.Seq, truncate(dr.Reason, 60))
 	}
 	return tw.Flush()
 }
