@@ -43,13 +43,13 @@ func (s *Store) DraftState(ctx context.Context, id string) (DraftState, error) {
 	st := DraftState{Facts: catalog.DraftFacts{Seq: s.st.aggregates[events.AggregateDrafts]}}
 	if o, ok := s.st.manifest.objects[id]; ok {
 		st.Facts.Object = &catalog.Target{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
-		obj := o.Object
-		obj.Constraints = slices.Clone(o.Constraints)
-		body, err := s.body(id)
+		obj, err := s.objectRow(id)
 		if err != nil {
 			return DraftState{}, err
 		}
-		obj.Body = body
+		if obj.Body, err = s.body(id); err != nil {
+			return DraftState{}, err
+		}
 		st.Object = &obj
 	}
 	if d, ok := s.st.drafts.byID[id]; ok {
