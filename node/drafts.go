@@ -4,17 +4,28 @@ import (
 	"context"
 
 	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
 
 // draftState reads the state of one draft id once the read models have
 // applied every event the stream held when it was asked, so that a person
 // reviewing a draft sees what the agent last did.
+// A draft of the team's content is marked Team.
 func (o *owner) draftState(ctx context.Context, id string) (projections.DraftState, error) {
 	if _, err := o.catchUp(ctx, struct{}{}); err != nil {
 		return projections.DraftState{}, err
 	}
-	return read(o, func(s *projections.Store) (projections.DraftState, error) { return s.DraftState(ctx, id) })
+	st, err := read(o, func(s *projections.Store) (projections.DraftState, error) { return s.DraftState(ctx, id) })
+	if err != nil || o.n.Team == nil {
+		return st, err
+	}
+	if _, ok := o.n.Team.Get(id); ok {
+		st.Team = true
+	} else if st.Open != nil && st.Open.Op == events.DraftOpCreate && o.n.inTeamFolder(st.Open) {
+		st.Team = true
+	}
+	return st, nil
 }
 
 // draftList lists the drafts (the closed ones too when closed is true)

@@ -25,6 +25,11 @@ type DraftState struct {
 	// Object is the published object with the id, body included; nil
 	// when none.
 	Object *Object `json:"object,omitempty"`
+	// Team is true for a draft of the team's content (an object of the
+	// team's catalog, or a new file in a team folder), which is reviewed
+	// at the hub. The store knows nothing of teams and leaves it false;
+	// the workspace's owner, which mirrors the team's catalog, sets it.
+	Team bool `json:"team,omitempty"`
 }
 
 // DraftState returns the state of draft id. An id with neither a draft

@@ -199,5 +199,9 @@ func open(st projections.DraftState, id string) error {
 		return &catalog.DraftError{Code: events.CodeIncompatibleDraft, Message: fmt.Sprintf(
 			"draft %s is in review at the hub: it is accepted or declined there (clumsies hub review), not in the workspace", id)}
 	}
+	if st.Team {
+		return &catalog.DraftError{Code: events.CodeIncompatibleDraft, Message: fmt.Sprintf(
+			"draft %s changes the team's content: it is submitted to the hub and reviewed there (clumsies hub review), not applied to the repository", id)}
+	}
 	return nil
 }

@@ -434,3 +434,36 @@ func TestApply_DraftChangedBeforeTheRecord(t *testing.T) {
 		}
 	})
 }
+
+// teamMarked is the workspace's ledger as an owner with a team's catalog
+// answers for a draft of the team's content: its state marked Team.
+type teamMarked struct{ repodraft.Ledger }
+
+func (l teamMarked) DraftState(ctx context.Context, id string) (projections.DraftState, error) {
+	st, err := l.Ledger.DraftState(ctx, id)
+	st.Team = true
+	return st, err
+}
+
+// TestApply_TeamDraftRefused: a team draft not yet submitted (its owner
+// stopped before submitting it) is neither applied nor declined in the
+// workspace.
+func TestApply_TeamDraftRefused(t *testing.T) {
+	e := newEnv(t)
+	id := e.idAt(errorsPath)
+	e.stage(catalog.DraftCommand{Resource: events.ResourceRule, Op: events.DraftOpUpdate, ID: id, Body: "# Errors\n\nTeam.\n"})
+	before := e.tree()
+	r := *e.r
+	r.Ledger = teamMarked{e.h}
+	var de *catalog.DraftError
+	if _, err := r.Apply(context.Background(), id, 0); !errors.As(err, &de) || !strings.Contains(de.Message, "hub") {
+		t.Fatalf("apply of a team draft: %v, want refused", err)
+	}
+	if _, err := r.Decline(context.Background(), id, "no"); !errors.As(err, &de) || !strings.Contains(de.Message, "hub") {
+		t.Fatalf("decline of a team draft: %v, want refused", err)
+	}
+	sameTree(t, e.tree(), before)
+	if st := e.state(id); st.Open == nil || st.Open.Status != catalog.StatusDraft {
+		t.Fatalf("state %+v, want the draft still open", st)
+	}
+}

@@ -110,9 +110,9 @@ func draftList(tb testing.TB, dir string, args ...string) []draftJSON {
 	return out.Drafts
 }
 
-// waitFor polls cond every 50ms for up to a minute (the owner's content
+// waitUntil polls cond every 50ms for up to a minute (the owner's content
 // watch publishes an applied file on its own time).
-func waitFor(tb testing.TB, what string, cond func() bool) {
+func waitUntil(tb testing.TB, what string, cond func() bool) {
 	tb.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for !cond() {
@@ -169,7 +169,7 @@ func TestDrafts_ApplyWithServeRunning(t *testing.T) {
 	}
 
 	var items map[string]map[string]any
-	waitFor(t, "serve to publish the applied files", func() bool {
+	waitUntil(t, "serve to publish the applied files", func() bool {
 		items = itemsByPath(t, cl)
 		_, oldB := items["go/B.md"]
 		_, c := items["notes/C.md"]
@@ -364,7 +364,7 @@ func TestDrafts_UpdateRacesApply(t *testing.T) {
 		if shown.Draft.Status == "draft" {
 			artifact(t, cl, "rule", "discard", map[string]any{"id": id})
 		}
-		waitFor(t, "the file to be published", func() bool {
+		waitUntil(t, "the file to be published", func() bool {
 			b, _ := os.ReadFile(file)
 			return itemsByPath(t, cl)["go/A.md"]["hash"] == content.Hash(b)
 		})
@@ -477,4 +477,35 @@ func TestDrafts_ApplyKilled(t *testing.T) {
 	t.Logf("outcomes: %v (a run took %v)", outcomes, took)
 	mustRun(t, dir, "publish") // nothing ran serve's content watch
 	mustRun(t, dir, "verify")
+}
+
+// TestDrafts_TeamDraftsAreReviewedAtTheHub: a draft of a team rule is
+// submitted to the hub; drafts apply and decline refuse it, pointing at
+// the hub's review, and leave the repository's content as it is.
+func TestDrafts_TeamDraftsAreReviewedAtTheHub(t *testing.T) {
+	hp := newHub(t)
+	tree := writeTree(t, map[string]string{"rules/team/STYLE.md": teamRule, "META_PROMPT.md": "# Meta\n"})
+	teamID := pushTree(t, hp, tree, "red").Published[0].ID
+	dir := newWorkspace(t)
+	hp.join(t, dir, "red", "ann")
+	_, cl := serve(t, dir)
+	setup(t, cl, "team-1")
+	waitUntil(t, "the team rule in memdisc", func() bool {
+		it := discItem(t, cl, "team/STYLE.md")
+		return it != nil && it["source"] == "team"
+	})
+	artifact(t, cl, "rule", "update", map[string]any{"id": teamID, "body": teamRule + "- with %w\n"})
+	waitUntil(t, "the team draft in review", func() bool {
+		return discItem(t, cl, "team/STYLE.md")["draftStatus"] == "in_review"
+	})
+	before := contentTree(t, dir)
+	for _, args := range [][]string{{"drafts", "apply", teamID}, {"drafts", "decline", teamID, "--reason", "no"}} {
+		r := run(t, dir, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "at the hub") {
+			t.Fatalf("%v: exit %d, stderr %q; want refused, pointing at the hub", args, r.code, r.stderr)
+		}
+	}
+	if got := contentTree(t, dir); !maps.Equal(got, before) {
+		t.Fatalf("the repository's content changed: %q", got)
+	}
 }
