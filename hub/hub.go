@@ -88,7 +88,11 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)
-	h.done.Add(4)
+	h.done.Add(5)
+	go func() {
+		defer h.done.Done()
+		h.watchLeadership(wctx)
+	}()
 	reviewsReady := make(chan struct{})
 	go func() {
 		defer h.done.Done()
