@@ -27,11 +27,11 @@ run: build ## show clumsies at work: a scripted agent session on a throw-away wo
 	./$(BIN) demo
 
 .PHONY: test
-test: interop-deps ## run every test (unit, golden, end-to-end, interop)
+test: interop-deps browser-deps ## run every test (unit, golden, end-to-end, interop)
 	$(GO) test -count=1 $(PKGS)
 
 .PHONY: race
-race: interop-deps ## run the tests under the race detector
+race: interop-deps browser-deps ## run the tests under the race detector
 	$(GO) test -race -count=1 $(PKGS)
 
 .PHONY: lint
@@ -59,10 +59,21 @@ soak: build ## kill serve processes (owners and others) under load for ROUNDS ro
 	$(GO) run ./internal/soak -bin $(BIN) -rounds $(ROUNDS)
 
 .PHONY: screenshots
-screenshots: ## the dashboard's pages at laptop and phone width into docs/screenshots (needs chromium)
+screenshots: browser-deps ## the dashboard's pages at laptop and phone width into docs/screenshots (needs chromium)
 	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestDashboard_Browser|TestHub_Dashboard' ./cmd/clumsies
 
 .PHONY: interop-deps
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: browser-deps
+browser-deps: ## install Debian's chromium for the dashboard's browser tests when it is missing
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		echo "installing Debian's chromium for the dashboard's browser tests (apt-get)"; \
+		sudo=""; if [ "$$(id -u)" != 0 ]; then sudo=sudo; fi; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null || \
+		{ echo "could not install chromium: install it (apt-get install -y chromium) or set CHROMIUM=/path/to/chromium"; exit 1; }; \
+	fi
+
 interop-deps: $(INTEROP)/node_modules/.installed ## install the npm packages the interop tests use
 
 $(INTEROP)/node_modules/.installed: $(INTEROP)/package.json $(INTEROP)/package-lock.json
