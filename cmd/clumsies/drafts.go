@@ -185,20 +185,7 @@ func (d *draftsRun) state(ctx context.Context, h *node.Handle, id string) (proje
 }
 
 func (d *draftsRun) show(ctx context.Context, args []string) error {
-	id, err := d.id(d.flags("show ID [--workspace DIR] [--json]"), args)
-	if err != nil {
-		return err
-	}
-	h, err := d.attach(ctx)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	st, dr, err := d.state(ctx, h, id)
-	if err != nil {
-		return err
-	}
-	diff, err := repodraft.Diff(dr, st.Object)
+	st, dr, diff, err := d.withDiff(ctx, "show ID [--workspace DIR] [--json]", args)
 	if err != nil {
 		return err
 	}
@@ -241,6 +228,26 @@ func (d *draftsRun) show(ctx context.Context, args []string) error {
 	return nil
 }
 
+// withDiff reads the draft that args name (usage: the subcommand's
+// synopsis) and its diff against the published content.
+func (d *draftsRun) withDiff(ctx context.Context, usage string, args []string) (projections.DraftState, catalog.Draft, string, error) {
+	id, err := d.id(d.flags(usage), args)
+	if err != nil {
+		return projections.DraftState{}, catalog.Draft{}, "", err
+	}
+	h, err := d.attach(ctx)
+	if err != nil {
+		return projections.DraftState{}, catalog.Draft{}, "", err
+	}
+	defer h.Close()
+	st, dr, err := d.state(ctx, h, id)
+	if err != nil {
+		return st, dr, "", err
+	}
+	diff, err := repodraft.Diff(dr, st.Object)
+	return st, dr, diff, err
+}
+
 func reasonSuffix(r string) string {
 	if r == "" {
 		return ""
@@ -249,20 +256,7 @@ func reasonSuffix(r string) string {
 }
 
 func (d *draftsRun) diff(ctx context.Context, args []string) error {
-	id, err := d.id(d.flags("diff ID [--workspace DIR] [--json]"), args)
-	if err != nil {
-		return err
-	}
-	h, err := d.attach(ctx)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	st, dr, err := d.state(ctx, h, id)
-	if err != nil {
-		return err
-	}
-	diff, err := repodraft.Diff(dr, st.Object)
+	_, dr, diff, err := d.withDiff(ctx, "diff ID [--workspace DIR] [--json]", args)
 	if err != nil {
 		return err
 	}
