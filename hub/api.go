@@ -95,6 +95,7 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("POST /api/reviews/{id}/accept", a.accept)
 	mux.HandleFunc("POST /api/reviews/{id}/decline", a.decline)
 	mux.HandleFunc("GET /api/team/nodes", a.teamNodes)
+	mux.HandleFunc("GET /api/team/events", a.teamEvents)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, h.Health(r.Context()))
 	})

@@ -44,6 +44,7 @@ type Hub struct {
 	links   *linkWatcher
 	proj    *projector
 	reviews *reviewQueue
+	changes *changes
 	// reviewMu serializes review decisions within this hub.
 	reviewMu sync.Mutex
 
@@ -64,7 +65,8 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, password: randomHex(24), reviews: newReviewQueue()}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, password: randomHex(24), reviews: newReviewQueue(), changes: newChanges()}
+	h.reviews.touched = h.changes.touch
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
@@ -85,6 +87,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
+	h.proj.changed = h.changes.touch
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,9 @@ type projector struct {
 
 	mu      sync.Mutex
 	applied uint64
+
+	// changed, when set, learns the teams of every committed batch.
+	changed func(teams ...string)
 }
 
 func openProjector(dir string, nodes func(string) (Node, bool), logger *slog.Logger) (*projector, error) {
@@ -175,8 +179,23 @@ func (p *projector) apply(msgs []entry) error {
 	}
 	p.mu.Lock()
 	p.applied = last
+	changed := p.changed
 	p.mu.Unlock()
+	if changed != nil {
+		changed(batchTeams(msgs)...)
+	}
 	return nil
+}
+
+// batchTeams returns the teams whose subjects msgs hold.
+func batchTeams(msgs []entry) []string {
+	var teams []string
+	for _, m := range msgs {
+		if team, _, _, _, ok := splitSubject(m.subject); ok && !slices.Contains(teams, team) {
+			teams = append(teams, team)
+		}
+	}
+	return teams
 }
 
 // errForged marks a message whose subject, source header and envelope

@@ -87,6 +87,9 @@ type reviewQueue struct {
 	// replayed side by side), by review id.
 	early   map[string]earlyOutcome
 	changed chan struct{}
+	// touched, when set, learns the team of every review that changes;
+	// it is called with mu held and must not call back into the queue.
+	touched func(teams ...string)
 }
 
 type earlyOutcome struct {
@@ -99,9 +102,12 @@ func newReviewQueue() *reviewQueue {
 		early: map[string]earlyOutcome{}, changed: make(chan struct{})}
 }
 
-func (q *reviewQueue) notify() {
+func (q *reviewQueue) notify(team string) {
 	close(q.changed)
 	q.changed = make(chan struct{})
+	if q.touched != nil {
+		q.touched(team)
+	}
 }
 
 // applyDraftEvent folds one draft event of node n (at sequence seq of its
@@ -137,7 +143,7 @@ func (q *reviewQueue) applyDraftEvent(n Node, seq uint64, ev *events.Event) erro
 			delete(q.early, ev.ID)
 			q.setOutcome(q.byID[ev.ID], e.typ, e.o)
 		}
-		q.notify()
+		q.notify(n.Team)
 	case next != nil && next.Status.Final():
 		// The node recorded the outcome: its review is over.
 		if id, ok := q.open[key]; ok {
@@ -145,7 +151,7 @@ func (q *reviewQueue) applyDraftEvent(n Node, seq uint64, ev *events.Event) erro
 				r.Status = next.Status
 			}
 			delete(q.open, key)
-			q.notify()
+			q.notify(n.Team)
 		}
 	}
 	return nil
@@ -164,7 +170,7 @@ func (q *reviewQueue) applyOutcome(typ string, o ReviewOutcome) {
 		return
 	}
 	q.setOutcome(r, typ, o)
-	q.notify()
+	q.notify(r.Team)
 }
 
 // setOutcome lays a hub outcome over review r; the caller holds q.mu.

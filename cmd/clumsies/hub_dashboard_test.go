@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func TestHub_Dashboard(t *testing.T) {
 	hp.join(t, b, "red", "bob")
 	agentSession(t, a, "hub-dash-1", 2)
 	agentSession(t, b, "hub-dash-2", 1)
-	serve(t, a) // an owner links the workspace to the hub
+	_, acl := serve(t, a) // an owner links the workspace to the hub
 	member := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "blue"))
 	deadline := time.Now().Add(time.Minute)
 	for hubStats(t, hp, "--url", hp.api, "--token", member).Totals.Refs < 2 && time.Now().Before(deadline) {
@@ -136,6 +137,13 @@ func TestHub_Dashboard(t *testing.T) {
 	if loc := pg.text(`location.search`); loc != "" {
 		t.Errorf("hub page: the token stayed in the address (%q)", loc)
 	}
+
+	// A ref made in team blue's workspace reaches the open page without a
+	// reload, through /api/team/events (the page's own poll is every two
+	// minutes; this waits at most one).
+	setup(t, acl, "hub-dash-live")
+	call(t, acl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": workflowID(t, acl), "constraintId": "Steps/1"}}})
+	pg.wait(`document.querySelector('[data-figure="refs"]').textContent === ` + strconv.Quote(thousands(stats.Totals.Refs+1)))
 	if shots := os.Getenv("CLUMSIES_SCREENSHOTS"); shots != "" {
 		pg.shoot(shots, "hub-laptop.png", 1366, 768)
 		if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844)); err != nil {

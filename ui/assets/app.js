@@ -547,9 +547,26 @@ async function showHub() {
 if (document.body.dataset.app === "hub") {
   document.querySelectorAll("nav a").forEach((a) => a.classList.add("on"));
   showHub();
-  // The hub has no live stream: the page asks again every 15 s, unless
-  // someone is choosing a period.
-  setInterval(() => { if (!document.activeElement || !document.activeElement.matches("select")) showHub(); }, 15000);
+  // The hub says when the team's figures or reviews may have changed
+  // (/api/team/events); the page then asks again, unless someone is
+  // choosing a period. Links going up or down are no events: a poll every
+  // two minutes keeps the nodes' state fresh.
+  let soon = null;
+  const again = () => {
+    if (soon) return;
+    soon = setTimeout(() => {
+      soon = null;
+      if (!document.activeElement || !document.activeElement.matches("select")) showHub();
+    }, 300);
+  };
+  const followHub = () => {
+    const es = new EventSource("/api/team/events");
+    es.addEventListener("changed", again);
+    window.addEventListener("pagehide", () => es.close(), {once: true});
+  };
+  followHub();
+  window.addEventListener("pageshow", (e) => { if (e.persisted) { showHub(); followHub(); } });
+  setInterval(again, 120000);
 } else {
   show(false);
   follow();
