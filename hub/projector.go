@@ -106,10 +106,19 @@ func (p *projector) follow(ctx context.Context, js jetstream.JetStream) error {
 	defer it.Stop()
 	stop := context.AfterFunc(ctx, it.Stop)
 	defer stop()
+	wctx, endWatch := context.WithCancel(ctx)
+	defer endWatch()
+	stalled := make(chan uint64, 1)
+	go p.watchStall(wctx, st, it.Stop, stalled)
 	var batch []entry
 	for {
 		msg, err := it.Next()
 		if err != nil {
+			select {
+			case last := <-stalled:
+				return fmt.Errorf("follow the aggregate: no progress for %s at seq %d while the aggregate holds %d; following again", stallAfter, p.Applied(), last)
+			default:
+			}
 			return err
 		}
 		md, err := msg.Metadata()
@@ -123,6 +132,48 @@ func (p *projector) follow(ctx context.Context, js jetstream.JetStream) error {
 			}
 			batch = batch[:0]
 		}
+	}
+}
+
+// How the projector notices a consumer that stopped delivering.
+const (
+	stallCheck = 2 * time.Second
+	stallAfter = 6 * time.Second
+)
+
+// watchStall stops the consumer (stop) when the aggregate holds messages
+// the projector has not applied and it applied none for stallAfter, until
+// ctx ends; the projector then follows again with a new consumer. In a
+// cluster, a consumer whose stream leader was killed can stay silent for
+// minutes while the new leader serves messages (seen under load after a
+// SIGKILL of the leader); a new consumer is served at once.
+func (p *projector) watchStall(ctx context.Context, st jetstream.Stream, stop func(), stalled chan<- uint64) {
+	t := time.NewTicker(stallCheck)
+	defer t.Stop()
+	applied, since := p.Applied(), time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if now := p.Applied(); now != applied {
+			applied, since = now, time.Now()
+			continue
+		}
+		if time.Since(since) < stallAfter {
+			continue
+		}
+		ictx, cancel := context.WithTimeout(ctx, stallCheck)
+		info, err := st.Info(ictx)
+		cancel()
+		if err != nil || info.State.LastSeq <= applied {
+			since = time.Now() // nothing to apply, or no leader to ask yet
+			continue
+		}
+		stalled <- info.State.LastSeq
+		stop()
+		return
 	}
 }
 
