@@ -41,7 +41,9 @@ func (n *Node) Checkpoint(ctx context.Context) (bool, error) {
 	switch {
 	case head.Seq == 0 || head.LastCheckpoint == head.Seq:
 		return false, nil
-	case head.Seq+checkpointLag < last || head.Seq > last:
+	case head.Seq+checkpointLag < last:
+		// (head.Seq > last is another process's event that arrived after
+		// CatchUp read the stream: nothing wrong.)
 		return false, fmt.Errorf("append a checkpoint: the read models' chain is at seq %d, the stream at %d", head.Seq, last)
 	}
 	cp := events.CheckpointData{Seq: head.Seq, Digest: head.Digest}
@@ -84,6 +86,16 @@ func (n *Node) checkpoints(ctx context.Context, checkpoint func(context.Context)
 		store := n.store()
 		if store == nil {
 			if !sleep(ctx, 20*time.Millisecond) {
+				return nil
+			}
+			continue
+		}
+		// Count from the newest checkpoint the projections hold, once they
+		// hold everything the stream does: the one just appended here
+		// included (read before it is applied, the count would start from
+		// the one before, and a checkpoint would follow at once).
+		if _, err := n.CatchUp(ctx); err != nil {
+			if !sleep(ctx, 100*time.Millisecond) {
 				return nil
 			}
 			continue
