@@ -243,8 +243,8 @@ func read[T any](o *owner, fn func(*projections.Store) (T, error)) (T, error) {
 
 func (o *owner) view(ctx context.Context, id string) (projections.Item, error) {
 	return read(o, func(s *projections.Store) (projections.Item, error) {
-		if it, ok := o.n.viewTeam(id, s); ok {
-			return it, nil
+		if it, ok, err := o.n.viewTeam(ctx, id, s); ok || err != nil {
+			return it, err
 		}
 		it, err := s.View(ctx, id)
 		if err == nil {
@@ -260,7 +260,7 @@ func (o *owner) list(ctx context.Context, f projections.Filter) ([]projections.I
 		if err != nil {
 			return nil, err
 		}
-		return o.n.listTeam(items, f, s), nil
+		return o.n.listTeam(ctx, items, f, s)
 	})
 }
 

@@ -89,32 +89,32 @@ func teamByPath(objs []hub.CatalogObject) map[string]hub.CatalogObject {
 // viewTeam lays the team catalog over a view: a team object's id gives the
 // team object; a repository object at a team object's path says which
 // team object shadows it. ok is false when id is no team object.
-func (n *Node) viewTeam(id string, s *projections.Store) (projections.Item, bool) {
+func (n *Node) viewTeam(ctx context.Context, id string, s *projections.Store) (projections.Item, bool, error) {
 	if n.Team == nil {
-		return projections.Item{}, false
+		return projections.Item{}, false, nil
 	}
 	o, ok := n.Team.Get(id)
 	if !ok {
-		return projections.Item{}, false
+		return projections.Item{}, false, nil
 	}
 	it := teamItem(o, true)
-	teamDraft(&it, s)
-	return it, true
+	return it, true, teamDraft(ctx, &it, s)
 }
 
 // teamDraft lays the draft state of a team object over its item: the
 // status of its open draft (draft, in_review) or of its last closed one.
 // The item keeps the catalog's body and path: a team object changes only
 // when its draft is accepted at the hub.
-func teamDraft(it *projections.Item, s *projections.Store) {
-	d, status, reason, err := s.DraftStatusOf(context.Background(), it.ID)
+func teamDraft(ctx context.Context, it *projections.Item, s *projections.Store) error {
+	d, status, reason, err := s.DraftStatusOf(ctx, it.ID)
 	if err != nil {
-		return
+		return fmt.Errorf("read the draft of team object %s: %w", it.ID, err)
 	}
 	if d != nil {
 		it.HasDraft, it.DraftOp, it.DraftBaseHash = true, d.Op, d.BaseHash
 	}
 	it.DraftStatus, it.DraftReason = status, reason
+	return nil
 }
 
 // markShadowed fills in ShadowedBy of a repository item at a team
@@ -135,13 +135,13 @@ func (n *Node) markShadowed(it *projections.Item) {
 // items: team objects that match f join the list, and a repository item
 // at a team object's path leaves it (the team object wins and names it in
 // Shadows). The order stays the inventory's: namespace, then path.
-func (n *Node) listTeam(items []projections.Item, f projections.Filter, s *projections.Store) []projections.Item {
+func (n *Node) listTeam(ctx context.Context, items []projections.Item, f projections.Filter, s *projections.Store) ([]projections.Item, error) {
 	if n.Team == nil {
-		return items
+		return items, nil
 	}
 	objs := n.Team.Objects()
 	if len(objs) == 0 {
-		return items
+		return items, nil
 	}
 	byPath := teamByPath(objs)
 	shadows := map[string]string{} // team id -> repository id
@@ -153,32 +153,20 @@ func (n *Node) listTeam(items []projections.Item, f projections.Filter, s *proje
 		}
 		out = append(out, it)
 	}
-	words := strings.Fields(strings.ToLower(f.Query))
+	matches := f.Matcher()
 	for _, o := range objs {
-		if !teamMatches(o, f, words) {
+		it := teamItem(o, false)
+		if !matches(&it) {
 			continue
 		}
-		it := teamItem(o, false)
 		it.Shadows = shadows[o.ID]
-		teamDraft(&it, s)
+		if err := teamDraft(ctx, &it, s); err != nil {
+			return nil, err
+		}
 		out = append(out, it)
 	}
 	slices.SortStableFunc(out, func(a, b projections.Item) int {
 		return cmp.Or(cmp.Compare(content.NamespaceOf(a.Kind).Rank(), content.NamespaceOf(b.Kind).Rank()), strings.Compare(a.Path, b.Path))
 	})
-	return out
-}
-
-// teamMatches applies List's filter to a team object.
-func teamMatches(o hub.CatalogObject, f projections.Filter, words []string) bool {
-	if f.Kind != "" && string(o.Kind) != f.Kind || f.Group != "" && o.Group != f.Group {
-		return false
-	}
-	text := strings.ToLower(strings.Join([]string{o.ID, o.Path, o.Name, o.Group, o.Description}, " "))
-	for _, w := range words {
-		if !strings.Contains(text, w) {
-			return false
-		}
-	}
-	return true
+	return out, nil
 }

@@ -254,6 +254,15 @@ func (f Filter) selects(kind content.Kind, group string) bool {
 	return (f.Kind == "" || string(kind) == f.Kind) && (f.Group == "" || group == f.Group)
 }
 
+// Matcher returns the test List applies to each item: kind, group and
+// every query word (case-insensitive) in its id, path, name, group or
+// description. For items that do not come from the read models (the
+// team's catalog).
+func (f Filter) Matcher() func(it *Item) bool {
+	words := strings.Fields(strings.ToLower(f.Query))
+	return func(it *Item) bool { return f.selectsItem(it, words) }
+}
+
 // selectsItem applies the whole filter, query words lower-cased, to it.
 func (f Filter) selectsItem(it *Item, words []string) bool {
 	return f.selects(it.Kind, it.Group) &&
