@@ -38,8 +38,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// The front (clumsies) execs the core beside it, as installed.
 	binary = filepath.Join(dir, "clumsies")
-	build := exec.Command("go", "build", "-o", binary, "../cmd/clumsies")
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../cmd/clumsies", "../cmd/clumsies-core")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build clumsies:", err)

@@ -93,10 +93,20 @@ func NewServer(cfg Config) *Server {
 
 // ServeStdio serves one connection over in and out (newline-delimited
 // JSON-RPC). A malformed line is answered with a JSON-RPC error and the
-// session goes on; ids are echoed exactly as sent. It returns nil when the client closes in or when ctx ends
-// (closing in, if it is an io.ReadCloser, to stop reading). out is never
-// closed.
+// session goes on; ids are echoed exactly as sent. It returns nil when the
+// client closes in or when ctx ends (closing in, if it is an io.ReadCloser,
+// to stop reading). out is never closed.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	return s.serveStdio(ctx, in, out, nil)
+}
+
+// ResumeStdio is ServeStdio for a session another process began (see
+// Resumed).
+func (s *Server) ResumeStdio(ctx context.Context, in io.Reader, out io.Writer, r Resumed) error {
+	return s.serveStdio(ctx, in, out, &r)
+}
+
+func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, r *Resumed) error {
 	rc, ok := in.(io.ReadCloser)
 	if !ok {
 		rc = io.NopCloser(in)
@@ -108,7 +118,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stop := context.AfterFunc(ctx, input.shutdown)
 	defer stop()
 	rc = input
-	err := s.mcp.Run(context.WithoutCancel(ctx), &lineTransport{in: rc, out: out, log: s.log})
+	err := s.mcp.Run(context.WithoutCancel(ctx), &lineTransport{in: rc, out: out, log: s.log, resumed: r})
 	if ctx.Err() != nil {
 		return nil
 	}

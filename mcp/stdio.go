@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clumsies/clumsies/internal/front"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -54,9 +55,10 @@ var (
 // client sent it (1.5, 1e400, 12345678901234567890, "x", null): the SDK
 // sees ids of its own, and the answers get the client's ids back.
 type lineTransport struct {
-	in  io.ReadCloser
-	out io.Writer
-	log *slog.Logger
+	in      io.ReadCloser
+	out     io.Writer
+	log     *slog.Logger
+	resumed *Resumed // the session's start, when another process read it
 }
 
 // Connect implements mcp.Transport.
@@ -70,6 +72,19 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		wire:     map[int64]json.RawMessage{},
 		byWire:   map[string]int64{},
 		initID:   -1,
+		answered: -1,
+		src:      t.in,
+	}
+	if t.resumed != nil {
+		c.src = t.resumed.input(t.in)
+		if len(t.resumed.Answer) > 0 {
+			// The client has its answer and may send its next request
+			// before the SDK has read the one answered; the SDK handles
+			// initialize before it reads on, so the session counts as
+			// initialized from the start.
+			c.answer = t.resumed.Answer
+			c.initialized.Store(true)
+		}
 	}
 	go c.readLoop()
 	return c, nil
@@ -78,8 +93,15 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 // lineConn is one stdio session's connection (mcp.Connection).
 type lineConn struct {
 	in  io.ReadCloser
+	src io.Reader // what readLoop reads: in, after a resumed session's start
 	out io.Writer
 	log *slog.Logger
+
+	// answer is what another process answered the session's first request
+	// with (Resumed); answered is the SDK's id of that request once read.
+	// The SDK's own answer to it is compared, not written.
+	answer   []byte
+	answered int64
 
 	wmu sync.Mutex // one line at a time on out
 
@@ -131,7 +153,7 @@ func (c *lineConn) Close() error {
 // readLoop reads lines until the input ends, answering bad lines itself and
 // handing the others to Read.
 func (c *lineConn) readLoop() {
-	r := bufio.NewReaderSize(c.in, 64<<10)
+	r := bufio.NewReaderSize(c.src, 64<<10)
 	var err error
 	for err == nil {
 		var line []byte
@@ -221,7 +243,7 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.reply(nil, jsonrpc.CodeParseError, msgParse)
 		return nil
 	}
-	if depth(line) > MaxDepth {
+	if front.Depth(line) > MaxDepth {
 		c.reply(nil, jsonrpc.CodeInvalidRequest, msgDeep)
 		return nil
 	}
@@ -315,11 +337,26 @@ func (c *lineConn) track(wire json.RawMessage, method string) jsonrpc.ID {
 	n := c.next
 	c.wire[n] = wire
 	c.byWire[string(wire)] = n
+	if c.answer != nil && c.answered == -1 {
+		c.answered = n // the first request: the one answered already
+	}
 	if method == "initialize" {
 		c.initID = n
 	}
 	id, _ := jsonrpc.MakeID(float64(n))
 	return id
+}
+
+// isAnswered reports whether id is the SDK's id of the request another
+// process answered (Resumed).
+func (c *lineConn) isAnswered(id jsonrpc.ID) bool {
+	n, ok := id.Raw().(int64)
+	if !ok {
+		return false
+	}
+	c.ids.Lock()
+	defer c.ids.Unlock()
+	return c.answer != nil && n == c.answered
 }
 
 // untrack forgets a call being answered and returns the client's id, or
@@ -357,8 +394,15 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	var data []byte
 	var err error
 	if resp, ok := msg.(*jsonrpc.Response); ok {
+		resumed := c.isAnswered(resp.ID)
 		wire := c.untrack(resp.ID, resp.Error != nil)
 		data, err = encodeResponse(resp, wire)
+		if err == nil && resumed {
+			if !sameAnswer(data, c.answer) {
+				c.log.Warn("stdio: the front answered the first request differently than this server would; clumsies and clumsies-core may be from different builds (install both from one)", "front", string(c.answer), "server", string(data))
+			}
+			return nil // the client has its answer
+		}
 	} else {
 		data, err = jsonrpc.EncodeMessage(msg)
 	}
@@ -469,32 +513,4 @@ func first(b []byte) byte {
 		return 0
 	}
 	return b[0]
-}
-
-// depth returns the deepest nesting of arrays and objects in valid JSON.
-func depth(b []byte) int {
-	d, max, inString, escaped := 0, 0, false, false
-	for _, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			d++
-			if d > max {
-				max = d
-			}
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return max
 }

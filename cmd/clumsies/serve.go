@@ -1,231 +1,117 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"net"
+	"flag"
+	"io"
+	"log/slog"
 	"os"
-	"syscall"
 
-	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/events/natsjs"
-	"github.com/clumsies/clumsies/mcp"
-	"github.com/clumsies/clumsies/node"
-	"github.com/clumsies/clumsies/web"
+	"github.com/clumsies/clumsies/internal/buildinfo"
+	"github.com/clumsies/clumsies/internal/front"
+	"github.com/clumsies/clumsies/mcp/frame"
+	"github.com/clumsies/clumsies/workspace"
 )
 
-// ServeCommand runs the MCP server. Any number of them may serve one
-// workspace: the first owns it, the others work through the owner and take
-// over when it goes (see node.Attach).
-type ServeCommand struct {
-	m          *Main
-	ws         wsFlags
-	http       string
-	token      string
-	natsListen string
-	listenAny  bool
-	natsToken  string
-	readOnly   bool
-	every      int
+// stdioSession is a `serve` over stdio the front can begin: its
+// instructions are known before the core starts.
+type stdioSession struct {
+	srv front.Server
 }
 
-// Environment variables that may hold the tokens.
-const (
-	tokenEnv     = "CLUMSIES_NATS_TOKEN" // --nats-token
-	httpTokenEnv = "CLUMSIES_TOKEN"      // --token
-)
-
-var (
-	_ mcp.Catalog = (*node.Handle)(nil)
-	_ mcp.Ledger  = (*node.Handle)(nil)
-)
-
-// Run implements command. Over stdio it returns when the client closes
-// stdin or on SIGINT/SIGTERM, after a clean shutdown.
-func (c *ServeCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token T]] [--read-only] [--checkpoint-every N] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
-	c.ws.register(fs)
-	c.ws.registerSync(fs)
-	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
-	fs.StringVar(&c.token, "token", "", "with --http, the bearer token `T` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
-	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
-	fs.BoolVar(&c.listenAny, "nats-listen-any", false, "allow --nats-listen on a non-loopback address")
-	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
-	fs.IntVar(&c.every, "checkpoint-every", node.DefaultCheckpointEvery, "while this process owns the workspace, pin the ledger's hash chain with a ledger.checkpoint event every `N` events and at shutdown; 0: none")
-	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every change (artifact answers read_only) and do not publish the content tree; also read_only = true in config.toml")
-	if err := parse(fs, args); err != nil {
-		return err
+// stdioServe returns the session args start when they are `serve` over
+// stdio with only flags the front can check as the core does (--workspace,
+// --read-only, --sync, --log-level, --checkpoint-every) on a workspace it
+// can read. Anything else (another command, --http, a mistake in the
+// flags, a workspace that cannot be opened) is left to the core, which
+// says what is wrong.
+func stdioServe(args []string) (stdioSession, bool) {
+	if !canExec || len(args) == 0 || args[0] != "serve" {
+		return stdioSession{}, false
 	}
-	go followMemory(ctx)
-	opts, err := c.natsOptions()
-	if err != nil {
-		return err
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("workspace", "", "")
+	logLevel := fs.String("log-level", "warn", "")
+	syncMode := fs.String("sync", "always", "")
+	readOnly := fs.Bool("read-only", false, "")
+	every := fs.Int("checkpoint-every", 0, "")
+	if fs.Parse(args[1:]) != nil || fs.NArg() > 0 || *every < 0 {
+		return stdioSession{}, false
 	}
-	if c.every < 0 {
-		return fmt.Errorf("%w: --checkpoint-every must be 0 or more, not %d", errUsage, c.every)
+	var level slog.Level
+	if level.UnmarshalText([]byte(*logLevel)) != nil {
+		return stdioSession{}, false
 	}
-	opts.CheckpointEvery = c.every
-	ws, err := c.ws.workspace()
-	if err != nil {
-		return err
+	switch *syncMode {
+	case "always", "interval", "":
+	default:
+		return stdioSession{}, false
 	}
-	readOnly := c.readOnly || ws.Config.ReadOnly
-	var ln net.Listener
-	if c.http != "" {
-		if c.token == "" {
-			c.token = os.Getenv(httpTokenEnv)
+	if *dir != "" {
+		if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
+			return stdioSession{}, false
 		}
-		if ln, err = web.Listen(c.http, c.token); err != nil {
-			return listenError(c.http, err)
-		}
-		defer ln.Close()
 	}
-	// Whichever serve owns the workspace watches the content tree and
-	// publishes every change, so that an edit reaches the agents without
-	// `clumsies publish`.
-	// A read-only server changes nothing: no watch, no publish.
-	published := &publishReport{w: c.m.Stderr}
-	if !readOnly {
-		opts.WatchContent = published.report
-	}
-	if ln == nil {
-		return c.serveStdio(ctx, ws.ID(), earlyFrame(ws), readOnly, opts, published)
-	}
-	h, err := c.ws.attach(ctx, c.m, opts)
+	root, err := workspace.Resolve(*dir)
 	if err != nil {
-		return err
+		return stdioSession{}, false
 	}
-	defer h.Close()
-	// A bad content file must not take the agent's tools away: serve what
-	// was published last and say what to fix (`clumsies publish` fails on
-	// the same file with the same message). The owner's watch publishes
-	// too; the report says each thing once.
-	if !readOnly {
-		published.report(h.Publish(ctx))
-	}
-	c.announceListener(h, opts)
-	logger, _ := c.ws.logger(c.m.Stderr)
-	srv := mcp.NewServer(mcp.Config{
-		WorkspaceID: h.Workspace().ID(),
-		Catalog:     h,
-		Ledger:      h,
-		Logger:      logger,
-		Version:     version(),
-		ReadOnly:    readOnly,
-	})
-	handler := web.Handler(dashboardOptions(h, logger, c.token, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
-	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
-	return web.Serve(ctx, ln, handler)
-}
-
-// serveStdio serves MCP over stdin and stdout while the workspace opens
-// in the background: initialize is answered at once (its instructions
-// from the META_PROMPT file), and the first tool call waits for the
-// ledger, the read models and the publish scan. A workspace that cannot be
-// opened makes every call answer unavailable with the reason (logged on
-// stderr too), and is serve's error when the session ends.
-func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func() (string, error), readOnly bool, opts node.Options, published *publishReport) error {
-	// Mistakes in the flags are answered before anything is served.
-	if _, err := c.ws.syncMode(); err != nil {
-		return err
-	}
-	if _, err := c.ws.logger(c.m.Stderr); err != nil {
-		return err
-	}
-	o := newOpening()
-	go func() {
-		h, err := c.ws.attach(ctx, c.m, opts)
-		if err != nil {
-			o.done(nil, err)
-			return
-		}
-		// A bad content file must not take the agent's tools away: serve
-		// what was published last and say what to fix.
-		if !readOnly {
-			published.report(h.Publish(ctx))
-		}
-		c.announceListener(h, opts)
-		o.done(h, nil)
-	}()
-	logger, _ := c.ws.logger(c.m.Stderr)
-	srv := mcp.NewServer(mcp.Config{
-		WorkspaceID: wsID,
-		Catalog:     o,
-		Ledger:      o,
-		Logger:      logger,
-		Version:     version(),
-		ReadOnly:    readOnly,
-		Ready:       o.ready,
-		EarlyFrame:  frame,
-	})
-	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
-		fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
-	}
-	err := srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
-	// The session is over: a workspace that could not be opened is
-	// serve's error (its calls said so already); an open one is closed.
-	<-o.ready
-	switch {
-	case o.err != nil && ctx.Err() != nil:
-		return err // stopped by a signal while opening: a clean exit
-	case o.err != nil:
-		return errors.Join(err, o.err)
-	}
-	o.h.Close()
-	return err
-}
-
-// announceListener says where the NATS listener is, when this process
-// owns the workspace and has one.
-func (c *ServeCommand) announceListener(h *node.Handle, opts node.Options) {
-	if opts.NATSListen == "" || !h.IsOwner() {
-		return
-	}
-	ws := h.Workspace().ID()
-	fmt.Fprintf(c.m.Stderr, "clumsies: NATS listener at nats://%s for readers with the token: stream %s, subjects %s\n",
-		opts.NATSListen, natsjs.StreamName(ws), events.StreamSubjects(ws))
-}
-
-// listenError classifies a failure to open the --http listener: a bad
-// address or a missing token is a usage error (status 2); an address in
-// use or not available here is not, and says what to do.
-func listenError(addr string, err error) error {
-	switch {
-	case errors.Is(err, web.ErrBadAddress), errors.Is(err, web.ErrTokenRequired):
-		return fmt.Errorf("%w: --http: %v", errUsage, err)
-	case errors.Is(err, syscall.EADDRINUSE):
-		return fmt.Errorf("--http %s: the address is in use (another clumsies serve?); stop that process or pick another port (--http 0 picks a free one)", addr)
-	}
-	return fmt.Errorf("--http %s: %w", addr, err)
-}
-
-// natsOptions checks the NATS listener flags.
-func (c *ServeCommand) natsOptions() (node.Options, error) {
-	token := c.natsToken
-	if token == "" {
-		token = os.Getenv(tokenEnv)
-	}
-	if c.natsListen == "" {
-		return node.Options{}, nil
-	}
-	host, _, err := net.SplitHostPort(c.natsListen)
+	ws, err := workspace.Open(root)
 	if err != nil {
-		return node.Options{}, fmt.Errorf("%w: --nats-listen %q: want host:port", errUsage, c.natsListen)
+		return stdioSession{}, false
 	}
-	if !c.listenAny && !isLoopback(host) {
-		return node.Options{}, fmt.Errorf("%w: --nats-listen %q is not a loopback address; add --nats-listen-any to listen on it", errUsage, c.natsListen)
+	body, err := frame.Read(ws.ContentRoot())
+	if err != nil {
+		return stdioSession{}, false
 	}
-	if token == "" {
-		return node.Options{}, fmt.Errorf("%w: --nats-listen needs --nats-token or $%s", errUsage, tokenEnv)
-	}
-	return node.Options{NATSListen: c.natsListen, NATSToken: token}, nil
+	return stdioSession{srv: front.Server{
+		Version:      buildinfo.Read(ldVersion).Version,
+		Instructions: frame.Instructions(body, *readOnly || ws.Config.ReadOnly),
+	}}, true
 }
 
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
+// state is what the core is handed: the session's start, if the front
+// read it.
+type state struct {
+	front.State
+	read bool // stdin was read: the core must be told what
+}
+
+// maxState bounds the handover in the environment (one variable may hold
+// 128 KiB on Linux).
+const maxState = 120 << 10
+
+// begin reads the client's first line and answers it when it is an
+// initialize the core would answer the same way (front.Answer). A
+// terminal on stdin is left alone (the core greets the person there).
+func (s stdioSession) begin(in, out *os.File) state {
+	if fi, err := in.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+		return state{}
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	read, line, _ := front.ReadFirst(in)
+	st := state{State: front.State{Rest: read}, read: true}
+	if line == nil {
+		return st
+	}
+	answer, ok := front.Answer(line, s.srv)
+	if !ok {
+		return st
+	}
+	answered := front.State{Request: line, Answer: answer, Rest: read[len(line)+lineEnd(read, len(line)):]}
+	if v, err := answered.Encode(); err != nil || len(v) > maxState {
+		return st
+	}
+	if _, err := out.Write(append(answer, '\n')); err != nil {
+		return st
+	}
+	return state{State: answered, read: true}
+}
+
+// lineEnd returns the length of the line end after read[:n] ("\n" or
+// "\r\n").
+func lineEnd(read []byte, n int) int {
+	if read[n] == '\r' {
+		return 2
+	}
+	return 1
 }

@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/clumsies/clumsies/catalog"
-	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/mcp"
+	"github.com/clumsies/clumsies/mcp/frame"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/workspace"
@@ -116,14 +113,5 @@ func (o *opening) RecordExpecting(ctx context.Context, ev events.Event, exp even
 // earlyFrame reads the META_PROMPT from the content tree, for the
 // instructions of an initialize that comes before the workspace is open.
 func earlyFrame(ws *workspace.Workspace) func() (string, error) {
-	return func() (string, error) {
-		b, err := os.ReadFile(filepath.Join(ws.ContentRoot(), content.MetaPromptPath))
-		if os.IsNotExist(err) {
-			return "", nil
-		}
-		if err != nil {
-			return "", fmt.Errorf("read %s: %w", content.MetaPromptPath, err)
-		}
-		return string(b), nil
-	}
+	return func() (string, error) { return frame.Read(ws.ContentRoot()) }
 }
