@@ -38,7 +38,7 @@ func TestHandover_Refused(t *testing.T) {
 		"not JSON":                         "{",
 		"another layout":                   `{"v":2,"rest":""}`,
 		"a request without its answer":     `{"v":1,"request":"e30="}`,
-		"an answer without its request":   `{"v":1,"answer":"e30="}`,
+		"an answer without its request":    `{"v":1,"answer":"e30="}`,
 		"no layout (a hand-made variable)": `{"rest":"e30="}`,
 	} {
 		t.Run(name, func(t *testing.T) {
