@@ -282,3 +282,25 @@ func copyFile(tb testing.TB, from, to string) {
 		tb.Fatal(err)
 	}
 }
+
+// A META_PROMPT too large to hand over in the environment is not answered
+// by the front: the core answers it, the same answer as ever.
+func TestFront_LargeFrameIsLeftToTheCore(t *testing.T) {
+	ws := newWorkspace(t)
+	frame := "# Big\n\n" + strings.Repeat("A line of the frame that makes it long. ", 3500) + "\n"
+	if err := os.WriteFile(filepath.Join(ws, ".clumsies", content.MetaPromptPath), []byte(frame), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"serve", "--workspace", ws, "--log-level", "debug"}
+	want := firstAnswer(t, core, initialize, args...)
+	f := start(t, front, args...)
+	f.send(initialize + "\n")
+	got := f.next()
+	stderr := f.close()
+	if !sameJSON(t, got, want) || !strings.Contains(got, "makes it long") {
+		t.Fatalf("the answer through the front differs from the core's")
+	}
+	if !strings.Contains(stderr, `answered=""`) {
+		t.Fatalf("the front answered a frame of %d bytes itself:\n%.2000s", len(frame), stderr)
+	}
+}
