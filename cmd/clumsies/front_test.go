@@ -12,6 +12,8 @@ import (
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/mcp"
+	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 const (
@@ -302,5 +304,33 @@ func TestFront_LargeFrameIsLeftToTheCore(t *testing.T) {
 	}
 	if !strings.Contains(stderr, `answered=""`) {
 		t.Fatalf("the front answered a frame of %d bytes itself:\n%.2000s", len(frame), stderr)
+	}
+}
+
+// A client that sends nothing at once gets the core at once: it owns and
+// opens the workspace (its socket is up for hooks and other processes)
+// and answers initialize itself when it comes.
+func TestFront_AQuietClientGetsTheCoreAtOnce(t *testing.T) {
+	root := newWorkspace(t)
+	ws, err := workspace.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, front, "serve", "--workspace", root, "--log-level", "debug")
+	sock := node.SocketPath(ws.StateDir())
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no owner socket at %s within a minute of a quiet start; stderr:\n%s", sock, s.stderr)
+		}
+	}
+	s.send(initialize + "\n")
+	if got := s.next(); !strings.Contains(got, `"protocolVersion":"2025-06-18"`) {
+		t.Fatalf("answer %.300s", got)
+	}
+	if stderr := s.close(); strings.Contains(stderr, resumedNote) {
+		t.Fatalf("the front read a quiet client's input:\n%s", stderr)
 	}
 }

@@ -82,13 +82,17 @@ type state struct {
 const maxState = 120 << 10
 
 // begin reads the client's first line and answers it when it is an
-// initialize the core would answer the same way (front.Answer). A
-// terminal on stdin is left alone (the core greets the person there).
+// opening the core would answer the same way (front.Answer). A terminal on
+// stdin is left alone (the core greets the person there), and so is a
+// client that sends nothing at once (see firstWait).
 func (s stdioSession) begin(in, out *os.File) state {
 	if fi, err := in.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
 		return state{}
 	}
-	read, line, _ := front.ReadFirst(in)
+	read, line, _ := front.ReadFirst(input(in))
+	if len(read) == 0 {
+		return state{} // nothing came in time (or the input ended): the core starts fresh
+	}
 	st := state{State: front.State{Rest: read}, read: true}
 	if line == nil {
 		return st
