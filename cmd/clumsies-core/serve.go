@@ -54,6 +54,9 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
 	fs.IntVar(&c.every, "checkpoint-every", node.DefaultCheckpointEvery, "while this process owns the workspace, pin the ledger's hash chain with a ledger.checkpoint event every `N` events and at shutdown; 0: none")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every change (artifact answers read_only) and do not publish the content tree; also read_only = true in config.toml")
+	// The front (cmd/clumsies) checks --workspace, --log-level, --sync,
+	// --read-only and --checkpoint-every as this does before it answers
+	// initialize for this process: a new rule for them belongs there too.
 	if err := parse(fs, args); err != nil {
 		return err
 	}
