@@ -48,8 +48,10 @@ func main() {
 	case ok:
 		m.Resumed = &mcp.Resumed{Request: st.Request, Answer: st.Answer, Rest: st.Rest}
 	}
+	writeProfiles := startProfiles()
 	err := m.Run(ctx, os.Args[1:])
 	stop()
+	writeProfiles()
 	if err != nil {
 		os.Exit(m.report(err))
 	}

@@ -15,6 +15,9 @@ import (
 // library's default of 500; decoding, not reading, is the bottleneck.
 const pullBatch = 2000
 
+// Replays ask by count (they run to the end at full speed), subscriptions
+// by bytes (their readers may be slow; see follow).
+//
 // followBytes bounds, in bytes, what a Subscribe asks for at a time, and so
 // what a subscriber that does not keep up holds in memory: one pull of at
 // most this much, which fits the largest event. A count of messages would
@@ -44,16 +47,6 @@ func (l *Log) Replay(ctx context.Context, from uint64, fn func(events.Event) err
 // order, until ctx ends (returning ctx.Err()) or fn fails.
 func (l *Log) Subscribe(ctx context.Context, from uint64, fn func(events.Event) error) error {
 	return l.read(ctx, max(from, 1), 0, fn)
-}
-
-// pullOption is how read asks for messages: replays by count (they run to
-// the end at full speed), subscriptions by bytes (their readers may be
-// slow).
-func pullOption(until uint64) jetstream.PullMessagesOpt {
-	if until == 0 {
-		return jetstream.PullMaxBytes(followBytes)
-	}
-	return jetstream.PullMaxMessages(pullBatch)
 }
 
 // read delivers events from sequence from on, through until (0: forever).
@@ -117,7 +110,10 @@ func (l *Log) readStored(ctx context.Context, from, until uint64, strict bool, f
 		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
 	}
 	defer l.dropConsumer(ctx, cons)
-	msgs, err := cons.Messages(pullOption(until))
+	if until == 0 {
+		return l.follow(ctx, cons, from, fn)
+	}
+	msgs, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
 	if err != nil {
 		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
 	}

@@ -1,0 +1,84 @@
+package natsjs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// follow delivers the events of cons from sequence from on until ctx ends
+// (returning ctx.Err()) or fn fails, with a strict check that no sequence
+// is skipped. It is the reading half of Subscribe.
+//
+// It consumes with a callback (Consume) rather than an iterator
+// (Messages): both ask by bytes (followBytes), but Messages then sizes its
+// channel for a million messages, an 8 MB array of pointers that the
+// garbage collector scans on every cycle for as long as the subscription
+// lives, which made every tool call of a serving process pay for it. The
+// callback path queues what was delivered and holds the same byte bound:
+// nats.go asks for more only as the callback returns.
+func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from uint64, fn func(events.Event) error) error {
+	var (
+		mu      sync.Mutex // held while an event is handled; stopped under it
+		stopped bool
+		failed  = make(chan error, 1)
+		lastErr error // the consumer's last report, under mu
+	)
+	fail := func(err error) {
+		stopped = true
+		select {
+		case failed <- err:
+		default:
+		}
+	}
+	handle := func(msg jetstream.Msg) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
+			return
+		}
+		ev, err := decode(msg)
+		if err != nil {
+			fail(err)
+			return
+		}
+		if ev.Seq != from {
+			fail(fmt.Errorf("read %s: %w: sequence %d is missing (the next message is %d)", l.name, events.ErrDamaged, from, ev.Seq))
+			return
+		}
+		from = ev.Seq + 1
+		if err := fn(ev); err != nil {
+			fail(err)
+		}
+	}
+	report := func(_ jetstream.ConsumeContext, err error) {
+		mu.Lock()
+		lastErr = err
+		mu.Unlock()
+	}
+	cc, err := cons.Consume(handle, jetstream.PullMaxBytes(followBytes), jetstream.ConsumeErrHandler(report))
+	if err != nil {
+		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
+	}
+	closed := cc.Closed()
+	var result error
+	select {
+	case <-ctx.Done():
+		result = ctx.Err()
+	case result = <-failed:
+	case <-closed:
+		mu.Lock()
+		result = fmt.Errorf("read %s: the consumer stopped: %w", l.name, errors.Join(jetstream.ErrMsgIteratorClosed, lastErr))
+		mu.Unlock()
+	}
+	cc.Stop()
+	// No callback runs after follow returns: fn's caller may be gone.
+	mu.Lock()
+	stopped = true
+	mu.Unlock()
+	return result
+}
