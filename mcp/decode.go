@@ -44,13 +44,49 @@ func (f *fields) at(name string) string {
 // decodeObject reads raw as a JSON object with no member outside allowed
 // and no member given twice. Absent arguments (nil) read as {}.
 func decodeObject(raw json.RawMessage, path string, allowed ...string) (*fields, error) {
-	what := "the arguments"
-	if path != "" {
-		what = path
-	}
 	if len(bytes.TrimSpace(raw)) == 0 && path == "" {
 		raw = json.RawMessage(`{}`)
 	}
+	if !json.Valid(raw) {
+		// Only a caller's own bytes can be invalid (the SDK hands on
+		// arguments it has parsed); tell them where it breaks.
+		return decodeObjectTokens(raw, path, allowed...)
+	}
+	what := describe(path)
+	if first(raw) != '{' {
+		return nil, invalidParams(path, "%s must be a JSON object", what)
+	}
+	f := &fields{path: path, m: make(map[string]json.RawMessage, len(allowed))}
+	err := eachMember(raw, func(name string, v json.RawMessage) error {
+		if !slices.Contains(allowed, name) {
+			return invalidParams(f.at(name), "unknown property %q in %s; the allowed properties are: %s",
+				name, what, strings.Join(allowed, ", "))
+		}
+		if _, dup := f.m[name]; dup {
+			return invalidParams(f.at(name), "property %q is given twice in %s", name, what)
+		}
+		f.m[name] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// describe names the object at path in messages.
+func describe(path string) string {
+	if path == "" {
+		return "the arguments"
+	}
+	return path
+}
+
+// decodeObjectTokens is decodeObject for bytes that are not valid JSON:
+// it reads token by token, so that what it says matches where the bytes
+// stop making sense.
+func decodeObjectTokens(raw json.RawMessage, path string, allowed ...string) (*fields, error) {
+	what := describe(path)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('{') {

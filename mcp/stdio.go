@@ -239,7 +239,11 @@ func readLine(r *bufio.Reader, max int) (line []byte, long bool, err error) {
 // decode turns one line into a message for the SDK, or answers it itself
 // and returns nil.
 func (c *lineConn) decode(line []byte) jsonrpc.Message {
-	if !json.Valid(line) {
+	// One pass both checks the line (Unmarshal fails with a syntax error
+	// before it decodes anything) and splits an object into its members.
+	var m map[string]json.RawMessage
+	err := json.Unmarshal(line, &m)
+	if _, bad := errors.AsType[*json.SyntaxError](err); bad {
 		c.reply(nil, jsonrpc.CodeParseError, msgParse)
 		return nil
 	}
@@ -256,8 +260,7 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.reply(nil, jsonrpc.CodeInvalidRequest, msgNotObject)
 		return nil
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(line, &m); err != nil {
+	if err != nil {
 		c.reply(nil, jsonrpc.CodeParseError, msgParse)
 		return nil
 	}
@@ -430,6 +433,11 @@ func encodeResponse(resp *jsonrpc.Response, wire json.RawMessage) ([]byte, error
 		}
 		wire = data
 	}
+	if resp.Error == nil && resp.Result != nil && bytes.IndexByte(resp.Result, '\n') < 0 {
+		// The usual answer: the SDK's result is compact JSON already
+		// (its encoder's output), so it is copied, not encoded again.
+		return appendResult(wire, resp.Result), nil
+	}
 	w := wireResponse{JSONRPC: "2.0", ID: wire}
 	switch {
 	case resp.Error != nil:
@@ -454,6 +462,18 @@ func encodeResponse(resp *jsonrpc.Response, wire json.RawMessage) ([]byte, error
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// appendResult returns the line of a successful answer: the same bytes as
+// wireResponse's encoding, with room for the line end.
+func appendResult(id, result json.RawMessage) []byte {
+	const head, mid = `{"jsonrpc":"2.0","id":`, `,"result":`
+	b := make([]byte, 0, len(head)+len(id)+len(mid)+len(result)+2)
+	b = append(b, head...)
+	b = append(b, id...)
+	b = append(b, mid...)
+	b = append(b, result...)
+	return append(b, '}')
 }
 
 // reply answers a line the SDK never sees. id nil means null.

@@ -1,0 +1,118 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// eachMember calls fn with the name and the raw value of every member of
+// the JSON object obj, in order, and stops at fn's first error. obj must be
+// valid JSON (json.Valid) whose first value is an object: eachMember walks
+// its structure in one pass and checks nothing else. A value is the exact
+// bytes of the member's value (no surrounding white space), as
+// json.Unmarshal into a json.RawMessage gives it.
+func eachMember(obj []byte, fn func(name string, value json.RawMessage) error) error {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return fmt.Errorf("each member: not an object")
+	}
+	i = skipSpace(obj, i+1)
+	for i < len(obj) && obj[i] != '}' {
+		end := skipString(obj, i)
+		name, err := unquote(obj[i:end])
+		if err != nil {
+			return fmt.Errorf("each member: %w", err)
+		}
+		i = skipSpace(obj, end) + 1 // the colon
+		i = skipSpace(obj, i)
+		end = skipValue(obj, i)
+		if err := fn(name, json.RawMessage(obj[i:end])); err != nil {
+			return err
+		}
+		i = skipSpace(obj, end)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+	return nil
+}
+
+// unquote returns the string a JSON string literal stands for.
+func unquote(lit []byte) (string, error) {
+	plain := true
+	for _, c := range lit[1 : len(lit)-1] {
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return string(lit[1 : len(lit)-1]), nil
+	}
+	var s string
+	if err := json.Unmarshal(lit, &s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index just past the string literal that starts
+// at i.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value that starts at i.
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(b) { // a number, true, false or null
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
+}

@@ -1,0 +1,106 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// decodeObjectByTokens is how the arguments were read before decodeObject
+// walked them in one pass: json.Decoder, token by token. decodeObject must
+// answer exactly as it does, members and messages alike.
+func decodeObjectByTokens(raw json.RawMessage, path string, allowed ...string) (*fields, error) {
+	what := describe(path)
+	if len(bytes.TrimSpace(raw)) == 0 && path == "" {
+		raw = json.RawMessage(`{}`)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return nil, invalidParams(path, "%s must be a JSON object", what)
+	}
+	f := &fields{path: path, m: map[string]json.RawMessage{}}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, invalidParams(path, "%s is not valid JSON", what)
+		}
+		name, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, invalidParams(path, "%s is not valid JSON", what)
+		}
+		if !slices.Contains(allowed, name) {
+			return nil, invalidParams(f.at(name), "unknown property %q in %s; the allowed properties are: %s",
+				name, what, strings.Join(allowed, ", "))
+		}
+		if _, dup := f.m[name]; dup {
+			return nil, invalidParams(f.at(name), "property %q is given twice in %s", name, what)
+		}
+		f.m[name] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, invalidParams(path, "%s is not valid JSON", what)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, invalidParams(path, "%s must be one JSON object", what)
+	}
+	return f, nil
+}
+
+// sameDecoding fails t when decodeObject and decodeObjectByTokens disagree
+// on raw.
+func sameDecoding(t *testing.T, raw []byte, path string) {
+	t.Helper()
+	allowed := []string{"ids", "knownHashes", "a", "é", "a\"b", ""}
+	got, gerr := decodeObject(raw, path, allowed...)
+	want, werr := decodeObjectByTokens(raw, path, allowed...)
+	switch {
+	case (gerr == nil) != (werr == nil):
+		t.Fatalf("decodeObject(%q): error %v, by tokens %v", raw, gerr, werr)
+	case gerr != nil:
+		var g, w *ToolError
+		if !errors.As(gerr, &g) || !errors.As(werr, &w) {
+			t.Fatalf("decodeObject(%q): errors %v and %v, want ToolErrors", raw, gerr, werr)
+		}
+		if g.Message != w.Message || g.Extra["field"] != w.Extra["field"] {
+			t.Fatalf("decodeObject(%q):\n got  %q (field %v)\n want %q (field %v)", raw, g.Message, g.Extra["field"], w.Message, w.Extra["field"])
+		}
+	case !maps.EqualFunc(got.m, want.m, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }):
+		t.Fatalf("decodeObject(%q): members %q, by tokens %q", raw, got.m, want.m)
+	}
+}
+
+var memberSeeds = []string{
+	``, `  `, `{}`, ` { } `, `[]`, `null`, `1`, `"x"`, `{`, `}`, `{"a"}`, `{"a":}`, `{"a":1,}`,
+	`{"a":1}`, `{"a": 1 , "ids" : [1, "]", {"x":"}"}] }`, `{"a":1}{}`, `{"a":1} x`, `{"a":1} `,
+	`{"knownHashes":{"x":"y"},"ids":["a"]}`, `{"zzz":1}`, `{"a":1,"a":2}`, `{"\u00e9":true}`,
+	`{"a\"b":null}`, `{"":false}`, `{"a":"\\"}`, `{"a":-1.5e3}`, `{"a":tru}`, "{\"a\":\"\xff\"}",
+	"{\"\xff\":1}", `{"ids":[[[[]]]],"a":{"b":{"c":[]}}}`, "{\t\"a\"\r\n:\n1\n}",
+}
+
+func TestDecodeObject_SameAsByTokens(t *testing.T) {
+	for _, s := range memberSeeds {
+		for _, path := range []string{"", "refs[0]"} {
+			sameDecoding(t, []byte(s), path)
+		}
+	}
+}
+
+func FuzzDecodeObject(f *testing.F) {
+	for _, s := range memberSeeds {
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, nested bool) {
+		path := ""
+		if nested {
+			path = "refs[0]"
+		}
+		sameDecoding(t, raw, path)
+	})
+}
