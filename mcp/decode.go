@@ -27,7 +27,8 @@ const maxText = 64 << 10
 // sessionIDPattern is what a session_id must match.
 var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 
-// fields is a decoded JSON object: its members by name, still raw.
+// fields is a decoded JSON object: its members by name, still raw. Every
+// member is valid JSON (decodeObject accepts nothing else).
 type fields struct {
 	path string // JSON path of the object, "" for the arguments themselves
 	m    map[string]json.RawMessage
@@ -136,8 +137,8 @@ func (f *fields) str(name string, required, nonEmpty bool, max int) (string, err
 		}
 		return "", nil
 	}
-	var s string
-	if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
+	s, err := unquoteValue(raw)
+	if err != nil {
 		return "", invalidParams(f.at(name), "%s must be a string, got %s", f.at(name), jsonType(raw))
 	}
 	if nonEmpty && strings.TrimSpace(s) == "" {
@@ -183,18 +184,18 @@ func (f *fields) stringMap(name string) (map[string]string, error) {
 	if !isJSONObject(raw) {
 		return nil, invalidParams(f.at(name), "%s must be an object mapping ids to hashes, got %s", f.at(name), jsonType(raw))
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, invalidParams(f.at(name), "%s is not valid JSON", f.at(name))
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		var s string
-		if !isJSONString(v) || json.Unmarshal(v, &s) != nil {
-			return nil, invalidParams(fmt.Sprintf("%s[%q]", f.at(name), k),
+	out := map[string]string{}
+	err := eachMember(raw, func(k string, v json.RawMessage) error {
+		s, err := unquoteValue(v)
+		if err != nil {
+			return invalidParams(fmt.Sprintf("%s[%q]", f.at(name), k),
 				"%s[%q] must be a string (a hash, or \"\" when you do not know it), got %s", f.at(name), k, jsonType(v))
 		}
-		out[k] = s
+		out[k] = s // a key given twice: the last value, as json.Unmarshal does
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -210,9 +211,7 @@ func (f *fields) array(name string) ([]json.RawMessage, error) {
 		return nil, invalidParams(f.at(name), "%s must be an array, got %s", f.at(name), jsonType(raw))
 	}
 	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, invalidParams(f.at(name), "%s is not valid JSON", f.at(name))
-	}
+	eachElement(raw, func(v json.RawMessage) { items = append(items, v) })
 	if len(items) == 0 {
 		return nil, invalidParams(f.at(name), "%s must hold at least one element", f.at(name))
 	}

@@ -37,6 +37,35 @@ func eachMember(obj []byte, fn func(name string, value json.RawMessage) error) e
 	return nil
 }
 
+// eachElement calls fn with the raw bytes of every element of the JSON
+// array arr, in order. arr must be valid JSON whose first value is an
+// array.
+func eachElement(arr []byte, fn func(value json.RawMessage)) {
+	i := skipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return
+	}
+	i = skipSpace(arr, i+1)
+	for i < len(arr) && arr[i] != ']' {
+		end := skipValue(arr, i)
+		fn(json.RawMessage(arr[i:end]))
+		i = skipSpace(arr, end)
+		if i < len(arr) && arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+		}
+	}
+}
+
+// unquoteValue returns the string a valid JSON value stands for, or an
+// error when it is not a string.
+func unquoteValue(v []byte) (string, error) {
+	v = v[skipSpace(v, 0):]
+	if len(v) < 2 || v[0] != '"' {
+		return "", fmt.Errorf("not a JSON string")
+	}
+	return unquote(v)
+}
+
 // unquote returns the string a JSON string literal stands for.
 func unquote(lit []byte) (string, error) {
 	plain := true

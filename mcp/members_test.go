@@ -71,15 +71,54 @@ func sameDecoding(t *testing.T, raw []byte, path string) {
 		if g.Message != w.Message || g.Extra["field"] != w.Extra["field"] {
 			t.Fatalf("decodeObject(%q):\n got  %q (field %v)\n want %q (field %v)", raw, g.Message, g.Extra["field"], w.Message, w.Extra["field"])
 		}
-	case !maps.EqualFunc(got.m, want.m, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }):
+	case !maps.EqualFunc(got.m, want.m, sameRaw):
 		t.Fatalf("decodeObject(%q): members %q, by tokens %q", raw, got.m, want.m)
+	default:
+		for _, v := range got.m {
+			sameValues(t, v)
+		}
+	}
+}
+
+func sameRaw(a, b json.RawMessage) bool { return bytes.Equal(a, b) }
+
+// sameValues fails t when the one-pass readers of a member's value
+// disagree with json.Unmarshal.
+func sameValues(t *testing.T, v json.RawMessage) {
+	t.Helper()
+	var want string
+	werr := json.Unmarshal(v, &want)
+	if !isJSONString(v) { // json.Unmarshal takes null for a string
+		werr = errors.New("not a string")
+	}
+	got, gerr := unquoteValue(v)
+	if (gerr == nil) != (werr == nil) || got != want {
+		t.Fatalf("unquoteValue(%q) = %q, %v; json.Unmarshal: %q, %v", v, got, gerr, want, werr)
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(v, &items) == nil {
+		var walked []json.RawMessage
+		eachElement(v, func(e json.RawMessage) { walked = append(walked, e) })
+		if !slices.EqualFunc(walked, items, sameRaw) {
+			t.Fatalf("eachElement(%q) = %q; json.Unmarshal: %q", v, walked, items)
+		}
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(v, &members) == nil && members != nil {
+		walked := map[string]json.RawMessage{}
+		if err := eachMember(v, func(k string, e json.RawMessage) error { walked[k] = e; return nil }); err != nil {
+			t.Fatalf("eachMember(%q): %v", v, err)
+		}
+		if !maps.EqualFunc(walked, members, sameRaw) {
+			t.Fatalf("eachMember(%q) = %q; json.Unmarshal: %q", v, walked, members)
+		}
 	}
 }
 
 var memberSeeds = []string{
 	``, `  `, `{}`, ` { } `, `[]`, `null`, `1`, `"x"`, `{`, `}`, `{"a"}`, `{"a":}`, `{"a":1,}`,
 	`{"a":1}`, `{"a": 1 , "ids" : [1, "]", {"x":"}"}] }`, `{"a":1}{}`, `{"a":1} x`, `{"a":1} `,
-	`{"knownHashes":{"x":"y"},"ids":["a"]}`, `{"zzz":1}`, `{"a":1,"a":2}`, `{"\u00e9":true}`,
+	`{"knownHashes":{"x":"y"},"ids":["a"]}`, `{"ids":[ "a" , "b\"]" ,1,{"c":[2]} ] ,"knownHashes":{"x":"\u00e9","x":"z","y":1}}`, `{"zzz":1}`, `{"a":1,"a":2}`, `{"\u00e9":true}`,
 	`{"a\"b":null}`, `{"":false}`, `{"a":"\\"}`, `{"a":-1.5e3}`, `{"a":tru}`, "{\"a\":\"\xff\"}",
 	"{\"\xff\":1}", `{"ids":[[[[]]]],"a":{"b":{"c":[]}}}`, "{\t\"a\"\r\n:\n1\n}",
 }
