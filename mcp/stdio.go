@@ -239,11 +239,7 @@ func readLine(r *bufio.Reader, max int) (line []byte, long bool, err error) {
 // decode turns one line into a message for the SDK, or answers it itself
 // and returns nil.
 func (c *lineConn) decode(line []byte) jsonrpc.Message {
-	// One pass both checks the line (Unmarshal fails with a syntax error
-	// before it decodes anything) and splits an object into its members.
-	var m map[string]json.RawMessage
-	err := json.Unmarshal(line, &m)
-	if _, bad := errors.AsType[*json.SyntaxError](err); bad {
+	if !json.Valid(line) {
 		c.reply(nil, jsonrpc.CodeParseError, msgParse)
 		return nil
 	}
@@ -260,7 +256,10 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.reply(nil, jsonrpc.CodeInvalidRequest, msgNotObject)
 		return nil
 	}
-	if err != nil {
+	// The members are the line's own bytes (a line is read into a buffer
+	// of its own); a member given twice counts once, the last.
+	m := make(map[string]json.RawMessage, 4)
+	if err := eachMember(line, func(name string, v json.RawMessage) error { m[name] = v; return nil }); err != nil {
 		c.reply(nil, jsonrpc.CodeParseError, msgParse)
 		return nil
 	}
