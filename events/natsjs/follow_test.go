@@ -2,7 +2,10 @@ package natsjs_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -74,4 +77,69 @@ func TestLog_SlowSubscriberBounded(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// TestLog_SubscribeStopsOnError: Subscribe returns fn's first error, and
+// fn is not called again once Subscribe has returned, neither after an
+// error nor after ctx ends (its caller may be gone).
+func TestLog_SubscribeStopsOnError(t *testing.T) {
+	n := startNode(t, t.TempDir(), embeddednats.SyncInterval)
+	l := n.open(t)
+	appendOne := func(i int) {
+		t.Helper()
+		ev, err := events.New(workspace, events.TypeAgentReport, events.AgentReportData{Summary: fmt.Sprint("report ", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.SessionID, ev.Tool = "stops", "agentreport"
+		if _, err := l.Append(testCtx(t), ev); err != nil {
+			t.Fatalf("append %d: %v", i, err)
+		}
+	}
+	for i := range 5 {
+		appendOne(i)
+	}
+	stop := errors.New("stop")
+	var calls atomic.Int32
+	err := l.Subscribe(testCtx(t), 1, func(events.Event) error {
+		if calls.Add(1) == 2 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("Subscribe returned %v, want fn's error", err)
+	}
+	ctx, cancel := context.WithCancel(testCtx(t))
+	var late atomic.Int32
+	done := make(chan error, 1)
+	go func() { done <- l.Subscribe(ctx, 1, func(events.Event) error { late.Add(1); return nil }) }()
+	for late.Load() < 5 { // the cancelled subscriber has been delivered what there is
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Subscribe after cancel returned %v, want context.Canceled", err)
+	}
+	before := late.Load()
+	// More events, and a third subscriber that sees them: by then the
+	// others would have been delivered them too, had they gone on.
+	for i := 5; i < 8; i++ {
+		appendOne(i)
+	}
+	seen := make(chan struct{})
+	wctx, wcancel := context.WithCancel(testCtx(t))
+	defer wcancel()
+	go l.Subscribe(wctx, 8, func(events.Event) error { close(seen); <-wctx.Done(); return wctx.Err() })
+	select {
+	case <-seen:
+	case <-time.After(time.Minute):
+		t.Fatal("a new subscriber was not delivered event 8 within a minute")
+	}
+	if got := calls.Load(); got != 2 {
+		t.Errorf("fn was called %d times, want 2 (none after its error)", got)
+	}
+	if got := late.Load(); got != before {
+		t.Errorf("fn was called %d more times after Subscribe returned on cancel", got-before)
+	}
 }
