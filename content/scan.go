@@ -72,12 +72,17 @@ func ScanIndexed(root string, prev *Index) ([]File, *Index, error) {
 }
 
 func scanIndexed(root string, prev *Index, window time.Duration) ([]File, *Index, error) {
-	next := &Index{scanned: time.Now().UnixNano(), files: map[string]indexEntry{}}
+	next := &Index{scanned: time.Now().UnixNano()}
 	files, s, err := scan(root, func(s *scanner) {
 		if prev != nil && prev.root != s.dir {
 			prev = nil // another root: nothing of it can be vouched for
 		}
-		next.root = s.dir
+		// The tree is most often as the last scan left it: sized for
+		// that, the result and the index are built without the garbage
+		// of regrowing them (at 50,000 files, as much again as they
+		// hold).
+		next.root, next.files = s.dir, make(map[string]indexEntry, prev.Len())
+		s.files = make([]File, 0, prev.Len())
 		s.prev, s.next, s.window = prev, next, window
 	})
 	if err != nil {

@@ -37,7 +37,6 @@ type object struct {
 	Object
 	constraintIDs []string
 	ns            content.Namespace
-	search        string // searchText of the object, for List
 	doc           uint32 // its number in the search index
 }
 
@@ -50,7 +49,27 @@ func newObject(o Object) *object {
 		ids = nil
 	}
 	o.Body, o.Constraints = "", nil
-	return &object{Object: o, constraintIDs: ids, ns: content.NamespaceOf(o.Kind), search: searchText(o.ID, o.Path, o.Name, o.Group, o.Description)}
+	return &object{Object: o, constraintIDs: ids, ns: content.NamespaceOf(o.Kind)}
+}
+
+// searchText returns the text memdisc's query words are looked for in
+// (the package's searchText of its fields). It is built when asked for,
+// not kept: a copy per object was a tenth of what the manifest holds.
+func (o *object) searchText() string {
+	return searchText(o.ID, o.Path, o.Name, o.Group, o.Description)
+}
+
+// holdsAll reports whether o's search text holds every word (each
+// lower-cased and free of line feeds), as containsAll(o.searchText(),
+// words) does, without building the text.
+func (o *object) holdsAll(words []string) bool {
+	for _, w := range words {
+		if !containsLower(o.ID, w) && !containsLower(o.Path, w) && !containsLower(o.Name, w) &&
+			!containsLower(o.Group, w) && !containsLower(o.Description, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // nsPath is a key of the path index.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // searchIndex answers memdisc's query words from the objects' search
@@ -49,7 +50,7 @@ func (x *searchIndex) add(o *object) {
 	o.doc = doc
 	x.docs = append(x.docs, o)
 	x.live++
-	text := o.search
+	text := o.searchText()
 	for i := 0; i+3 <= len(text); i++ {
 		if text[i] == '\n' || text[i+1] == '\n' || text[i+2] == '\n' {
 			continue // no word holds a line feed
@@ -123,7 +124,7 @@ func (x *searchIndex) search(words []string) []*object {
 	var out []*object
 	if len(lists) == 0 {
 		for _, o := range x.docs {
-			if o != nil && containsAll(o.search, words) {
+			if o != nil && o.holdsAll(words) {
 				out = append(out, o)
 			}
 		}
@@ -141,7 +142,7 @@ func (x *searchIndex) search(words []string) []*object {
 		cand = p.intersect(cand)
 	}
 	for _, d := range cand {
-		if o := x.docs[d]; o != nil && containsAll(o.search, words) {
+		if o := x.docs[d]; o != nil && o.holdsAll(words) {
 			out = append(out, o)
 		}
 	}
@@ -187,6 +188,33 @@ func (p *postings) intersect(cand []uint32) []uint32 {
 		}
 	}
 	return keep
+}
+
+// containsLower reports whether strings.ToLower(s) holds w, without
+// lower-casing s when it is ASCII.
+func containsLower(s, w string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), w)
+		}
+	}
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for j < len(w) && lowerASCII(s[i+j]) == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // containsAll reports whether text holds every word.

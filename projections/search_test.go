@@ -15,7 +15,7 @@ import (
 func scanSearch(objs map[string]*object, words []string) []string {
 	var out []string
 	for id, o := range objs {
-		if containsAll(o.search, words) {
+		if containsAll(o.searchText(), words) {
 			out = append(out, id)
 		}
 	}

@@ -30,3 +30,24 @@ func TestMemoryLimit(t *testing.T) {
 		t.Fatalf("with GOMEMLIMIT set: limit %d, want it left at %d", debug.SetMemoryLimit(-1), before)
 	}
 }
+
+func TestPaceCollector(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+
+	t.Setenv("GOGC", "")
+	if got := paceCollector(); got != 100 {
+		t.Fatalf("paceCollector replaced %d, want 100", got)
+	}
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Fatalf("GC percent %d after paceCollector, want %d", got, gcPercent)
+	}
+
+	t.Setenv("GOGC", "200")
+	if got := paceCollector(); got != -1 {
+		t.Fatalf("with GOGC set, paceCollector returned %d, want -1", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("with GOGC set: GC percent %d, want it left at 100", got)
+	}
+}
