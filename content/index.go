@@ -22,8 +22,9 @@ import (
 // they were (the rule git calls "racy"; the change time counts too, for a
 // write that puts the modification time back).
 //
-// An Index is immutable once ScanIndexed returns it; it can be saved to a
-// file and loaded back by another process.
+// An Index is immutable once ScanIndexed returns it, until it is handed
+// to the next ScanIndexed, which takes it over (its entries become the new
+// index's); it can be saved to a file and loaded back by another process.
 type Index struct {
 	root    string // the content root it describes, absolute and free of symlinks
 	scanned int64  // when the scan that made it began, Unix nanoseconds
@@ -42,6 +43,7 @@ type indexEntry struct {
 	from string // the path its bytes were read from, when not the source path
 	stat fileStat
 	sum  [32]byte
+	seen bool // met by the scan running (never saved)
 }
 
 // fileStat is what a stat says of a file, as far as the index compares it.

@@ -180,6 +180,16 @@ func TestScanIndexed_CatchesChanges(t *testing.T) {
 	if idx3.Read() != 1 || idx3.Len() != 20 {
 		t.Fatalf("after a removal and an addition: read %d, indexed %d; want 1 and 20", idx3.Read(), idx3.Len())
 	}
+	// The new index is the old one updated in place: the removed file's
+	// entry is gone, and no entry keeps the scan's own marks.
+	if _, ok := idx3.files[rels[0]]; ok {
+		t.Fatalf("the index still holds %s after its removal", rels[0])
+	}
+	for rel, e := range idx3.files {
+		if e.seen {
+			t.Fatalf("entry %s is still marked as seen after the scan", rel)
+		}
+	}
 }
 
 // A file modified shortly before a scan began is read again by the next

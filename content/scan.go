@@ -66,7 +66,8 @@ func Scan(root string) ([]File, error) {
 // is empty and Hash is set; ReadFile reads a body when it is needed. It
 // checks the files it reads as Scan does; the others passed the same
 // checks when they were read. The index it returns describes every content
-// file of this scan.
+// file of this scan; it is made of prev's entries, so prev must not be used
+// afterwards.
 func ScanIndexed(root string, prev *Index) ([]File, *Index, error) {
 	return scanIndexed(root, prev, RacyWindow)
 }
@@ -77,11 +78,15 @@ func scanIndexed(root string, prev *Index, window time.Duration) ([]File, *Index
 		if prev != nil && prev.root != s.dir {
 			prev = nil // another root: nothing of it can be vouched for
 		}
-		// The tree is most often as the last scan left it: sized for
-		// that, the result and the index are built without the garbage
-		// of regrowing them (at 50,000 files, as much again as they
-		// hold).
-		next.root, next.files = s.dir, make(map[string]indexEntry, prev.Len())
+		// The tree is most often as the last scan left it: the new index
+		// is the old one's entries, updated in place (an entry is looked
+		// at once, before it is replaced), and the result is sized for
+		// them, so that a scan holds one index, not two, and builds
+		// nothing by regrowing it.
+		next.root, next.files = s.dir, map[string]indexEntry{}
+		if prev != nil {
+			next.files = prev.files
+		}
 		s.files = make([]File, 0, prev.Len())
 		s.prev, s.next, s.window = prev, next, window
 	})
@@ -90,6 +95,14 @@ func scanIndexed(root string, prev *Index, window time.Duration) ([]File, *Index
 	}
 	if s != nil {
 		next.read = s.opened
+	}
+	for rel, e := range next.files {
+		if !e.seen {
+			delete(next.files, rel) // gone from the tree, or no longer indexed
+			continue
+		}
+		e.seen = false
+		next.files[rel] = e
 	}
 	return files, next, nil
 }
@@ -291,6 +304,7 @@ func (s *scanner) readFile(rel, from string, kind Kind, public string, info fs.F
 			if id, links, ok := fileID(info); ok && links > 1 {
 				s.linked = append(s.linked, linkedFile{rel: rel, id: id, links: links})
 			}
+			e.seen = true
 			s.next.files[rel] = e
 			s.add(rel, kind, public, "", formatHash(e.sum))
 			return nil
@@ -332,7 +346,7 @@ func (s *scanner) read(rel, from string, kind Kind, public string) error {
 	}
 	s.opened++
 	if st, ok := statOf(info); ok {
-		e := indexEntry{stat: st, sum: sum}
+		e := indexEntry{stat: st, sum: sum, seen: true}
 		if from != rel {
 			e.from = from
 		}

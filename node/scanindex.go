@@ -32,12 +32,13 @@ func (n *Node) scan() ([]content.File, error) {
 	if err != nil {
 		n.logger.Warn("the publish scan reads every content file once", "reason", err)
 	}
+	had := prev.Len() // ScanIndexed takes prev over
 	files, idx, err := content.ScanIndexed(n.WS.ContentRoot(), prev)
 	if err != nil {
 		return nil, err
 	}
 	s.read = idx.Read()
-	if prev == nil || idx.Read() > 0 || idx.Len() != prev.Len() {
+	if prev == nil || idx.Read() > 0 || idx.Len() != had {
 		if err := idx.Save(file); err != nil {
 			n.logger.Warn("the next scan reads every content file again", "reason", err)
 		}
