@@ -35,6 +35,13 @@ type Options struct {
 // DefaultBatchSize is the batch size used when Options.BatchSize is 0.
 const DefaultBatchSize = 1000
 
+// blockCacheSize is the size of pebble's block cache. The read models are
+// served from memory; pebble is read for a body or a row not in memory,
+// one block at a time, and once, at Open, from end to end, which through
+// pebble's default 8 MiB cache left that much memory (outside the Go heap)
+// filled with blocks no one reads again.
+const blockCacheSize = 1 << 20
+
 func (o Options) withDefaults() Options {
 	if o.FS == nil {
 		o.FS = vfs.Default
@@ -108,6 +115,7 @@ func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
 		Lock:               lock,
 		Logger:             pebbleLogger{opts.Logger},
 		FormatMajorVersion: pebble.FormatNewest,
+		CacheSize:          blockCacheSize,
 		// Corruption found while reading (a bad block of a table) is
 		// reported here rather than through Logger.Fatalf, which would
 		// kill the process in pebble's own goroutine: the store refuses
