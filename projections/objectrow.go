@@ -116,6 +116,9 @@ func readHead(s string, h *objectHead) *rowReader {
 		r.err = errBadObjectRow
 		return r
 	}
+	if n > 0 {
+		h.ConstraintIDs = make([]string, 0, n)
+	}
 	for range n {
 		h.ConstraintIDs = append(h.ConstraintIDs, r.str())
 	}

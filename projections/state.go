@@ -129,6 +129,7 @@ func loadState(db *pebble.DB) (*state, error) {
 	if err := it.Error(); err != nil {
 		return nil, err
 	}
+	st.manifest.search.clip()
 	return st, nil
 }
 
