@@ -39,7 +39,7 @@ func (r *publishReport) report(published []events.Event, err error) {
 		return
 	}
 	var what []string
-	for _, ev := range published {
+	for _, ev := range published[:min(len(published), reportedChanges)] {
 		p, _ := ev.Payload()
 		switch d := p.(type) {
 		case *events.PublishData:
@@ -48,5 +48,13 @@ func (r *publishReport) report(published []events.Event, err error) {
 			what = append(what, "removed "+d.Path)
 		}
 	}
+	if more := len(published) - reportedChanges; more > 0 {
+		what = append(what, fmt.Sprintf("and %d more (`clumsies events` lists them)", more))
+	}
 	fmt.Fprintf(r.w, "clumsies: published %d content change(s): %s\n", len(published), strings.Join(what, ", "))
 }
+
+// reportedChanges bounds the changes a report names: the first publish of
+// a large tree would otherwise write one line naming every file (a
+// megabyte at 50,000 files, built in memory first).
+const reportedChanges = 20
