@@ -348,3 +348,23 @@ func TestReader_Read(t *testing.T) {
 		t.Fatalf("Read of a folder: got %v, want fs.ErrNotExist", err)
 	}
 }
+
+// An index of a root that did not exist yet serves as the previous index
+// once the root exists: it vouches for nothing there and takes the new
+// entries.
+func TestScanIndexed_AfterAMissingRoot(t *testing.T) {
+	needStat(t)
+	root := filepath.Join(t.TempDir(), "content")
+	files, idx, err := scanIndexed(root, nil, 0)
+	if err != nil || len(files) != 0 || idx.Len() != 0 {
+		t.Fatalf("missing root: %d files, %d indexed, %v; want none and no error", len(files), idx.Len(), err)
+	}
+	writeRuleTree(t, root, 3)
+	files, idx2, err := scanIndexed(root, idx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 3 || idx2.Len() != 3 || idx2.Read() != 3 {
+		t.Fatalf("root made: %d files, %d indexed, %d read; want 3 of each", len(files), idx2.Len(), idx2.Read())
+	}
+}

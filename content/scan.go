@@ -73,7 +73,7 @@ func ScanIndexed(root string, prev *Index) ([]File, *Index, error) {
 }
 
 func scanIndexed(root string, prev *Index, window time.Duration) ([]File, *Index, error) {
-	next := &Index{scanned: time.Now().UnixNano()}
+	next := &Index{scanned: time.Now().UnixNano(), files: map[string]indexEntry{}}
 	files, s, err := scan(root, func(s *scanner) {
 		if prev != nil && prev.root != s.dir {
 			prev = nil // another root: nothing of it can be vouched for
@@ -83,8 +83,8 @@ func scanIndexed(root string, prev *Index, window time.Duration) ([]File, *Index
 		// at once, before it is replaced), and the result is sized for
 		// them, so that a scan holds one index, not two, and builds
 		// nothing by regrowing it.
-		next.root, next.files = s.dir, map[string]indexEntry{}
-		if prev != nil {
+		next.root = s.dir
+		if prev != nil && prev.files != nil {
 			next.files = prev.files
 		}
 		s.files = make([]File, 0, prev.Len())
