@@ -102,10 +102,13 @@ func leader(tb testing.TB, hp *hubProcess) string {
 	}
 }
 
-// waitEvents waits until hp's stats count want events.
+// waitEvents waits until hp's stats count want events. The bound is over
+// a source's longest retry backoff (2 min), which the hub's re-sourcing on
+// a new link or a new leader normally cuts to about a second; a failure
+// shows the hub's view of its nodes.
 func waitEvents(tb testing.TB, hp *hubProcess, want uint64) {
 	tb.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(3 * time.Minute)
 	var got hubTotals
 	for {
 		got = hubStats(tb, hp)
@@ -115,7 +118,8 @@ func waitEvents(tb testing.TB, hp *hubProcess, want uint64) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	if got.Totals.Events != want {
-		tb.Fatalf("hub at %s counts %d events, want %d", hp.api, got.Totals.Events, want)
+		nodes := run(tb, hp.dir, "hub", "nodes", "--json")
+		tb.Fatalf("hub at %s counts %d events, want %d; its nodes:\n%s%s", hp.api, got.Totals.Events, want, nodes.stdout, nodes.stderr)
 	}
 }
 
