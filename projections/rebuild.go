@@ -72,7 +72,7 @@ func replay(ctx context.Context, log events.Log, dir string, opts Options, total
 	if err != nil {
 		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
 	}
-	s, err := openLocked(dir, opts, lock)
+	s, err := openLocked(dir, opts, lock, true)
 	if err != nil {
 		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
 	}
@@ -85,8 +85,19 @@ func replay(ctx context.Context, log events.Log, dir string, opts Options, total
 	if err == nil {
 		err = ctx.Err()
 	}
+	if err == nil {
+		// Written without a log: durable once flushed. The store is then
+		// opened again as every store is, with its log.
+		err = s.db.Flush()
+	}
 	if err != nil {
 		s.Close()
+		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
+	}
+	if err := s.Close(); err != nil {
+		return nil, fmt.Errorf("rebuild %s: close after the replay: %w", dir, err)
+	}
+	if s, err = Open(dir, opts); err != nil {
 		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
 	}
 	return s, nil

@@ -210,6 +210,30 @@ func TestRebuild(t *testing.T) {
 			t.Errorf("got %v, want ErrGap", err)
 		}
 	})
+	// A rebuild writes without pebble's log (a stopped one starts again):
+	// one that stops midway leaves a store that opens, holds a consistent
+	// prefix (its checkpoint with exactly the rows before it) and catches
+	// up to the same digest.
+	t.Run("StoppedMidwayLeavesAConsistentPrefix", func(t *testing.T) {
+		want := digest(t, rebuild(t, l.log, vfs.NewMem(), "/want", projections.Options{}))
+		fs := vfs.NewMem()
+		if _, err := projections.Rebuild(context.Background(), flakyLog{Log: l.log, failFrom: total / 2}, "/db", projections.Options{FS: fs, BatchSize: 16}, nil); !errors.Is(err, errFlaky) {
+			t.Fatalf("got %v, want the log's failure", err)
+		}
+		s, err := projections.Open("/db", projections.Options{FS: fs})
+		if err != nil {
+			t.Fatalf("open after a stopped rebuild: %v", err)
+		}
+		defer s.Close()
+		from := s.Checkpoint()
+		if from >= total/2 {
+			t.Fatalf("checkpoint %d after a rebuild stopped before %d", from, total/2)
+		}
+		apply(t, s, l.all()[from:]...)
+		if got := digest(t, s); got != want {
+			t.Errorf("got %s after catching up from %d, want %s", got, from, want)
+		}
+	})
 	t.Run("ContextEnds", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()

@@ -103,14 +103,28 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open projections store %s: %w (is another clumsies process serving this workspace?): %w", dir, ErrLocked, err)
 	}
-	return openLocked(dir, opts, lock)
+	return openLocked(dir, opts, lock, false)
 }
 
+// Pebble's settings for a rebuild into a fresh folder (openLocked's bulk):
+// no write-ahead log, since a rebuild that stops is started again from an
+// empty folder, and a memtable large enough that few flushes (and the
+// compactions they cause) happen while it writes.
+const bulkMemTableSize = 32 << 20
+
 // openLocked opens the store in dir, whose lock the caller holds. The
-// store takes the lock over; on error the lock is released.
-func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
+// store takes the lock over; on error the lock is released. bulk opens it
+// for a rebuild (bulkMemTableSize): what it writes is durable only once
+// flushed (Store.flush).
+func openLocked(dir string, opts Options, lock *pebble.Lock, bulk bool) (*Store, error) {
 	corrupt := newCorruption()
+	var memTable uint64
+	if bulk {
+		memTable = bulkMemTableSize
+	}
 	db, err := pebble.Open(dir, &pebble.Options{
+		DisableWAL:         bulk,
+		MemTableSize:       memTable,
 		FS:                 opts.FS,
 		Lock:               lock,
 		Logger:             pebbleLogger{opts.Logger},
@@ -128,7 +142,7 @@ func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
 		lock.Close()
 		return nil, fmt.Errorf("open projections store %s: %w: %w; %s", dir, ErrCorrupt, err, rebuildHint)
 	}
-	st, err := prepare(db)
+	st, err := prepare(db, bulk)
 	if err != nil {
 		db.Close()
 		lock.Close()
@@ -145,8 +159,9 @@ func openLocked(dir string, opts Options, lock *pebble.Lock) (*Store, error) {
 }
 
 // prepare checks the layout version of db, writing it into an empty
-// database, and loads the state.
-func prepare(db *pebble.DB) (*state, error) {
+// database (synced, unless db is opened for a rebuild and has no log),
+// and loads the state.
+func prepare(db *pebble.DB, bulk bool) (*state, error) {
 	v, closer, err := db.Get(keySchema)
 	switch {
 	case errors.Is(err, pebble.ErrNotFound):
@@ -157,7 +172,11 @@ func prepare(db *pebble.DB) (*state, error) {
 		if !empty {
 			return nil, fmt.Errorf("%w: it has no layout version", ErrIncompatible)
 		}
-		if err := db.Set(keySchema, encodeU64(schemaVersion), pebble.Sync); err != nil {
+		sync := pebble.Sync
+		if bulk {
+			sync = pebble.NoSync
+		}
+		if err := db.Set(keySchema, encodeU64(schemaVersion), sync); err != nil {
 			return nil, fmt.Errorf("write layout version: %w", err)
 		}
 	case err != nil:
