@@ -29,6 +29,15 @@ func (r *Resumed) input(in io.Reader) io.Reader {
 	return io.MultiReader(bytes.NewReader(prefix), in)
 }
 
+// method returns the method of the request answered already.
+func (r *Resumed) method() string {
+	var m struct {
+		Method string `json:"method"`
+	}
+	json.Unmarshal(r.Request, &m)
+	return m.Method
+}
+
 // sameAnswer reports whether two JSON-RPC answers say the same (the same
 // JSON values; the bytes may differ in escapes and spacing).
 func sameAnswer(a, b []byte) bool {

@@ -80,10 +80,12 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		if len(t.resumed.Answer) > 0 {
 			// The client has its answer and may send its next request
 			// before the SDK has read the one answered; the SDK handles
-			// initialize before it reads on, so the session counts as
-			// initialized from the start.
+			// initialize before it reads on, so a session opened by an
+			// answered initialize counts as initialized from the start.
 			c.answer = t.resumed.Answer
-			c.initialized.Store(true)
+			if t.resumed.method() == "initialize" {
+				c.initialized.Store(true)
+			}
 		}
 	}
 	go c.readLoop()
