@@ -351,30 +351,19 @@ func (c *lineConn) track(wire json.RawMessage, method string) jsonrpc.ID {
 	return id
 }
 
-// isAnswered reports whether id is the SDK's id of the request another
-// process answered (Resumed).
-func (c *lineConn) isAnswered(id jsonrpc.ID) bool {
-	n, ok := id.Raw().(int64)
-	if !ok {
-		return false
-	}
-	c.ids.Lock()
-	defer c.ids.Unlock()
-	return c.answer != nil && n == c.answered
-}
-
 // untrack forgets a call being answered and returns the client's id, or
-// nil if the SDK's id is not one of a tracked call.
-func (c *lineConn) untrack(id jsonrpc.ID, failed bool) json.RawMessage {
+// nil if the SDK's id is not one of a tracked call. answered reports that
+// the call is the one another process answered already (Resumed).
+func (c *lineConn) untrack(id jsonrpc.ID, failed bool) (wire json.RawMessage, answered bool) {
 	n, ok := id.Raw().(int64)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	c.ids.Lock()
 	defer c.ids.Unlock()
-	wire, ok := c.wire[n]
+	wire, ok = c.wire[n]
 	if !ok {
-		return nil
+		return nil, false
 	}
 	delete(c.wire, n)
 	if c.byWire[string(wire)] == n {
@@ -386,7 +375,7 @@ func (c *lineConn) untrack(id jsonrpc.ID, failed bool) json.RawMessage {
 			c.initialized.Store(true)
 		}
 	}
-	return wire
+	return wire, c.answer != nil && n == c.answered
 }
 
 // Write implements mcp.Connection. Answers carry the client's id back, and
@@ -398,8 +387,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	var data []byte
 	var err error
 	if resp, ok := msg.(*jsonrpc.Response); ok {
-		resumed := c.isAnswered(resp.ID)
-		wire := c.untrack(resp.ID, resp.Error != nil)
+		wire, resumed := c.untrack(resp.ID, resp.Error != nil)
 		data, err = encodeResponse(resp, wire)
 		if err == nil && resumed {
 			if !sameAnswer(data, c.answer) {
