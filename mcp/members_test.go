@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -15,42 +13,11 @@ import (
 // walked them in one pass: json.Decoder, token by token. decodeObject must
 // answer exactly as it does, members and messages alike.
 func decodeObjectByTokens(raw json.RawMessage, path string, allowed ...string) (*fields, error) {
-	what := describe(path)
 	if len(bytes.TrimSpace(raw)) == 0 && path == "" {
 		raw = json.RawMessage(`{}`)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return nil, invalidParams(path, "%s must be a JSON object", what)
-	}
-	f := &fields{path: path, m: map[string]json.RawMessage{}}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, invalidParams(path, "%s is not valid JSON", what)
-		}
-		name, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, invalidParams(path, "%s is not valid JSON", what)
-		}
-		if !slices.Contains(allowed, name) {
-			return nil, invalidParams(f.at(name), "unknown property %q in %s; the allowed properties are: %s",
-				name, what, strings.Join(allowed, ", "))
-		}
-		if _, dup := f.m[name]; dup {
-			return nil, invalidParams(f.at(name), "property %q is given twice in %s", name, what)
-		}
-		f.m[name] = v
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, invalidParams(path, "%s is not valid JSON", what)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, invalidParams(path, "%s must be one JSON object", what)
-	}
-	return f, nil
+	// decodeObjectTokens is that reader, kept for bytes that are not JSON.
+	return decodeObjectTokens(raw, path, allowed...)
 }
 
 // sameDecoding fails t when decodeObject and decodeObjectByTokens disagree
