@@ -14,7 +14,7 @@ const canExec = false
 
 // runCore runs the core with args on this process's stdio and exits with
 // its status.
-func runCore(core string, args []string, _ state) error {
+func runCore(core string, args []string, _ string) error {
 	cmd := exec.Command(core, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err := cmd.Run()

@@ -15,16 +15,12 @@ import (
 // stdout, so it may answer initialize first.
 const canExec = true
 
-// runCore replaces this process with the core, handing it st. It returns
-// only if exec fails.
-func runCore(core string, args []string, st state) error {
+// runCore replaces this process with the core, handing it handover (the
+// value of front.Env; none when empty). It returns only if exec fails.
+func runCore(core string, args []string, handover string) error {
 	env := withoutHandover(os.Environ())
-	if st.read {
-		v, err := st.Encode()
-		if err != nil {
-			return err
-		}
-		env = append(env, front.Env+"="+v)
+	if handover != "" {
+		env = append(env, front.Env+"="+handover)
 	}
 	if err := syscall.Exec(core, append([]string{os.Args[0]}, args...), env); err != nil {
 		return fmt.Errorf("start %s: %w", core, err)

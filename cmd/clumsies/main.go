@@ -27,11 +27,11 @@ func main() {
 		os.Exit(1)
 	}
 	args := os.Args[1:]
-	var st state
+	var handover string
 	if s, ok := stdioServe(args); ok {
-		st = s.begin(os.Stdin, os.Stdout)
+		handover = s.begin(os.Stdin, os.Stdout)
 	}
-	err = runCore(core, args, st)
+	err = runCore(core, args, handover)
 	fmt.Fprintln(os.Stderr, "clumsies:", err)
 	os.Exit(1)
 }

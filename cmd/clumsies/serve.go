@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"io"
 	"log/slog"
@@ -70,52 +71,45 @@ func stdioServe(args []string) (stdioSession, bool) {
 	}}, true
 }
 
-// state is what the core is handed: the session's start, if the front
-// read it.
-type state struct {
-	front.State
-	read bool // stdin was read: the core must be told what
-}
-
 // maxState bounds the handover in the environment (one variable may hold
 // 128 KiB on Linux).
 const maxState = 120 << 10
 
 // begin reads the client's first line and answers it when it is an
-// opening the core would answer the same way (front.Answer). A terminal on
-// stdin is left alone (the core greets the person there), and so is a
-// client that sends nothing at once (see firstWait).
-func (s stdioSession) begin(in, out *os.File) state {
+// opening the core would answer the same way (front.Answer). It returns
+// the handover for the core: what it read and answered, "" when it read
+// nothing. A terminal on stdin is left alone (the core greets the person
+// there), and so is a client that sends nothing at once (see firstWait).
+func (s stdioSession) begin(in, out *os.File) string {
 	if fi, err := in.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
-		return state{}
+		return ""
 	}
 	read, line, _ := front.ReadFirst(input(in))
 	if len(read) == 0 {
-		return state{} // nothing came in time (or the input ended): the core starts fresh
+		return "" // nothing came in time (or the input ended): the core starts fresh
 	}
-	st := state{State: front.State{Rest: read}, read: true}
+	if v, ok := s.answer(line, read, out); ok {
+		return v
+	}
+	return front.State{Rest: read}.Encode()
+}
+
+// answer writes the answer to line, the first line of read, when the front
+// may give it and the handover that says so fits the environment.
+func (s stdioSession) answer(line, read []byte, out *os.File) (string, bool) {
 	if line == nil {
-		return st
+		return "", false
 	}
 	answer, ok := front.Answer(line, s.srv)
 	if !ok {
-		return st
+		return "", false
 	}
-	answered := front.State{Request: line, Answer: answer, Rest: read[len(line)+lineEnd(read, len(line)):]}
-	if v, err := answered.Encode(); err != nil || len(v) > maxState {
-		return st
+	v := front.State{Request: line, Answer: answer, Rest: read[bytes.IndexByte(read, '\n')+1:]}.Encode()
+	if len(v) > maxState {
+		return "", false
 	}
 	if _, err := out.Write(append(answer, '\n')); err != nil {
-		return st
+		return "", false
 	}
-	return state{State: answered, read: true}
-}
-
-// lineEnd returns the length of the line end after read[:n] ("\n" or
-// "\r\n").
-func lineEnd(read []byte, n int) int {
-	if read[n] == '\r' {
-		return 2
-	}
-	return 1
+	return v, true
 }

@@ -8,11 +8,7 @@ import (
 
 func TestHandover_RoundTrip(t *testing.T) {
 	in := State{Request: []byte(`{"id":1}`), Answer: []byte(`{"id":1,"result":{}}`), Rest: []byte("next\n\x00\xff")}
-	v, err := in.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(Env, v)
+	t.Setenv(Env, in.Encode())
 	out, ok, err := Take()
 	if err != nil || !ok {
 		t.Fatalf("ok %v err %v", ok, err)
