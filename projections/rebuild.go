@@ -49,32 +49,32 @@ func Rebuild(ctx context.Context, log events.Log, dir string, opts Options, prog
 	if held {
 		target = dir + ".rebuild"
 	}
-	s, err := replay(ctx, log, target, opts, total, progress)
-	if err != nil || !held {
-		return s, err
+	if err := replay(ctx, log, target, opts, total, progress); err != nil {
+		return nil, err
 	}
-	if err := s.Close(); err != nil {
-		return nil, fmt.Errorf("rebuild %s: close the new read models: %w", dir, err)
+	if held {
+		if err := swap(dir, target, opts.FS); err != nil {
+			return nil, fmt.Errorf("rebuild %s: %w", dir, err)
+		}
 	}
-	if err := swap(dir, target, opts.FS); err != nil {
-		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
-	}
-	s, err = Open(dir, opts)
+	s, err := Open(dir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("rebuild %s: open the new read models: %w", dir, err)
 	}
 	return s, nil
 }
 
-// replay drops whatever is in dir and replays log into a new store there.
-func replay(ctx context.Context, log events.Log, dir string, opts Options, total uint64, progress func(done, total uint64)) (*Store, error) {
+// replay drops whatever is in dir and replays log into a new store there,
+// written without pebble's log (a rebuild that stops starts again) and
+// flushed and closed at the end.
+func replay(ctx context.Context, log events.Log, dir string, opts Options, total uint64, progress func(done, total uint64)) error {
 	lock, err := drop(dir, opts.FS)
 	if err != nil {
-		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
+		return fmt.Errorf("rebuild %s: %w", dir, err)
 	}
 	s, err := openLocked(dir, opts, lock, true)
 	if err != nil {
-		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
+		return fmt.Errorf("rebuild %s: %w", dir, err)
 	}
 	var report func(uint64)
 	if progress != nil {
@@ -86,21 +86,16 @@ func replay(ctx context.Context, log events.Log, dir string, opts Options, total
 		err = ctx.Err()
 	}
 	if err == nil {
-		// Written without a log: durable once flushed. The store is then
-		// opened again as every store is, with its log.
-		err = s.db.Flush()
+		err = s.db.Flush() // durable once flushed: there is no log
 	}
 	if err != nil {
 		s.Close()
-		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
+		return fmt.Errorf("rebuild %s: %w", dir, err)
 	}
 	if err := s.Close(); err != nil {
-		return nil, fmt.Errorf("rebuild %s: close after the replay: %w", dir, err)
+		return fmt.Errorf("rebuild %s: close the new read models: %w", dir, err)
 	}
-	if s, err = Open(dir, opts); err != nil {
-		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
-	}
-	return s, nil
+	return nil
 }
 
 // holdsStore reports whether dir holds a store that a rebuild must keep
