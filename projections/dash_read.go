@@ -210,15 +210,18 @@ func (s *Store) RuleSummaries() []RuleSummary {
 	defer s.mu.RUnlock()
 	out := make([]RuleSummary, 0, len(s.st.manifest.objects))
 	for _, o := range s.st.manifest.objects {
-		if o.Kind != content.KindRule && o.Kind != content.KindWorkflow && o.Kind != content.KindContext {
+		f := o.fields()
+		kind := content.Kind(f[fieldKind])
+		if kind != content.KindRule && kind != content.KindWorkflow && kind != content.KindContext {
 			continue
 		}
+		ids := o.constraintIDs()
 		r := RuleSummary{
-			ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description,
-			Refs: s.st.usage.rules[o.ID], Constraints: len(o.constraintIDs),
+			ID: f[fieldID], Kind: kind, Path: f[fieldPath], Name: f[fieldName], Group: f[fieldGroup], Description: f[fieldDescription],
+			Refs: s.st.usage.rules[f[fieldID]], Constraints: len(ids),
 		}
-		counted := s.st.usage.constraints[o.ID]
-		for _, id := range o.constraintIDs {
+		counted := s.st.usage.constraints[f[fieldID]]
+		for _, id := range ids {
 			if counted[id] == 0 {
 				r.Unused++
 			}
@@ -239,7 +242,7 @@ func (s *Store) UsageOf(id string) RuleUsage {
 	defer s.mu.RUnlock()
 	u := RuleUsage{ID: id, Refs: s.st.usage.rules[id], Constraints: []ConstraintUsage{}}
 	if o, ok := s.st.manifest.objects[id]; ok {
-		u.Path, u.Kind = o.Path, o.Kind
+		u.Path, u.Kind = o.Path(), o.Kind()
 	}
 	for c, n := range s.st.usage.constraints[id] {
 		u.Constraints = append(u.Constraints, ConstraintUsage{ID: c, Refs: n})

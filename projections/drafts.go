@@ -322,7 +322,7 @@ func (s *Store) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.D
 	f := catalog.DraftFacts{Seq: s.st.aggregates[events.AggregateDrafts]}
 	if q.ID != "" {
 		if o, ok := s.st.manifest.objects[q.ID]; ok {
-			f.Object = &catalog.Target{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
+			f.Object = &catalog.Target{ID: o.ID(), Kind: o.Kind(), Path: o.Path(), Hash: o.Hash()}
 		}
 		if d, ok := s.st.drafts.byID[q.ID]; ok {
 			dc := d.Draft

@@ -47,7 +47,7 @@ func (s *Store) DraftState(ctx context.Context, id string) (DraftState, error) {
 	}
 	st := DraftState{Facts: catalog.DraftFacts{Seq: s.st.aggregates[events.AggregateDrafts]}}
 	if o, ok := s.st.manifest.objects[id]; ok {
-		st.Facts.Object = &catalog.Target{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
+		st.Facts.Object = &catalog.Target{ID: o.ID(), Kind: o.Kind(), Path: o.Path(), Hash: o.Hash()}
 		obj, err := s.objectRow(id)
 		if err != nil {
 			return DraftState{}, err

@@ -32,5 +32,5 @@ func (m *manifestModel) inventory() *inventory {
 // compareObjects orders objects as the inventory lists them: by namespace,
 // path and id.
 func compareObjects(a, b *object) int {
-	return cmp.Or(cmp.Compare(a.ns.Rank(), b.ns.Rank()), strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
+	return cmp.Or(cmp.Compare(a.ns().Rank(), b.ns().Rank()), strings.Compare(a.Path(), b.Path()), strings.Compare(a.ID(), b.ID()))
 }

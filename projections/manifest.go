@@ -27,51 +27,6 @@ type Object struct {
 	Seq uint64 `json:"seq"`
 }
 
-// object is the in-memory form of a published object: what memdisc
-// lists and what a plan and the usage count need (its metadata and the
-// ids of its constraints), never its body nor the texts of its
-// constraints, which stay in pebble (read on demand: Store.constraints).
-// Object.Constraints and Object.Body are always empty. A value stored in
-// the model never changes; a publish stores a new one.
-type object struct {
-	Object
-	constraintIDs []string
-	ns            content.Namespace
-	doc           uint32 // its number in the search index
-}
-
-func newObject(o Object) *object {
-	ids := make([]string, len(o.Constraints))
-	for i, c := range o.Constraints {
-		ids[i] = c.ID
-	}
-	if len(ids) == 0 {
-		ids = nil
-	}
-	o.Body, o.Constraints = "", nil
-	return &object{Object: o, constraintIDs: ids, ns: content.NamespaceOf(o.Kind)}
-}
-
-// searchText returns the text memdisc's query words are looked for in
-// (the package's searchText of its fields). It is built when asked for,
-// not kept: a copy per object was a tenth of what the manifest holds.
-func (o *object) searchText() string {
-	return searchText(o.ID, o.Path, o.Name, o.Group, o.Description)
-}
-
-// holdsAll reports whether o's search text holds every word (each
-// lower-cased and free of line feeds), as containsAll(o.searchText(),
-// words) does, without building the text.
-func (o *object) holdsAll(words []string) bool {
-	for _, w := range words {
-		if !containsLower(o.ID, w) && !containsLower(o.Path, w) && !containsLower(o.Name, w) &&
-			!containsLower(o.Group, w) && !containsLower(o.Description, w) {
-			return false
-		}
-	}
-	return true
-}
-
 // nsPath is a key of the path index.
 type nsPath struct {
 	ns   content.Namespace
@@ -122,18 +77,6 @@ type constraintRow struct {
 	TextHash string
 }
 
-// row returns the stored form of o, whose constraints are cs.
-func (o *object) row(cs []content.Constraint) objectRow {
-	r := objectRow{
-		ID: o.ID, Kind: string(o.Kind), Path: o.Path, Name: o.Name, Group: o.Group,
-		Hash: o.Hash, Description: o.Description, Seq: o.Seq,
-	}
-	for _, c := range cs {
-		r.Constraints = append(r.Constraints, constraintRow{ID: c.ID, Name: c.Name, Text: c.Text, TextHash: c.TextHash})
-	}
-	return r
-}
-
 // api returns the object r stores, constraints included.
 func (r objectRow) api() Object {
 	o := Object{
@@ -146,36 +89,12 @@ func (r objectRow) api() Object {
 	return o
 }
 
-// objectHead is what Open reads of an object row: all but the names,
-// texts and hashes of the constraints (objectrow.go).
+// objectHead is an object row up to its constraints' ids: all but the
+// names, texts and hashes of the constraints (objectrow.go).
 type objectHead struct {
 	ID, Kind, Path, Name, Group, Hash, Description string
 	Seq                                            uint64
 	ConstraintIDs                                  []string
-}
-
-// object returns the in-memory form of the row. Strings that repeat a
-// constant or a part of the path share its memory.
-func (h *objectHead) object() *object {
-	kind := content.Kind(h.Kind)
-	for _, k := range [...]content.Kind{content.KindRule, content.KindWorkflow, content.KindContext, content.KindMPF} {
-		if kind == k {
-			kind = k
-		}
-	}
-	name, group := h.Name, h.Group
-	if n := content.NameOf(h.Path); n == name {
-		name = n
-	}
-	if g := content.GroupOf(h.Path); g == group {
-		group = g
-	}
-	o := newObject(Object{
-		ID: h.ID, Kind: kind, Path: h.Path, Name: name, Group: group,
-		Hash: h.Hash, Description: h.Description, Seq: h.Seq,
-	})
-	o.constraintIDs = h.ConstraintIDs
-	return o
 }
 
 // manifestModel is the read model of the published catalog: the objects,
@@ -192,8 +111,8 @@ type manifestModel struct {
 	// Touched since the last write.
 	touchedObjects map[string]struct{}
 	touchedPaths   map[nsPath]struct{}
-	bodies         map[string]string               // bodies published since the last write
-	constraints    map[string][]content.Constraint // and their constraints
+	bodies         map[string]string // bodies published since the last write
+	rows           map[string][]byte // and their encoded rows, constraints included
 }
 
 func newManifestModel() *manifestModel {
@@ -204,7 +123,7 @@ func newManifestModel() *manifestModel {
 		touchedObjects: make(map[string]struct{}),
 		touchedPaths:   make(map[nsPath]struct{}),
 		bodies:         make(map[string]string),
-		constraints:    make(map[string][]content.Constraint),
+		rows:           make(map[string][]byte),
 	}
 }
 
@@ -231,25 +150,33 @@ func (m *manifestModel) publish(seq uint64, d *events.PublishData) {
 	if id == "" || content.NamespaceOf(kind) == "" {
 		return // names nothing this store can hold
 	}
-	o := Object{
-		ID: id, Kind: kind, Path: d.Path, Name: d.Name, Group: d.Group,
+	r := objectRow{
+		ID: id, Kind: string(kind), Path: d.Path, Name: d.Name, Group: d.Group,
 		Hash: d.Hash, Description: d.Description, Seq: seq,
 	}
 	if kind == content.KindRule || kind == content.KindWorkflow {
-		o.Constraints = content.ParseConstraints(d.Name, d.Body)
+		for _, c := range content.ParseConstraints(d.Name, d.Body) {
+			r.Constraints = append(r.Constraints, constraintRow{ID: c.ID, Name: c.Name, Text: c.Text, TextHash: c.TextHash})
+		}
+	}
+	row := r.encode()
+	obj, err := newObject(row)
+	if err != nil {
+		panic(fmt.Sprintf("an encoded object row does not decode: %v", err))
 	}
 	if old, ok := m.objects[id]; ok {
-		m.unindex(old.Object)
+		m.unindex(old)
 		m.search.drop(old)
 	}
-	obj := newObject(o)
+	id = obj.ID()
+	k := nsPath{obj.ns(), obj.Path()}
 	m.objects[id] = obj
 	m.search.add(obj)
-	m.paths[nsPath{obj.ns, o.Path}] = id
-	m.touchedPaths[nsPath{obj.ns, o.Path}] = struct{}{}
+	m.paths[k] = id
+	m.touchedPaths[k] = struct{}{}
 	m.touchedObjects[id] = struct{}{}
 	m.bodies[id] = d.Body
-	m.constraints[id] = o.Constraints
+	m.rows[id] = row
 	m.inv.Store(nil)
 }
 
@@ -268,19 +195,19 @@ func (m *manifestModel) remove(d *events.RemoveData) {
 	if !ok {
 		return
 	}
-	m.unindex(old.Object)
+	m.unindex(old)
 	m.search.drop(old)
 	delete(m.objects, id)
 	delete(m.bodies, id)
-	delete(m.constraints, id)
+	delete(m.rows, id)
 	m.touchedObjects[id] = struct{}{}
 	m.inv.Store(nil)
 }
 
 // unindex drops o's path index entry if it still points at o.
-func (m *manifestModel) unindex(o Object) {
-	k := nsPath{content.NamespaceOf(o.Kind), o.Path}
-	if m.paths[k] == o.ID {
+func (m *manifestModel) unindex(o *object) {
+	k := nsPath{o.ns(), o.Path()}
+	if m.paths[k] == o.ID() {
 		delete(m.paths, k)
 		m.touchedPaths[k] = struct{}{}
 	}
@@ -288,11 +215,11 @@ func (m *manifestModel) unindex(o Object) {
 
 func (m *manifestModel) write(w *rowWriter) {
 	for id := range m.touchedObjects {
-		if o, ok := m.objects[id]; ok {
-			w.set(objectKey(id), o.row(m.constraints[id]).encode())
-			if body, ok := m.bodies[id]; ok {
-				w.set(bodyKey(id), []byte(body))
-			}
+		if _, ok := m.objects[id]; ok {
+			// A touched object that is still published was published
+			// since the last write: its row and body are pending.
+			w.set(objectKey(id), m.rows[id])
+			w.set(bodyKey(id), []byte(m.bodies[id]))
 		} else {
 			w.del(objectKey(id))
 			w.del(bodyKey(id))
@@ -308,21 +235,21 @@ func (m *manifestModel) write(w *rowWriter) {
 	clear(m.touchedObjects)
 	clear(m.touchedPaths)
 	clear(m.bodies)
-	clear(m.constraints)
+	clear(m.rows)
 }
 
 func (m *manifestModel) load(k string, v []byte) error {
 	switch {
 	case strings.HasPrefix(k, prefixObject):
-		r, err := decodeObjectHead(v)
+		o, err := newObject(v)
 		if err != nil {
 			return err
 		}
-		if r.ID != k[len(prefixObject):] {
-			return fmt.Errorf("row holds object %q", r.ID)
+		id := o.ID()
+		if id != k[len(prefixObject):] {
+			return fmt.Errorf("row holds object %q", id)
 		}
-		o := r.object()
-		m.objects[r.ID] = o
+		m.objects[id] = o
 		m.search.add(o)
 	case strings.HasPrefix(k, prefixPath):
 		ns, p, err := parsePathKey(k[len(prefixPath):])
@@ -332,8 +259,8 @@ func (m *manifestModel) load(k string, v []byte) error {
 		// Objects load first (their keys sort first): the entry shares
 		// the strings of the object it names.
 		id := string(v)
-		if o := m.objects[id]; o != nil && o.ns == ns && o.Path == p {
-			ns, p, id = o.ns, o.Path, o.ID
+		if o := m.objects[id]; o != nil && o.ns() == ns && o.Path() == p {
+			p, id = o.Path(), o.ID()
 		}
 		m.paths[nsPath{ns, p}] = id
 	default:
@@ -382,7 +309,7 @@ func (s *Store) Objects() ([]Object, error) {
 	out := make([]Object, len(inv))
 	for i, o := range inv {
 		var err error
-		if out[i], err = s.objectRow(o.ID); err != nil {
+		if out[i], err = s.objectRow(o.ID()); err != nil {
 			return nil, err
 		}
 	}
@@ -423,7 +350,8 @@ func (s *Store) Published() ([]catalog.Published, uint64) {
 	inv := s.st.manifest.inventory().objects
 	out := make([]catalog.Published, len(inv))
 	for i, o := range inv {
-		out[i] = catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash}
+		f := o.fields()
+		out[i] = catalog.Published{ID: f[fieldID], Kind: content.Kind(f[fieldKind]), Path: f[fieldPath], Hash: f[fieldHash]}
 	}
 	return out, seq
 }

@@ -13,9 +13,9 @@ import (
 //	0x01 id kind path name group hash description seq:uvarint
 //	n:uvarint id×n (name text textHash)×n
 //
-// Open reads everything up to the constraint ids (objectHead) into one
-// string whose parts the object's fields share; the texts are read only
-// when a caller asks for them (decodeObjectRow).
+// Open keeps everything up to the constraint ids (the head) as one string
+// out of which an object's fields are read (object.go); the texts are read
+// only when a caller asks for them (decodeObjectRow).
 const objectRowFormat = 1
 
 var errBadObjectRow = errors.New("bad object row")
@@ -123,21 +123,6 @@ func readHead(s string, h *objectHead) *rowReader {
 		h.ConstraintIDs = append(h.ConstraintIDs, r.str())
 	}
 	return r
-}
-
-// decodeObjectHead decodes what Open keeps of a stored row. The fields
-// share one copy of the row's head.
-func decodeObjectHead(v []byte) (objectHead, error) {
-	var h objectHead
-	end, err := headEnd(v)
-	if err != nil {
-		return h, err
-	}
-	r := readHead(string(v[:end]), &h)
-	if r.err != nil || r.pos != end {
-		return objectHead{}, errBadObjectRow
-	}
-	return h, nil
 }
 
 // headEnd returns where the constraint ids of a stored row end.

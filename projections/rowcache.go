@@ -79,21 +79,22 @@ func (c *rowCache) clear() {
 // from the cache or from its rows. The caller holds s.mu and has checked
 // that the store is open. The constraints are the caller's to change.
 func (s *Store) published(o *object) (string, []content.Constraint, error) {
-	if r, ok := s.rows.get(o.ID, o.Seq); ok {
+	id := o.ID()
+	if r, ok := s.rows.get(id, o.seq); ok {
 		return r.body, slices.Clone(r.constraints), nil
 	}
-	body, err := s.body(o.ID)
+	body, err := s.body(id)
 	if err != nil {
 		return "", nil, err
 	}
 	var cs []content.Constraint
-	if len(o.constraintIDs) > 0 {
-		row, err := s.objectRow(o.ID)
+	if o.constraintCount() > 0 {
+		row, err := s.objectRow(id)
 		if err != nil {
 			return "", nil, err
 		}
 		cs = row.Constraints
 	}
-	s.rows.put(o.ID, cachedRow{seq: o.Seq, body: body, constraints: cs})
+	s.rows.put(id, cachedRow{seq: o.seq, body: body, constraints: cs})
 	return body, slices.Clone(cs), nil
 }

@@ -50,12 +50,34 @@ func (x *searchIndex) add(o *object) {
 	o.doc = doc
 	x.docs = append(x.docs, o)
 	x.live++
-	text := o.searchText()
+	fields := o.searchFields()
+	for _, f := range fields {
+		if !isASCII(f) {
+			// Lower-casing may change the text's bytes: index the text
+			// searchText builds.
+			x.addGrams(doc, o.searchText(), false)
+			return
+		}
+	}
+	// The trigrams of searchText's text are those of its fields (no word
+	// holds the line feeds between them), lower-cased byte by byte.
+	for _, f := range fields {
+		x.addGrams(doc, f, true)
+	}
+}
+
+// addGrams adds doc to the postings of every trigram of text that holds no
+// line feed, each lower-cased first if lower is set (text is ASCII then).
+func (x *searchIndex) addGrams(doc uint32, text string, lower bool) {
 	for i := 0; i+3 <= len(text); i++ {
-		if text[i] == '\n' || text[i+1] == '\n' || text[i+2] == '\n' {
+		a, b, c := text[i], text[i+1], text[i+2]
+		if a == '\n' || b == '\n' || c == '\n' {
 			continue // no word holds a line feed
 		}
-		g := trigram(text[i:])
+		if lower {
+			a, b, c = lowerASCII(a), lowerASCII(b), lowerASCII(c)
+		}
+		g := uint32(a)<<16 | uint32(b)<<8 | uint32(c)
 		p := x.grams[g]
 		if p == nil {
 			p = &postings{}
@@ -70,6 +92,16 @@ func (x *searchIndex) add(o *object) {
 		p.b = binary.AppendUvarint(p.b, uint64(delta))
 		p.last, p.n = doc, p.n+1
 	}
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // drop forgets o, which must be indexed; a compaction follows when dead

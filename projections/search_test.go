@@ -26,7 +26,7 @@ func scanSearch(objs map[string]*object, words []string) []string {
 func indexSearch(x *searchIndex, words []string) []string {
 	var out []string
 	for _, o := range x.search(words) {
-		out = append(out, o.ID)
+		out = append(out, o.ID())
 	}
 	slices.Sort(out)
 	return out
@@ -60,7 +60,7 @@ func (c *searchCorpus) put(id string) {
 	group := corpusWords[c.rng.IntN(len(corpusWords))]
 	name := strings.ToUpper(corpusWords[c.rng.IntN(len(corpusWords))]) + fmt.Sprint(c.rng.IntN(100))
 	path := group + "/" + name + ".md"
-	o := newObject(Object{ID: id, Kind: content.KindRule, Path: path, Name: name, Group: group, Description: strings.Join(desc, " ")})
+	o := testObject(objectRow{ID: id, Kind: string(content.KindRule), Path: path, Name: name, Group: group, Description: strings.Join(desc, " ")})
 	if old := c.objs[id]; old != nil {
 		c.x.drop(old)
 	}

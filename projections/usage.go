@@ -136,17 +136,20 @@ func (s *Store) Usage() []RuleUsage {
 	var out []RuleUsage
 	seen := make(map[string]bool)
 	for _, o := range s.st.manifest.objects {
-		if o.Kind != content.KindRule && o.Kind != content.KindWorkflow {
+		kind := o.Kind()
+		if kind != content.KindRule && kind != content.KindWorkflow {
 			continue
 		}
-		seen[o.ID] = true
-		u := RuleUsage{ID: o.ID, Path: o.Path, Kind: o.Kind, Refs: s.st.usage.rules[o.ID]}
-		counted := s.st.usage.constraints[o.ID]
-		for _, cid := range o.constraintIDs {
+		id := o.ID()
+		seen[id] = true
+		u := RuleUsage{ID: id, Path: o.Path(), Kind: kind, Refs: s.st.usage.rules[id]}
+		counted := s.st.usage.constraints[id]
+		ids := o.constraintIDs()
+		for _, cid := range ids {
 			u.Constraints = append(u.Constraints, ConstraintUsage{ID: cid, Refs: counted[cid]})
 		}
 		for id, n := range counted {
-			if !slices.Contains(o.constraintIDs, id) {
+			if !slices.Contains(ids, id) {
 				u.Constraints = append(u.Constraints, ConstraintUsage{ID: id, Refs: n})
 			}
 		}

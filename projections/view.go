@@ -152,7 +152,7 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 				continue
 			}
 			it = createdItem(d)
-		case o == nil || o.ns == content.NSMPF:
+		case o == nil || o.ns() == content.NSMPF:
 			continue
 		default:
 			var ok bool
@@ -180,10 +180,15 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 		out = make([]Item, 0, len(objs)+len(drafted))
 	}
 	for _, o := range objs {
-		if hidden[o] || o.ns == content.NSMPF || !f.selects(o.Kind, o.Group) {
+		if hidden[o] {
 			continue
 		}
-		it := publishedItem(o)
+		fields := o.fields()
+		kind := content.Kind(fields[fieldKind])
+		if content.NamespaceOf(kind) == content.NSMPF || !f.selects(kind, fields[fieldGroup]) {
+			continue
+		}
+		it := itemOf(fields)
 		s.st.drafts.outcome(&it)
 		for len(drafted) > 0 && compareItems(drafted[0], it) < 0 {
 			out, drafted = append(out, drafted[0]), drafted[1:]
@@ -200,10 +205,14 @@ func compareItems(a, b Item) int {
 }
 
 // publishedItem returns the item of a published object without a draft.
-func publishedItem(o *object) Item {
+func publishedItem(o *object) Item { return itemOf(o.fields()) }
+
+// itemOf returns the item of a published object without a draft whose
+// fields are f.
+func itemOf(f [stringFields]string) Item {
 	return Item{
-		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group,
-		Hash: o.Hash, Description: o.Description, Published: true,
+		ID: f[fieldID], Kind: content.Kind(f[fieldKind]), Path: f[fieldPath], Name: f[fieldName], Group: f[fieldGroup],
+		Hash: f[fieldHash], Description: f[fieldDescription], Published: true,
 	}
 }
 
@@ -211,7 +220,7 @@ func publishedItem(o *object) Item {
 // over it, and false if d deletes it.
 func overlaid(o *object, d *draft) (Item, bool) {
 	it := publishedItem(o)
-	it.HasDraft, it.DraftOp, it.DraftBaseHash, it.DraftStatus = true, d.Op, cmp.Or(d.BaseHash, o.Hash), d.Status
+	it.HasDraft, it.DraftOp, it.DraftBaseHash, it.DraftStatus = true, d.Op, cmp.Or(d.BaseHash, it.Hash), d.Status
 	if d.Description != "" {
 		it.Description = d.Description
 	}
@@ -222,7 +231,7 @@ func overlaid(o *object, d *draft) (Item, bool) {
 		it.Hash = d.hash
 	case events.DraftOpRename:
 		it.Path, it.Name, it.Group = d.NewPath, content.NameOf(d.NewPath), content.GroupOf(d.NewPath)
-		if o.ns == content.NSRule {
+		if o.ns() == content.NSRule {
 			it.Kind = content.KindOfRulePath(d.NewPath)
 		}
 	}
