@@ -172,6 +172,9 @@ type scanner struct {
 	prev, next *Index
 	window     time.Duration
 	opened     int
+	// With a stamp (StampTree): every content file is counted in it by
+	// its stat, and none is read or kept.
+	stamp *Stamp
 }
 
 // linkedFile is a content file with more than one hard link.
@@ -299,6 +302,10 @@ func nameProblem(kind Kind, public string) string {
 // relative to the root) and whose stat is info (nil if unknown), to the
 // result: from the index when it vouches for the file, else read.
 func (s *scanner) readFile(rel, from string, kind Kind, public string, info fs.FileInfo) error {
+	if s.stamp != nil {
+		s.stampFile(rel, from, info)
+		return nil
+	}
 	if s.next != nil && info != nil {
 		if e, ok := s.prev.vouch(rel, from, info, s.window); ok {
 			if id, links, ok := fileID(info); ok && links > 1 {
@@ -311,6 +318,23 @@ func (s *scanner) readFile(rel, from string, kind Kind, public string, info fs.F
 		}
 	}
 	return s.read(rel, from, kind, public)
+}
+
+// stampFile counts the content file at rel, whose bytes live at from and
+// whose stat is info (nil if unknown), in the scan's stamp.
+func (s *scanner) stampFile(rel, from string, info fs.FileInfo) {
+	st, ok := fileStat{}, false
+	if info != nil {
+		st, ok = statOf(info)
+	}
+	if !ok {
+		s.stamp.Unstatted = true
+		return
+	}
+	if id, links, ok := fileID(info); ok && links > 1 {
+		s.linked = append(s.linked, linkedFile{rel: rel, id: id, links: links})
+	}
+	s.stamp.add(rel, from, st)
 }
 
 // add appends a file to the result.

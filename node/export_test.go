@@ -15,6 +15,14 @@ func ScanRead(n *Node) int {
 	return n.scanIdx.read
 }
 
+// PlansSkipped returns how many publish plans of n found the tree and the
+// catalog as the publish mark names them, and so scanned nothing.
+func PlansSkipped(n *Node) int {
+	n.scanIdx.mu.Lock()
+	defer n.scanIdx.mu.Unlock()
+	return n.scanIdx.skipped
+}
+
 // WithoutMethod makes the owner's service in this process answer the named
 // method as an earlier version would (unknown method), and returns a
 // function that restores it. Call it before any request is in flight.

@@ -14,8 +14,14 @@ import (
 // Plan scans the content tree and returns the changes that would bring
 // the manifest in line with it, and the sequence of the catalog aggregate
 // the manifest it compared with was at. The scan hashes only the files
-// changed since the last one, and the plan holds no body.
+// changed since the last one, and the plan holds no body. When neither
+// the tree nor the catalog changed since a publish left them in line
+// (publishmark.go), nothing is scanned or compared: the plan is empty.
 func (n *Node) Plan() ([]catalog.Change, uint64, error) {
+	if seq := n.Store.CatalogSeq(); n.unchanged(seq) {
+		n.skipped()
+		return nil, seq, nil
+	}
 	files, err := n.scan()
 	if err != nil {
 		return nil, 0, err
@@ -64,11 +70,17 @@ func (n *Node) Publish(ctx context.Context) ([]events.Event, error) {
 	for attempt := 1; ; attempt++ {
 		changes, seq, err := n.Plan()
 		if err != nil || len(changes) == 0 {
+			if err == nil {
+				n.markPublished(seq)
+			}
 			return done, err
 		}
-		evs, conflict, err := n.publishChanges(ctx, changes, seq, attempt < maxPlans)
+		evs, last, conflict, err := n.publishChanges(ctx, changes, seq, attempt < maxPlans)
 		done = append(done, evs...)
 		if err != nil || !conflict {
+			if err == nil {
+				n.markPublished(last)
+			}
 			return done, err
 		}
 		if _, err := n.CatchUp(ctx); err != nil {
@@ -80,34 +92,34 @@ func (n *Node) Publish(ctx context.Context) ([]events.Event, error) {
 // publishChanges appends the events of changes one at a time, each on the
 // condition that the catalog aggregate is where the one before left it
 // (seq for the first), reading each body just before its event. It
-// returns the events appended, and conflict true when another writer came
-// first and retry allows planning again.
-func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq uint64, retry bool) (done []events.Event, conflict bool, err error) {
+// returns the events appended, the sequence of the last, and conflict true
+// when another writer came first and retry allows planning again.
+func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq uint64, retry bool) (done []events.Event, last uint64, conflict bool, err error) {
 	r, err := content.OpenReader(n.WS.ContentRoot())
 	if err != nil {
-		return nil, false, err
+		return nil, seq, false, err
 	}
 	defer r.Close()
 	for _, c := range changes {
 		ev, err := changeEvent(n.WS.ID(), r, c)
 		if err != nil {
-			return done, false, err
+			return done, seq, false, err
 		}
 		next, err := n.Log.AppendExpecting(ctx, ev, events.Expectation{Aggregate: events.AggregateCatalog, LastSeq: seq})
 		if errors.Is(err, events.ErrConflict) && retry {
-			return done, true, nil
+			return done, seq, true, nil
 		}
 		if err != nil {
-			return done, false, fmt.Errorf("publish %s: %w", ev.Type, err)
+			return done, seq, false, fmt.Errorf("publish %s: %w", ev.Type, err)
 		}
 		if err := n.WaitApplied(ctx, next); err != nil {
-			return done, false, fmt.Errorf("publish %s: %w", ev.Type, err)
+			return done, seq, false, fmt.Errorf("publish %s: %w", ev.Type, err)
 		}
 		// The event is kept without its body: the caller reports what was
 		// published, and a plan of any size holds no body.
 		done, seq = append(done, withoutBody(ev)), next
 	}
-	return done, false, nil
+	return done, seq, false, nil
 }
 
 // withoutBody returns ev with the body of a catalog.publish left out of

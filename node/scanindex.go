@@ -17,8 +17,10 @@ const scanIndexName = "scan-index"
 // files, so that it costs no memory between scans. A missing or damaged
 // file costs one full scan.
 type scanIndex struct {
-	mu   sync.Mutex
-	read int // content files the last scan opened
+	mu      sync.Mutex
+	read    int      // content files the last scan opened
+	last    *scanned // what the last scan saw (publishmark.go)
+	skipped int      // plans that found the tree unchanged without a scan
 }
 
 // scan scans the content tree of n with the index and keeps the index
@@ -27,6 +29,7 @@ func (n *Node) scan() ([]content.File, error) {
 	s := &n.scanIdx
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.last = nil
 	file := filepath.Join(n.WS.StateDir(), scanIndexName)
 	prev, err := content.LoadIndex(file)
 	if err != nil {
@@ -38,10 +41,20 @@ func (n *Node) scan() ([]content.File, error) {
 		return nil, err
 	}
 	s.read = idx.Read()
+	s.last = &scanned{root: idx.Root(), at: idx.Scanned(), stamp: idx.Stamp()}
 	if prev == nil || idx.Read() > 0 || idx.Len() != had {
 		if err := idx.Save(file); err != nil {
 			n.logger.Warn("the next scan reads every content file again", "reason", err)
 		}
 	}
 	return files, nil
+}
+
+// skipped records that a plan found the tree unchanged without a scan:
+// it read no file, and saw nothing a publish mark could name.
+func (n *Node) skipped() {
+	n.scanIdx.mu.Lock()
+	n.scanIdx.read, n.scanIdx.last = 0, nil
+	n.scanIdx.skipped++
+	n.scanIdx.mu.Unlock()
 }

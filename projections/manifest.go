@@ -339,6 +339,14 @@ func (s *Store) ObjectIDByPath(ns content.Namespace, path string) (string, bool)
 	return id, ok
 }
 
+// CatalogSeq returns the sequence of the newest event of the catalog
+// aggregate the manifest includes.
+func (s *Store) CatalogSeq() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.st.aggregates[events.AggregateCatalog]
+}
+
 // Published returns what a plan of the catalog compares the content tree
 // with (id, kind, path and hash of every published object, in Objects'
 // order) and the sequence of the newest event of the catalog aggregate
