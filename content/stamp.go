@@ -31,19 +31,16 @@ type Stamp struct {
 
 // add counts the file at rel, whose bytes are read from from, with stat st.
 func (s *Stamp) add(rel, from string, st fileStat) {
-	h := sha256.New()
-	var b [8]byte
+	var buf [256]byte
+	b := buf[:0]
 	for _, p := range [...]string{rel, from} {
-		binary.LittleEndian.PutUint64(b[:], uint64(len(p)))
-		h.Write(b[:])
-		h.Write([]byte(p))
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(p)))
+		b = append(b, p...)
 	}
 	for _, v := range [...]uint64{uint64(st.size), uint64(st.mtime), uint64(st.ctime), st.dev, st.ino} {
-		binary.LittleEndian.PutUint64(b[:], v)
-		h.Write(b[:])
+		b = binary.LittleEndian.AppendUint64(b, v)
 	}
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
+	sum := sha256.Sum256(b)
 	for i := range s.Sum {
 		s.Sum[i] += binary.LittleEndian.Uint64(sum[8*i:])
 	}
