@@ -1,7 +1,6 @@
 package projections
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/clumsies/clumsies/content"
@@ -129,12 +128,6 @@ func (o *object) constraintIDs() []string {
 		pos += l
 	}
 	return ids
-}
-
-// hasConstraint reports whether id is the id of one of the object's
-// constraints.
-func (o *object) hasConstraint(id string) bool {
-	return slices.Contains(o.constraintIDs(), id)
 }
 
 // api returns the object's API form, without its body and constraints.
