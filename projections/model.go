@@ -55,20 +55,31 @@ type diskOnly interface {
 	diskOnly() string
 }
 
-// rowWriter puts rows into a batch and keeps the first error.
+// rowWriter puts rows into a batch, or collects them for a batch in key
+// order when sorted is not nil (see bulkFold), and keeps the first error.
+// A model hands it keys and values it does not touch again.
 type rowWriter struct {
-	b   *pebble.Batch
-	err error
+	b      *pebble.Batch
+	sorted *sortedRows
+	err    error
 }
 
 func (w *rowWriter) set(k, v []byte) {
-	if w.err == nil {
+	switch {
+	case w.err != nil:
+	case w.sorted != nil:
+		*w.sorted = append(*w.sorted, sortedRow{key: k, value: v})
+	default:
 		w.err = w.b.Set(k, v, nil)
 	}
 }
 
 func (w *rowWriter) del(k []byte) {
-	if w.err == nil {
+	switch {
+	case w.err != nil:
+	case w.sorted != nil:
+		*w.sorted = append(*w.sorted, sortedRow{key: k, del: true})
+	default:
 		w.err = w.b.Delete(k, nil)
 	}
 }

@@ -62,6 +62,10 @@ func (s *Store) Apply(evs ...events.Event) error {
 	for _, d := range todo {
 		s.st.apply(d)
 	}
+	if s.bulk != nil && !s.bulk.add(todo) {
+		s.checkpoint.Store(s.st.checkpoint)
+		return nil
+	}
 	if err := s.commit(); err != nil {
 		return err
 	}
@@ -105,7 +109,10 @@ func (s *Store) decode(evs []events.Event) ([]decoded, error) {
 func (s *Store) commit() error {
 	b := s.db.NewBatch()
 	defer b.Close()
-	err := s.st.write(b)
+	if s.bulk != nil {
+		s.bulk.reset()
+	}
+	err := s.st.write(b, s.bulk != nil)
 	if err == nil && s.fault != nil {
 		err = s.fault(s.st.checkpoint)
 	}
@@ -122,6 +129,7 @@ func (s *Store) commit() error {
 		return s.broken
 	}
 	s.adopt(st)
+	s.checkpoint.Store(st.checkpoint) // a rebuild's Apply moved it before committing
 	return err
 }
 

@@ -56,30 +56,28 @@ type source func(ctx context.Context, from uint64, fn func(events.Event) error) 
 
 // pump applies the events src delivers from Checkpoint()+1 until src
 // returns. src runs in its own goroutine, so decoding envelopes (the log's
-// work) overlaps with applying them. Events up to known are known to exist:
-// batches wait for them rather than commit early. progress, if not nil, is
-// called with the checkpoint after each commit.
+// work) overlaps with applying them; events up to known, which are known
+// to exist, come over in chunks (feed). Batches wait for them rather than
+// commit early. progress, if not nil, is called with the checkpoint after
+// each batch.
 func (s *Store) pump(parent context.Context, src source, known uint64, progress func(uint64)) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	feed := make(chan events.Event, s.batchSize)
+	f := newFeed(s.batchSize)
 	srcErr := make(chan error, 1)
 	go func() {
-		defer close(feed)
-		srcErr <- src(ctx, s.Checkpoint()+1, func(ev events.Event) error {
-			select {
-			case feed <- ev:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
+		defer close(f.ch)
+		err := src(ctx, s.Checkpoint()+1, func(ev events.Event) error {
+			return f.send(ctx, ev, known)
 		})
+		if err == nil {
+			err = f.flush(ctx)
+		}
+		srcErr <- err
 	}()
-	err := s.drain(feed, known, progress)
+	err := s.drain(f, known, progress)
 	cancel()
-	for range feed {
-		// Unblock the source so it can return.
-	}
+	f.discard() // unblock the source so it can return
 	// The source has returned. Unless drain failed (and pump cancelled it),
 	// it did so on its own: its error counts, save that of parent ending.
 	if serr := <-srcErr; err == nil && parent.Err() == nil {
@@ -99,12 +97,12 @@ const linger = 20 * time.Millisecond
 // Apply fails. A batch is committed when it is full, or when feed is empty
 // and no event up to known is still to come; a batch that changes no
 // catalog state first lingers for more events, until somebody waits.
-func (s *Store) drain(feed <-chan events.Event, known uint64, progress func(uint64)) error {
+func (s *Store) drain(f *feed, known uint64, progress func(uint64)) error {
 	batch := make([]events.Event, 0, s.batchSize)
 	timer := time.NewTimer(linger)
 	timer.Stop()
 	for {
-		ev, open := <-feed
+		ev, open := f.next()
 		if !open {
 			return nil
 		}
@@ -115,11 +113,10 @@ func (s *Store) drain(feed <-chan events.Event, known uint64, progress func(uint
 			last := batch[len(batch)-1]
 			switch {
 			case last.Seq < known:
-				ev, open = <-feed
+				ev, open = f.next()
 			case !lingering && (last.ChangesCatalog() || s.waiters.Load() > 0):
-				select {
-				case ev, open = <-feed:
-				default:
+				var ready bool
+				if ev, open, ready = f.poll(); !ready {
 					break fill
 				}
 			default:
@@ -127,17 +124,21 @@ func (s *Store) drain(feed <-chan events.Event, known uint64, progress func(uint
 					lingering = true
 					timer.Reset(linger)
 				}
-				select {
-				case ev, open = <-feed:
-					if open && ev.ChangesCatalog() {
-						batch = append(batch, ev)
+				var ready bool
+				if ev, open, ready = f.poll(); !ready {
+					select {
+					case chunk, ok := <-f.ch:
+						ev, open = f.receive(chunk, ok)
+					case <-s.waitStart:
 						timer.Stop()
 						break fill
+					case <-timer.C:
+						break fill
 					}
-				case <-s.waitStart:
+				}
+				if open && ev.ChangesCatalog() {
+					batch = append(batch, ev)
 					timer.Stop()
-					break fill
-				case <-timer.C:
 					break fill
 				}
 			}

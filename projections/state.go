@@ -80,10 +80,15 @@ func (st *state) apply(d decoded) {
 }
 
 // write puts the rows the models touched since the last write, and the
-// meta rows, into b. Which rows a batch holds depends on how events were
-// split into batches; what the store holds after it commits does not.
-func (st *state) write(b *pebble.Batch) error {
+// meta rows, into b; in key order if sorted. Which rows a batch holds
+// depends on how events were split into batches; what the store holds
+// after it commits does not.
+func (st *state) write(b *pebble.Batch, sorted bool) error {
 	w := rowWriter{b: b}
+	var rows sortedRows
+	if sorted {
+		w.sorted = &rows
+	}
 	for _, m := range st.models {
 		m.write(&w)
 	}
@@ -92,6 +97,9 @@ func (st *state) write(b *pebble.Batch) error {
 		w.set(aggregateKey(a), encodeU64(seq))
 	}
 	w.set(keyCheckpoint, encodeU64(st.checkpoint))
+	if w.err == nil && sorted {
+		w.err = rows.writeTo(b)
+	}
 	return w.err
 }
 

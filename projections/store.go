@@ -69,6 +69,7 @@ type Store struct {
 	batchSize int
 
 	applyMu sync.Mutex // one Apply at a time
+	bulk    *bulkFold  // set in a store opened for a rebuild: Apply folds batches
 
 	mu     sync.RWMutex // guards st and broken; held for writing from change to commit
 	st     *state
@@ -152,6 +153,9 @@ func openLocked(dir string, opts Options, lock *pebble.Lock, bulk bool) (*Store,
 		corrupt: corrupt,
 		dir:     dir, fault: opts.CommitFault, noChain: opts.NoChain, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
 		applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
+	}
+	if bulk {
+		s.bulk = &bulkFold{maxEvents: bulkFoldBatches * opts.BatchSize}
 	}
 	s.adopt(st)
 	s.checkpoint.Store(st.checkpoint)

@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"os"
-	"runtime/debug"
 	"runtime/metrics"
 	"time"
+
+	"github.com/clumsies/clumsies/internal/gcpace"
 )
 
 // A serving process is a tool an agent host keeps running next to the
@@ -21,6 +22,8 @@ import (
 // to back because the catalog is larger than a fixed limit would allow
 // (a fixed 40 MiB made the first start of 50,000 rules five times
 // slower). GOMEMLIMIT, when set, is the user's choice and is left alone.
+// Both settings go through gcpace, so that a rebuild running in the
+// process (a bulk job) keeps its own pacing until it ends.
 //
 // Below that limit the collector's pacing decides: with the default
 // GOGC=100 a heap grows to twice what was live at the last collection
@@ -44,7 +47,7 @@ func paceCollector() int {
 	if os.Getenv("GOGC") != "" {
 		return -1
 	}
-	return debug.SetGCPercent(gcPercent)
+	return gcpace.SetPercent(gcPercent)
 }
 
 // fitMemoryLimit fits the limit to the heap that was live at the end of
@@ -60,7 +63,7 @@ func fitMemoryLimit() int64 {
 	}
 	live := int64(s[0].Value.Uint64())
 	limit := max(minMemoryLimit, live+max(limitHeadroom, live/2))
-	debug.SetMemoryLimit(limit)
+	gcpace.SetLimit(limit)
 	return limit
 }
 

@@ -10,18 +10,22 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// follow delivers the events of cons from sequence from on until ctx ends
-// (returning ctx.Err()) or fn fails, with a strict check that no sequence
-// is skipped. It is the reading half of Subscribe.
+// follow delivers the events of cons from sequence from on, through
+// until (0: until ctx ends, returning ctx.Err()) or until fn fails; with
+// strict, a skipped sequence fails with an error wrapping
+// events.ErrDamaged. It is the reading half of Subscribe and Replay.
 //
 // It consumes with a callback (Consume) rather than an iterator
-// (Messages): both ask by bytes (followBytes), but Messages then sizes its
-// channel for a million messages, an 8 MB array of pointers that the
-// garbage collector scans on every cycle for as long as the subscription
-// lives, which made every tool call of a serving process pay for it. The
-// callback path queues what was delivered and holds the same byte bound:
-// nats.go asks for more only as the callback returns.
-func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from uint64, fn func(events.Event) error) error {
+// (Messages). A subscription (until 0) asks by bytes (followBytes), and
+// Messages then sizes its channel for a million messages, an 8 MB array of
+// pointers that the garbage collector scans on every cycle for as long as
+// the subscription lives, which made every tool call of a serving process
+// pay for it; the callback path queues what was delivered and holds the
+// same byte bound: nats.go asks for more only as the callback returns. A
+// replay asks by count (pullBatch), and the callback spares it the
+// iterator's work for every message (a select, a heartbeat timer reset):
+// 1,000,000 events replayed in 6% less CPU.
+func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from, until uint64, strict bool, fn func(events.Event) error) error {
 	var (
 		mu      sync.Mutex // held while an event is handled; stopped under it
 		stopped bool
@@ -46,13 +50,17 @@ func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from uint64, 
 			fail(err)
 			return
 		}
-		if ev.Seq != from {
+		if strict && ev.Seq != from {
 			fail(fmt.Errorf("read %s: %w: sequence %d is missing (the next message is %d)", l.name, events.ErrDamaged, from, ev.Seq))
 			return
 		}
 		from = ev.Seq + 1
 		if err := fn(ev); err != nil {
 			fail(err)
+			return
+		}
+		if until != 0 && ev.Seq >= until {
+			fail(nil)
 		}
 	}
 	report := func(_ jetstream.ConsumeContext, err error) {
@@ -60,7 +68,11 @@ func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from uint64, 
 		lastErr = err
 		mu.Unlock()
 	}
-	cc, err := cons.Consume(handle, jetstream.PullMaxBytes(followBytes), jetstream.ConsumeErrHandler(report))
+	var ask jetstream.PullConsumeOpt = jetstream.PullMaxBytes(followBytes)
+	if until != 0 {
+		ask = jetstream.PullMaxMessages(pullBatch)
+	}
+	cc, err := cons.Consume(handle, ask, jetstream.ConsumeErrHandler(report))
 	if err != nil {
 		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
 	}

@@ -110,37 +110,7 @@ func (l *Log) readStored(ctx context.Context, from, until uint64, strict bool, f
 		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
 	}
 	defer l.dropConsumer(ctx, cons)
-	if until == 0 {
-		return l.follow(ctx, cons, from, fn)
-	}
-	msgs, err := cons.Messages(jetstream.PullMaxMessages(pullBatch))
-	if err != nil {
-		return fmt.Errorf("read %s from %d: %w", l.name, from, err)
-	}
-	defer msgs.Stop()
-	for {
-		msg, err := msgs.Next(jetstream.NextContext(ctx))
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("read %s: %w", l.name, err)
-		}
-		ev, err := decode(msg)
-		if err != nil {
-			return err
-		}
-		if strict && ev.Seq != from {
-			return fmt.Errorf("read %s: %w: sequence %d is missing (the next message is %d)", l.name, events.ErrDamaged, from, ev.Seq)
-		}
-		from = ev.Seq + 1
-		if err := fn(ev); err != nil {
-			return err
-		}
-		if until != 0 && ev.Seq >= until {
-			return nil
-		}
-	}
+	return l.follow(ctx, cons, from, until, strict, fn)
 }
 
 // checkIntact fails with an error wrapping events.ErrDamaged when the

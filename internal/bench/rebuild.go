@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"syscall"
 	"time"
 
@@ -46,14 +47,18 @@ func benchRebuild(ctx context.Context, b *bench) error {
 		rounds = 1
 	}
 	var raws, ours, rawCPU, ourCPU []time.Duration
+	var rawPeak, ourPeak []int64
 	var digest string
 	for r := range rounds {
+		resetPeakRSS()
 		cpu0 := selfCPU()
 		raw, err := rawRead(ctx, s, uint64(n))
 		if err != nil {
 			return err
 		}
 		cpu1 := selfCPU()
+		rawPeak = append(rawPeak, peakRSS(os.Getpid()))
+		resetPeakRSS()
 		stopProfile := func() {}
 		if r == 0 {
 			if stopProfile, err = b.startProfile(); err != nil {
@@ -64,6 +69,7 @@ func benchRebuild(ctx context.Context, b *bench) error {
 		st, err := projections.Rebuild(ctx, s.log, filepath.Join(b.tempDir("rebuild-pebble"), "projections"), projections.Options{}, nil)
 		took := time.Since(start)
 		cpu2 := selfCPU()
+		ourPeak = append(ourPeak, peakRSS(os.Getpid()))
 		stopProfile()
 		if err != nil {
 			return err
@@ -80,9 +86,15 @@ func benchRebuild(ctx context.Context, b *bench) error {
 	raw, took := percentile(raws, 50), percentile(ours, 50)
 	rawRate, ourRate := float64(n)/raw.Seconds(), float64(n)/took.Seconds()
 	ratio := ourRate / rawRate
-	b.printf("## Rebuild (issue: ledger core)\n\n%d events (70%% refer, the rest load/discover/setup/report; filled in %s). Ours: `projections.Rebuild` = ordered replay + decode + project + pebble batches of 1000. Baseline: a raw ordered-consumer read of the same stream, no decoding. Median of %d rounds, each a raw read then a rebuild; CPU is the user+system time of the whole process (which hosts the embedded server) during each.\n\n", n, fillTook.Round(time.Millisecond), rounds)
-	b.printf("| | seconds | events/s | CPU seconds |\n|---|---|---|---|\n")
-	b.printf("| rebuild (ours) | %.2f | %.0f | %.2f |\n| raw ordered read | %.2f | %.0f | %.2f |\n\n", took.Seconds(), ourRate, percentile(ourCPU, 50).Seconds(), raw.Seconds(), rawRate, percentile(rawCPU, 50).Seconds())
+	b.printf("## Rebuild (issue: ledger core)\n\n%d events (70%% refer, the rest load/discover/setup/report; filled in %s). Ours: `projections.Rebuild` = ordered replay + decode + project + pebble batches of 1000. Baseline: a raw ordered-consumer read of the same stream, no decoding. Median of %d rounds, each a raw read then a rebuild; CPU is the user+system time of the whole process (which hosts the embedded server) during each; peak RSS is the process's during each (VmHWM, reset before it).\n\n", n, fillTook.Round(time.Millisecond), rounds)
+	b.printf("| | seconds | events/s | CPU seconds | peak RSS MiB |\n|---|---|---|---|---|\n")
+	b.printf("| rebuild (ours) | %.2f | %.0f | %.2f | %.0f |\n| raw ordered read | %.2f | %.0f | %.2f | %.0f |\n\n",
+		took.Seconds(), ourRate, percentile(ourCPU, 50).Seconds(), mib(medianKiB(ourPeak)), raw.Seconds(), rawRate, percentile(rawCPU, 50).Seconds(), mib(medianKiB(rawPeak)))
+	b.printf("Rounds (raw s, rebuild s, raw CPU s, rebuild CPU s):")
+	for i := range raws {
+		b.printf(" %.2f/%.2f/%.2f/%.2f", raws[i].Seconds(), ours[i].Seconds(), rawCPU[i].Seconds(), ourCPU[i].Seconds())
+	}
+	b.printf(".\n\n")
 	b.printf("Ratio %.2fx (target ≥ 0.7x: %s); %.2f s for %d events (target < 5 s: %s). Digest %s.\n\n",
 		ratio, verdict(ratio >= 0.7), took.Seconds(), n, verdict(took < 5*time.Second || n < 1_000_000), digest)
 	return nil
@@ -96,6 +108,22 @@ func selfCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// resetPeakRSS resets the peak resident set of this process (VmHWM), so
+// that it measures what comes next.
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// medianKiB returns the median of xs (KiB), 0 for none.
+func medianKiB(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func mib(kib int64) float64 { return float64(kib) / 1024 }
 
 // startProfile starts the CPU profile asked for with -cpuprofile, if any,
 // and returns the function that stops it.

@@ -1,0 +1,99 @@
+package projections
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// A rebuild writes into a store that no one reads before it is complete,
+// and that starts again from empty if it stops (there is no pebble log to
+// keep). So Apply need not commit every batch: in a store opened for a
+// rebuild it folds many batches into the state and commits them together
+// (bulkFold), which writes a row touched by several of those batches (a
+// rule's refs, a constraint's, a day's counts) once instead of once per
+// batch. What the store holds once everything is committed is the same:
+// a model writes a row from its state, never from the batch (see model).
+//
+// A commit that falls due writes its rows in key order: pebble's memtable
+// finds where a key goes from where the one before it went, which is
+// cheaper for keys that come in order.
+const (
+	// bulkFoldBatches is how many batches of Options.BatchSize events a
+	// rebuild folds into one commit, at most.
+	bulkFoldBatches = 64
+	// bulkFoldBytes bounds the stored bytes of the events folded into one
+	// commit, and so the memory the rows waiting for it hold (an event's
+	// body, say, waits in the state until the commit).
+	bulkFoldBytes = 16 << 20
+)
+
+// bulkFold counts what a rebuild's Apply has folded since the last commit.
+type bulkFold struct {
+	maxEvents int
+	events    int
+	bytes     int
+}
+
+// add counts the events of one Apply and reports whether a commit is due.
+func (f *bulkFold) add(todo []decoded) bool {
+	f.events += len(todo)
+	for _, d := range todo {
+		f.bytes += len(d.ev.Raw)
+	}
+	return f.events >= f.maxEvents || f.bytes >= bulkFoldBytes
+}
+
+// pending reports whether events were folded since the last commit.
+func (f *bulkFold) pending() bool { return f.events > 0 }
+
+func (f *bulkFold) reset() { f.events, f.bytes = 0, 0 }
+
+// commitFolded commits what a rebuild's Apply folded and has not committed
+// yet. replay calls it once the log is read.
+func (s *Store) commitFolded() error {
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
+	if s.bulk == nil || !s.bulk.pending() {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return s.commit()
+}
+
+// sortedRows collects the rows of one commit, to put them into the batch
+// in key order.
+type sortedRows []sortedRow
+
+type sortedRow struct {
+	key, value []byte
+	del        bool
+}
+
+// writeTo puts the rows into b in key order. A commit writes each row
+// once (a model writes each key it touched once); a key written twice
+// fails, as the order of the two would be undefined.
+func (r sortedRows) writeTo(b *pebble.Batch) error {
+	slices.SortFunc(r, func(x, y sortedRow) int { return bytes.Compare(x.key, y.key) })
+	for i, row := range r {
+		if i > 0 && bytes.Equal(r[i-1].key, row.key) {
+			return fmt.Errorf("row %q written twice in one commit", row.key)
+		}
+		var err error
+		if row.del {
+			err = b.Delete(row.key, nil)
+		} else {
+			err = b.Set(row.key, row.value, nil)
+		}
+		if err != nil {
+			return fmt.Errorf("write %q: %w", row.key, err)
+		}
+	}
+	return nil
+}
