@@ -36,30 +36,46 @@ func Decode(b []byte) (Event, error) {
 // b must never change afterwards. A replay decodes every event once; not
 // copying halves what it allocates.
 func DecodeStored(b []byte) (Event, error) {
-	e, err := decode(b, fastjson.ZeroCopy)
-	if err != nil {
+	var e Event
+	if err := DecodeStoredInto(&e, b); err != nil {
 		return Event{}, err
 	}
-	e.Raw = b
 	return e, nil
+}
+
+// DecodeStoredInto is DecodeStored into e, which it overwrites whole (on
+// error too), so that a reader decoding many events in turn can keep one
+// Event for all of them instead of allocating one each.
+func DecodeStoredInto(e *Event, b []byte) error {
+	if err := decodeInto(e, b, fastjson.ZeroCopy); err != nil {
+		*e = Event{}
+		return err
+	}
+	e.Raw = b
+	return nil
 }
 
 func decode(b []byte, flags fastjson.ParseFlags) (Event, error) {
 	var e Event
-	rest, err := fastjson.Parse(b, &e, flags)
+	if err := decodeInto(&e, b, flags); err != nil {
+		return Event{}, err
+	}
+	return e, nil
+}
+
+func decodeInto(e *Event, b []byte, flags fastjson.ParseFlags) error {
+	*e = Event{}
+	rest, err := fastjson.Parse(b, e, flags)
 	if err == nil && len(rest) != 0 {
 		err = fmt.Errorf("invalid character %q after the event", rest[0])
 	}
 	if err != nil {
-		return Event{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	if e.V > SchemaVersion {
-		return Event{}, fmt.Errorf("%w: event %s has schema version %d, this build reads up to %d; upgrade clumsies",
+		return fmt.Errorf("%w: event %s has schema version %d, this build reads up to %d; upgrade clumsies",
 			ErrIncompatible, e.ID, e.V, SchemaVersion)
 	}
 	e.Seq = 0
-	if err := e.Validate(); err != nil {
-		return Event{}, err
-	}
-	return e, nil
+	return e.Validate()
 }

@@ -53,3 +53,34 @@ func TestDecodeStored_Malformed(t *testing.T) {
 		t.Errorf("trailing white space: %v", err)
 	}
 }
+
+// DecodeStoredInto overwrites the whole event: nothing of the event it
+// held before stays, neither after an event that lacks its fields nor
+// after bytes that do not decode.
+func TestDecodeStoredInto_OverwritesWhole(t *testing.T) {
+	withTool := eventstest.Event(t, 1)
+	withTool.Outcome, withTool.ErrorCode = events.OutcomeError, "stale_rule_hash"
+	plain := eventstest.Event(t, 2)
+	plain.Tool, plain.DurationUs = "", 0
+	var ev events.Event
+	for _, want := range []events.Event{withTool, plain} {
+		b, err := events.Encode(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := events.DecodeStoredInto(&ev, b); err != nil {
+			t.Fatal(err)
+		}
+		got := ev
+		got.Raw = nil
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %+v, want %+v", got, want)
+		}
+	}
+	if err := events.DecodeStoredInto(&ev, []byte(`{"v":1}`)); !errors.Is(err, events.ErrMalformed) {
+		t.Fatalf("got %v, want ErrMalformed", err)
+	}
+	if !reflect.DeepEqual(ev, events.Event{}) {
+		t.Errorf("after a failed decode the event holds %+v, want it empty", ev)
+	}
+}

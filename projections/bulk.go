@@ -30,11 +30,13 @@ const (
 	bulkFoldBytes = 16 << 20
 )
 
-// bulkFold counts what a rebuild's Apply has folded since the last commit.
+// bulkFold counts what a rebuild's Apply has folded since the last
+// commit, and keeps the buffer a commit sorts its rows in.
 type bulkFold struct {
 	maxEvents int
 	events    int
 	bytes     int
+	rows      sortedRows
 }
 
 // add counts the events of one Apply and reports whether a commit is due.
@@ -71,18 +73,27 @@ func (s *Store) commitFolded() error {
 // in key order.
 type sortedRows []sortedRow
 
+// reset empties r, keeping its memory.
+func (r *sortedRows) reset() {
+	clear(*r)
+	*r = (*r)[:0]
+}
+
 type sortedRow struct {
 	key, value []byte
 	del        bool
 }
 
-// writeTo puts the rows into b in key order. A commit writes each row
-// once (a model writes each key it touched once); a key written twice
-// fails, as the order of the two would be undefined.
-func (r sortedRows) writeTo(b *pebble.Batch) error {
-	slices.SortFunc(r, func(x, y sortedRow) int { return bytes.Compare(x.key, y.key) })
-	for i, row := range r {
-		if i > 0 && bytes.Equal(r[i-1].key, row.key) {
+// writeTo puts the rows into b in key order and empties r, keeping its
+// memory. A commit writes each row once (a model writes each key it
+// touched once); a key written twice fails, as the order of the two would
+// be undefined.
+func (r *sortedRows) writeTo(b *pebble.Batch) error {
+	defer r.reset()
+	rows := *r
+	slices.SortFunc(rows, func(x, y sortedRow) int { return bytes.Compare(x.key, y.key) })
+	for i, row := range rows {
+		if i > 0 && bytes.Equal(rows[i-1].key, row.key) {
 			return fmt.Errorf("row %q written twice in one commit", row.key)
 		}
 		var err error

@@ -109,10 +109,12 @@ func (s *Store) decode(evs []events.Event) ([]decoded, error) {
 func (s *Store) commit() error {
 	b := s.db.NewBatch()
 	defer b.Close()
+	var sorted *sortedRows
 	if s.bulk != nil {
 		s.bulk.reset()
+		sorted = &s.bulk.rows
 	}
-	err := s.st.write(b, s.bulk != nil)
+	err := s.st.write(b, sorted)
 	if err == nil && s.fault != nil {
 		err = s.fault(s.st.checkpoint)
 	}

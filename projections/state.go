@@ -80,15 +80,11 @@ func (st *state) apply(d decoded) {
 }
 
 // write puts the rows the models touched since the last write, and the
-// meta rows, into b; in key order if sorted. Which rows a batch holds
-// depends on how events were split into batches; what the store holds
-// after it commits does not.
-func (st *state) write(b *pebble.Batch, sorted bool) error {
-	w := rowWriter{b: b}
-	var rows sortedRows
-	if sorted {
-		w.sorted = &rows
-	}
+// meta rows, into b; in key order if sorted is not nil, which it collects
+// them in first. Which rows a batch holds depends on how events were
+// split into batches; what the store holds after it commits does not.
+func (st *state) write(b *pebble.Batch, sorted *sortedRows) error {
+	w := rowWriter{b: b, sorted: sorted}
 	for _, m := range st.models {
 		m.write(&w)
 	}
@@ -97,8 +93,12 @@ func (st *state) write(b *pebble.Batch, sorted bool) error {
 		w.set(aggregateKey(a), encodeU64(seq))
 	}
 	w.set(keyCheckpoint, encodeU64(st.checkpoint))
-	if w.err == nil && sorted {
-		w.err = rows.writeTo(b)
+	switch {
+	case sorted == nil:
+	case w.err == nil:
+		w.err = sorted.writeTo(b)
+	default:
+		sorted.reset()
 	}
 	return w.err
 }

@@ -31,6 +31,7 @@ func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from, until u
 		stopped bool
 		failed  = make(chan error, 1)
 		lastErr error // the consumer's last report, under mu
+		ev      = new(events.Event) // every message is decoded into it, under mu
 	)
 	fail := func(err error) {
 		stopped = true
@@ -45,8 +46,7 @@ func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from, until u
 		if stopped {
 			return
 		}
-		ev, err := decode(msg)
-		if err != nil {
+		if err := decode(msg, ev); err != nil {
 			fail(err)
 			return
 		}
@@ -55,7 +55,7 @@ func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from, until u
 			return
 		}
 		from = ev.Seq + 1
-		if err := fn(ev); err != nil {
+		if err := fn(*ev); err != nil {
 			fail(err)
 			return
 		}

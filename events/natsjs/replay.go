@@ -150,19 +150,20 @@ func (l *Log) dropConsumer(ctx context.Context, cons jetstream.Consumer) {
 	_ = l.js.DeleteConsumer(ctx, l.name, info.Name)
 }
 
-// decode turns a stream message into an event with Seq and Raw set.
-func decode(msg jetstream.Msg) (events.Event, error) {
+// decode turns a stream message into an event with Seq and Raw set, in
+// ev (overwritten whole).
+func decode(msg jetstream.Msg, ev *events.Event) error {
 	meta, err := msg.Metadata()
 	if err != nil {
-		return events.Event{}, fmt.Errorf("read message metadata: %w", err)
+		*ev = events.Event{}
+		return fmt.Errorf("read message metadata: %w", err)
 	}
 	seq := meta.Sequence.Stream
 	// The message's bytes are its own (nats.go copies every payload it
 	// reads) and stay the event's Raw: the event may share them.
-	ev, err := events.DecodeStored(msg.Data())
-	if err != nil {
-		return events.Event{}, &events.StoredError{Seq: seq, Err: err}
+	if err := events.DecodeStoredInto(ev, msg.Data()); err != nil {
+		return &events.StoredError{Seq: seq, Err: err}
 	}
 	ev.Seq = seq
-	return ev, nil
+	return nil
 }

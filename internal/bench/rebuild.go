@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"syscall"
@@ -109,9 +110,13 @@ func selfCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// resetPeakRSS resets the peak resident set of this process (VmHWM), so
-// that it measures what comes next.
-func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+// resetPeakRSS returns the heap's free memory to the system and resets
+// the peak resident set of this process (VmHWM) to what remains, so that
+// it measures what comes next.
+func resetPeakRSS() {
+	debug.FreeOSMemory()
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
 
 // medianKiB returns the median of xs (KiB), 0 for none.
 func medianKiB(xs []int64) int64 {

@@ -18,7 +18,7 @@ import (
 // harder rather than let it grow further.
 const (
 	BulkPercent  = 400
-	BulkHeadroom = 256 << 20
+	BulkHeadroom = 512 << 20
 )
 
 var (
