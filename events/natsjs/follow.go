@@ -30,7 +30,7 @@ func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from, until u
 		mu      sync.Mutex // held while an event is handled; stopped under it
 		stopped bool
 		failed  = make(chan error, 1)
-		lastErr error // the consumer's last report, under mu
+		lastErr error               // the consumer's last report, under mu
 		ev      = new(events.Event) // every message is decoded into it, under mu
 	)
 	fail := func(err error) {
