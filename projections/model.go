@@ -57,7 +57,7 @@ type diskOnly interface {
 
 // rowWriter puts rows into a batch, or collects them for a batch in key
 // order when sorted is not nil (see bulkFold), and keeps the first error.
-// A model hands it keys and values it does not touch again.
+// Neither keeps the keys and values it is handed.
 type rowWriter struct {
 	b      *pebble.Batch
 	sorted *sortedRows
@@ -68,7 +68,7 @@ func (w *rowWriter) set(k, v []byte) {
 	switch {
 	case w.err != nil:
 	case w.sorted != nil:
-		*w.sorted = append(*w.sorted, sortedRow{key: k, value: v})
+		w.sorted.add(k, v, false)
 	default:
 		w.err = w.b.Set(k, v, nil)
 	}
@@ -78,7 +78,7 @@ func (w *rowWriter) del(k []byte) {
 	switch {
 	case w.err != nil:
 	case w.sorted != nil:
-		*w.sorted = append(*w.sorted, sortedRow{key: k, del: true})
+		w.sorted.add(k, nil, true)
 	default:
 		w.err = w.b.Delete(k, nil)
 	}

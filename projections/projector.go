@@ -24,6 +24,11 @@ type decoded struct {
 // that after a crash the rows and the checkpoint roll back together and
 // replay moves forward. Run calls it; so may tests and tools.
 //
+// In the store a rebuild writes (see Rebuild), which no one reads before
+// it is complete, Apply folds many batches into the state and commits them
+// together (bulkFold); Checkpoint then counts the events applied, not yet
+// all committed.
+//
 // Apply must be deterministic, as hashicorp/raft asks of an FSM: the same
 // events in the same order give the same bytes in the store, whatever the
 // batches they came in, the wall clock or the order of map iteration. Rows

@@ -55,7 +55,10 @@ func TestSortedRows_KeyTwice(t *testing.T) {
 	db := memDB(t)
 	b := db.NewBatch()
 	defer b.Close()
-	rows := sortedRows{{key: []byte("k"), value: []byte("1")}, {key: []byte("j")}, {key: []byte("k"), del: true}}
+	var rows sortedRows
+	rows.add([]byte("k"), []byte("1"), false)
+	rows.add([]byte("j"), nil, false)
+	rows.add([]byte("k"), nil, true)
 	if err := rows.writeTo(b); err == nil || !strings.Contains(err.Error(), "written twice") {
 		t.Errorf("got %v, want the key refused", err)
 	}
