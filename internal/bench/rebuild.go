@@ -87,7 +87,7 @@ func benchRebuild(ctx context.Context, b *bench) error {
 	raw, took := percentile(raws, 50), percentile(ours, 50)
 	rawRate, ourRate := float64(n)/raw.Seconds(), float64(n)/took.Seconds()
 	ratio := ourRate / rawRate
-	b.printf("## Rebuild (issue: ledger core)\n\n%d events (70%% refer, the rest load/discover/setup/report; filled in %s). Ours: `projections.Rebuild` = ordered replay + decode + project + pebble batches of 1000. Baseline: a raw ordered-consumer read of the same stream, no decoding. Median of %d rounds, each a raw read then a rebuild; CPU is the user+system time of the whole process (which hosts the embedded server) during each; peak RSS is the process's during each (VmHWM, reset before it).\n\n", n, fillTook.Round(time.Millisecond), rounds)
+	b.printf("## Rebuild (issue: ledger core)\n\n%d events (70%% refer, the rest load/discover/setup/report; filled in %s). Ours: `projections.Rebuild` = ordered replay + decode + project in batches of 1000, committed to pebble 64 batches at a time. Baseline: a raw ordered-consumer read of the same stream, no decoding. Median of %d rounds, each a raw read then a rebuild; CPU is the user+system time of the whole process (which hosts the embedded server) during each; peak RSS is the process's during each (VmHWM, reset before it).\n\n", n, fillTook.Round(time.Millisecond), rounds)
 	b.printf("| | seconds | events/s | CPU seconds | peak RSS MiB |\n|---|---|---|---|---|\n")
 	b.printf("| rebuild (ours) | %.2f | %.0f | %.2f | %.0f |\n| raw ordered read | %.2f | %.0f | %.2f | %.0f |\n\n",
 		took.Seconds(), ourRate, percentile(ourCPU, 50).Seconds(), mib(medianKiB(ourPeak)), raw.Seconds(), rawRate, percentile(rawCPU, 50).Seconds(), mib(medianKiB(rawPeak)))
