@@ -34,7 +34,7 @@ func newFeed(batchSize int) *feed {
 }
 
 // send is the source's callback: it adds ev to the chunk being filled and
-// sends the chunk when it is full or ev is past known.
+// sends the chunk when it is full or ev is at known or past it.
 func (f *feed) send(ctx context.Context, ev events.Event, known uint64) error {
 	if f.out == nil {
 		select {
@@ -113,10 +113,11 @@ func (f *feed) poll() (ev events.Event, open, ready bool) {
 	}
 }
 
-// recycle hands the emptied chunk back to the source.
+// recycle hands the emptied chunk back to the source, zeroed (so that it
+// holds no event's bytes; what lies past its length was zeroed before).
 func (f *feed) recycle() {
+	clear(f.cur)
 	chunk := f.cur[:0]
-	clear(chunk[:cap(chunk)]) // drop the events' bytes
 	f.cur, f.i = nil, 0
 	select {
 	case f.free <- chunk:
