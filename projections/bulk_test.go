@@ -2,6 +2,7 @@ package projections_test
 
 import (
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -80,5 +82,33 @@ func TestRebuild_FoldIsBoundedByBytes(t *testing.T) {
 	// 16 MiB are folded, after the sixth body.
 	if want := []uint64{12, 24}; !slices.Equal(at, want) {
 		t.Errorf("commits at %v, want %v", at, want)
+	}
+}
+
+// A rebuild paces the collector for its replay (gcpace.Bulk) and gives
+// the process its own setting back when it ends.
+func TestRebuild_PacesTheCollector(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	before := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	l := busyLedger(t, 20)
+	var during []int
+	s, err := projections.Rebuild(testCtx(t), l.log, "/db", projections.Options{FS: vfs.NewMem(), BatchSize: 10}, func(done, total uint64) {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		during = append(during, p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeQuietly(s)
+	for _, p := range during {
+		if p != gcpace.BulkPercent {
+			t.Fatalf("GOGC during the rebuild: %v, want %d throughout", during, gcpace.BulkPercent)
+		}
+	}
+	if p := debug.SetGCPercent(before); p != 100 || len(during) < 2 {
+		t.Errorf("GOGC after the rebuild %d (want 100 back), %d progress reports", p, len(during))
 	}
 }
