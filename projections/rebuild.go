@@ -53,10 +53,7 @@ func Rebuild(ctx context.Context, log events.Log, dir string, opts Options, prog
 	if held {
 		target = dir + ".rebuild"
 	}
-	endBulk := gcpace.Bulk()
-	err = replay(ctx, log, target, opts, total, progress)
-	endBulk()
-	if err != nil {
+	if err := replay(ctx, log, target, opts, total, progress); err != nil {
 		return nil, err
 	}
 	if held {
@@ -73,8 +70,10 @@ func Rebuild(ctx context.Context, log events.Log, dir string, opts Options, prog
 
 // replay drops whatever is in dir and replays log into a new store there,
 // written without pebble's log (a rebuild that stops starts again) and
-// flushed and closed at the end.
+// flushed and closed at the end. It is a bulk job for the collector.
 func replay(ctx context.Context, log events.Log, dir string, opts Options, total uint64, progress func(done, total uint64)) error {
+	endBulk := gcpace.Bulk()
+	defer endBulk()
 	lock, err := drop(dir, opts.FS)
 	if err != nil {
 		return fmt.Errorf("rebuild %s: %w", dir, err)
