@@ -526,7 +526,7 @@ func (h *Handle) CatchUp(ctx context.Context) (uint64, error) {
 
 // Publish brings the manifest in line with the content tree (see
 // Node.Publish); the owner does it, one publish at a time.
-func (h *Handle) Publish(ctx context.Context) ([]events.Event, error) {
+func (h *Handle) Publish(ctx context.Context) (Published, error) {
 	return mPublish.call(ctx, h, struct{}{})
 }
 

@@ -154,8 +154,8 @@ func TestHandle_RemoteReadsEqualOwnerReads(t *testing.T) {
 	if err != nil || !rep.OK() {
 		t.Fatalf("Verify through the remote: %v %+v", err, rep)
 	}
-	if evs, err := b.Publish(ctx); err != nil || len(evs) != 0 {
-		t.Fatalf("Publish through the remote: got %d events, %v; want none", len(evs), err)
+	if p, err := b.Publish(ctx); err != nil || p.Count != 0 {
+		t.Fatalf("Publish through the remote: got %d events, %v; want none", p.Count, err)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/clumsies/clumsies/catalog"
-	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -38,7 +37,7 @@ var (
 	_ method[string, projections.Item]
 	_ method[projections.Filter, []projections.Item]
 	_ method[catalog.DraftQuery, catalog.DraftFacts]
-	_ method[struct{}, []events.Event]
+	_ method[struct{}, Published]
 )
 
 // method is one request of the owner's service.

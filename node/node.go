@@ -77,9 +77,9 @@ type Options struct {
 	// workspace, watch the content tree and publish it whenever it
 	// changes, and once when it becomes the owner (for changes made while
 	// nothing watched). Each publish is reported to WatchContent, from one
-	// goroutine: the events appended, or why nothing was (a bad file: the
+	// goroutine: what was appended, or why nothing was (a bad file: the
 	// last published content stays).
-	WatchContent func(published []events.Event, err error)
+	WatchContent func(published Published, err error)
 }
 
 // Node is an open workspace owned by this process.

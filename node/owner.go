@@ -295,7 +295,7 @@ func (o *owner) catchUp(ctx context.Context, _ struct{}) (uint64, error) {
 	return o.n.CatchUp(ctx)
 }
 
-func (o *owner) publish(ctx context.Context, _ struct{}) ([]events.Event, error) {
+func (o *owner) publish(ctx context.Context, _ struct{}) (Published, error) {
 	o.models.RLock()
 	defer o.models.RUnlock()
 	o.pub.Lock()

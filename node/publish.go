@@ -2,7 +2,6 @@ package node
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -51,8 +50,8 @@ const maxPlans = 8
 
 // Publish appends the catalog events that bring the manifest in line with
 // the content tree and waits until they are applied. An unchanged tree
-// appends nothing. It returns the events appended, the bodies of
-// published files left out (the ledger holds them).
+// appends nothing. It returns what was appended: a count, the first
+// changes and the sequences of the events (the ledger holds the events).
 //
 // The plan is a decision on the manifest as of one sequence of the catalog
 // aggregate: each event is appended on the condition that the aggregate is
@@ -60,13 +59,13 @@ const maxPlans = 8
 // came first, the manifest is read again and what is left is planned
 // again. The tree is scanned and checked whole before anything is
 // appended, so a bad file publishes nothing; the bodies are read one at a
-// time as their events are appended, so a publish of any size holds at
-// most one.
-func (n *Node) Publish(ctx context.Context) ([]events.Event, error) {
+// time as their events are appended, and no event is kept once it is
+// applied, so a publish of any size holds at most one.
+func (n *Node) Publish(ctx context.Context) (Published, error) {
+	var done Published
 	if _, err := n.CatchUp(ctx); err != nil {
-		return nil, err
+		return done, err
 	}
-	var done []events.Event
 	for attempt := 1; ; attempt++ {
 		changes, seq, err := n.Plan()
 		if err != nil || len(changes) == 0 {
@@ -75,8 +74,8 @@ func (n *Node) Publish(ctx context.Context) ([]events.Event, error) {
 			}
 			return done, err
 		}
-		evs, last, conflict, err := n.publishChanges(ctx, changes, seq, attempt < maxPlans)
-		done = append(done, evs...)
+		round, last, conflict, err := n.publishChanges(ctx, changes, seq, attempt < maxPlans)
+		done.merge(round)
 		if err != nil || !conflict {
 			if err == nil {
 				n.markPublished(last)
@@ -92,12 +91,12 @@ func (n *Node) Publish(ctx context.Context) ([]events.Event, error) {
 // publishChanges appends the events of changes one at a time, each on the
 // condition that the catalog aggregate is where the one before left it
 // (seq for the first), reading each body just before its event. It
-// returns the events appended, the sequence of the last, and conflict true
+// returns what it appended, the sequence of the last, and conflict true
 // when another writer came first and retry allows planning again.
-func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq uint64, retry bool) (done []events.Event, last uint64, conflict bool, err error) {
+func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq uint64, retry bool) (done Published, last uint64, conflict bool, err error) {
 	r, err := content.OpenReader(n.WS.ContentRoot())
 	if err != nil {
-		return nil, seq, false, err
+		return done, seq, false, err
 	}
 	defer r.Close()
 	for _, c := range changes {
@@ -112,29 +111,11 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 		if err != nil {
 			return done, seq, false, fmt.Errorf("publish %s: %w", ev.Type, err)
 		}
+		done.add(next, c)
 		if err := n.WaitApplied(ctx, next); err != nil {
 			return done, seq, false, fmt.Errorf("publish %s: %w", ev.Type, err)
 		}
-		// The event is kept without its body: the caller reports what was
-		// published, and a plan of any size holds no body.
-		done, seq = append(done, withoutBody(ev)), next
+		seq = next
 	}
 	return done, seq, false, nil
-}
-
-// withoutBody returns ev with the body of a catalog.publish left out of
-// its data; other events as they are.
-func withoutBody(ev events.Event) events.Event {
-	p, err := ev.Payload()
-	d, ok := p.(*events.PublishData)
-	if err != nil || !ok || d.Body == "" {
-		return ev
-	}
-	d.Body = ""
-	data, err := json.Marshal(d)
-	if err != nil {
-		return ev
-	}
-	ev.Data = data
-	return ev
 }

@@ -24,16 +24,16 @@ func TestPublish_UnchangedTreeIsNotPlanned(t *testing.T) {
 
 	// publish publishes with n and checks that it published want events
 	// (at least rules when want < 0) and that n has skipped as many plans.
-	publish := func(n *node.Node, want int, skipped int, why string) []events.Event {
+	publish := func(n *node.Node, want int, skipped int, why string) node.Published {
 		t.Helper()
-		evs, err := n.Publish(ctx)
+		p, err := n.Publish(ctx)
 		if err != nil {
 			t.Fatalf("%s: %v", why, err)
 		}
-		if len(evs) != want && (want >= 0 || len(evs) < rules) || node.PlansSkipped(n) != skipped {
-			t.Fatalf("%s: published %d events with %d plans skipped, want %d and %d", why, len(evs), node.PlansSkipped(n), want, skipped)
+		if p.Count != want && (want >= 0 || p.Count < rules) || node.PlansSkipped(n) != skipped {
+			t.Fatalf("%s: published %d events with %d plans skipped, want %d and %d", why, p.Count, node.PlansSkipped(n), want, skipped)
 		}
-		return evs
+		return p
 	}
 
 	n := openNode(t, ws)
@@ -64,18 +64,18 @@ func TestPublish_UnchangedTreeIsNotPlanned(t *testing.T) {
 	if err := n.WaitApplied(ctx, seq); err != nil {
 		t.Fatal(err)
 	}
-	evs := publish(n, 1, 1, "after another writer's remove")
-	if d, err := evs[0].Payload(); err != nil || d.(*events.PublishData).Path != "g03/RULE0013.md" {
-		t.Fatalf("published %v, %v; want g3/RULE13.md", d, err)
+	p := publish(n, 1, 1, "after another writer's remove")
+	if c := p.First[0]; c.Path != "g03/RULE0013.md" || c.Removed {
+		t.Fatalf("published %+v; want g03/RULE0013.md", c)
 	}
 	publish(n, 0, 2, "in line again")
 
 	// An edit that keeps the size and the modification time.
 	time.Sleep(25 * time.Millisecond)
 	tree.write(7, "# Rule XXXX\n\nBody.\n")
-	evs = publish(n, 1, 2, "after an edit")
-	if d, err := evs[0].Payload(); err != nil || d.(*events.PublishData).Path != "g07/RULE0007.md" {
-		t.Fatalf("published %v, %v; want g2/RULE07.md", d, err)
+	p = publish(n, 1, 2, "after an edit")
+	if c := p.First[0]; c.Path != "g07/RULE0007.md" || c.Removed {
+		t.Fatalf("published %+v; want g07/RULE0007.md", c)
 	}
 	// The edit is within the racy window of that scan: the next plan
 	// scans again, and once it is out of it, none does.

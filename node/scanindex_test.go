@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
 )
 
@@ -19,37 +18,34 @@ func TestPublish_UnchangedTreeReadsNothing(t *testing.T) {
 	ws := tree.ws
 
 	n := openNode(t, ws)
-	evs, err := n.Publish(ctx)
+	pub, err := n.Publish(ctx)
 	if err != nil {
 		n.Close()
 		t.Fatal(err)
 	}
-	if len(evs) < rules {
+	if pub.Count < rules {
 		n.Close()
-		t.Fatalf("first publish appended %d events, want at least %d", len(evs), rules)
+		t.Fatalf("first publish appended %d events, want at least %d", pub.Count, rules)
 	}
 	if read := node.ScanRead(n); read < rules {
 		n.Close()
 		t.Fatalf("first publish read %d files, want at least %d", read, rules)
 	}
-	for _, ev := range evs {
-		p, err := ev.Payload()
-		if d, ok := p.(*events.PublishData); err != nil || ok && d.Body != "" {
-			n.Close()
-			t.Fatalf("Publish returned an event with its body: %v, %v", p, err)
-		}
+	if len(pub.First) != node.FirstChanges || len(pub.Runs) != 1 || pub.Runs[0].To-pub.Runs[0].From+1 != uint64(pub.Count) {
+		n.Close()
+		t.Fatalf("first publish: got %d changes described and runs %v for %d events; want %d and one run", len(pub.First), pub.Runs, pub.Count, node.FirstChanges)
 	}
 	n.Close()
 
 	// Opened again: nothing read, nothing published.
 	n = openNode(t, ws)
 	defer func() { n.Close() }()
-	evs, err = n.Publish(ctx)
+	pub, err = n.Publish(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != 0 || node.ScanRead(n) != 0 {
-		t.Fatalf("unchanged tree: published %d events and read %d files, want 0 and 0", len(evs), node.ScanRead(n))
+	if pub.Count != 0 || node.ScanRead(n) != 0 {
+		t.Fatalf("unchanged tree: published %d events and read %d files, want 0 and 0", pub.Count, node.ScanRead(n))
 	}
 
 	// Same size, modification time restored: published all the same.
@@ -57,15 +53,14 @@ func TestPublish_UnchangedTreeReadsNothing(t *testing.T) {
 	// Linux, so that the change time moves.)
 	time.Sleep(25 * time.Millisecond)
 	tree.write(123, "# Rule XXXX\n\nBody.\n")
-	evs, err = n.Publish(ctx)
+	pub, err = n.Publish(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != 1 || node.ScanRead(n) != 1 {
-		t.Fatalf("one edited file: published %d events and read %d files, want 1 and 1", len(evs), node.ScanRead(n))
+	if pub.Count != 1 || node.ScanRead(n) != 1 {
+		t.Fatalf("one edited file: published %d events and read %d files, want 1 and 1", pub.Count, node.ScanRead(n))
 	}
-	d, err := evs[0].Payload()
-	if pd, ok := d.(*events.PublishData); err != nil || !ok || pd.Path != "g03/RULE0123.md" {
-		t.Fatalf("published %v, want g03/RULE0123.md", d)
+	if c := pub.First[0]; c.Path != "g03/RULE0123.md" || c.Removed {
+		t.Fatalf("published %+v, want g03/RULE0123.md", c)
 	}
 }

@@ -2,13 +2,12 @@ package node
 
 import (
 	"github.com/clumsies/clumsies/contentwatch"
-	"github.com/clumsies/clumsies/events"
 )
 
 // watchContent publishes the content tree through the owner's publish
 // path each time it changes, and once at once, until the owner closes;
 // report hears of every publish. Close waits for it.
-func (o *owner) watchContent(report func([]events.Event, error)) {
+func (o *owner) watchContent(report func(Published, error)) {
 	o.mu.Lock()
 	if o.closing {
 		o.mu.Unlock()
@@ -20,9 +19,9 @@ func (o *owner) watchContent(report func([]events.Event, error)) {
 	go func() {
 		defer o.handlers.Done()
 		publish := func() {
-			evs, err := o.publish(ctx, struct{}{})
+			p, err := o.publish(ctx, struct{}{})
 			if ctx.Err() == nil {
-				report(evs, err)
+				report(p, err)
 			}
 		}
 		opts := contentwatch.Options{Initial: true, Logger: o.n.logger}

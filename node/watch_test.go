@@ -6,13 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
 )
 
 // published is one report of Options.WatchContent.
 type published struct {
-	evs []events.Event
+	p   node.Published
 	err error
 }
 
@@ -23,7 +22,7 @@ func TestHandle_WatchContent(t *testing.T) {
 	ws := newWorkspace(t)
 	reports := make(chan published, 16)
 	h := attach(t, ws, func(o *node.Options) {
-		o.WatchContent = func(evs []events.Event, err error) { reports <- published{evs, err} }
+		o.WatchContent = func(p node.Published, err error) { reports <- published{p, err} }
 	})
 	next := func(what string) published {
 		t.Helper()
@@ -36,8 +35,8 @@ func TestHandle_WatchContent(t *testing.T) {
 		return published{}
 	}
 	// Becoming the owner publishes the starter tree.
-	if p := next("initial"); p.err != nil || len(p.evs) != 3 {
-		t.Fatalf("initial publish: got %d events, %v; want the 3 starter files", len(p.evs), p.err)
+	if p := next("initial"); p.err != nil || p.p.Count != 3 {
+		t.Fatalf("initial publish: got %d events, %v; want the 3 starter files", p.p.Count, p.err)
 	}
 	if !h.IsOwner() {
 		t.Fatal("the only handle does not own the workspace")
@@ -52,12 +51,11 @@ func TestHandle_WatchContent(t *testing.T) {
 		if p.err != nil {
 			t.Fatalf("publish after an edit: %v", p.err)
 		}
-		if len(p.evs) == 0 {
+		if p.p.Count == 0 {
 			continue // a write seen in two parts: the first publish took it all
 		}
-		d, err := p.evs[0].Payload()
-		if pd, ok := d.(*events.PublishData); err != nil || !ok || pd.Path != "style/ERRORS.md" {
-			t.Fatalf("publish after an edit: got %v (%v), want style/ERRORS.md", d, err)
+		if c := p.p.First[0]; p.p.Count != 1 || c.Path != "style/ERRORS.md" || c.Removed {
+			t.Fatalf("publish after an edit: got %d changes, the first %+v; want style/ERRORS.md published", p.p.Count, c)
 		}
 		break
 	}
@@ -70,8 +68,8 @@ func TestHandle_WatchContent(t *testing.T) {
 		if p.err != nil {
 			break
 		}
-		if len(p.evs) != 0 {
-			t.Fatalf("a bad file published %d events", len(p.evs))
+		if p.p.Count != 0 {
+			t.Fatalf("a bad file published %d events", p.p.Count)
 		}
 	}
 }

@@ -77,7 +77,7 @@ func (c *DemoCommand) Run(ctx context.Context, args []string) error {
 	if c.json {
 		out = io.Discard
 	}
-	fmt.Fprintf(out, "Demo workspace %s in %s\nPublished %d content files from .clumsies/ (META_PROMPT.md, rules/).\n\n", ws.ID(), dir, len(published))
+	fmt.Fprintf(out, "Demo workspace %s in %s\nPublished %d content files from .clumsies/ (META_PROMPT.md, rules/).\n\n", ws.ID(), dir, published.Count)
 
 	srv := mcp.NewServer(mcp.Config{WorkspaceID: ws.ID(), Catalog: n.Store, Ledger: mcp.LogLedger{Log: n.Log, Store: n.Store}, Version: version()})
 	cl, err := mcp.Connect(ctx, srv)

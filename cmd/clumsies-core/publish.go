@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
@@ -26,35 +28,94 @@ func (c *PublishCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer h.Close()
-	evs, err := h.Publish(ctx)
+	pub, err := h.Publish(ctx)
 	if err != nil {
 		return err
 	}
-	for _, ev := range evs {
-		if c.json {
-			b, _ := json.Marshal(ev)
-			fmt.Fprintln(c.m.Stdout, string(b))
-			continue
-		}
-		p, _ := ev.Payload()
-		switch d := p.(type) {
-		case *events.PublishData:
-			fmt.Fprintf(c.m.Stdout, "published %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
-		case *events.RemoveData:
-			fmt.Fprintf(c.m.Stdout, "removed   %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
-		}
+	if err := c.print(ctx, h, pub); err != nil {
+		return err
 	}
 	if err := c.warnShadowed(ctx, h); err != nil {
 		return err
 	}
 	if !c.json {
-		if len(evs) == 0 {
+		if pub.Count == 0 {
 			fmt.Fprintln(c.m.Stdout, "Nothing to publish: the manifest matches the content tree.")
 		} else {
-			fmt.Fprintf(c.m.Stdout, "%d change(s) published.\n", len(evs))
+			fmt.Fprintf(c.m.Stdout, "%d change(s) published.\n", pub.Count)
 		}
 	}
 	return nil
+}
+
+// errPrinted ends the reading of the ledger once the last event of the
+// publish is printed.
+var errPrinted = errors.New("publish: every event printed")
+
+// print writes one line per event the publish appended, read back from
+// the ledger one at a time: a publish of any size is printed without
+// holding its events. With --json the line is the envelope without the
+// body of a published file (the ledger holds it) and without seq, as
+// the events were appended.
+func (c *PublishCommand) print(ctx context.Context, h *node.Handle, pub node.Published) error {
+	if pub.Count == 0 {
+		return nil
+	}
+	first, last := pub.Bounds()
+	err := h.Replay(ctx, first, func(ev events.Event) error {
+		if ev.Seq > last {
+			return errPrinted
+		}
+		if !pub.Holds(ev.Seq) {
+			return nil
+		}
+		if c.json {
+			b, err := json.Marshal(appended(ev))
+			if err != nil {
+				return fmt.Errorf("encode event %d: %w", ev.Seq, err)
+			}
+			fmt.Fprintln(c.m.Stdout, string(b))
+		} else {
+			printChange(c.m.Stdout, ev)
+		}
+		if ev.Seq == last {
+			return errPrinted
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errPrinted) {
+		return fmt.Errorf("print the published events: %w", err)
+	}
+	return nil
+}
+
+// printChange writes the line of one catalog event.
+func printChange(w io.Writer, ev events.Event) {
+	p, _ := ev.Payload()
+	switch d := p.(type) {
+	case *events.PublishData:
+		fmt.Fprintf(w, "published %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
+	case *events.RemoveData:
+		fmt.Fprintf(w, "removed   %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
+	}
+}
+
+// appended returns ev as it was appended, without its sequence and with
+// the body of a catalog.publish left out of its data.
+func appended(ev events.Event) events.Event {
+	ev.Seq = 0
+	p, err := ev.Payload()
+	d, ok := p.(*events.PublishData)
+	if err != nil || !ok || d.Body == "" {
+		return ev
+	}
+	d.Body = ""
+	data, err := json.Marshal(d)
+	if err != nil {
+		return ev
+	}
+	ev.Data = data
+	return ev
 }
 
 // warnShadowed says on stderr which repository files a team object at the

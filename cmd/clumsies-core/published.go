@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/node"
 )
 
 // publishReport tells the user of `serve`, on stderr, what each publish of
@@ -21,7 +21,7 @@ type publishReport struct {
 
 // report implements node.Options.WatchContent; serve's own publish at
 // start is reported the same way.
-func (r *publishReport) report(published []events.Event, err error) {
+func (r *publishReport) report(published node.Published, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
@@ -31,30 +31,26 @@ func (r *publishReport) report(published []events.Event, err error) {
 		}
 		return
 	}
-	if r.lastErr != "" && len(published) == 0 {
+	if r.lastErr != "" && published.Count == 0 {
 		fmt.Fprintln(r.w, "clumsies: the content tree is fine again; nothing new to publish")
 	}
 	r.lastErr = ""
-	if len(published) == 0 {
+	if published.Count == 0 {
 		return
 	}
+	// A report names the changes the publish describes (node.FirstChanges)
+	// and counts the rest: the first publish of a large tree would
+	// otherwise write one line naming every file (a megabyte at 50,000).
 	var what []string
-	for _, ev := range published[:min(len(published), reportedChanges)] {
-		p, _ := ev.Payload()
-		switch d := p.(type) {
-		case *events.PublishData:
-			what = append(what, d.Path)
-		case *events.RemoveData:
-			what = append(what, "removed "+d.Path)
+	for _, c := range published.First {
+		if c.Removed {
+			what = append(what, "removed "+c.Path)
+		} else {
+			what = append(what, c.Path)
 		}
 	}
-	if more := len(published) - reportedChanges; more > 0 {
+	if more := published.Count - len(published.First); more > 0 {
 		what = append(what, fmt.Sprintf("and %d more (`clumsies events` lists them)", more))
 	}
-	fmt.Fprintf(r.w, "clumsies: published %d content change(s): %s\n", len(published), strings.Join(what, ", "))
+	fmt.Fprintf(r.w, "clumsies: published %d content change(s): %s\n", published.Count, strings.Join(what, ", "))
 }
-
-// reportedChanges bounds the changes a report names: the first publish of
-// a large tree would otherwise write one line naming every file (a
-// megabyte at 50,000 files, built in memory first).
-const reportedChanges = 20
