@@ -527,7 +527,12 @@ func (h *Handle) CatchUp(ctx context.Context) (uint64, error) {
 // Publish brings the manifest in line with the content tree (see
 // Node.Publish); the owner does it, one publish at a time.
 func (h *Handle) Publish(ctx context.Context) (Published, error) {
-	return mPublish.call(ctx, h, struct{}{})
+	p, err := mPublish.call(ctx, h, struct{}{})
+	var re *RemoteError
+	if errors.As(err, &re) && re.Kind == kindOther && re.Message == unknownMethod(mPublish.name) {
+		return p, fmt.Errorf("publish: the process that owns the workspace runs an earlier version of clumsies; restart it (or stop it and publish again): %w", err)
+	}
+	return p, err
 }
 
 // Verify checks the owner's read models and the content (see Node.Verify).

@@ -23,7 +23,9 @@ var (
 	mWaitFor    = register("waitfor", (*owner).waitFor)
 	mCatchUp    = register("catchup", (*owner).catchUp)
 	mStats      = register("stats", (*owner).stats)
-	mPublish    = register("publish", (*owner).publish)
+	// An owner of an earlier version answered "publish" with every event
+	// appended; this reply is a summary (Published), under its own name.
+	mPublish    = register("publishsummary", (*owner).publish)
 	mVerify     = register("verify", (*owner).verify)
 	mRebuild    = register("rebuild", (*owner).rebuildRemote)
 	mCompliance = register("compliance", (*owner).compliance)
