@@ -204,7 +204,9 @@ func newIDSet() *idSet {
 // otherwise (n is 0 or 1 then), and records the base and those ids.
 func (s *idSet) claim(title string, n int, list bool) string {
 	k := max(s.next[title], 1)
-	base := title
+	// A copy: the title is a piece of the file's body, and an id kept
+	// alone (a read model keeps only the ids) must not hold the body.
+	base := strings.Clone(title)
 	for ; ; k++ {
 		if k > 1 {
 			base = fmt.Sprintf("%s (%d)", title, k)
