@@ -99,7 +99,10 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 		return done, seq, false, err
 	}
 	defer r.Close()
-	for _, c := range changes {
+	for i, c := range changes {
+		// The plan lets go of each change as it is taken: what it holds
+		// of the scan (paths, names, hashes) goes with it.
+		changes[i] = catalog.Change{}
 		ev, err := changeEvent(n.WS.ID(), r, c)
 		if err != nil {
 			return done, seq, false, err
