@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
@@ -99,10 +100,18 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 		return done, seq, false, err
 	}
 	defer r.Close()
-	for i, c := range changes {
-		// The plan lets go of each change as it is taken: what it holds
-		// of the scan (paths, names, hashes) goes with it.
-		changes[i] = catalog.Change{}
+	// The plan lets go of each change as it is taken (what it holds of the
+	// scan: paths, names, hashes), and of the list's storage as it is used
+	// up: once half of it is taken, the rest is copied and the whole let
+	// go, so that the end of a publish of any size holds few changes.
+	held := len(changes)
+	for len(changes) > 0 {
+		c := changes[0]
+		changes[0] = catalog.Change{}
+		changes = changes[1:]
+		if len(changes) <= held/2 {
+			changes, held = slices.Clone(changes), len(changes)
+		}
 		ev, err := changeEvent(n.WS.ID(), r, c)
 		if err != nil {
 			return done, seq, false, err
