@@ -39,7 +39,12 @@ func (r *Reader) Close() error { return r.s.root.Close() }
 // check hard links: that needs the whole tree (Scan).
 func (r *Reader) Read(source string) (File, error) {
 	s := r.s
+	// One file at a time: nothing of the reads before is kept (the count
+	// of names is for Scan's check of hard links, which Read does not
+	// make, and would grow with every file read).
 	s.files = s.files[:0]
+	clear(s.names)
+	s.linked = s.linked[:0]
 	info, err := s.root.Lstat(filepath.FromSlash(source))
 	if err != nil {
 		return File{}, &FileError{Path: source, Err: err}
