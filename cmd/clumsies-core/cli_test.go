@@ -14,19 +14,26 @@ import (
 // eventLines parses `clumsies events --json`.
 func eventLines(tb testing.TB, dir string, args ...string) []map[string]any {
 	tb.Helper()
-	out := mustRun(tb, dir, append([]string{"events", "--json"}, args...)...)
-	var evs []map[string]any
+	return jsonLines(tb, dir, append([]string{"events", "--json"}, args...)...)
+}
+
+// jsonLines runs the command line args in dir and parses each line it
+// prints as a JSON object.
+func jsonLines(tb testing.TB, dir string, args ...string) []map[string]any {
+	tb.Helper()
+	out := mustRun(tb, dir, args...)
+	var objs []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		if line == "" {
 			continue
 		}
-		var ev map[string]any
-		if err := json.Unmarshal([]byte(line), &ev); err != nil {
-			tb.Fatalf("events --json printed a line that is not JSON: %q", line)
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			tb.Fatalf("%s printed a line that is not JSON: %q", strings.Join(args, " "), line)
 		}
-		evs = append(evs, ev)
+		objs = append(objs, obj)
 	}
-	return evs
+	return objs
 }
 
 var digestRE = regexp.MustCompile(`digest (sha256:[0-9a-f]{64})`)

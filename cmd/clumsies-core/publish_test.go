@@ -1,29 +1,15 @@
 package main_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
 // publishLines parses `clumsies publish --json`.
 func publishLines(tb testing.TB, dir string) []map[string]any {
 	tb.Helper()
-	out := mustRun(tb, dir, "publish", "--json")
-	var evs []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if line == "" {
-			continue
-		}
-		var ev map[string]any
-		if err := json.Unmarshal([]byte(line), &ev); err != nil {
-			tb.Fatalf("publish --json printed a line that is not JSON: %q", line)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
+	return jsonLines(tb, dir, "publish", "--json")
 }
 
 // TestCLI_PublishJSON checks that publish --json prints every event it
