@@ -10,6 +10,11 @@ INTEROP  := interop
 # The version `clumsies version` reports; without git, the module's.
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS  := $(if $(VERSION),-X main.ldVersion=$(VERSION))
+# Pure Go, static binaries: with cgo, pebble's C allocator and zstd make
+# the Go tool link with the system's C linker, and right after such a link
+# the kernel keeps ~5 MiB more of the binary's pages resident in a serving
+# process (BENCHMARKS.md, "A pure-Go build").
+CGO      ?= 0
 
 .DEFAULT_GOAL := help
 
@@ -20,7 +25,7 @@ help: ## list the targets
 .PHONY: build
 build: ## build bin/clumsies and bin/clumsies-core, showing progress (a first build compiles every dependency)
 	@echo "building $(BIN): the first build downloads and compiles every dependency (a minute or two on 2 cores); later ones take seconds"
-	@{ $(GO) build -v -ldflags '$(LDFLAGS)' -o bin/ ./cmd/clumsies ./cmd/clumsies-core 2>&1; echo "@@status $$?"; } | awk '\
+	@{ CGO_ENABLED=$(CGO) $(GO) build -v -ldflags '$(LDFLAGS)' -o bin/ ./cmd/clumsies ./cmd/clumsies-core 2>&1; echo "@@status $$?"; } | awk '\
 		/^@@status / { if (p) printf "\n"; exit $$2 } \
 		/^[^ :]+$$/ { n++; p = 1; printf "\r  compiled %d packages", n; fflush(); next } \
 		{ if (p) printf "\n"; p = 0; print; fflush() }'
@@ -53,7 +58,7 @@ soak-hub: ## the hub's full-size loops: 20 rounds of hub and workspace restarts,
 
 .PHONY: bench
 bench: build ## measure against same-run baselines; see BENCHMARKS.md
-	$(GO) run ./internal/bench
+	CGO_ENABLED=$(CGO) $(GO) run ./internal/bench
 
 ROUNDS ?= 50
 
