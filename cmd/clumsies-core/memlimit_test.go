@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestMemoryLimit(t *testing.T) {
@@ -36,18 +40,65 @@ func TestPaceCollector(t *testing.T) {
 	t.Cleanup(func() { debug.SetGCPercent(before) })
 
 	t.Setenv("GOGC", "")
-	if got := paceCollector(); got != 100 {
+	if got := paceCollector(true); got != 100 {
 		t.Fatalf("paceCollector replaced %d, want 100", got)
 	}
 	if got := debug.SetGCPercent(100); got != gcPercent {
-		t.Fatalf("GC percent %d after paceCollector, want %d", got, gcPercent)
+		t.Fatalf("GC percent %d after paceCollector of an owner, want %d", got, gcPercent)
+	}
+	debug.SetGCPercent(gcPercent)
+	if got := paceCollector(false); got != gcPercent {
+		t.Fatalf("paceCollector replaced %d, want %d", got, gcPercent)
+	}
+	if got := debug.SetGCPercent(100); got != forwarderPercent {
+		t.Fatalf("GC percent %d after paceCollector of a forwarder, want %d", got, forwarderPercent)
 	}
 
 	t.Setenv("GOGC", "200")
-	if got := paceCollector(); got != -1 {
+	if got := paceCollector(true); got != -1 {
 		t.Fatalf("with GOGC set, paceCollector returned %d, want -1", got)
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Fatalf("with GOGC set: GC percent %d, want it left at 100", got)
 	}
+}
+
+// gogc reads the collector's target percentage without changing it.
+func gogc() uint64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// A serving process collects at gcPercent while it owns the workspace (or
+// does not know yet) and at forwarderPercent while it forwards to another
+// owner, following a change of role.
+func TestFollowMemory_PacesByRole(t *testing.T) {
+	before, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetGCPercent(before); debug.SetMemoryLimit(limit) })
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+
+	var owner atomic.Bool
+	owner.Store(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { followMemory(ctx, owner.Load); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	wait := func(want uint64) {
+		t.Helper()
+		deadline := time.Now().Add(20 * fitEvery)
+		for gogc() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("GC percent %d, want %d", gogc(), want)
+			}
+			time.Sleep(fitEvery / 5)
+		}
+	}
+	wait(gcPercent)
+	owner.Store(false)
+	wait(forwarderPercent)
+	owner.Store(true)
+	wait(gcPercent)
 }

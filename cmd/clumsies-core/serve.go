@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/clumsies/clumsies/events"
@@ -28,6 +29,9 @@ type ServeCommand struct {
 	natsToken  string
 	readOnly   bool
 	every      int
+	// serving is the open workspace, once it is (followMemory paces the
+	// collector by whether this process owns it).
+	serving atomic.Pointer[node.Handle]
 }
 
 // Environment variables that may hold the tokens.
@@ -60,7 +64,10 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	go followMemory(ctx)
+	go followMemory(ctx, func() bool {
+		h := c.serving.Load()
+		return h == nil || h.IsOwner()
+	})
 	opts, err := c.natsOptions()
 	if err != nil {
 		return err
@@ -100,6 +107,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer h.Close()
+	c.serving.Store(h)
 	// A bad content file must not take the agent's tools away: serve what
 	// was published last and say what to fix (`clumsies publish` fails on
 	// the same file with the same message). The owner's watch publishes
@@ -143,6 +151,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 			o.done(nil, err)
 			return
 		}
+		c.serving.Store(h)
 		// A bad content file must not take the agent's tools away: serve
 		// what was published last and say what to fix.
 		if !readOnly {
