@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // binary is the clumsies binary built once for the interop tests.
@@ -40,9 +41,7 @@ func TestMain(m *testing.M) {
 	}
 	// The front (clumsies) execs the core beside it, as installed.
 	binary = filepath.Join(dir, "clumsies")
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../cmd/clumsies", "../cmd/clumsies-core")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
+	if err := testbin.Build(testbin.Dir(dir), "../cmd/clumsies", "../cmd/clumsies-core"); err != nil {
 		fmt.Fprintln(os.Stderr, "build clumsies:", err)
 		os.Exit(1)
 	}
@@ -89,16 +88,11 @@ func run(tb testing.TB, dir, name string, args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	out, errs, code, err := testbin.Run(cmd)
+	if err != nil {
 		tb.Fatalf("run %s %v: %v", name, args, err)
 	}
-	return result{out.String(), errb.String(), code}
+	return result{out, errs, code}
 }
 
 // mustRun runs the binary and fails tb unless it exits 0.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // runIn runs the binary in dir with HOME set to home.
@@ -15,16 +17,11 @@ func runIn(tb testing.TB, dir, home string, args ...string) result {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Env = append(hookEnv(), "HOME="+home)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	out, errs, code, err := testbin.Run(cmd)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	return result{out.String(), errb.String(), code}
+	return result{out, errs, code}
 }
 
 func TestCLI_Adapt(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // runHook runs `clumsies hook EVENT --host HOST` in dir with stdin, as a
@@ -36,16 +37,11 @@ func hookRun(dir, host string, ev adapt.Event, stdin []byte) (result, error) {
 	cmd.Dir = dir
 	cmd.Env = hookEnv()
 	cmd.Stdin = bytes.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	out, errs, code, err := testbin.Run(cmd)
+	if err != nil {
 		return result{}, err
 	}
-	return result{out.String(), errb.String(), code}, nil
+	return result{out, errs, code}, nil
 }
 
 // hookEnv is the test's environment without the hosts' project variables,

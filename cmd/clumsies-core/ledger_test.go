@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // copyWorkspace copies a workspace's config and content (not its state)
@@ -53,16 +55,12 @@ func exportTo(tb testing.TB, dir, file string, args ...string) result {
 	defer f.Close()
 	cmd := exec.Command(binary, append([]string{"export"}, args...)...)
 	cmd.Dir = dir
-	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = f, &errb
-	err = cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	cmd.Stdout = f
+	_, errs, code, err := testbin.Run(cmd)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	return result{"", errb.String(), code}
+	return result{"", errs, code}
 }
 
 // TestCLI_ExportImport moves a served ledger to a clone of the workspace:

@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // binary is the clumsies binary built once for the end-to-end tests.
@@ -22,9 +23,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "clumsies")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
+	if err := testbin.Build(binary, "."); err != nil {
 		fmt.Fprintln(os.Stderr, "build clumsies:", err)
 		os.Exit(1)
 	}
@@ -46,16 +45,11 @@ func run(tb testing.TB, dir string, args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	out, errs, code, err := testbin.Run(cmd)
+	if err != nil {
 		tb.Fatalf("run clumsies %v: %v", args, err)
 	}
-	return result{out.String(), errb.String(), code}
+	return result{out, errs, code}
 }
 
 // mustRun runs the binary and fails tb unless it exits 0.

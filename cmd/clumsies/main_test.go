@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/clumsies/clumsies/workspace"
 )
 
@@ -33,9 +34,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	front, core = filepath.Join(dir, "clumsies"), filepath.Join(dir, "clumsies-core")
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), ".", "../clumsies-core")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
+	if err := testbin.Build(testbin.Dir(dir), ".", "../clumsies-core"); err != nil {
 		fmt.Fprintln(os.Stderr, "build clumsies and clumsies-core:", err)
 		os.Exit(1)
 	}
@@ -68,16 +67,11 @@ func run(tb testing.TB, env []string, stdin string, bin string, args ...string) 
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	out, errs, code, err := testbin.Run(cmd)
+	if err != nil {
 		tb.Fatalf("run %s %v: %v", bin, args, err)
 	}
-	return result{out.String(), errb.String(), code}
+	return result{out, errs, code}
 }
 
 // session is a server process driven line by line over real pipes.
