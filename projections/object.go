@@ -16,7 +16,6 @@ import (
 // in the model never changes; a publish stores a new one.
 type object struct {
 	head string // checked whole when the object was made (headEnd)
-	seq  uint64 // of the catalog.publish event that published it
 	doc  uint32 // its number in the search index
 }
 
@@ -33,16 +32,12 @@ const (
 )
 
 // newObject returns the object of a row's head: v up to headEnd, copied.
-// The head's sequence is the object's.
 func newObject(v []byte) (*object, error) {
 	end, err := headEnd(v)
 	if err != nil {
 		return nil, err
 	}
-	o := &object{head: string(v[:end])}
-	seq, _ := uvarintString(o.head[o.skip(stringFields):])
-	o.seq = seq
-	return o, nil
+	return &object{head: string(v[:end])}, nil
 }
 
 // skip returns where the head's n-th string field's length starts
@@ -80,6 +75,13 @@ func (o *object) Name() string        { return o.field(fieldName) }
 func (o *object) Group() string       { return o.field(fieldGroup) }
 func (o *object) Hash() string        { return o.field(fieldHash) }
 func (o *object) Description() string { return o.field(fieldDescription) }
+
+// seq returns the sequence of the catalog.publish event that published
+// the object.
+func (o *object) seq() uint64 {
+	v, _ := uvarintString(o.head[o.skip(stringFields):])
+	return v
+}
 
 // ns returns the namespace of the object's kind.
 func (o *object) ns() content.Namespace { return content.NamespaceOf(o.Kind()) }
@@ -135,7 +137,7 @@ func (o *object) api() Object {
 	f := o.fields()
 	return Object{
 		ID: f[fieldID], Kind: content.Kind(f[fieldKind]), Path: f[fieldPath], Name: f[fieldName],
-		Group: f[fieldGroup], Hash: f[fieldHash], Description: f[fieldDescription], Seq: o.seq,
+		Group: f[fieldGroup], Hash: f[fieldHash], Description: f[fieldDescription], Seq: o.seq(),
 	}
 }
 

@@ -34,8 +34,8 @@ func TestObject_FieldsOfItsRow(t *testing.T) {
 		if f := o.fields(); !slices.Equal(f[:], want) {
 			t.Errorf("fields() %q, want %q", f, want)
 		}
-		if o.seq != r.Seq {
-			t.Errorf("seq %d, want %d", o.seq, r.Seq)
+		if o.seq() != r.Seq {
+			t.Errorf("seq %d, want %d", o.seq(), r.Seq)
 		}
 		var ids []string
 		for _, c := range r.Constraints {

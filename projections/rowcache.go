@@ -80,7 +80,7 @@ func (c *rowCache) clear() {
 // that the store is open. The constraints are the caller's to change.
 func (s *Store) published(o *object) (string, []content.Constraint, error) {
 	id := o.ID()
-	if r, ok := s.rows.get(id, o.seq); ok {
+	if r, ok := s.rows.get(id, o.seq()); ok {
 		return r.body, slices.Clone(r.constraints), nil
 	}
 	body, err := s.body(id)
@@ -95,6 +95,6 @@ func (s *Store) published(o *object) (string, []content.Constraint, error) {
 		}
 		cs = row.Constraints
 	}
-	s.rows.put(id, cachedRow{seq: o.seq, body: body, constraints: cs})
+	s.rows.put(id, cachedRow{seq: o.seq(), body: body, constraints: cs})
 	return body, slices.Clone(cs), nil
 }
