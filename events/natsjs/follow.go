@@ -68,7 +68,7 @@ func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from, until u
 		lastErr = err
 		mu.Unlock()
 	}
-	var ask jetstream.PullConsumeOpt = jetstream.PullMaxBytes(followBytes)
+	var ask jetstream.PullConsumeOpt = jetstream.PullMaxMessagesWithBytesLimit(followCount, followBytes)
 	if until != 0 {
 		ask = jetstream.PullMaxMessages(pullBatch)
 	}

@@ -21,6 +21,7 @@ type Log struct {
 	name        string
 	workspaceID string
 	sync        Syncer // nil: the server's ack is durable enough
+	tail        tail   // the newest event this Log appended on a condition
 }
 
 var _ events.Log = (*Log)(nil)
@@ -113,35 +114,84 @@ func (l *Log) encode(ev events.Event) ([]byte, error) {
 // events: a retried append returns its original sequence, as the contract
 // asks.
 func (l *Log) AppendExpecting(ctx context.Context, ev events.Event, exp events.Expectation) (uint64, error) {
+	seq, _, err := l.appendExpecting(ctx, ev, exp)
+	return seq, err
+}
+
+// AppendExpectingStored is AppendExpecting that returns the event as it
+// was stored, as Replay delivers it: Seq set, Raw the stored bytes, the
+// rest decoded from them. A writer that applies its own events to read
+// models gives them what they would have read.
+func (l *Log) AppendExpectingStored(ctx context.Context, ev events.Event, exp events.Expectation) (events.Event, error) {
+	seq, b, err := l.appendExpecting(ctx, ev, exp)
+	if err != nil {
+		return events.Event{}, err
+	}
+	stored, err := events.DecodeStored(b)
+	if err != nil {
+		return events.Event{}, &events.StoredError{Seq: seq, Err: err}
+	}
+	stored.Seq = seq
+	return stored, nil
+}
+
+// appendExpecting is AppendExpecting returning the bytes it stored too.
+func (l *Log) appendExpecting(ctx context.Context, ev events.Event, exp events.Expectation) (uint64, []byte, error) {
 	if err := events.CheckExpectation(ev, exp); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	b, err := l.encode(ev)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
+	}
+	if l.tail.is(exp) {
+		// The expectation names the event this Log appended last for the
+		// aggregate: if it is still the stream's newest, it is the
+		// aggregate's newest too, and the server can tell without reading
+		// a message (see tail). Otherwise the aggregate's own check says.
+		seq, err := l.publish(ctx, ev, b, jetstream.WithMsgID(ev.ID), jetstream.WithExpectLastSequence(exp.LastSeq))
+		if _, wrong := wrongLast(err); !wrong {
+			if err == nil {
+				l.tail.set(exp.Aggregate, seq)
+			}
+			return seq, b, err
+		}
 	}
 	seq, err := l.publish(ctx, ev, b, jetstream.WithMsgID(ev.ID),
 		jetstream.WithExpectLastSequenceForSubject(exp.LastSeq, exp.Aggregate.Subjects(l.workspaceID)))
-	var apiErr *jetstream.APIError
-	if !errors.As(err, &apiErr) || (apiErr.ErrorCode != jetstream.JSErrCodeStreamWrongLastSequence &&
-		apiErr.ErrorCode != jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
-		return seq, err
+	apiErr, wrong := wrongLast(err)
+	if !wrong {
+		if err == nil {
+			l.tail.set(exp.Aggregate, seq)
+		}
+		return seq, b, err
 	}
 	actual := lastFromDescription(apiErr.Description)
 	// The server checks the expectation before it looks up the message id,
 	// so a retry of an append that was stored conflicts with its own
 	// first attempt: look for it among the aggregate's newer events.
 	if seq, found, ferr := l.findSince(ctx, ev.ID, exp); ferr != nil {
-		return 0, fmt.Errorf("append %s %s: look for an earlier attempt after a conflict: %w", ev.Type, ev.ID, ferr)
+		return 0, nil, fmt.Errorf("append %s %s: look for an earlier attempt after a conflict: %w", ev.Type, ev.ID, ferr)
 	} else if found {
 		// The first attempt may have been acknowledged but not synced.
 		if err := l.durable(ctx, ev); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
-		return seq, nil
+		return seq, b, nil // the same event: the same bytes
 	}
-	return 0, fmt.Errorf("append %s %s: %w", ev.Type, ev.ID, &events.ConflictError{
+	return 0, nil, fmt.Errorf("append %s %s: %w", ev.Type, ev.ID, &events.ConflictError{
 		Aggregate: exp.Aggregate, Expected: exp.LastSeq, Actual: actual})
+}
+
+// wrongLast tells whether err is the server's answer that an expected
+// last sequence did not hold.
+func wrongLast(err error) (*jetstream.APIError, bool) {
+	var apiErr *jetstream.APIError
+	if !errors.As(err, &apiErr) {
+		return nil, false
+	}
+	return apiErr, apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant
 }
 
 // findSince looks for the event with this id among the events of the

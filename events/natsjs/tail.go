@@ -1,0 +1,45 @@
+package natsjs
+
+import (
+	"sync"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// tail remembers the newest event a Log appended on a condition: its
+// aggregate and its sequence.
+//
+// It spares the server a read. The aggregate's check
+// (Nats-Expected-Last-Subject-Sequence) makes the server load the
+// aggregate's newest message, which is most often the one appended just
+// before, in the message block being written. A block read while it is
+// written keeps its cache for ten seconds after (nats-server's
+// defaultCacheBufferExpiration, not settable for a stream created through
+// the API), so a publish of many events held everything it wrote in the
+// last ten seconds in memory: 49 MB for 50,000 rules. When an expectation
+// names the event this Log appended last for that aggregate, the stream's
+// own last sequence (Nats-Expected-Last-Sequence, kept in memory by the
+// server) decides the same thing: if that event is still the stream's
+// newest, nothing came after it, so it is still the aggregate's newest.
+// When something else came after it, the stream's check fails, and the
+// aggregate's check decides as before: an event of another aggregate in
+// between is no conflict.
+type tail struct {
+	mu  sync.Mutex
+	agg events.Aggregate
+	seq uint64 // 0: none yet
+}
+
+// is tells whether exp names the remembered event.
+func (t *tail) is(exp events.Expectation) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.seq != 0 && t.seq == exp.LastSeq && t.agg == exp.Aggregate
+}
+
+// set remembers the event at seq, appended for agg.
+func (t *tail) set(agg events.Aggregate, seq uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.agg, t.seq = agg, seq
+}
