@@ -108,7 +108,7 @@ func (n *Node) checkpoints(ctx context.Context, checkpoint func(context.Context)
 			}
 			continue
 		}
-		if _, err := checkpoint(ctx); err != nil && ctx.Err() == nil {
+		if _, err := n.unheld(ctx, checkpoint); err != nil && ctx.Err() == nil {
 			n.logger.Warn("cannot append a ledger checkpoint now; trying again later", "err", err)
 			if !sleep(ctx, time.Second) {
 				return nil

@@ -1,5 +1,7 @@
 package node
 
+import "context"
+
 // SetChunkSize makes replies of the read service go in chunks of n bytes
 // and returns a function that restores the default.
 func SetChunkSize(n int) (restore func()) {
@@ -31,3 +33,13 @@ func WithoutMethod(name string) (restore func()) {
 	delete(service, name)
 	return func() { service[name] = serve }
 }
+
+// HoldProjector stops n's projector from reading until release is called
+// (projhold.go).
+func HoldProjector(ctx context.Context, n *Node) (release func(), err error) {
+	return n.holdProjector(ctx)
+}
+
+// BulkPublish is the number of changes from which a publish applies its
+// own events.
+const BulkPublish = bulkPublish

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,17 +243,36 @@ func TestHandle_ReadModelsDamagedWhileServing(t *testing.T) {
 	if len(ssts) == 0 {
 		t.Fatal("the read models have no table file to damage")
 	}
+	damaged := 0
 	for _, f := range ssts {
 		b, err := os.ReadFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // compacted away meanwhile
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := 100; i < len(b)-100; i += 997 {
 			b[i] ^= 0xff
 		}
-		if err := os.WriteFile(f, b, 0o644); err != nil {
+		w, err := os.OpenFile(f, os.O_WRONLY, 0) // not created again if compacted away
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
+		_, err = w.Write(b)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		damaged++
+	}
+	if damaged == 0 {
+		t.Fatal("every table file was compacted away before it could be damaged")
 	}
 	for _, it := range items {
 		v, err := h.View(ctx, it.ID)

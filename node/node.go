@@ -111,6 +111,7 @@ type Node struct {
 	projErr  error
 	failed   chan error // receives the error of a projector that stopped by itself
 	closed   bool
+	hold     *projHold // stops the projector's reading for a while (projhold.go)
 }
 
 // ProjectionsDir returns where the read models live in a state folder.
@@ -169,7 +170,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 	if err != nil {
 		logger.Error("working without the team's catalog", "team", opts.Team, "err", err)
 	}
-	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1)}
+	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1), hold: newProjHold()}
 	if team != nil {
 		n.followTeam(team, opts)
 	}
@@ -234,7 +235,7 @@ func (n *Node) startProjector(store *projections.Store) {
 	n.mu.Unlock()
 	go func() {
 		defer close(done)
-		err := store.Run(ctx, n.Log)
+		err := n.runProjector(ctx, store)
 		if err != nil && ctx.Err() == nil {
 			n.logger.Error("projector stopped", "err", err)
 			n.mu.Lock()

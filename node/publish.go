@@ -45,6 +45,11 @@ func changeEvent(wsID string, r *content.Reader, c catalog.Change) (events.Event
 	return c.Event(wsID)
 }
 
+// bulkPublish is the number of changes from which a publish applies its
+// own events (ownapply.go). Below it, what the ledger's server keeps of
+// them is small next to a message block (8 MiB).
+const bulkPublish = 256
+
 // maxPlans bounds how often Publish plans again after another writer
 // changed the manifest under it.
 const maxPlans = 8
@@ -61,7 +66,7 @@ const maxPlans = 8
 // again. The tree is scanned and checked whole before anything is
 // appended, so a bad file publishes nothing; the bodies are read one at a
 // time as their events are appended, and no event is kept once it is
-// applied, so a publish of any size holds at most one.
+// applied, so a publish of any size holds at most a few (ownBatch).
 func (n *Node) Publish(ctx context.Context) (Published, error) {
 	var done Published
 	if _, err := n.CatchUp(ctx); err != nil {
@@ -100,6 +105,20 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 		return done, seq, false, err
 	}
 	defer r.Close()
+	// A large publish applies its own events (ownapply.go); a small one
+	// waits for the projector to apply each, which costs no memory at its
+	// size.
+	var own *ownApply
+	if len(changes) >= bulkPublish {
+		if own, err = n.applyOwn(ctx); err != nil {
+			return done, seq, false, err
+		}
+		defer func() {
+			if cerr := own.close(); err == nil && cerr != nil {
+				err = fmt.Errorf("publish: %w", cerr)
+			}
+		}()
+	}
 	// The plan lets go of each change as it is taken (what it holds of the
 	// scan: paths, names, hashes), and of the list's storage as it is used
 	// up: once half of it is taken, the rest is copied and the whole let
@@ -116,15 +135,21 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 		if err != nil {
 			return done, seq, false, err
 		}
-		next, err := n.Log.AppendExpecting(ctx, ev, events.Expectation{Aggregate: events.AggregateCatalog, LastSeq: seq})
+		stored, err := n.Log.AppendExpectingStored(ctx, ev, events.Expectation{Aggregate: events.AggregateCatalog, LastSeq: seq})
 		if errors.Is(err, events.ErrConflict) && retry {
 			return done, seq, true, nil
 		}
 		if err != nil {
 			return done, seq, false, fmt.Errorf("publish %s: %w", ev.Type, err)
 		}
+		next := stored.Seq
 		done.add(next, c)
-		if err := n.WaitApplied(ctx, next); err != nil {
+		if own != nil {
+			err = own.add(ctx, stored)
+		} else {
+			err = n.WaitApplied(ctx, next)
+		}
+		if err != nil {
 			return done, seq, false, fmt.Errorf("publish %s: %w", ev.Type, err)
 		}
 		seq = next

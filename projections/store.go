@@ -113,13 +113,19 @@ func Open(dir string, opts Options) (*Store, error) {
 // compactions they cause) happen while it writes.
 const bulkMemTableSize = 32 << 20
 
+// memTableSize is pebble's memtable size outside a rebuild. The read
+// models' writes are small rows; pebble starts at 256 KB and doubles up
+// to this, so a store that only serves never needs more, and one being
+// published into holds at most this (and a second while it flushes).
+const memTableSize = 1 << 20
+
 // openLocked opens the store in dir, whose lock the caller holds. The
 // store takes the lock over; on error the lock is released. bulk opens it
 // for a rebuild (bulkMemTableSize): what it writes is durable only once
 // flushed (Store.flush).
 func openLocked(dir string, opts Options, lock *pebble.Lock, bulk bool) (*Store, error) {
 	corrupt := newCorruption()
-	var memTable uint64
+	memTable := uint64(memTableSize)
 	if bulk {
 		memTable = bulkMemTableSize
 	}
