@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 	"time"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/workspace"
@@ -217,5 +220,45 @@ func TestHoldProjector(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("close while held did not return")
+	}
+}
+
+// A large publish runs the collector at gcpace.LeanPercent, and the
+// process's own setting is back once it ends.
+func TestPublish_LargeCollectsLean(t *testing.T) {
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	ws := newWorkspace(t)
+	writeRules(t, ws, node.BulkPublish+50)
+	n := openNode(t, ws)
+	defer n.Close()
+
+	gogc := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	seen := make(chan bool)
+	stop := make(chan struct{})
+	go func() {
+		lean := false
+		for {
+			metrics.Read(gogc)
+			lean = lean || gogc[0].Value.Uint64() == gcpace.LeanPercent
+			select {
+			case <-stop:
+				seen <- lean
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	_, err := n.Publish(context.Background())
+	close(stop)
+	if lean := <-seen; !lean {
+		t.Error("the collector never ran at the lean percentage during the publish")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if metrics.Read(gogc); gogc[0].Value.Uint64() != 100 {
+		t.Fatalf("GOGC %d after the publish, want the process's 100", gogc[0].Value.Uint64())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/gcpace"
 )
 
 // Plan scans the content tree and returns the changes that would bring
@@ -113,6 +114,9 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 		if own, err = n.applyOwn(ctx); err != nil {
 			return done, seq, false, err
 		}
+		// The publish ends holding what serving holds; its garbage would
+		// make the process's peak: the collector runs more often.
+		defer gcpace.Lean()()
 		defer func() {
 			if cerr := own.close(); err == nil && cerr != nil {
 				err = fmt.Errorf("publish: %w", cerr)

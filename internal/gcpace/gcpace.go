@@ -21,12 +21,20 @@ const (
 	BulkHeadroom = 512 << 20
 )
 
+// A lean job builds what the process keeps in a process whose peak
+// memory matters more than the job's CPU: the first publish of a large
+// catalog by a serving process, which ends holding what serving holds.
+// Its garbage, not its result, would set the process's peak; during a
+// lean job the collector runs at LeanPercent. A bulk job running at the
+// same time has its way.
+const LeanPercent = 10
+
 var (
 	mu sync.Mutex
-	// jobs is the number of bulk jobs running.
-	jobs int
-	// While a bulk job runs: whether it paces the collector's percentage
-	// and the memory limit (not when the user set them), and the
+	// bulks and leans are the numbers of jobs of each kind running.
+	bulks, leans int
+	// While jobs run: whether they pace the collector's percentage, and
+	// bulk jobs the memory limit (not when the user set them), and the
 	// process's own settings that the last job's end restores.
 	pacedPercent, pacedLimit bool
 	percent                  int
@@ -35,11 +43,11 @@ var (
 
 // SetPercent sets the collector's target percentage, as
 // debug.SetGCPercent does, and returns the previous setting of the
-// process. While a bulk job runs, it takes effect when the last one ends.
+// process. While a job runs, it takes effect when the last one ends.
 func SetPercent(p int) int {
 	mu.Lock()
 	defer mu.Unlock()
-	if jobs > 0 && pacedPercent {
+	if bulks+leans > 0 && pacedPercent {
 		old := percent
 		percent = p
 		return old
@@ -53,7 +61,7 @@ func SetPercent(p int) int {
 func SetLimit(l int64) int64 {
 	mu.Lock()
 	defer mu.Unlock()
-	if jobs > 0 && pacedLimit {
+	if bulks > 0 && pacedLimit {
 		old := limit
 		if l >= 0 {
 			limit = l
@@ -71,18 +79,16 @@ func SetLimit(l int64) int64 {
 func Bulk() (end func()) {
 	mu.Lock()
 	defer mu.Unlock()
-	if jobs == 0 {
-		pacedPercent = os.Getenv("GOGC") == ""
-		if pacedPercent {
-			percent = debug.SetGCPercent(BulkPercent)
-		}
+	begin()
+	if bulks == 0 {
 		pacedLimit = os.Getenv("GOMEMLIMIT") == ""
 		if pacedLimit {
 			limit = debug.SetMemoryLimit(-1)
 			debug.SetMemoryLimit(bulkLimit(limit))
 		}
 	}
-	jobs++
+	bulks++
+	pace()
 	var once sync.Once
 	return func() { once.Do(endBulk) }
 }
@@ -90,14 +96,57 @@ func Bulk() (end func()) {
 func endBulk() {
 	mu.Lock()
 	defer mu.Unlock()
-	if jobs--; jobs > 0 {
+	if bulks--; bulks == 0 && pacedLimit {
+		debug.SetMemoryLimit(limit)
+	}
+	pace()
+}
+
+// Lean paces the collector for a lean job (LeanPercent) until end is
+// called, as Bulk does for a bulk job; GOGC, when set, is left alone.
+func Lean() (end func()) {
+	mu.Lock()
+	defer mu.Unlock()
+	begin()
+	leans++
+	pace()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			mu.Lock()
+			defer mu.Unlock()
+			leans--
+			pace()
+		})
+	}
+}
+
+// begin takes note of the process's own percentage when the first job
+// starts. mu is held.
+func begin() {
+	if bulks+leans > 0 {
 		return
 	}
+	pacedPercent = os.Getenv("GOGC") == ""
 	if pacedPercent {
+		percent = debug.SetGCPercent(100)
 		debug.SetGCPercent(percent)
 	}
-	if pacedLimit {
-		debug.SetMemoryLimit(limit)
+}
+
+// pace sets the percentage of the jobs running, or the process's own
+// once none is. mu is held.
+func pace() {
+	if !pacedPercent {
+		return
+	}
+	switch {
+	case bulks > 0:
+		debug.SetGCPercent(BulkPercent)
+	case leans > 0:
+		debug.SetGCPercent(LeanPercent)
+	default:
+		debug.SetGCPercent(percent)
 	}
 }
 

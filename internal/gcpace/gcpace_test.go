@@ -100,3 +100,41 @@ func TestBulk_UserSettings(t *testing.T) {
 		t.Fatalf("after the job: %d, %d; want 80 and 1GiB", p, l)
 	}
 }
+
+// A lean job collects at LeanPercent; a bulk job at the same time has its
+// way, and each end goes back to what still runs, then to the process's
+// own setting, made meanwhile.
+func TestLean(t *testing.T) {
+	keepSettings(t)
+	SetPercent(25)
+	SetLimit(math.MaxInt64)
+
+	endLean := Lean()
+	if p, l := settings(); p != LeanPercent || l != math.MaxInt64 {
+		t.Fatalf("during a lean job: GOGC %d, limit %d; want %d and none", p, l, LeanPercent)
+	}
+	endBulk := Bulk()
+	if p, _ := settings(); p != BulkPercent {
+		t.Fatalf("during a bulk and a lean job: GOGC %d, want %d", p, BulkPercent)
+	}
+	if old := SetPercent(100); old != 25 {
+		t.Errorf("SetPercent during the jobs returned %d, want the process's 25", old)
+	}
+	endBulk()
+	if p, l := settings(); p != LeanPercent || l != math.MaxInt64 {
+		t.Fatalf("after the bulk job, during the lean one: GOGC %d, limit %d; want %d and none", p, l, LeanPercent)
+	}
+	endLean()
+	endLean() // a second call changes nothing
+	if p, _ := settings(); p != 100 {
+		t.Fatalf("after both jobs: GOGC %d, want the process's 100", p)
+	}
+
+	t.Setenv("GOGC", "70")
+	SetPercent(70)
+	end := Lean()
+	if p, _ := settings(); p != 70 {
+		t.Fatalf("a lean job with GOGC set: GOGC %d, want 70 left alone", p)
+	}
+	end()
+}
