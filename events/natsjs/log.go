@@ -236,6 +236,7 @@ func (l *Log) publish(ctx context.Context, ev events.Event, b []byte, opts ...je
 	if ack.Stream != l.name {
 		return 0, fmt.Errorf("append %s %s: acknowledged by stream %s, want %s", ev.Type, ev.ID, ack.Stream, l.name)
 	}
+	l.tail.acked(ack.Sequence)
 	if err := l.durable(ctx, ev); err != nil {
 		return 0, err
 	}

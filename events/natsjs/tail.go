@@ -24,17 +24,25 @@ import (
 // When something else came after it, the stream's check fails, and the
 // aggregate's check decides as before: an event of another aggregate in
 // between is no conflict.
+//
+// The stream's check is tried only while that event is also the newest
+// this Log has seen acknowledged for any append: in the owner, which
+// appends every event of the workspace, agents' events land between two
+// drafts all the time, and an append that is known to fail the first
+// check would cost a tool call two round trips.
 type tail struct {
-	mu  sync.Mutex
-	agg events.Aggregate
-	seq uint64 // 0: none yet
+	mu     sync.Mutex
+	agg    events.Aggregate
+	seq    uint64 // 0: none yet
+	newest uint64 // the newest sequence acknowledged to this Log
 }
 
-// is tells whether exp names the remembered event.
+// is tells whether exp names the remembered event and nothing this Log
+// appended came after it.
 func (t *tail) is(exp events.Expectation) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.seq != 0 && t.seq == exp.LastSeq && t.agg == exp.Aggregate
+	return t.seq != 0 && t.seq == exp.LastSeq && t.agg == exp.Aggregate && t.newest == t.seq
 }
 
 // set remembers the event at seq, appended for agg.
@@ -42,4 +50,11 @@ func (t *tail) set(agg events.Aggregate, seq uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.agg, t.seq = agg, seq
+}
+
+// acked takes note of an append acknowledged at seq.
+func (t *tail) acked(seq uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.newest = max(t.newest, seq)
 }
