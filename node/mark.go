@@ -2,12 +2,7 @@ package node
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/clumsies/clumsies/projections"
 )
@@ -35,19 +30,10 @@ func (n *Node) keepMark(store *projections.Store, last uint64) error {
 	if head.Seq <= last {
 		return nil
 	}
-	path := filepath.Join(n.WS.StateDir(), markFile)
 	if old, ok, err := readMark(n.WS.StateDir()); err == nil && ok && old.Seq >= head.Seq {
 		return nil
 	}
-	b, err := json.Marshal(chainMark{Seq: head.Seq, Digest: head.Digest, Stream: last})
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("keep the ledger's mark: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := writeStateFile(n.WS.StateDir(), markFile, chainMark{Seq: head.Seq, Digest: head.Digest, Stream: last}); err != nil {
 		return fmt.Errorf("keep the ledger's mark: %w", err)
 	}
 	n.logger.Warn("the read models had seen the ledger further than the stream now goes; kept in "+markFile+" for verify",
@@ -67,15 +53,6 @@ func (n *Node) keepMarkOf(ctx context.Context, store *projections.Store) error {
 // readMark reads markFile; ok is false when there is none.
 func readMark(stateDir string) (chainMark, bool, error) {
 	var m chainMark
-	b, err := os.ReadFile(filepath.Join(stateDir, markFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return m, false, nil
-	}
-	if err != nil {
-		return m, false, err
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, false, fmt.Errorf("read %s: %w", markFile, err)
-	}
-	return m, true, nil
+	ok, err := readStateFile(stateDir, markFile, &m)
+	return m, ok, err
 }

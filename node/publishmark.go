@@ -1,12 +1,7 @@
 package node
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/clumsies/clumsies/content"
@@ -79,32 +74,17 @@ func (n *Node) markPublished(seq uint64) {
 }
 
 func (n *Node) loadPublishMark() (*publishMark, error) {
-	b, err := os.ReadFile(filepath.Join(n.WS.StateDir(), publishMarkName))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the publish mark: %w", err)
-	}
 	var m publishMark
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("read the publish mark: %w", err)
+	ok, err := readStateFile(n.WS.StateDir(), publishMarkName, &m)
+	if err != nil || !ok {
+		return nil, err
 	}
 	return &m, nil
 }
 
-// savePublishMark replaces the publish mark whole, through a temporary
-// file renamed over it.
+// savePublishMark replaces the publish mark whole.
 func (n *Node) savePublishMark(m publishMark) error {
-	b, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("save the publish mark: %w", err)
-	}
-	path := filepath.Join(n.WS.StateDir(), publishMarkName)
-	if err := os.WriteFile(path+".tmp", b, 0o600); err != nil {
-		return fmt.Errorf("save the publish mark: %w", err)
-	}
-	if err := os.Rename(path+".tmp", path); err != nil {
+	if err := writeStateFile(n.WS.StateDir(), publishMarkName, m); err != nil {
 		return fmt.Errorf("save the publish mark: %w", err)
 	}
 	return nil
