@@ -55,6 +55,22 @@ func sameListing(tb testing.TB, indexed, full []File) {
 	}
 }
 
+// rescan scans root with the index prev, checks that it lists what a
+// full scan lists, and returns that listing and the new index.
+func rescan(tb testing.TB, root string, prev *Index) ([]File, *Index) {
+	tb.Helper()
+	files, next, err := scanIndexed(root, prev, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	full, err := Scan(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sameListing(tb, files, full)
+	return full, next
+}
+
 func TestScanIndexed_UnchangedTreeOpensNoContentFile(t *testing.T) {
 	needStat(t)
 	root := t.TempDir()
@@ -145,15 +161,7 @@ func TestScanIndexed_CatchesChanges(t *testing.T) {
 	}
 	restore(grown, before11)
 
-	files, idx2, err := scanIndexed(root, idx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := Scan(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameListing(t, files, full)
+	full, idx2 := rescan(t, root, idx)
 	if idx2.Read() != 3 {
 		t.Fatalf("scan read %d files, want the 3 changed ones", idx2.Read())
 	}
@@ -168,15 +176,7 @@ func TestScanIndexed_CatchesChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, root, map[string]string{"rules/NEW.md": "# New\n"})
-	files, idx3, err := scanIndexed(root, idx2, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err = Scan(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameListing(t, files, full)
+	_, idx3 := rescan(t, root, idx2)
 	if idx3.Read() != 1 || idx3.Len() != 20 {
 		t.Fatalf("after a removal and an addition: read %d, indexed %d; want 1 and 20", idx3.Read(), idx3.Len())
 	}
