@@ -26,6 +26,7 @@ const (
 	CodeIncompatibleDraft     Code = "incompatible_draft"
 	CodeReadOnly              Code = "read_only"
 	CodeUnavailable           Code = "unavailable"
+	CodeOutcomeUnknown        Code = "outcome_unknown"
 	CodeInternal              Code = "internal"
 )
 
@@ -33,7 +34,7 @@ var codes = []Code{
 	CodeInvalidParams, CodeSessionRequired, CodeSessionConflict, CodeUnknownRule,
 	CodeUnknownRuleOrWorkflow, CodeInvalidTargetKind, CodeUnknownConstraint,
 	CodeStaleRuleHash, CodeUnsafePath, CodeNotFound, CodeDraftExists,
-	CodeIncompatibleDraft, CodeReadOnly, CodeUnavailable, CodeInternal,
+	CodeIncompatibleDraft, CodeReadOnly, CodeUnavailable, CodeOutcomeUnknown, CodeInternal,
 }
 
 // Codes returns the closed set of error codes, sorted.

@@ -19,6 +19,12 @@ var (
 	// older backup restored). Nothing of an append-only log is ever
 	// removed, so this is never normal; readers stop instead of skipping.
 	ErrDamaged = errors.New("events: the log has lost events (damaged store)")
+	// ErrRefused means the store answered an append with a refusal (its
+	// disk is full, it is over its limits, nobody serves the stream): the
+	// event is not stored by that attempt. An append that fails otherwise
+	// (a timeout, a lost connection, a failed fsync after the store took
+	// the event) may have stored it.
+	ErrRefused = errors.New("events: the store refused the append")
 )
 
 // StoredError is a Log's error about the message stored at one sequence:

@@ -52,6 +52,7 @@ var codes = map[events.Code]codeInfo{
 	events.CodeIncompatibleDraft:     {false, ""},
 	events.CodeReadOnly:              {false, ""},
 	events.CodeUnavailable:           {true, RetryLater},
+	events.CodeOutcomeUnknown:        {false, ""},
 	events.CodeInternal:              {false, ""},
 }
 
@@ -107,7 +108,10 @@ func invalidParams(field, format string, args ...any) *ToolError {
 // Messages for the codes whose text does not depend on the call.
 const (
 	msgInternal    = "internal error in the clumsies server; the details are in its log. Carry on without this call."
-	msgUnavailable = "the clumsies ledger is unavailable and could not confirm this call; retry it shortly."
+	msgUnavailable = "the clumsies ledger is unavailable and did not store this call; retry it shortly."
+	// msgOutcomeUnknown tells the agent what to do with a call whose
+	// event may or may not be stored yet (see notStored).
+	msgOutcomeUnknown = "the clumsies ledger has not confirmed this call yet: its event %s is stored at most once, and clumsies keeps storing it in the background. Do not repeat the call; carry on with your work (an artifact call: check memdisc for the draft before you stage it again)."
 )
 
 // classify maps any error a tool returned to the ToolError the agent gets.
@@ -131,7 +135,21 @@ func classify(err error, log *slog.Logger, tool string) *ToolError {
 	return toolErr(events.CodeInternal, msgInternal)
 }
 
-// unavailable is the answer of a call the ledger could not confirm. A
+// notStored is the answer of a call whose event the ledger did not
+// confirm: outcome_unknown (not retryable: a retry would be a second
+// event) when the event may still be stored, unavailable (retry later)
+// when it certainly is not.
+func notStored(err error, log *slog.Logger, tool string) *ToolError {
+	var ou interface{ OutcomeUnknown() string }
+	if errors.As(err, &ou) {
+		log.Warn("tool call answered outcome_unknown", "tool", tool, "error", err)
+		return toolErr(events.CodeOutcomeUnknown, msgOutcomeUnknown, ou.OutcomeUnknown()).with("eventId", ou.OutcomeUnknown())
+	}
+	log.Error("record event", "tool", tool, "error", err)
+	return unavailable(err)
+}
+
+// unavailable is the answer of a call the ledger did not store. A
 // cause the user can act on (err has a Reason, such as a workspace that
 // cannot be opened) is part of the message.
 func unavailable(err error) *ToolError {

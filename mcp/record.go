@@ -14,7 +14,10 @@ import (
 // Ledger records one event durably. Record returns once the event is stored
 // and, when it changes the catalog (events.Event.ChangesCatalog), once the
 // projections have applied it, so the next read of the Catalog sees it. An
-// error means the event may not be stored; the tool answers unavailable.
+// error means the event is not stored (the tool answers unavailable),
+// unless it has an OutcomeUnknown() string method: then the event is
+// stored at most once and may still be (the tool answers outcome_unknown
+// with the event id that method returns).
 type Ledger interface {
 	Record(ctx context.Context, ev events.Event) error
 	// RecordExpecting is Record on the condition of events.Log's

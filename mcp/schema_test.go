@@ -86,7 +86,7 @@ func TestErrorCodes(t *testing.T) {
 	got := events.Codes()
 	want := []events.Code{
 		"draft_exists", "incompatible_draft", "internal", "invalid_params", "invalid_target_kind",
-		"not_found", "read_only", "session_conflict", "session_required", "stale_rule_hash",
+		"not_found", "outcome_unknown", "read_only", "session_conflict", "session_required", "stale_rule_hash",
 		"unavailable", "unknown_constraint", "unknown_rule", "unknown_rule_or_workflow", "unsafe_path",
 	}
 	if !slices.Equal(got, want) {

@@ -200,8 +200,9 @@ const recordTimeout = 30 * time.Second
 const decideFor = 5 * time.Second
 
 // handler adapts a tool to the SDK. Every call, failed or not, records
-// exactly one event before it answers; a call whose event cannot be
-// recorded answers unavailable. A call that decided on state (its entry
+// exactly one event before it answers; a call whose event is not stored
+// answers unavailable, and one whose event may yet be stored
+// outcome_unknown (see notStored). A call that decided on state (its entry
 // has an expectation) is appended only if that state is still current;
 // when another writer came first it reads and decides again.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
@@ -215,8 +216,7 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 				continue
 			}
 			if err != nil {
-				s.log.Error("record event", "tool", t.name, "error", err)
-				return errorResult(unavailable(err)), nil
+				return errorResult(notStored(err, s.log, t.name)), nil
 			}
 			return res, nil
 		}

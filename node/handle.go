@@ -88,6 +88,12 @@ type Handle struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when supervise returns
 
+	// settling counts the appends settled in the background (settle.go);
+	// settleCtx ends them.
+	settling     sync.WaitGroup
+	settleCtx    context.Context
+	settleCancel context.CancelFunc
+
 	mu      sync.Mutex
 	b       backend       // nil while looking for a new owner
 	changed chan struct{} // closed and replaced when b changes
@@ -147,6 +153,7 @@ func Attach(ctx context.Context, ws *workspace.Workspace, opts Options) (*Handle
 			"owner", pid, "nats-listen", opts.NATSListen)
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.settleCtx, h.settleCancel = context.WithCancel(context.Background())
 	h.b = b
 	go h.supervise()
 	return h, nil
@@ -299,6 +306,11 @@ func (h *Handle) current(ctx context.Context, giveUp time.Time) (backend, error)
 		case b != nil:
 			return b, nil
 		}
+		if err := h.noSpace(); err != nil {
+			// No owner can start on a full disk: say so now, not after
+			// RetryFor.
+			return nil, err
+		}
 		if giveUp.IsZero() {
 			// No owner right now: a call waits for the next one as long
 			// as it would retry a failed attempt, not without end.
@@ -340,7 +352,7 @@ type retry struct {
 // false for success, for errors that another attempt would not change,
 // and once RetryFor has passed since the first failure.
 func (r *retry) again(ctx context.Context, b backend, err error) bool {
-	if err == nil || ctx.Err() != nil || !retryable(b, err) {
+	if err == nil || ctx.Err() != nil || !retryable(b, err) || r.h.noSpace() != nil {
 		return false
 	}
 	if r.giveUp.IsZero() {
@@ -395,15 +407,20 @@ func do[T any](h *Handle, ctx context.Context, op func(context.Context, backend)
 		b, err := h.current(ctx, r.giveUp)
 		if err != nil {
 			var zero T
-			if errors.Is(err, ErrUnavailable) {
+			var ns noSpaceError
+			if errors.Is(err, ErrUnavailable) && !errors.As(err, &ns) {
 				err = fmt.Errorf("%w: no owner answered for %s", ErrUnavailable, h.retryFor)
 			}
 			return zero, err
 		}
 		v, err := attempt(ctx, b, op)
 		if err == nil || !r.again(ctx, b, err) {
-			if err != nil && !r.giveUp.IsZero() && time.Now().After(r.giveUp) {
-				err = fmt.Errorf("%w: %w", ErrUnavailable, err)
+			if err != nil {
+				if ns := h.noSpace(); ns != nil {
+					err = fmt.Errorf("%w: %w", ns, err)
+				} else if !r.giveUp.IsZero() && time.Now().After(r.giveUp) {
+					err = fmt.Errorf("%w: %w", ErrUnavailable, err)
+				}
 			}
 			return v, err
 		}
@@ -552,11 +569,19 @@ func (h *Handle) Rebuild(ctx context.Context, progress func(done, total uint64))
 	})
 }
 
-// Close lets go of the workspace. An owner stops serving at once (the
+// Close lets go of the workspace. It first waits a while for the appends
+// being settled in the background (settle.go). An owner stops serving at once (the
 // other processes take over without waiting for it), closes the store
 // and releases the lock. A second Close returns an error wrapping
 // net.ErrClosed.
 func (h *Handle) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return fmt.Errorf("close workspace handle: %w", net.ErrClosed)
+	}
+	h.mu.Unlock()
+	h.waitSettling()
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()

@@ -231,6 +231,9 @@ func lastFromDescription(desc string) uint64 {
 func (l *Log) publish(ctx context.Context, ev events.Event, b []byte, opts ...jetstream.PublishOpt) (uint64, error) {
 	ack, err := l.js.Publish(ctx, ev.Subject(), b, opts...)
 	if err != nil {
+		if refused(err) {
+			return 0, fmt.Errorf("append %s %s: %w: %w", ev.Type, ev.ID, events.ErrRefused, err)
+		}
 		return 0, fmt.Errorf("append %s %s: %w", ev.Type, ev.ID, err)
 	}
 	if ack.Stream != l.name {
@@ -241,6 +244,15 @@ func (l *Log) publish(ctx context.Context, ev events.Event, b []byte, opts ...je
 		return 0, err
 	}
 	return ack.Sequence, nil
+}
+
+// refused reports whether err, of a publish, is an answer that the
+// message was not stored: the server's error reply (a full store, a limit,
+// a failed expectation) or nobody listening on the subject. A timeout or a
+// lost connection is not: the server may have stored the message.
+func refused(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse)
 }
 
 // durable makes the acknowledged ev durable through the log's Syncer, if
