@@ -123,6 +123,7 @@ func TestStdio_BadLines(t *testing.T) {
 		{"ScalarParams", `{"jsonrpc":"2.0","id":11,"method":"ping","params":3}`, "11", -32600},
 		{"Deep", deep, "8", -32600},
 		{"DeepIDLast", deepThenID, `"late"`, -32600},
+		{"DeepResponse", `{"jsonrpc":"2.0","id":14,"result":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, "null", -32600},
 		{"OverLong", long, "9", -32600},
 		{"OverLongIDLast", longThenID, `"late"`, -32600},
 		{"OverLongIDPastThePrefix", idPastPrefix, "null", -32600},
