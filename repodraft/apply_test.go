@@ -545,8 +545,8 @@ func TestApply_RefusesLinks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("apply: %v", err)
 			}
-			if out.Type != events.TypeDraftConflict || !strings.HasPrefix(out.Data.Reason, tt.link+" is a symbolic link to ") {
-				t.Fatalf("outcome %s, reason %q; want conflicted, naming the link %s", out.Type, out.Data.Reason, tt.link)
+			if out.Type != events.TypeDraftConflict || !strings.HasPrefix(out.Data.Reason, tt.link+" is a symbolic link to ") || out.Data.CurrentHash != "" {
+				t.Fatalf("outcome %s, reason %q, hash %q; want conflicted, naming the link %s, no hash read through it", out.Type, out.Data.Reason, out.Data.CurrentHash, tt.link)
 			}
 			if leaves := strings.Contains(out.Data.Reason, "outside the content root"); leaves != strings.Contains(tt.name, "Outside") {
 				t.Fatalf("reason %q: says it leaves the root %v, want %v", out.Data.Reason, leaves, !leaves)
