@@ -15,6 +15,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/eventstest"
 	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/ledger"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -138,6 +139,16 @@ func rewrite(tb testing.TB, export []byte, edit func(lines [][]byte) [][]byte) [
 	}
 	zw.Close()
 	return out.Bytes()
+}
+
+// exportAll returns the export of the whole of src.
+func exportAll(tb testing.TB, src *natsjs.Log) []byte {
+	tb.Helper()
+	var file bytes.Buffer
+	if _, err := ledger.Export(ctx(tb), src, ws, 1, 0, &file, nil); err != nil {
+		tb.Fatal(err)
+	}
+	return file.Bytes()
 }
 
 // opener opens b as a file.

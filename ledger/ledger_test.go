@@ -3,6 +3,8 @@ package ledger_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/clumsies/clumsies/events"
@@ -114,11 +116,7 @@ func TestImport_Incremental(t *testing.T) {
 func TestImport_Refused(t *testing.T) {
 	src := openLog(t)
 	grow(t, src, 3000, 1000) // checkpoints at 1001, 2002, 3003
-	var file bytes.Buffer
-	if _, err := ledger.Export(ctx(t), src, ws, 1, 0, &file, nil); err != nil {
-		t.Fatal(err)
-	}
-	export := file.Bytes()
+	export := exportAll(t, src)
 	// Line i+1 of the file holds seq i (line 0 is the header).
 	cases := []struct {
 		name  string
@@ -181,4 +179,32 @@ func TestImport_Refused(t *testing.T) {
 		}
 	})
 	var _ = events.TypeCheckpoint
+}
+
+// TestImport_LineTooLong puts a line over MaxLine after an export's
+// header: the import names the line and the limit, and says neither that
+// the file is cut short nor anything of its content. A line of MaxLine
+// bytes is read, and refused for what it holds.
+func TestImport_LineTooLong(t *testing.T) {
+	src := openLog(t)
+	grow(t, src, 10, 1000)
+	export := exportAll(t, src)
+	for _, tc := range []struct {
+		name string
+		n    int
+		want string
+	}{
+		{"OverTheLimit", ledger.MaxLine + 1, fmt.Sprintf("line 2 too long: over %d bytes (16 MiB)", ledger.MaxLine)},
+		{"AtTheLimit", ledger.MaxLine, "line 2: not a message line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			long := rewrite(t, export, func(ls [][]byte) [][]byte {
+				return append([][]byte{ls[0], append(bytes.Repeat([]byte("x"), tc.n), '\n')}, ls[1:]...)
+			})
+			_, err := ledger.Import(ctx(t), opener(long), ws, openLog(t), nil)
+			if !errors.Is(err, ledger.ErrFormat) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want ErrFormat saying %q", err, tc.want)
+			}
+		})
+	}
 }

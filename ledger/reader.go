@@ -14,9 +14,16 @@ import (
 	"github.com/clumsies/clumsies/events"
 )
 
-// ErrFormat means a file is not a ledger export this build can read, or
-// is cut short.
+// ErrFormat means a file is not a ledger export this build can read, is
+// cut short, or has a line over MaxLine.
 var ErrFormat = errors.New("ledger: not a readable ledger export")
+
+// MaxLine is the longest line of an export Reader reads, in bytes,
+// without its newline. The longest line Export writes is a message of the
+// largest size a stream takes (8 MiB) as base64 (4/3 of it) with its
+// sequence: well under MaxLine. A longer line is refused without reading
+// it whole.
+const MaxLine = 16 << 20
 
 // Reader reads an export written by Export.
 type Reader struct {
@@ -107,19 +114,22 @@ func (r *Reader) Trailer() (through, n uint64, digest string, ok bool) {
 }
 
 // readLine returns the next line without its newline; a file that ends
-// before the trailer is cut short.
+// before the trailer is cut short, a line over MaxLine is too long.
 func (r *Reader) readLine() ([]byte, error) {
+	r.line++
 	b, err := r.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
-		// A long line: gather it.
+		// A long line: gather it, up to MaxLine.
 		long := append([]byte(nil), b...)
-		for errors.Is(err, bufio.ErrBufferFull) {
+		for errors.Is(err, bufio.ErrBufferFull) && len(long) <= MaxLine {
 			b, err = r.br.ReadSlice('\n')
 			long = append(long, b...)
 		}
 		b = long
 	}
-	r.line++
+	if len(bytes.TrimSuffix(b, []byte("\n"))) > MaxLine {
+		return nil, fmt.Errorf("%w: line %d too long: over %d bytes (%d MiB), longer than any line an export holds", ErrFormat, r.line, MaxLine, MaxLine>>20)
+	}
 	switch {
 	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, fmt.Errorf("%w: it ends at line %d without its trailer: the file is cut short", ErrFormat, r.line)

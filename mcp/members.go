@@ -102,46 +102,67 @@ func skipSpace(b []byte, i int) int {
 // skipString returns the index just past the string literal that starts
 // at i.
 func skipString(b []byte, i int) int {
+	end, _ := stringEnd(b, i)
+	return end
+}
+
+// skipValue returns the index just past the JSON value that starts at i.
+func skipValue(b []byte, i int) int {
+	end, _ := valueEnd(b, i)
+	return end
+}
+
+// stringEnd returns the index just past the string literal that starts at
+// i; ok is false when b ends before the string does.
+func stringEnd(b []byte, i int) (end int, ok bool) {
 	for i++; i < len(b); i++ {
 		switch b[i] {
 		case '\\':
 			i++
 		case '"':
-			return i + 1
+			return i + 1, true
 		}
 	}
-	return i
+	return len(b), false
 }
 
-// skipValue returns the index just past the JSON value that starts at i.
-func skipValue(b []byte, i int) int {
+// valueEnd returns the index just past the JSON value that starts at i;
+// ok is false when b ends before the value does (a number or a literal
+// ends only where something follows it). The value is not checked, only
+// delimited: an array or object by its brackets, counted, outside
+// strings.
+func valueEnd(b []byte, i int) (end int, ok bool) {
+	if i >= len(b) {
+		return len(b), false
+	}
 	switch b[i] {
 	case '"':
-		return skipString(b, i)
+		return stringEnd(b, i)
 	case '{', '[':
 		depth := 0
 		for i < len(b) {
 			switch b[i] {
 			case '"':
-				i = skipString(b, i)
+				if i, ok = stringEnd(b, i); !ok {
+					return len(b), false
+				}
 				continue
 			case '{', '[':
 				depth++
 			case '}', ']':
 				if depth--; depth == 0 {
-					return i + 1
+					return i + 1, true
 				}
 			}
 			i++
 		}
-		return i
+		return len(b), false
 	}
-	for i < len(b) { // a number, true, false or null
+	for ; i < len(b); i++ { // a number, true, false or null
 		switch b[i] {
 		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
+			return i, true
 		}
-		i++
 	}
-	return i
+	return len(b), false
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clumsies/clumsies/internal/front"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -37,6 +38,7 @@ const (
 	msgNotObject = "Invalid Request: a message must be a JSON object"
 	msgVersion   = `Invalid Request: "jsonrpc" must be "2.0"`
 	msgID        = "Invalid Request: id must be a string, a number or null"
+	msgIDUTF8    = "Invalid Request: a string id must be valid UTF-8"
 	msgMethod    = "Invalid Request: method must be a string"
 	msgParams    = "Invalid Request: params must be an object or an array"
 	msgResponse  = "Invalid Request: a message without method must be a response with an id and a result or an error"
@@ -53,7 +55,12 @@ var (
 // transport answers it itself, as JSON-RPC 2.0 says (parse error, invalid
 // request), and reads on. It also echoes every request id exactly as the
 // client sent it (1.5, 1e400, 12345678901234567890, "x", null): the SDK
-// sees ids of its own, and the answers get the client's ids back.
+// sees ids of its own, and the answers get the client's ids back. A line
+// refused whole (over MaxLine, or nested deeper than MaxDepth) is answered
+// with its id too when the line's first bytes hold it (scanID), so that the
+// host is not left waiting for an answer it cannot match; a string id that
+// is not valid UTF-8 is refused with a null id, as echoing it would make
+// the answer a line that is not JSON.
 type lineTransport struct {
 	in      io.ReadCloser
 	out     io.Writer
@@ -162,7 +169,7 @@ func (c *lineConn) readLoop() {
 		var long bool
 		line, long, err = readLine(r, MaxLine)
 		if long {
-			c.reply(nil, jsonrpc.CodeInvalidRequest, msgTooLong)
+			c.reply(scanID(line), jsonrpc.CodeInvalidRequest, msgTooLong)
 			continue
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -214,23 +221,28 @@ func (c *lineConn) drain(limit time.Duration) {
 }
 
 // readLine returns the next line without its line end. A line longer than
-// max is read to its end and dropped: long reports it. err is set at the
-// end of the input (the last line, if unterminated, comes with it).
+// max is read to its end and dropped: long reports it, and line holds its
+// first idScanMax bytes, for the id of the answer. err is set at the end
+// of the input (the last line, if unterminated, comes with it).
 func readLine(r *bufio.Reader, max int) (line []byte, long bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if !long {
-			if len(line)+len(chunk) > max+2 { // +2: the line end
-				long, line = true, nil
-			} else {
-				line = append(line, chunk...)
+		switch {
+		case long:
+		case len(line)+len(chunk) > max+2: // +2: the line end
+			long = true
+			if n := idScanMax - len(line); n > 0 {
+				line = append(line, chunk[:min(n, len(chunk))]...)
 			}
+			line = bytes.Clone(line[:min(len(line), idScanMax)])
+		default:
+			line = append(line, chunk...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
 		if long {
-			return nil, true, err
+			return line, true, err
 		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
@@ -246,7 +258,7 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		return nil
 	}
 	if front.Depth(line) > MaxDepth {
-		c.reply(nil, jsonrpc.CodeInvalidRequest, msgDeep)
+		c.reply(scanID(line), jsonrpc.CodeInvalidRequest, msgDeep)
 		return nil
 	}
 	switch first(line) {
@@ -268,6 +280,11 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 	rawID, hasID := m["id"]
 	if hasID && !validID(rawID) {
 		c.reply(nil, jsonrpc.CodeInvalidRequest, msgID)
+		return nil
+	}
+	if hasID && !utf8.Valid(rawID) {
+		// Echoed, the id would make the answer a line that is not JSON.
+		c.reply(nil, jsonrpc.CodeInvalidRequest, msgIDUTF8)
 		return nil
 	}
 	var id json.RawMessage // what an answer echoes: the id, or null

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/clumsies/clumsies/internal/front"
 )
 
 // fuzzSeeds are whole stdio streams: sessions as hosts send them, and the
@@ -38,15 +41,22 @@ var fuzzSeeds = []string{
 `,
 	"\r\n\n   \n{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"ping\"}\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"method\":\"tools/list\"}",
 	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n\xff\xfe\n",
+	// Lines refused whole, answered with the id read from their start,
+	// and ids that cannot be echoed.
+	`{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}}
+{"jsonrpc":"2.0","method":"ping","params":{"id":1,"a":` + strings.Repeat(`[{"id":2},`, 80) + "0" + strings.Repeat("]", 80) + `},"id":"last"}
+{"jsonrpc":"2.0","method":"tools/list","id":"\u00e9"}
+` + "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"a\xc3\",\"method\":\"ping\",\"params\":{\"a\":" + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "}}\n",
 }
 
 const sentinel = `{"jsonrpc":"2.0","id":"sentinel-ping","method":"ping"}`
 
 // FuzzStdio feeds whole streams to a stdio session over real parts. However
 // mangled the stream, the session answers every line it must answer (every
-// call with a valid id, with that id as sent; a parse error for every line
-// that is not JSON) with well-formed JSON-RPC 2.0, and it survives: a ping
-// sent after the stream is answered.
+// call with a valid id, with that id as sent, a line nested too deep too;
+// a parse error for every line that is not JSON) with well-formed JSON-RPC
+// 2.0 on a line of valid UTF-8, and it survives: a ping sent after the
+// stream is answered.
 func FuzzStdio(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
@@ -101,9 +111,11 @@ func (w expected) metBy(got map[string]int, parseErrors int) bool {
 }
 
 // expectAnswers reads a stream as a host's lines: a line that is not JSON
-// needs a parse error, a well-formed call with a string or number id an
-// answer with that id; the sentinel ping is one of them. Calls named by a
-// cancellation may go unanswered, so they are not counted.
+// needs a parse error, a well-formed call with a number id or a string id
+// of valid UTF-8 an answer with that id (a call nested too deep as well,
+// when the id stands in the part of the line read for it); the sentinel
+// ping is one of them. Calls named by a cancellation may go unanswered, so
+// they are not counted.
 func expectAnswers(stream []byte) expected {
 	w := expected{ids: map[string]int{`"sentinel-ping"`: 1}}
 	cancelled := map[string]bool{}
@@ -132,7 +144,10 @@ func expectAnswers(stream []byte) expected {
 		if !hasID || json.Unmarshal(m["method"], &method) != nil || string(m["jsonrpc"]) != `"2.0"` {
 			continue
 		}
-		if c := first(id); c == '"' || c == '-' || (c >= '0' && c <= '9') {
+		if front.Depth(line) > MaxDepth && len(line) > idScanMax {
+			continue
+		}
+		if c := first(id); (c == '"' && utf8.Valid(id)) || c == '-' || (c >= '0' && c <= '9') {
 			w.ids[string(id)]++
 		}
 	}
@@ -146,8 +161,8 @@ func expectAnswers(stream []byte) expected {
 func checkAnswer(t *testing.T, line string) rpcAnswer {
 	t.Helper()
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(line), &m); err != nil {
-		t.Fatalf("the server wrote %q: not a JSON object (%v)", line, err)
+	if err := json.Unmarshal([]byte(line), &m); err != nil || !utf8.ValidString(line) {
+		t.Fatalf("the server wrote %q: not a JSON object of valid UTF-8 (%v)", line, err)
 	}
 	_, hasResult := m["result"]
 	_, hasError := m["error"]

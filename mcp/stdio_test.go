@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // stdio is a session over ServeStdio through pipes, as a host drives it.
@@ -77,7 +78,7 @@ func (s *stdio) answer() rpcAnswer {
 	s.tb.Helper()
 	l := s.next()
 	var a rpcAnswer
-	if err := json.Unmarshal([]byte(l), &a); err != nil || a.JSONRPC != "2.0" {
+	if err := json.Unmarshal([]byte(l), &a); err != nil || a.JSONRPC != "2.0" || !utf8.ValidString(l) {
 		s.tb.Fatalf("answer %q is not a JSON-RPC 2.0 response (%v)", l, err)
 	}
 	return a
@@ -98,6 +99,12 @@ func TestStdio_BadLines(t *testing.T) {
 	s := newStdio(t, e)
 	deep := `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`
 	long := `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"a":"` + strings.Repeat("x", MaxLine) + `"}}`
+	// The id after a deep value, and after 40 KiB of params: still in the
+	// prefix that is read for it.
+	deepThenID := `{"jsonrpc":"2.0","method":"ping","params":{"a":` + strings.Repeat(`[{"id":1},`, 1000) + "0" + strings.Repeat("]", 1000) + `},"id":"late"}`
+	longThenID := `{"jsonrpc":"2.0","method":"ping","params":{"pad":"` + strings.Repeat("x", 40<<10) + `"},"id":"late","more":"` + strings.Repeat("y", MaxLine) + `"}`
+	idPastPrefix := `{"jsonrpc":"2.0","method":"ping","params":{"a":"` + strings.Repeat("x", MaxLine) + `"},"id":10}`
+	badUTF8 := "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"ping\"}"
 	for _, tc := range []struct {
 		name, line, id string
 		code           int64
@@ -114,8 +121,15 @@ func TestStdio_BadLines(t *testing.T) {
 		{"NoVersion", `{"id":"v","method":"ping"}`, `"v"`, -32600},
 		{"MethodNotString", `{"jsonrpc":"2.0","id":10,"method":5}`, "10", -32600},
 		{"ScalarParams", `{"jsonrpc":"2.0","id":11,"method":"ping","params":3}`, "11", -32600},
-		{"Deep", deep, "null", -32600},
-		{"OverLong", long, "null", -32600},
+		{"Deep", deep, "8", -32600},
+		{"DeepIDLast", deepThenID, `"late"`, -32600},
+		{"DeepResponse", `{"jsonrpc":"2.0","id":14,"result":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, "null", -32600},
+		{"OverLong", long, "9", -32600},
+		{"OverLongIDLast", longThenID, `"late"`, -32600},
+		{"OverLongIDPastThePrefix", idPastPrefix, "null", -32600},
+		{"OverLongObjectID", `{"id":{"a":1},"x":"` + strings.Repeat("x", MaxLine) + `"}`, "null", -32600},
+		{"IDNotUTF8", badUTF8, "null", -32600},
+		{"OverLongIDNotUTF8", strings.TrimSuffix(badUTF8, "}") + `,"x":"` + strings.Repeat("x", MaxLine) + `"}`, "null", -32600},
 		{"NoMethodNoResult", `{"jsonrpc":"2.0","id":12}`, "", 0},
 		{"BeforeInitialize", `{"jsonrpc":"2.0","id":"early","method":"tools/list"}`, `"early"`, -32600},
 		{"UnknownBeforeInitialize", `{"jsonrpc":"2.0","id":13,"method":"no/such"}`, "13", -32600},

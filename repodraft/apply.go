@@ -57,6 +57,11 @@ var ErrUnrecorded = errors.New("the files were written, the outcome was not reco
 // draft changed since is refused. Refusals of the review's rules are
 // *catalog.DraftError.
 func (r *Reviewer) Apply(ctx context.Context, id string, seq uint64) (Outcome, error) {
+	root, err := openTree(r.Root)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer root.Close()
 	var wrote *written // the files written for a draft, not yet recorded
 	for attempt := 1; ; attempt++ {
 		st, err := r.Ledger.DraftState(ctx, id)
@@ -64,7 +69,7 @@ func (r *Reviewer) Apply(ctx context.Context, id string, seq uint64) (Outcome, e
 			return Outcome{}, r.unrecorded(wrote, fmt.Errorf("read draft %s: %w", id, err))
 		}
 		if wrote != nil && (st.Open == nil || st.Open.Seq != wrote.seq) {
-			if err := undo(r.Root, wrote.plan, wrote.before); err != nil {
+			if err := undo(root, wrote.plan, wrote.before); err != nil {
 				return Outcome{}, fmt.Errorf("%w, and putting the files back failed: %w", ErrChanged, err)
 			}
 			return Outcome{}, fmt.Errorf("%w: an agent's change or another review of %s came first; the files are as they were; look at it again with clumsies drafts show %s", ErrChanged, id, id)
@@ -77,7 +82,7 @@ func (r *Reviewer) Apply(ctx context.Context, id string, seq uint64) (Outcome, e
 		if err != nil {
 			return Outcome{}, err
 		}
-		t, err := inspect(r.Root, p)
+		t, err := inspect(root, p)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -93,10 +98,10 @@ func (r *Reviewer) Apply(ctx context.Context, id string, seq uint64) (Outcome, e
 			return Outcome{}, err
 		}
 		if t.state == ready && wrote == nil {
-			if err := write(r.Root, p); err != nil {
+			if err := write(root, p); err != nil {
 				// A write that failed half way (a rename cannot) leaves
 				// the tree as it was or partly written: put it back.
-				if uerr := undo(r.Root, p, t); uerr != nil {
+				if uerr := undo(root, p, t); uerr != nil {
 					err = fmt.Errorf("%w; putting the files back: %w", err, uerr)
 				}
 				return Outcome{}, fmt.Errorf("apply draft %s: %w", id, err)

@@ -467,3 +467,127 @@ func TestApply_TeamDraftRefused(t *testing.T) {
 		t.Fatalf("state %+v, want the draft still open", st)
 	}
 }
+
+// TestApply_RefusesLinks puts a symbolic link on the path of a draft, as
+// the file itself or as a folder at each depth, pointing outside the
+// content root or inside it: apply records the draft conflicted, naming
+// the link, and writes nothing, neither through the link nor over it.
+func TestApply_RefusesLinks(t *testing.T) {
+	const body = "# Pwned\n"
+	create := func(r events.Resource, p string) func(*env) catalog.DraftCommand {
+		return func(*env) catalog.DraftCommand {
+			return catalog.DraftCommand{Resource: r, Op: events.DraftOpCreate, Path: p, Body: body}
+		}
+	}
+	tests := []struct {
+		name   string
+		link   string // the link, a source path under the content root
+		target func(outside string) string
+		// published: the link is made before the workspace publishes
+		// again (publishing reads a link to a file inside the root), so
+		// that the draft can be of the object it holds.
+		published bool
+		cmd       func(e *env) catalog.DraftCommand
+	}{
+		{"FileOutside", "rules/go/PWN.md", func(out string) string { return filepath.Join(out, "PWN.md") }, false,
+			create(events.ResourceRule, "go/PWN.md")},
+		{"FolderOutsideAtTheTop", "context", func(out string) string { return out }, false,
+			create(events.ResourceContext, "ops/PWN.md")},
+		{"FolderOutsideDepth1", "rules/evil", func(out string) string { return out }, false,
+			create(events.ResourceRule, "evil/PWN.md")},
+		{"FolderOutsideDepth2", "rules/go/evil", func(out string) string { return out }, false,
+			create(events.ResourceRule, "go/evil/PWN.md")},
+		{"RenameIntoFolderOutside", "rules/evil", func(out string) string { return out }, false,
+			func(e *env) catalog.DraftCommand {
+				return catalog.DraftCommand{Resource: events.ResourceRule, Op: events.DraftOpRename, ID: e.idAt(errorsPath), NewPath: "evil/ERRORS.md"}
+			}},
+		{"FolderInside", "rules/alias", func(string) string { return "style" }, false,
+			create(events.ResourceRule, "alias/PWN.md")},
+		{"FileInside", "rules/go/LINKED.md", func(string) string { return "../style/ERRORS.md" }, true,
+			func(e *env) catalog.DraftCommand {
+				return catalog.DraftCommand{Resource: events.ResourceRule, Op: events.DraftOpUpdate, ID: e.idAt("go/LINKED.md"), Body: body}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			root := e.ws.ContentRoot()
+			outside := t.TempDir()
+			if err := os.WriteFile(filepath.Join(outside, "KEEP.md"), []byte("outside\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(root, filepath.FromSlash(tt.link))
+			if tt.link == "context" {
+				if err := os.RemoveAll(link); err != nil {
+					t.Fatal(err)
+				}
+			}
+			makeLink := func() {
+				if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(tt.target(outside), link); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.published {
+				makeLink()
+				if _, err := e.h.Publish(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d := e.stage(tt.cmd(e))
+			if !tt.published {
+				makeLink()
+			}
+			before := e.tree()
+			out, err := e.r.Apply(context.Background(), d.ID, 0)
+			if err != nil {
+				t.Fatalf("apply: %v", err)
+			}
+			if out.Type != events.TypeDraftConflict || !strings.HasPrefix(out.Data.Reason, tt.link+" is a symbolic link to ") || out.Data.CurrentHash != "" {
+				t.Fatalf("outcome %s, reason %q, hash %q; want conflicted, naming the link %s, no hash read through it", out.Type, out.Data.Reason, out.Data.CurrentHash, tt.link)
+			}
+			if leaves := strings.Contains(out.Data.Reason, "outside the content root"); leaves != strings.Contains(tt.name, "Outside") {
+				t.Fatalf("reason %q: says it leaves the root %v, want %v", out.Data.Reason, leaves, !leaves)
+			}
+			sameTree(t, e.tree(), before)
+			if info, err := os.Lstat(link); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+				t.Fatalf("the link %s: %v, %v; want it left a link", tt.link, info, err)
+			}
+			got := map[string]string{}
+			filepath.WalkDir(outside, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(p)
+					got[d.Name()] = string(b)
+				}
+				return nil
+			})
+			if want := map[string]string{"KEEP.md": "outside\n"}; !maps.Equal(got, want) {
+				t.Fatalf("outside the root: got %q, want %q", got, want)
+			}
+			if st := e.state(d.ID); st.Open != nil || len(st.History) != 1 || st.History[0].Status != catalog.StatusConflicted {
+				t.Fatalf("draft state %+v, want the draft conflicted", st)
+			}
+		})
+	}
+}
+
+// TestApply_LinkedRoot: the content root itself may be a symbolic link,
+// as publishing allows: apply writes below it.
+func TestApply_LinkedRoot(t *testing.T) {
+	e := newEnv(t)
+	linked := filepath.Join(t.TempDir(), "linked")
+	if err := os.Symlink(e.ws.ContentRoot(), linked); err != nil {
+		t.Fatal(err)
+	}
+	e.r.Root = linked
+	d := e.stage(catalog.DraftCommand{Resource: events.ResourceRule, Op: events.DraftOpCreate, Path: "go/NEW.md", Body: "# New\n"})
+	out, err := e.r.Apply(context.Background(), d.ID, 0)
+	if err != nil || out.Type != events.TypeDraftApply {
+		t.Fatalf("apply: %+v, %v; want applied", out, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(e.ws.ContentRoot(), "rules", "go", "NEW.md")); err != nil || string(b) != "# New\n" {
+		t.Fatalf("rules/go/NEW.md: %q, %v", b, err)
+	}
+}

@@ -6,7 +6,9 @@
 // delete) and records attest.draft.apply, decided against the drafts
 // aggregate with catalog.DecideReview; a file that changed since the
 // draft's base makes the draft conflicted instead (attest.draft.conflict,
-// with a diff), and nothing is written. Publishing then picks the files up
+// with a diff), and nothing is written; so does a path that passes through
+// a symbolic link: apply writes only below the content root, through an
+// os.Root, and follows no link. Publishing then picks the files up
 // as it picks up any edit. Declining records attest.draft.decline with the
 // person's reason.
 //

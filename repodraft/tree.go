@@ -29,8 +29,8 @@ func (f file) hash() string {
 }
 
 // readFile reads the file at source path rel under root.
-func readFile(root, rel string) (file, error) {
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+func readFile(root *os.Root, rel string) (file, error) {
+	b, err := root.ReadFile(filepath.FromSlash(rel))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return file{}, nil
@@ -57,10 +57,21 @@ type tree struct {
 	reason string // conflict: why, in words
 }
 
-// inspect reads the files of plan p under root.
-func inspect(root string, p Plan) (tree, error) {
+// inspect reads the files of plan p under root. A path of p that passes
+// through a symbolic link makes the draft conflicted, naming the link
+// (see linkOn), and nothing is read through it.
+func inspect(root *os.Root, p Plan) (tree, error) {
 	var t tree
 	var err error
+	for _, rel := range []string{p.Path, p.NewPath} {
+		if rel == "" {
+			continue
+		}
+		if t.reason, err = linkOn(root, rel); err != nil || t.reason != "" {
+			t.state = conflict
+			return t, err
+		}
+	}
 	if t.at, err = readFile(root, p.Path); err != nil {
 		return t, err
 	}
@@ -131,7 +142,7 @@ func (t tree) currentHash(p Plan) string {
 // reader (the content watch) sees the old file or the new one, never a
 // part; a rename is one rename, so publishing sees the object move and
 // keeps its id.
-func write(root string, p Plan) error {
+func write(root *os.Root, p Plan) error {
 	switch p.Op {
 	case events.DraftOpCreate, events.DraftOpUpdate:
 		return writeAtomic(root, p.Path, []byte(p.Body))
@@ -144,7 +155,7 @@ func write(root string, p Plan) error {
 }
 
 // undo puts the files of plan p back as tree t found them, after write.
-func undo(root string, p Plan, t tree) error {
+func undo(root *os.Root, p Plan, t tree) error {
 	switch p.Op {
 	case events.DraftOpCreate:
 		return remove(root, p.Path)
@@ -159,48 +170,48 @@ func undo(root string, p Plan, t tree) error {
 // writeAtomic writes data to source path rel under root, creating its
 // folders. Temporary files of earlier writes of rel that a crash left
 // behind are removed first.
-func writeAtomic(root, rel string, data []byte) error {
-	dst := filepath.Join(root, filepath.FromSlash(rel))
+func writeAtomic(root *os.Root, rel string, data []byte) error {
+	dst := filepath.FromSlash(rel)
 	dir := filepath.Dir(dst)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := root.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	prefix := "." + filepath.Base(dst) + tmpMark
-	if stale, err := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"*")); err == nil {
-		for _, f := range stale {
-			os.Remove(f)
+	removeStale(root, dir, prefix)
+	tmp := filepath.Join(dir, prefix+randomSuffix())
+	if err := writeSynced(root, tmp, data); err != nil {
+		root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := root.Rename(tmp, dst); err != nil {
+		root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return syncDir(root, dir)
+}
+
+// removeStale removes the files of folder dir under root whose names
+// start with prefix: the temporary files earlier writes left behind.
+func removeStale(root *os.Root, dir, prefix string) {
+	d, err := root.Open(dir)
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			root.Remove(filepath.Join(dir, n))
 		}
 	}
-	tmp := filepath.Join(dir, prefix+randomSuffix())
-	if err := writeSynced(tmp, data); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	if err := os.Rename(tmp, dst); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	return syncDir(dir)
 }
 
 // tmpMark marks the hidden temporary files of writeAtomic: a file name
 // that starts with "." is not content, so publishing never reads one.
 const tmpMark = ".clumsies-tmp-"
 
-// globEscape escapes the pattern characters of a file name for Glob.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func writeSynced(name string, data []byte) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+func writeSynced(root *os.Root, name string, data []byte) error {
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
@@ -223,12 +234,12 @@ func randomSuffix() string {
 
 // remove removes source path rel under root (nothing to do when it is
 // gone), then the folders it leaves empty below rules/ and context/.
-func remove(root, rel string) error {
-	dst := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+func remove(root *os.Root, rel string) error {
+	dst := filepath.FromSlash(rel)
+	if err := root.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", rel, err)
 	}
-	if err := syncDir(filepath.Dir(dst)); err != nil {
+	if err := syncDir(root, filepath.Dir(dst)); err != nil {
 		return err
 	}
 	pruneEmpty(root, path.Dir(rel))
@@ -237,19 +248,19 @@ func remove(root, rel string) error {
 
 // move renames source path from to to under root, creating the folders
 // of to and pruning those from leaves empty.
-func move(root, from, to string) error {
-	src := filepath.Join(root, filepath.FromSlash(from))
-	dst := filepath.Join(root, filepath.FromSlash(to))
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+func move(root *os.Root, from, to string) error {
+	src := filepath.FromSlash(from)
+	dst := filepath.FromSlash(to)
+	if err := root.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return fmt.Errorf("move %s to %s: %w", from, to, err)
 	}
-	if err := os.Rename(src, dst); err != nil {
+	if err := root.Rename(src, dst); err != nil {
 		return fmt.Errorf("move %s to %s: %w", from, to, err)
 	}
-	if err := syncDir(filepath.Dir(dst)); err != nil {
+	if err := syncDir(root, filepath.Dir(dst)); err != nil {
 		return err
 	}
-	if err := syncDir(filepath.Dir(src)); err != nil {
+	if err := syncDir(root, filepath.Dir(src)); err != nil {
 		return err
 	}
 	pruneEmpty(root, path.Dir(from))
@@ -260,9 +271,9 @@ func move(root, from, to string) error {
 // empty, stopping above the first level (rules/, context/ stay). A folder
 // that is not empty, or cannot be removed, stops it: an empty folder left
 // behind is harmless.
-func pruneEmpty(root, rel string) {
+func pruneEmpty(root *os.Root, rel string) {
 	for strings.Contains(rel, "/") {
-		if os.Remove(filepath.Join(root, filepath.FromSlash(rel))) != nil {
+		if root.Remove(filepath.FromSlash(rel)) != nil {
 			return
 		}
 		rel = path.Dir(rel)
@@ -270,8 +281,8 @@ func pruneEmpty(root, rel string) {
 }
 
 // syncDir makes a rename or removal in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+func syncDir(root *os.Root, dir string) error {
+	d, err := root.Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // pruned: nothing left to sync
 	}
@@ -283,4 +294,75 @@ func syncDir(dir string) error {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
+}
+
+// openTree opens the content root for an apply. Every read and write of
+// the apply goes through the returned os.Root, so that no source path
+// reaches a file outside the root, even if a folder on it is replaced by
+// a link while the apply runs. The root itself may be a symbolic link, as
+// publishing allows.
+func openTree(root string) (*os.Root, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open the content root: %w", err)
+	}
+	return r, nil
+}
+
+// linkOn returns why source path rel cannot be applied when it passes
+// through a symbolic link under r (one of its folders, or rel itself), in
+// words naming the first such link; "" when it passes through none. The
+// parts of rel past a missing one are not looked at: apply creates them.
+//
+// Apply follows no link, inside the content root or out: publishing
+// follows no link to a folder and refuses a link that leaves the root,
+// and writing through a link to a file would change another file (the
+// link's target) than the one the draft names.
+func linkOn(r *os.Root, rel string) (string, error) {
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		at := strings.Join(parts[:i+1], "/")
+		info, err := r.Lstat(filepath.FromSlash(at))
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("look at %s: %w", at, err)
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		target, err := r.Readlink(filepath.FromSlash(at))
+		if err != nil {
+			return "", fmt.Errorf("read the link %s: %w", at, err)
+		}
+		if leaves(r.Name(), at, target) {
+			return fmt.Sprintf("%s is a symbolic link to %s, outside the content root: apply writes only inside the content root (publishing refuses the link too); replace the link with the folder or file itself", at, target), nil
+		}
+		return fmt.Sprintf("%s is a symbolic link to %s: apply neither writes through a link nor replaces one; replace the link with the folder or file itself", at, target), nil
+	}
+	return "", nil
+}
+
+// leaves reports whether the link at source path rel under the folder
+// root, which points to target, leads outside root. A link whose target
+// is missing is judged by its words.
+func leaves(root, rel, target string) bool {
+	dir, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	to, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		parent, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.Dir(filepath.FromSlash(rel))))
+		if err != nil {
+			return false
+		}
+		to = target
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(parent, to)
+		}
+	}
+	inside, err := filepath.Rel(dir, to)
+	return err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator))
 }

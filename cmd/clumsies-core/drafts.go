@@ -59,7 +59,8 @@ The drafts agents staged with the artifact tool, and their review.
   show ID              one draft: what it changes, its body, its history
   diff ID              the draft as a unified diff against the published content
   apply ID             write the draft into the content tree and record it applied
-                       (refused as conflicted, with a diff, when the file changed since the draft was made)
+                       (refused as conflicted, with a diff, when the file changed since the draft was made,
+                       or when its path passes through a symbolic link: apply writes only inside .clumsies/)
   decline ID           record the draft declined (--reason R); the agent sees the reason in memdisc
 
 Every command takes --workspace DIR and --json.

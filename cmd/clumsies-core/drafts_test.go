@@ -509,3 +509,34 @@ func TestDrafts_TeamDraftsAreReviewedAtTheHub(t *testing.T) {
 		t.Fatalf("the repository's content changed: %q", got)
 	}
 }
+
+// TestDrafts_ApplyRefusesALinkOutside: rules/evil is a symbolic link to
+// a folder outside the repository and an agent drafts evil/PWN.md.
+// drafts apply refuses the draft as conflicted, naming the link, and
+// writes nothing, outside or in.
+func TestDrafts_ApplyRefusesALinkOutside(t *testing.T) {
+	dir := draftsWorkspace(t)
+	_, cl := serve(t, dir)
+	setup(t, cl, "agent-1")
+	id := artifact(t, cl, "rule", "create", map[string]any{"path": "evil/PWN.md", "body": "# Pwned\n"})["id"].(string)
+	cl.Close()
+
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, ".clumsies", "rules", "evil")); err != nil {
+		t.Fatal(err)
+	}
+	tree := contentTree(t, dir)
+	r := run(t, dir, "drafts", "apply", id)
+	if r.code != 1 || !strings.Contains(r.stderr, "conflicted") || !strings.Contains(r.stderr, "rules/evil is a symbolic link to "+outside+", outside the content root") {
+		t.Fatalf("apply through the link: exit %d, stdout %q, stderr %q; want exit 1, conflicted, naming rules/evil", r.code, r.stdout, r.stderr)
+	}
+	if got := contentTree(t, dir); !maps.Equal(got, tree) {
+		t.Fatalf("content tree after the refused apply:\ngot  %q\nwant %q", got, tree)
+	}
+	if names, err := os.ReadDir(outside); err != nil || len(names) != 0 {
+		t.Fatalf("outside the repository: %v, %v; want nothing written", names, err)
+	}
+	if d := draftList(t, dir, "--all"); len(d) != 1 || d[0].Status != "conflicted" || !strings.Contains(d[0].Reason, "rules/evil") {
+		t.Fatalf("drafts list --all: %+v, want the draft conflicted, naming the link", d)
+	}
+}

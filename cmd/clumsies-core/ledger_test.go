@@ -197,3 +197,35 @@ func TestCLI_VerifyDamagedStore(t *testing.T) {
 	}
 	t.Log(r.stdout)
 }
+
+// TestCLI_ImportLineTooLong imports a file that is one line of 200 MiB,
+// gzip-compressed: import says the line is too long, naming it and the
+// limit, not that the file is cut short, and stores nothing.
+func TestCLI_ImportLineTooLong(t *testing.T) {
+	dir := newWorkspace(t)
+	file := filepath.Join(t.TempDir(), "one-line.jsonl.gz")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	mib := bytes.Repeat([]byte("x"), 1<<20)
+	for range 200 {
+		if _, err := zw.Write(mib); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, "import", file)
+	if r.code == 0 || !strings.Contains(r.stderr, "line 1 too long: over 16777216 bytes (16 MiB)") || strings.Contains(r.stderr, "cut short") {
+		t.Fatalf("import of one 200 MiB line: exit %d, stderr %q; want a refusal saying line 1 is too long", r.code, r.stderr)
+	}
+	if out := mustRun(t, dir, "events", "--json"); strings.TrimSpace(out) != "" {
+		t.Fatalf("events after the refused import: %q, want none", out)
+	}
+}

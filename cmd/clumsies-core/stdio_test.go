@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestServe_BadLines drives the built binary over real stdio with lines
@@ -44,8 +45,8 @@ func TestServe_BadLines(t *testing.T) {
 			t.Fatalf("no answer to %.60q: stdout ended (%v); stderr: %s", line, out.Err(), stderr.String())
 		}
 		var m map[string]json.RawMessage
-		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-			t.Fatalf("answer %q: %v", out.Text(), err)
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil || !utf8.Valid(out.Bytes()) {
+			t.Fatalf("answer %q: not JSON of valid UTF-8 (%v)", out.Text(), err)
 		}
 		return m
 	}
@@ -61,7 +62,10 @@ func TestServe_BadLines(t *testing.T) {
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "null", "-32600"},
 		{`{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, "null", "-32600"},
 		{`{"jsonrpc":"1.0","id":3,"method":"ping"}`, "3", "-32600"},
-		{`{"jsonrpc":"2.0","id":4,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, "null", "-32600"},
+		{`{"jsonrpc":"2.0","id":4,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, "4", "-32600"},
+		{`{"jsonrpc":"2.0","method":"ping","params":{"a":"` + strings.Repeat("x", 5<<20) + `"},"id":"past-the-start"}`, "null", "-32600"},
+		{`{"jsonrpc":"2.0","id":"long","method":"ping","params":{"a":"` + strings.Repeat("x", 5<<20) + `"}}`, `"long"`, "-32600"},
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"ping\"}", "null", "-32600"},
 		{`{"jsonrpc":"2.0","id":"pre","method":"tools/call","params":{"name":"memdisc","arguments":{}}}`, `"pre"`, "-32600"},
 		{`{"jsonrpc":"2.0","id":"` + strings.Repeat("x", 17<<20) + `","method":"ping"}`, "null", "-32600"},
 	} {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/mcp"
@@ -181,10 +182,11 @@ func TestFront_LeavesTheRestToTheCore(t *testing.T) {
 		{"a protocol version to negotiate", strings.Replace(initialize, "2025-06-18", "2026-07-28", 1) + "\n", `"protocolVersion":"2025-11-25"`},
 		{"an unknown protocol version", strings.Replace(initialize, "2025-06-18", "2023-01-01", 1) + "\n", `"protocolVersion":"2025-11-25"`},
 		{"a line without its end, then the end of the input", initialize, `"protocolVersion":"2025-06-18"`},
+		{"an initialize whose string id is not UTF-8", strings.Replace(initialize, `"id":1`, "\"id\":\"\xff\"", 1) + "\n", `"id":null,"error":{"code":-32600`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, nil, tc.first, front, "serve", "--workspace", ws)
-			if !strings.Contains(r.stdout, tc.want) || strings.Count(r.stdout, "\n") != 1 {
+			if !strings.Contains(r.stdout, tc.want) || strings.Count(r.stdout, "\n") != 1 || !utf8.ValidString(r.stdout) {
 				t.Fatalf("stdout %q, want one answer with %s; stderr:\n%s", r.stdout, tc.want, r.stderr)
 			}
 			want := run(t, nil, tc.first, core, "serve", "--workspace", ws)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"unicode/utf8"
 )
 
 // Server is what an initialize answer says about the server.
@@ -39,8 +40,8 @@ const (
 
 // Answer returns the line (without its line end) that answers request,
 // when request opens a session in a way the core would answer with the
-// same result. That is one JSON-RPC 2.0 request object with a string or
-// number id and either
+// same result. That is one JSON-RPC 2.0 request object with a number id
+// or a string id of valid UTF-8, and either
 //   - method "initialize", with params holding a protocolVersion of
 //     Versions, a capabilities object and a clientInfo object with a
 //     string name and version; or
@@ -60,8 +61,8 @@ func Answer(request []byte, srv Server) (answer []byte, ok bool) {
 		return nil, false
 	}
 	id := m["id"]
-	if len(id) == 0 || !(id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) {
-		return nil, false
+	if len(id) == 0 || !(id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) || !utf8.Valid(id) {
+		return nil, false // echoed, an id of bytes that are not UTF-8 would not be JSON: the core refuses it
 	}
 	params := m["params"]
 	if string(m["jsonrpc"]) != `"2.0"` || len(params) == 0 || params[0] != '{' {

@@ -43,6 +43,7 @@ func TestAnswer_Rules(t *testing.T) {
 		{"no params", `{"jsonrpc":"2.0","id":1,"method":"initialize"}`, false},
 		{"a null id", request("null", "initialize", initParams), false},
 		{"an object id", request(`{"a":1}`, "initialize", initParams), false},
+		{"a string id that is not UTF-8", request("\"\xff\"", "initialize", initParams), false},
 		{"no id (a notification)", `{"jsonrpc":"2.0","method":"initialize","params":` + initParams + `}`, false},
 		{"jsonrpc not 2.0", strings.Replace(request("1", "initialize", initParams), `"2.0"`, `"1.0"`, 1), false},
 		{"jsonrpc 2.0 spelled with an escape", strings.Replace(request("1", "initialize", initParams), `"2.0"`, `"2\u002e0"`, 1), false},
