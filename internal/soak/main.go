@@ -56,8 +56,10 @@ type result struct {
 	seed                uint64
 	ownerKills, others  int
 	acked, notAcked     int
-	refused             int // answered with an error
+	refused             int // answered with an error that says: not stored
 	refusedStored       int // ... and stored all the same
+	unknown             int // answered outcome_unknown (stored at most once)
+	unknownStored       int // ... and stored by the end
 	stored, lost, twice int
 	verify              string // "ok" or what verify said
 	took                time.Duration
@@ -73,6 +75,7 @@ func (r result) print(w *os.File) {
 	fmt.Fprintf(w, "calls: %d acked, %d not acked (cut by a kill or answered with an error)\n", r.acked, r.notAcked)
 	fmt.Fprintf(w, "ledger: %d calls stored; acked %d / lost %d / doubled %d\n", r.stored, r.acked, r.lost, r.twice)
 	fmt.Fprintf(w, "errors: %d calls answered with an error, %d of them stored all the same\n", r.refused, r.refusedStored)
+	fmt.Fprintf(w, "outcome_unknown: %d calls, %d of them stored by the end (once: see doubled)\n", r.unknown, r.unknownStored)
 	fmt.Fprintf(w, "verify: %s\n", r.verify)
 }
 
@@ -84,6 +87,7 @@ type load struct {
 	mu       sync.Mutex
 	acked    map[string]bool
 	refused  map[string]bool // answered with an error (the call says: not stored)
+	unknown  map[string]bool // answered outcome_unknown (stored at most once)
 	notAcked atomic.Int64
 }
 
@@ -94,7 +98,7 @@ func (l *load) drive(p *nodetest.Proc, dead context.Context) {
 		for n := 0; l.ctx.Err() == nil && dead.Err() == nil; n++ {
 			summary := fmt.Sprintf("%s %d", p.Session, n)
 			cctx, cancel := context.WithTimeout(l.ctx, time.Minute)
-			_, isErr, err := p.Client.Call(cctx, "agentreport", map[string]any{"summary": summary})
+			res, isErr, err := p.Client.Call(cctx, "agentreport", map[string]any{"summary": summary})
 			cancel()
 			if err != nil || isErr {
 				l.notAcked.Add(1)
@@ -102,7 +106,11 @@ func (l *load) drive(p *nodetest.Proc, dead context.Context) {
 					return // the process is gone (or the run is over)
 				}
 				l.mu.Lock()
-				l.refused[summary] = true
+				if res["code"] == "outcome_unknown" {
+					l.unknown[summary] = true
+				} else {
+					l.refused[summary] = true
+				}
 				l.mu.Unlock()
 				continue
 			}
@@ -130,7 +138,7 @@ func run(ctx context.Context, bin string, rounds, procs int, seed uint64) (resul
 		return res, err
 	}
 	lctx, stopLoad := context.WithCancel(ctx)
-	l := &load{ctx: lctx, acked: map[string]bool{}, refused: map[string]bool{}}
+	l := &load{ctx: lctx, acked: map[string]bool{}, refused: map[string]bool{}, unknown: map[string]bool{}}
 	deaths := map[*nodetest.Proc]context.CancelFunc{}
 	drive := func(p *nodetest.Proc) {
 		dead, die := context.WithCancel(lctx)
@@ -203,6 +211,12 @@ func run(ctx context.Context, bin string, rounds, procs int, seed uint64) (resul
 	for summary := range l.refused {
 		if counts[summary] > 0 {
 			res.refusedStored++
+		}
+	}
+	res.unknown = len(l.unknown)
+	for summary := range l.unknown {
+		if counts[summary] > 0 {
+			res.unknownStored++
 		}
 	}
 	res.verify = "ok"
