@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/clumsies/clumsies/events"
@@ -76,7 +77,7 @@ func TestImport_Incremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := ledger.Check(ctx(t), src, ws, nil)
-	if have, _ := ledger.Check(ctx(t), dst, ws, nil); have != want || have.Problem != nil {
+	if have, _ := ledger.Check(ctx(t), dst, ws, nil); !reflect.DeepEqual(have, want) || have.Problem != nil {
 		t.Fatalf("after the incremental import: got %+v, want %+v", have, want)
 	}
 	// Imported twice, it has nothing left to do and changes nothing.
@@ -97,7 +98,7 @@ func TestImport_Incremental(t *testing.T) {
 	if _, err := ledger.Import(ctx(t), opener(all.Bytes()), ws, part, nil); err != nil {
 		t.Fatal(err)
 	}
-	if have, _ := ledger.Check(ctx(t), part, ws, nil); have != want {
+	if have, _ := ledger.Check(ctx(t), part, ws, nil); !reflect.DeepEqual(have, want) {
 		t.Fatalf("after the resumed import: got %+v, want %+v", have, want)
 	}
 	// A copy that went its own way is refused.

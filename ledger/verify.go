@@ -37,6 +37,13 @@ type Result struct {
 	Verified uint64 `json:"verified"`
 	// Problem is the first disagreement, nil if the chain holds.
 	Problem *Problem `json:"problem,omitempty"`
+	// Missing lists the sequences the stream lacks: gaps among its
+	// messages and a removed tail (beyond its last sequence, as far as
+	// the read models or the stream's own counts had seen it).
+	Missing []Span `json:"missing,omitempty"`
+	// Changed lists the sequences whose stored message is not the one
+	// the read models applied (see Checker.Remember).
+	Changed []uint64 `json:"changed,omitempty"`
 }
 
 // Check recomputes the chain of the ledger of workspaceID from its first
@@ -76,13 +83,15 @@ func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Res
 		return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
 	}
 	if through := c.Through(); through < last {
+		c.lost(Span{through + 1, last})
 		c.Fail(through+1, fmt.Sprintf("the stream's last sequence is %d, its stored messages end at seq %d: %d..%d are missing", last, through, through+1, last))
 	}
 	return result(c, c.Finish()), nil
 }
 
 func result(c *Checker, p *Problem) Result {
-	r := Result{Through: c.Through(), Checkpoints: c.Checkpoints(), Signed: c.Signed(), Unchecked: c.Unchecked(), Verified: c.Verified(), Problem: p}
+	r := Result{Through: c.Through(), Checkpoints: c.Checkpoints(), Signed: c.Signed(), Unchecked: c.Unchecked(), Verified: c.Verified(), Problem: p,
+		Missing: c.Missing(), Changed: c.Changed()}
 	if r.Through > 0 {
 		r.Digest = c.Digest().String()
 	}
