@@ -274,6 +274,20 @@ func (c *Checker) lost(s Span) {
 	c.missing = append(c.missing, s)
 }
 
+// Undecodable records the stored message at seq, which does not decode
+// (why: reason), as changed, in its place in the sequence: the chain
+// cannot go past it, but the messages after it are still compared with
+// the Memory.
+func (c *Checker) Undecodable(seq uint64, reason string) {
+	if seq > c.next {
+		c.lost(Span{c.next, seq - 1})
+		c.fail(c.next, "missing: the stored messages jump from seq %d to seq %d", c.next-1, seq)
+	}
+	c.fail(seq, "%s", reason)
+	c.changed = append(c.changed, seq)
+	c.next = seq + 1
+}
+
 // Fail records a problem found outside the Checker, such as a stored
 // message at seq that does not decode.
 func (c *Checker) Fail(seq uint64, reason string) { c.fail(seq, "%s", reason) }

@@ -70,17 +70,23 @@ func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Res
 			return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
 		}
 	}
-	err := replay(ctx, 1, func(ev events.Event) error {
-		c.Add(ev)
-		return nil
-	})
-	var se *events.StoredError
-	if errors.As(err, &se) {
-		c.Fail(se.Seq, fmt.Sprintf("the stored message does not decode (%v)", se.Err))
-		err = nil
-	}
-	if err != nil {
-		return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
+	// A stored message that does not decode is named, and the messages
+	// after it are read on: they are not missing.
+	for from := uint64(1); ; {
+		err := replay(ctx, from, func(ev events.Event) error {
+			c.Add(ev)
+			return nil
+		})
+		var se *events.StoredError
+		if errors.As(err, &se) && se.Seq >= from {
+			c.Undecodable(se.Seq, fmt.Sprintf("the stored message does not decode (%v)", se.Err))
+			from = se.Seq + 1
+			continue
+		}
+		if err != nil {
+			return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
+		}
+		break
 	}
 	if through := c.Through(); through < last {
 		c.lost(Span{through + 1, last})

@@ -1,7 +1,6 @@
 package node_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
+	"github.com/clumsies/clumsies/internal/jsblock"
 	"github.com/clumsies/clumsies/ledger"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
@@ -84,7 +84,7 @@ func TestVerify_Tampered(t *testing.T) {
 		grow(t, n, 10)
 		grow(t, n, 10)
 		n.Close()
-		older, err := os.ReadFile(readBlock(t, ws, 1).path)
+		older, err := os.ReadFile(jsblock.Read(t, ws, 1).Path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,47 +109,51 @@ func TestVerify_Tampered(t *testing.T) {
 		{"Untouched", func(*testing.T, *workspace.Workspace, []byte) {}, 0, 32, nil, nil, nil, 0},
 		{"FlippedBytes", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
 			// A rewritten summary: same length, still an event.
-			b := readBlock(t, ws, 1)
-			rewrite(t, b, 15)
-			b.write(t, 0)
+			b := jsblock.Read(t, ws, 1)
+			b.Replace(t, 15, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 0)
 		}, 15, 10, nil, []uint64{15}, []uint64{15}, 0},
 		{"TwoFlipped", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
-			b := readBlock(t, ws, 1)
-			rewrite(t, b, 15)
-			rewrite(t, b, 28)
-			b.write(t, 0)
+			b := jsblock.Read(t, ws, 1)
+			b.Replace(t, 15, `"summary":"work"`, `"summary":"play"`)
+			b.Replace(t, 28, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 0)
+		}, 15, 10, nil, []uint64{15, 28}, []uint64{15, 28}, 0},
+		{"Undecodable", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
+			// A message that no longer decodes: the ones after it are
+			// read on, not taken for missing.
+			b := jsblock.Read(t, ws, 1)
+			b.Replace(t, 15, `"workspaceId"`, `"playspaceId"`)
+			b.Replace(t, 28, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 0)
 		}, 15, 10, nil, []uint64{15, 28}, []uint64{15, 28}, 0},
 		{"DeletedMessage", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
-			b := readBlock(t, ws, 1)
-			r := b.find(t, 15)
-			r.seq |= eraseBit
-			b.set(r)
-			b.write(t, 0)
+			b := jsblock.Read(t, ws, 1)
+			b.Erase(t, 15)
+			b.Write(t, 0)
 		}, 15, 10, []ledger.Span{{From: 15, To: 15}}, nil, nil, 0},
 		{"TwoDeletedAndFlipped", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
-			b := readBlock(t, ws, 1)
+			b := jsblock.Read(t, ws, 1)
 			for _, seq := range []uint64{3, 4, 30} {
-				r := b.find(t, seq)
-				r.seq |= eraseBit
-				b.set(r)
+				b.Erase(t, seq)
 			}
-			rewrite(t, b, 15)
-			b.write(t, 0)
+			b.Replace(t, 15, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 0)
 		}, 3, 0, []ledger.Span{{From: 3, To: 4}, {From: 30, To: 30}}, []uint64{15}, []uint64{15}, 0},
 		{"TruncatedTail", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
-			readBlock(t, ws, 1).write(t, 25)
+			jsblock.Read(t, ws, 1).Write(t, 25)
 		}, 26, 21, []ledger.Span{{From: 26, To: 32}}, nil, nil, 0},
 		{"TruncatedTailAndFlipped", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
-			b := readBlock(t, ws, 1)
-			rewrite(t, b, 15)
-			b.write(t, 25)
+			b := jsblock.Read(t, ws, 1)
+			b.Replace(t, 15, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 25)
 		}, 15, 10, []ledger.Span{{From: 26, To: 32}}, []uint64{15}, nil, 22},
 		{"OlderBlockRestored", func(t *testing.T, ws *workspace.Workspace, older []byte) {
-			b := readBlock(t, ws, 1)
-			if err := os.WriteFile(b.path, older, 0o600); err != nil {
+			b := jsblock.Read(t, ws, 1)
+			if err := os.WriteFile(b.Path, older, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			dropStateSnapshot(t, msgsDir(ws))
+			jsblock.DropStateSnapshot(t, jsblock.MsgsDir(ws))
 		}, 23, 21, []ledger.Span{{From: 23, To: 32}}, nil, nil, 0},
 	}
 	for _, tc := range cases {
@@ -208,20 +212,6 @@ func checkTampered(tb testing.TB, what string, r node.Report, seq, after uint64,
 	}
 }
 
-// rewrite changes the summary of the report at seq in b: same length,
-// still an event, its record's checksum made right when b is written.
-func rewrite(tb testing.TB, b *block, seq uint64) {
-	tb.Helper()
-	r := b.find(tb, seq)
-	i := bytes.Index(r.data, []byte(`"summary":"work"`))
-	if i < 0 {
-		tb.Fatalf("seq %d holds %s", seq, r.data)
-	}
-	r.data = bytes.Clone(r.data)
-	copy(r.data[i:], `"summary":"play"`)
-	b.set(r)
-}
-
 // TestVerify_RestoredAndWrittenOn restores an older block and lets the
 // workspace carry on: the owner rebuilds its read models, which were
 // ahead of the stream, the new events reuse the sequences of the lost
@@ -232,17 +222,17 @@ func TestVerify_RestoredAndWrittenOn(t *testing.T) {
 	n := openNode(t, ws)
 	grow(t, n, 10)
 	n.Close()
-	older, err := os.ReadFile(readBlock(t, ws, 1).path)
+	older, err := os.ReadFile(jsblock.Read(t, ws, 1).Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n = openNode(t, ws)
 	grow(t, n, 10)
 	n.Close()
-	if err := os.WriteFile(readBlock(t, ws, 1).path, older, 0o600); err != nil {
+	if err := os.WriteFile(jsblock.Read(t, ws, 1).Path, older, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dropStateSnapshot(t, msgsDir(ws))
+	jsblock.DropStateSnapshot(t, jsblock.MsgsDir(ws))
 	n = openNode(t, ws)
 	for i := 0; i < 3; i++ { // seqs 12..14 again, with other bytes
 		if _, err := n.Log.Append(context.Background(), report(t, ws, "after the restore")); err != nil {
