@@ -130,6 +130,11 @@ func TestImport_Refused(t *testing.T) {
 		{"ChangedMessage", rewrite(t, export, func(ls [][]byte) [][]byte {
 			ls[1500] = bytes.Replace(ls[1500], []byte(`"sessionId":"s`), []byte(`"sessionId":"x`), 1)
 			return ls
+		}), 1500, 1000},
+		{"ChangedMessageOfVersion1", rewrite(t, version1(t, export), func(ls [][]byte) [][]byte {
+			// Its lines carry no chain: the checkpoint after tells.
+			ls[1500] = bytes.Replace(ls[1500], []byte(`"sessionId":"s`), []byte(`"sessionId":"x`), 1)
+			return ls
 		}), 2002, 1000},
 		{"ChangedCheckpoint", rewrite(t, export, func(ls [][]byte) [][]byte {
 			ls[2002] = bytes.Replace(ls[2002], []byte(`"digest":"sha256:`), []byte(`"digest":"sha256:0`), 1)
@@ -168,6 +173,17 @@ func TestImport_Refused(t *testing.T) {
 		})
 	}
 
+	t.Run("Version1", func(t *testing.T) {
+		// An export of an older build, whose lines carry no chain.
+		dst := openLog(t)
+		if _, err := ledger.Import(ctx(t), opener(version1(t, export)), ws, dst, nil); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := ledger.Check(ctx(t), src, ws, nil)
+		if have, _ := ledger.Check(ctx(t), dst, ws, nil); !reflect.DeepEqual(have, want) {
+			t.Fatalf("after importing a version 1 export: got %+v, want %+v", have, want)
+		}
+	})
 	t.Run("AnotherWorkspace", func(t *testing.T) {
 		dst := openLog(t)
 		_, err := ledger.Import(ctx(t), opener(export), "ws-someone-else", dst, nil)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -149,6 +150,13 @@ func TestCLI_ExportImport(t *testing.T) {
 	if bytes.Equal(changed, plain) {
 		t.Fatal("the export holds no refer to change")
 	}
+	// The line changed names its sequence.
+	at := bytes.Index(plain, []byte(`"constraintId":"Steps/1"`))
+	line := plain[bytes.LastIndexByte(plain[:at], '\n')+1:]
+	var changedSeq uint64
+	if _, err := fmt.Sscanf(string(line), `{"seq":%d,`, &changedSeq); err != nil {
+		t.Fatalf("the changed line %.80s: %v", line, err)
+	}
 	var out bytes.Buffer
 	zw := gzip.NewWriter(&out)
 	zw.Write(changed)
@@ -158,8 +166,8 @@ func TestCLI_ExportImport(t *testing.T) {
 	}
 	fresh := copyWorkspace(t, dir)
 	r := run(t, fresh, "import", bad)
-	if r.code != 1 || !strings.Contains(r.stderr, "hash chain broken at seq ") {
-		t.Fatalf("import of a changed export: got exit %d %q, want a refusal naming the sequence", r.code, r.stderr)
+	if want := fmt.Sprintf("hash chain broken at seq %d: the line of seq %d was changed", changedSeq, changedSeq); r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("import of a changed export: got exit %d %q, want a refusal naming the sequence (%q)", r.code, r.stderr, want)
 	}
 	if evs := eventLines(t, fresh); len(evs) != 0 {
 		t.Fatalf("a refused import left %d events", len(evs))
