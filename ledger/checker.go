@@ -52,6 +52,10 @@ type Checker struct {
 	verify      Verifier
 	problem     *Problem
 	want        *mark // a digest known from elsewhere (the read models)
+	memory      Memory
+	memoryErr   error
+	missing     []Span
+	changed     []uint64
 	// recent holds the digests through the last CheckpointWindow
 	// sequences, at seq % CheckpointWindow, for the checkpoints stored
 	// after other messages.
@@ -70,6 +74,31 @@ type mark struct {
 // is false when it holds no key of node; err is non-nil when the
 // signature does not verify.
 type Verifier func(node string, msg, sig []byte) (known bool, err error)
+
+// Memory is what the read models recorded of a ledger as they applied
+// it: the chain digest through each sequence (projections.ChainMemory).
+// ok is false for a sequence it holds nothing for.
+type Memory interface {
+	ChainAt(seq uint64) (d events.ChainDigest, ok bool, err error)
+}
+
+// Span is a range of sequences, both ends included.
+type Span struct {
+	From uint64 `json:"from"`
+	To   uint64 `json:"to"`
+}
+
+func (s Span) String() string {
+	if s.From == s.To {
+		return fmt.Sprint(s.From)
+	}
+	return fmt.Sprintf("%d..%d", s.From, s.To)
+}
+
+// Remember makes the Checker compare every stored message with the
+// digests m recorded: a message whose bytes are not those m applied is
+// named exactly, whatever the checkpoints around it say.
+func (c *Checker) Remember(m Memory) { c.memory = m }
 
 // Verify makes the Checker check the signatures of the checkpoints with
 // v. Without it a signature is not checked.
@@ -103,6 +132,7 @@ func (c *Checker) Expect(seq uint64, digest, source string) {
 func (c *Checker) Add(ev events.Event) {
 	if ev.Seq != c.next {
 		if ev.Seq > c.next {
+			c.lost(Span{c.next, ev.Seq - 1})
 			c.fail(c.next, "missing: the stored messages jump from seq %d to seq %d", c.next-1, ev.Seq)
 		} else {
 			c.fail(ev.Seq, "out of order: seq %d after seq %d", ev.Seq, c.next-1)
@@ -114,7 +144,9 @@ func (c *Checker) Add(ev events.Event) {
 	if ev.Type == events.TypeCheckpoint {
 		c.checkpoint(ev)
 	}
+	prev := c.digest
 	c.digest = c.digest.Next(ev.Seq, ev.Raw)
+	c.recall(ev, prev)
 	c.next = ev.Seq + 1
 	if c.recent == nil {
 		c.recent = make([]events.ChainDigest, events.CheckpointWindow)
@@ -188,6 +220,74 @@ func (c *Checker) signature(seq uint64, cp *events.CheckpointData) {
 	}
 }
 
+// recall compares the stored message of ev with the digest the Memory
+// recorded through its sequence, from the one it recorded through the
+// sequence before (the chain's start for the first): each message is
+// checked on its own, so a change is named at its sequence even after an
+// earlier one. prev is the chain of the stored messages before ev.
+func (c *Checker) recall(ev events.Event, prev events.ChainDigest) {
+	if c.memory == nil {
+		return
+	}
+	want, ok, err := c.memory.ChainAt(ev.Seq)
+	if err != nil || !ok {
+		c.forget(err)
+		return
+	}
+	got := c.digest
+	if before, ok, err := c.recalledBefore(ev.Seq); err != nil || !ok {
+		c.forget(err)
+		return
+	} else if before != prev {
+		got = before.Next(ev.Seq, ev.Raw)
+	}
+	if got != want {
+		c.changed = append(c.changed, ev.Seq)
+		c.fail(ev.Seq, "the stored message of seq %d is not the one the read models applied (they hashed the chain through it to %s, its bytes now give %s): it was rewritten",
+			ev.Seq, want, got)
+	}
+}
+
+// recalledBefore returns the digest the Memory holds through seq-1.
+func (c *Checker) recalledBefore(seq uint64) (events.ChainDigest, bool, error) {
+	if seq == 1 {
+		return events.ChainStart(c.ws), true, nil
+	}
+	return c.memory.ChainAt(seq - 1)
+}
+
+// forget stops the comparison with the Memory when it cannot be read.
+func (c *Checker) forget(err error) {
+	if err != nil {
+		c.memory, c.memoryErr = nil, err
+	}
+}
+
+// lost records the sequences s missing from the stored messages, merged
+// with the span before when they overlap (a tail that both the stream's
+// counts and the read models show).
+func (c *Checker) lost(s Span) {
+	if n := len(c.missing); n > 0 && s.From >= c.missing[n-1].From && s.From <= c.missing[n-1].To+1 {
+		c.missing[n-1].To = max(c.missing[n-1].To, s.To)
+		return
+	}
+	c.missing = append(c.missing, s)
+}
+
+// Undecodable records the stored message at seq, which does not decode
+// (why: reason), as changed, in its place in the sequence: the chain
+// cannot go past it, but the messages after it are still compared with
+// the Memory.
+func (c *Checker) Undecodable(seq uint64, reason string) {
+	if seq > c.next {
+		c.lost(Span{c.next, seq - 1})
+		c.fail(c.next, "missing: the stored messages jump from seq %d to seq %d", c.next-1, seq)
+	}
+	c.fail(seq, "%s", reason)
+	c.changed = append(c.changed, seq)
+	c.next = seq + 1
+}
+
 // Fail records a problem found outside the Checker, such as a stored
 // message at seq that does not decode.
 func (c *Checker) Fail(seq uint64, reason string) { c.fail(seq, "%s", reason) }
@@ -203,6 +303,7 @@ func (c *Checker) fail(seq uint64, format string, args ...any) {
 // problem, nil if the chain holds.
 func (c *Checker) Finish() *Problem {
 	if c.want != nil {
+		c.lost(Span{c.next, c.want.seq})
 		c.fail(c.next, "the stored messages end at seq %d, but %s had seen them through seq %d: the tail %d..%d was removed or an older copy restored",
 			c.next-1, c.want.source, c.want.seq, c.next, c.want.seq)
 		c.want = nil
@@ -227,6 +328,18 @@ func (c *Checker) Signed() int { return c.signed }
 // Unchecked returns how many checkpoints are signed by a node whose key
 // the Checker's Verifier does not hold (or with no Verifier).
 func (c *Checker) Unchecked() int { return c.unchecked }
+
+// Missing returns the sequences found missing: gaps among the stored
+// messages, and a removed tail once Finish or Check has seen it.
+func (c *Checker) Missing() []Span { return c.missing }
+
+// Changed returns the sequences whose stored message differs from the one
+// the Memory recorded.
+func (c *Checker) Changed() []uint64 { return c.changed }
+
+// MemoryErr returns why the Memory could not be read, nil if it could (or
+// none was given): the comparison stopped there.
+func (c *Checker) MemoryErr() error { return c.memoryErr }
 
 // Checkpoints returns how many checkpoints were added.
 func (c *Checker) Checkpoints() int { return c.checkpoints }

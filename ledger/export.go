@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,18 +17,23 @@ import (
 
 // The export format: gzip-compressed JSON lines.
 //
-//	{"format":"clumsies-ledger","v":1,"workspaceId":"ws-...","from":F,"prev":"sha256:..."}
-//	{"seq":F,"event":<the stored bytes, verbatim>}
-//	{"seq":F+1,"raw":"<base64 of stored bytes that are not one line of JSON>"}
+//	{"format":"clumsies-ledger","v":2,"workspaceId":"ws-...","from":F,"prev":"sha256:..."}
+//	{"seq":F,"chain":"<16 hex>","event":<the stored bytes, verbatim>}
+//	{"seq":F+1,"chain":"<16 hex>","raw":"<base64 of stored bytes that are not one line of JSON>"}
 //	...
 //	{"end":true,"through":L,"events":N,"digest":"sha256:..."}
 //
 // prev is the chain digest through F-1 (the chain's start when F is 1),
-// digest the chain digest through L. Checkpoints travel as the events
-// they are. The trailer shows that the file is whole.
+// digest the chain digest through L. Each message line carries the first
+// 8 bytes of the chain digest through it (since version 2; version 1
+// lines have none), so that an import names the first line changed at its
+// sequence. Checkpoints travel as the events they are. The trailer shows
+// that the file is whole.
 const (
 	formatName    = "clumsies-ledger"
-	formatVersion = 1
+	formatVersion = 2
+	// lineChainLen is how many bytes of the chain digest a line carries.
+	lineChainLen = 8
 )
 
 // header is the first line of an export.
@@ -83,19 +89,19 @@ func Export(ctx context.Context, src Source, workspaceID string, since uint64, t
 	}
 	var line []byte
 	err = src.Replay(ctx, 1, func(ev events.Event) error {
-		if ev.Seq >= since {
-			if !started {
-				if err := start(); err != nil {
-					return err
-				}
+		if ev.Seq >= since && !started {
+			if err := start(); err != nil {
+				return err
 			}
-			line = appendLine(line[:0], ev.Seq, ev.Raw)
+		}
+		c.Add(ev)
+		if ev.Seq >= since {
+			line = appendLine(line[:0], ev.Seq, c.Digest(), ev.Raw)
 			if _, err := bw.Write(line); err != nil {
 				return err
 			}
 			s.Events++
 		}
-		c.Add(ev)
 		if progress != nil && ev.Seq%4096 == 0 {
 			progress(ev.Seq, max(total, ev.Seq))
 		}
@@ -129,12 +135,15 @@ func Export(ctx context.Context, src Source, workspaceID string, since uint64, t
 	return s, nil
 }
 
-// appendLine appends the export line of the message raw at seq: the
-// bytes verbatim when they are one line (they decoded, so they are JSON),
-// else base64.
-func appendLine(b []byte, seq uint64, raw []byte) []byte {
+// appendLine appends the export line of the message raw at seq, through
+// which the chain is chain: the bytes verbatim when they are one line
+// (they decoded, so they are JSON), else base64.
+func appendLine(b []byte, seq uint64, chain events.ChainDigest, raw []byte) []byte {
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendUint(b, seq, 10)
+	b = append(b, `,"chain":"`...)
+	b = hex.AppendEncode(b, chain[:lineChainLen])
+	b = append(b, '"')
 	if bytes.IndexByte(raw, '\n') < 0 {
 		b = append(b, `,"event":`...)
 		b = append(b, raw...)

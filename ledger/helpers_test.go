@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"testing"
 	"time"
 
@@ -149,6 +150,20 @@ func exportAll(tb testing.TB, src *natsjs.Log) []byte {
 		tb.Fatal(err)
 	}
 	return file.Bytes()
+}
+
+// version1 rewrites an export as format version 1 wrote it: no chain in
+// its lines.
+func version1(tb testing.TB, export []byte) []byte {
+	tb.Helper()
+	chain := regexp.MustCompile(`^(\{"seq":\d+),"chain":"[0-9a-f]{16}"`)
+	return rewrite(tb, export, func(ls [][]byte) [][]byte {
+		ls[0] = bytes.Replace(ls[0], []byte(`"v":2`), []byte(`"v":1`), 1)
+		for i := range ls[1:] {
+			ls[i+1] = chain.ReplaceAll(ls[i+1], []byte("$1"))
+		}
+		return ls
+	})
 }
 
 // opener opens b as a file.

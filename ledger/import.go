@@ -102,6 +102,9 @@ func checkExport(open func() (io.ReadCloser, error), workspaceID string, local R
 			return s, err
 		}
 		c.Add(ev)
+		if !r.LineChain(c.Digest()) {
+			c.Fail(ev.Seq, fmt.Sprintf("the line of seq %d was changed: the chain through it is not the one it was exported with", ev.Seq))
+		}
 		if ev.Seq == local.Through && c.Digest().String() != local.Digest {
 			c.Fail(ev.Seq, fmt.Sprintf("the export and this workspace's ledger differ at or before seq %d: import into a workspace with an empty ledger", ev.Seq))
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -78,7 +79,7 @@ func TestImport_Incremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := ledger.Check(ctx(t), src, ws, nil)
-	if have, _ := ledger.Check(ctx(t), dst, ws, nil); have != want || have.Problem != nil {
+	if have, _ := ledger.Check(ctx(t), dst, ws, nil); !reflect.DeepEqual(have, want) || have.Problem != nil {
 		t.Fatalf("after the incremental import: got %+v, want %+v", have, want)
 	}
 	// Imported twice, it has nothing left to do and changes nothing.
@@ -99,7 +100,7 @@ func TestImport_Incremental(t *testing.T) {
 	if _, err := ledger.Import(ctx(t), opener(all.Bytes()), ws, part, nil); err != nil {
 		t.Fatal(err)
 	}
-	if have, _ := ledger.Check(ctx(t), part, ws, nil); have != want {
+	if have, _ := ledger.Check(ctx(t), part, ws, nil); !reflect.DeepEqual(have, want) {
 		t.Fatalf("after the resumed import: got %+v, want %+v", have, want)
 	}
 	// A copy that went its own way is refused.
@@ -125,6 +126,11 @@ func TestImport_Refused(t *testing.T) {
 		after uint64
 	}{
 		{"ChangedMessage", rewrite(t, export, func(ls [][]byte) [][]byte {
+			ls[1500] = bytes.Replace(ls[1500], []byte(`"sessionId":"s`), []byte(`"sessionId":"x`), 1)
+			return ls
+		}), 1500, 1000},
+		{"ChangedMessageOfVersion1", rewrite(t, version1(t, export), func(ls [][]byte) [][]byte {
+			// Its lines carry no chain: the checkpoint after tells.
 			ls[1500] = bytes.Replace(ls[1500], []byte(`"sessionId":"s`), []byte(`"sessionId":"x`), 1)
 			return ls
 		}), 2002, 1000},
@@ -165,6 +171,17 @@ func TestImport_Refused(t *testing.T) {
 		})
 	}
 
+	t.Run("Version1", func(t *testing.T) {
+		// An export of an older build, whose lines carry no chain.
+		dst := openLog(t)
+		if _, err := ledger.Import(ctx(t), opener(version1(t, export)), ws, dst, nil); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := ledger.Check(ctx(t), src, ws, nil)
+		if have, _ := ledger.Check(ctx(t), dst, ws, nil); !reflect.DeepEqual(have, want) {
+			t.Fatalf("after importing a version 1 export: got %+v, want %+v", have, want)
+		}
+	})
 	t.Run("AnotherWorkspace", func(t *testing.T) {
 		dst := openLog(t)
 		_, err := ledger.Import(ctx(t), opener(export), "ws-someone-else", dst, nil)

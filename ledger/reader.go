@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,6 +34,9 @@ type Reader struct {
 	prev events.ChainDigest
 	line int
 	end  *trailer
+	// chain is the start of the chain digest through the message Next
+	// returned last, as its line carries it (nil in version 1).
+	chain []byte
 }
 
 // NewReader reads the header of the export in r. It returns an error
@@ -91,16 +95,27 @@ func (r *Reader) Next() (events.Event, error) {
 		r.end = &t
 		return events.Event{}, io.EOF
 	}
-	seq, raw, err := parseLine(b)
+	seq, chain, raw, err := parseLine(b)
 	if err != nil {
 		return events.Event{}, fmt.Errorf("%w: line %d: %v", ErrFormat, r.line, err)
 	}
+	if (chain != nil) != (r.hdr.V >= 2) {
+		return events.Event{}, fmt.Errorf("%w: line %d: a message line of format version %d with the chain %q", ErrFormat, r.line, r.hdr.V, chain)
+	}
+	r.chain = chain
 	ev, err := events.Decode(raw)
 	if err != nil {
 		return events.Event{}, &events.StoredError{Seq: seq, Err: err}
 	}
 	ev.Seq, ev.Raw = seq, raw
 	return ev, nil
+}
+
+// LineChain reports whether the line of the message Next returned last
+// carries the chain digest through it as digest does (true for a line
+// that carries none: version 1).
+func (r *Reader) LineChain(digest events.ChainDigest) bool {
+	return r.chain == nil || bytes.Equal(r.chain, digest[:lineChainLen])
 }
 
 // Trailer returns what the last line says: the last sequence, the number
@@ -139,32 +154,43 @@ func (r *Reader) readLine() ([]byte, error) {
 	return bytes.Clone(b[:len(b)-1]), nil
 }
 
-// parseLine reads a message line: {"seq":N,"event":<raw>} or
-// {"seq":N,"raw":"<base64>"}.
-func parseLine(b []byte) (uint64, []byte, error) {
+// parseLine reads a message line: {"seq":N,"chain":"<hex>","event":<raw>}
+// or {"seq":N,"chain":"<hex>","raw":"<base64>"}, without "chain" in
+// version 1; chain is nil without it.
+func parseLine(b []byte) (seq uint64, chain, raw []byte, err error) {
 	rest, ok := bytes.CutPrefix(b, []byte(`{"seq":`))
 	if !ok || len(rest) == 0 || rest[len(rest)-1] != '}' {
-		return 0, nil, errors.New("not a message line")
+		return 0, nil, nil, errors.New("not a message line")
 	}
 	rest = rest[:len(rest)-1]
 	i := bytes.IndexByte(rest, ',')
 	if i <= 0 {
-		return 0, nil, errors.New("no sequence")
+		return 0, nil, nil, errors.New("no sequence")
 	}
-	seq, err := strconv.ParseUint(string(rest[:i]), 10, 64)
+	seq, err = strconv.ParseUint(string(rest[:i]), 10, 64)
 	if err != nil || seq == 0 {
-		return 0, nil, fmt.Errorf("sequence %q", rest[:i])
+		return 0, nil, nil, fmt.Errorf("sequence %q", rest[:i])
 	}
 	rest = rest[i:]
+	if enc, ok := bytes.CutPrefix(rest, []byte(`,"chain":"`)); ok {
+		n := hex.EncodedLen(lineChainLen)
+		if len(enc) < n+1 || enc[n] != '"' {
+			return 0, nil, nil, fmt.Errorf("seq %d: chain", seq)
+		}
+		if chain, err = hex.DecodeString(string(enc[:n])); err != nil {
+			return 0, nil, nil, fmt.Errorf("seq %d: chain: %v", seq, err)
+		}
+		rest = enc[n+1:]
+	}
 	if raw, ok := bytes.CutPrefix(rest, []byte(`,"event":`)); ok {
-		return seq, raw, nil
+		return seq, chain, raw, nil
 	}
 	if enc, ok := bytes.CutPrefix(rest, []byte(`,"raw":"`)); ok && len(enc) > 0 && enc[len(enc)-1] == '"' {
 		raw, err := base64.StdEncoding.DecodeString(string(enc[:len(enc)-1]))
 		if err != nil {
-			return 0, nil, fmt.Errorf("seq %d: raw: %v", seq, err)
+			return 0, nil, nil, fmt.Errorf("seq %d: raw: %v", seq, err)
 		}
-		return seq, raw, nil
+		return seq, chain, raw, nil
 	}
-	return 0, nil, fmt.Errorf("seq %d: neither event nor raw", seq)
+	return 0, nil, nil, fmt.Errorf("seq %d: neither event nor raw", seq)
 }

@@ -37,6 +37,13 @@ type Result struct {
 	Verified uint64 `json:"verified"`
 	// Problem is the first disagreement, nil if the chain holds.
 	Problem *Problem `json:"problem,omitempty"`
+	// Missing lists the sequences the stream lacks: gaps among its
+	// messages and a removed tail (beyond its last sequence, as far as
+	// the read models or the stream's own counts had seen it).
+	Missing []Span `json:"missing,omitempty"`
+	// Changed lists the sequences whose stored message is not the one
+	// the read models applied (see Checker.Remember).
+	Changed []uint64 `json:"changed,omitempty"`
 }
 
 // Check recomputes the chain of the ledger of workspaceID from its first
@@ -63,26 +70,34 @@ func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Res
 			return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
 		}
 	}
-	err := replay(ctx, 1, func(ev events.Event) error {
-		c.Add(ev)
-		return nil
-	})
-	var se *events.StoredError
-	if errors.As(err, &se) {
-		c.Fail(se.Seq, fmt.Sprintf("the stored message does not decode (%v)", se.Err))
-		err = nil
-	}
-	if err != nil {
-		return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
+	// A stored message that does not decode is named, and the messages
+	// after it are read on: they are not missing.
+	for from := uint64(1); ; {
+		err := replay(ctx, from, func(ev events.Event) error {
+			c.Add(ev)
+			return nil
+		})
+		var se *events.StoredError
+		if errors.As(err, &se) && se.Seq >= from {
+			c.Undecodable(se.Seq, fmt.Sprintf("the stored message does not decode (%v)", se.Err))
+			from = se.Seq + 1
+			continue
+		}
+		if err != nil {
+			return Result{}, fmt.Errorf("check the ledger's chain: %w", err)
+		}
+		break
 	}
 	if through := c.Through(); through < last {
+		c.lost(Span{through + 1, last})
 		c.Fail(through+1, fmt.Sprintf("the stream's last sequence is %d, its stored messages end at seq %d: %d..%d are missing", last, through, through+1, last))
 	}
 	return result(c, c.Finish()), nil
 }
 
 func result(c *Checker, p *Problem) Result {
-	r := Result{Through: c.Through(), Checkpoints: c.Checkpoints(), Signed: c.Signed(), Unchecked: c.Unchecked(), Verified: c.Verified(), Problem: p}
+	r := Result{Through: c.Through(), Checkpoints: c.Checkpoints(), Signed: c.Signed(), Unchecked: c.Unchecked(), Verified: c.Verified(), Problem: p,
+		Missing: c.Missing(), Changed: c.Changed()}
 	if r.Through > 0 {
 		r.Digest = c.Digest().String()
 	}

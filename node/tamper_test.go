@@ -1,12 +1,16 @@
 package node_test
 
 import (
-	"bytes"
 	"context"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
+	"github.com/clumsies/clumsies/internal/jsblock"
+	"github.com/clumsies/clumsies/ledger"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
 )
@@ -66,7 +70,10 @@ func verifyNode(tb testing.TB, ws *workspace.Workspace) node.Report {
 // TestVerify_Tampered changes a workspace's JetStream store behind the
 // server's back, the way an editor of the block files would (checksums
 // made right), and checks that verify names the first sequence where the
-// stored bytes and the checkpoints (or the read models' chain) disagree.
+// stored bytes and the checkpoints (or the read models' chain) disagree,
+// and every sequence missing or rewritten: with no owner running
+// (VerifyStopped, which starts none and leaves the read models as they
+// were), and through an owner.
 //
 // The ledger: 10 reports, a checkpoint at 11 (covering 1..10), 10 more,
 // a checkpoint at 22, 10 more, a checkpoint at 33.
@@ -77,7 +84,7 @@ func TestVerify_Tampered(t *testing.T) {
 		grow(t, n, 10)
 		grow(t, n, 10)
 		n.Close()
-		older, err := os.ReadFile(readBlock(t, ws, 1).path)
+		older, err := os.ReadFile(jsblock.Read(t, ws, 1).Path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,65 +98,117 @@ func TestVerify_Tampered(t *testing.T) {
 		tamper func(t *testing.T, ws *workspace.Workspace, older []byte)
 		seq    uint64 // the sequence verify must name
 		after  uint64 // through which the checkpoints hold
+		// what verify finds missing and rewritten with no owner, and
+		// through one (which rebuilds read models ahead of the stream,
+		// so that they remember less)
+		missing      []ledger.Span
+		changed      []uint64
+		ownerChanged []uint64
+		ownerSeq     uint64 // the sequence named through an owner, if not seq
 	}{
-		{"Untouched", func(*testing.T, *workspace.Workspace, []byte) {}, 0, 32},
+		{"Untouched", func(*testing.T, *workspace.Workspace, []byte) {}, 0, 32, nil, nil, nil, 0},
 		{"FlippedBytes", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
 			// A rewritten summary: same length, still an event.
-			b := readBlock(t, ws, 1)
-			r := b.find(t, 15)
-			i := bytes.Index(r.data, []byte(`"summary":"work"`))
-			if i < 0 {
-				t.Fatalf("seq 15 holds %s", r.data)
-			}
-			r.data = bytes.Clone(r.data)
-			copy(r.data[i:], `"summary":"play"`)
-			b.set(r)
-			b.write(t, 0)
-		}, 22, 10},
+			b := jsblock.Read(t, ws, 1)
+			b.Replace(t, 15, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 0)
+		}, 15, 10, nil, []uint64{15}, []uint64{15}, 0},
+		{"TwoFlipped", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
+			b := jsblock.Read(t, ws, 1)
+			b.Replace(t, 15, `"summary":"work"`, `"summary":"play"`)
+			b.Replace(t, 28, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 0)
+		}, 15, 10, nil, []uint64{15, 28}, []uint64{15, 28}, 0},
+		{"Undecodable", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
+			// A message that no longer decodes: the ones after it are
+			// read on, not taken for missing.
+			b := jsblock.Read(t, ws, 1)
+			b.Replace(t, 15, `"workspaceId"`, `"playspaceId"`)
+			b.Replace(t, 28, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 0)
+		}, 15, 10, nil, []uint64{15, 28}, []uint64{15, 28}, 0},
 		{"DeletedMessage", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
-			b := readBlock(t, ws, 1)
-			r := b.find(t, 15)
-			r.seq |= eraseBit
-			b.set(r)
-			b.write(t, 0)
-		}, 15, 10},
+			b := jsblock.Read(t, ws, 1)
+			b.Erase(t, 15)
+			b.Write(t, 0)
+		}, 15, 10, []ledger.Span{{From: 15, To: 15}}, nil, nil, 0},
+		{"TwoDeletedAndFlipped", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
+			b := jsblock.Read(t, ws, 1)
+			for _, seq := range []uint64{3, 4, 30} {
+				b.Erase(t, seq)
+			}
+			b.Replace(t, 15, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 0)
+		}, 3, 0, []ledger.Span{{From: 3, To: 4}, {From: 30, To: 30}}, []uint64{15}, []uint64{15}, 0},
 		{"TruncatedTail", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
-			readBlock(t, ws, 1).write(t, 25)
-		}, 26, 21},
+			jsblock.Read(t, ws, 1).Write(t, 25)
+		}, 26, 21, []ledger.Span{{From: 26, To: 32}}, nil, nil, 0},
+		{"TruncatedTailAndFlipped", func(t *testing.T, ws *workspace.Workspace, _ []byte) {
+			b := jsblock.Read(t, ws, 1)
+			b.Replace(t, 15, `"summary":"work"`, `"summary":"play"`)
+			b.Write(t, 25)
+		}, 15, 10, []ledger.Span{{From: 26, To: 32}}, []uint64{15}, nil, 22},
 		{"OlderBlockRestored", func(t *testing.T, ws *workspace.Workspace, older []byte) {
-			b := readBlock(t, ws, 1)
-			if err := os.WriteFile(b.path, older, 0o600); err != nil {
+			b := jsblock.Read(t, ws, 1)
+			if err := os.WriteFile(b.Path, older, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			dropStateSnapshot(t, msgsDir(ws))
-		}, 23, 21},
+			jsblock.DropStateSnapshot(t, jsblock.MsgsDir(ws))
+		}, 23, 21, []ledger.Span{{From: 23, To: 32}}, nil, nil, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ws, older := build(t)
 			tc.tamper(t, ws, older)
+			// No owner runs: verify opens the store itself and starts no
+			// projector, so it neither waits for one nor rebuilds the
+			// read models ahead of the stream (which would keep a mark).
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			alone, err := node.VerifyStopped(ctx, ws, node.Options{Sync: embeddednats.SyncInterval})
+			if err != nil {
+				t.Fatalf("VerifyStopped: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(ws.StateDir(), "ledger-mark.json")); !os.IsNotExist(err) {
+				t.Fatalf("VerifyStopped rebuilt the read models (a ledger mark: %v)", err)
+			}
+			checkTampered(t, "VerifyStopped", alone, tc.seq, tc.after, tc.missing, tc.changed)
+			// Through an owner, the chain check names the same, but for
+			// what the read models it rebuilt no longer remember.
 			r := verifyNode(t, ws)
-			p := r.Chain.Problem
-			if tc.seq == 0 {
-				if !r.OK() || p != nil || r.Chain.Through != 33 || r.Chain.Checkpoints != 3 || r.Chain.Verified != tc.after {
-					t.Fatalf("verify of an untouched store: got %+v", r)
-				}
-				return
+			seq := tc.seq
+			if tc.ownerSeq != 0 {
+				seq = tc.ownerSeq
 			}
-			if r.OK() || p == nil {
-				t.Fatalf("verify: got no problem (%+v), want the chain broken at seq %d", r, tc.seq)
+			checkTampered(t, "Verify", r, seq, tc.after, tc.missing, tc.ownerChanged)
+			if tc.seq == 0 && (r.Chain.Through != 33 || r.Chain.Checkpoints != 3) {
+				t.Fatalf("verify of an untouched store: got %+v", r)
 			}
-			if p.Seq != tc.seq || p.After != tc.after {
-				t.Fatalf("verify: got the chain broken at seq %d (good through %d): %s; want seq %d (good through %d)", p.Seq, p.After, p.Reason, tc.seq, tc.after)
-			}
-			// Without read models (an owner that cannot start), the
-			// chain check names the same sequence.
-			alone, err := node.CheckLedger(context.Background(), ws, node.Options{Sync: embeddednats.SyncInterval})
-			if err != nil || alone.Problem == nil || alone.Problem.Seq != tc.seq {
-				t.Fatalf("CheckLedger: got %+v, %v; want the chain broken at seq %d", alone.Problem, err, tc.seq)
-			}
-			t.Logf("%s: %s", tc.name, r.Problems[0])
+			t.Logf("%s: %q", tc.name, alone.Problems)
 		})
+	}
+}
+
+// checkTampered checks that r names the chain broken at seq (good through
+// after), or nothing when seq is 0, and exactly the sequences missing and
+// changed.
+func checkTampered(tb testing.TB, what string, r node.Report, seq, after uint64, missing []ledger.Span, changed []uint64) {
+	tb.Helper()
+	p := r.Chain.Problem
+	if seq == 0 {
+		if !r.OK() || p != nil || r.Chain.Verified != after {
+			tb.Fatalf("%s of an untouched store: got %+v", what, r)
+		}
+		return
+	}
+	if r.OK() || p == nil {
+		tb.Fatalf("%s: got no problem (%+v), want the chain broken at seq %d", what, r, seq)
+	}
+	if p.Seq != seq || p.After != after {
+		tb.Fatalf("%s: got the chain broken at seq %d (good through %d): %s; want seq %d (good through %d)", what, p.Seq, p.After, p.Reason, seq, after)
+	}
+	if !slices.Equal(r.Chain.Missing, missing) || !slices.Equal(r.Chain.Changed, changed) {
+		tb.Fatalf("%s: got missing %v and changed %v, want %v and %v (%q)", what, r.Chain.Missing, r.Chain.Changed, missing, changed, r.Problems)
 	}
 }
 
@@ -163,17 +222,17 @@ func TestVerify_RestoredAndWrittenOn(t *testing.T) {
 	n := openNode(t, ws)
 	grow(t, n, 10)
 	n.Close()
-	older, err := os.ReadFile(readBlock(t, ws, 1).path)
+	older, err := os.ReadFile(jsblock.Read(t, ws, 1).Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n = openNode(t, ws)
 	grow(t, n, 10)
 	n.Close()
-	if err := os.WriteFile(readBlock(t, ws, 1).path, older, 0o600); err != nil {
+	if err := os.WriteFile(jsblock.Read(t, ws, 1).Path, older, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dropStateSnapshot(t, msgsDir(ws))
+	jsblock.DropStateSnapshot(t, jsblock.MsgsDir(ws))
 	n = openNode(t, ws)
 	for i := 0; i < 3; i++ { // seqs 12..14 again, with other bytes
 		if _, err := n.Log.Append(context.Background(), report(t, ws, "after the restore")); err != nil {

@@ -3,7 +3,6 @@ package node
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -12,7 +11,6 @@ import (
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/ledger"
 	"github.com/clumsies/clumsies/projections"
-	"github.com/clumsies/clumsies/workspace"
 )
 
 // Report is the outcome of Verify. Problems is empty when everything agrees.
@@ -32,7 +30,8 @@ func (r Report) OK() bool { return len(r.Problems) == 0 }
 
 // Verify checks the ledger's hash chain from the first event (every
 // stored message against the checkpoints, and against the chain the read
-// models computed as they applied it, which catches a removed tail), that
+// models computed as they applied it, which catches a removed tail and
+// names a rewritten message at its sequence: see checkChain), that
 // the live read models equal a fresh replay of the stream (built in
 // memory, the live store is not touched), that every published object's
 // hash and constraint hashes match its body, and that the content tree on
@@ -47,25 +46,10 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 		return r, fmt.Errorf("verify: %w: the read models are not open", ErrProjector)
 	}
 	var err error
-	if r.Digest, err = live.Digest(); err != nil {
+	if r.Chain, err = n.checkChain(ctx, live); err != nil {
 		return r, err
 	}
-	c := ledger.NewChecker(n.WS.ID())
-	c.Verify(verifier(n.key))
-	head := live.Chain()
-	c.Expect(head.Seq, head.Digest, "the read models")
-	if m, ok, err := readMark(n.WS.StateDir()); err != nil {
-		return r, err
-	} else if ok && m.Seq > head.Seq {
-		c.Expect(m.Seq, m.Digest, "the read models before they were rebuilt ("+filepath.Join(n.WS.StateDir(), markFile)+
-			"; remove it if an older copy of the ledger was put back on purpose)")
-	}
-	if r.Chain, err = ledger.Check(ctx, n.Log, n.WS.ID(), c); err != nil {
-		return r, err
-	}
-	if p := r.Chain.Problem; p != nil {
-		r.Problems = append(r.Problems, fmt.Sprintf("ledger chain broken at seq %d (the checkpoints hold through seq %d): %s", p.Seq, p.After, p.Reason))
-	}
+	r.Problems = chainProblems(r.Chain)
 	if caughtUp != nil {
 		if r.Chain.Problem == nil {
 			return r, caughtUp
@@ -73,18 +57,29 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 		r.Problems = append(r.Problems, fmt.Sprintf("the read models cannot catch up: %v", caughtUp))
 		return r, nil
 	}
+	return r, n.verifyModels(ctx, live, &r)
+}
+
+// verifyModels adds to r the checks of the read models live: they equal
+// a replay of the stream, every object's hashes match its body, and the
+// content tree matches the manifest.
+func (n *Node) verifyModels(ctx context.Context, live *projections.Store, r *Report) error {
+	var err error
+	if r.Digest, err = live.Digest(); err != nil {
+		return err
+	}
 	replay, err := projections.Rebuild(ctx, n.Log, "", projections.Options{FS: vfs.NewMem(), Logger: n.logger}, nil)
 	if err != nil {
 		if r.Chain.Problem == nil {
-			return r, fmt.Errorf("replay the stream: %w", err)
+			return fmt.Errorf("replay the stream: %w", err)
 		}
 		// The chain names what is wrong; the replay cannot get past it.
 		r.Problems = append(r.Problems, fmt.Sprintf("the stream does not replay: %v", err))
-		return r, nil
+		return nil
 	}
 	defer replay.Close()
 	if r.ReplayDigest, err = replay.Digest(); err != nil {
-		return r, err
+		return err
 	}
 	r.Events = replay.Checkpoint()
 	if live.Checkpoint() != replay.Checkpoint() {
@@ -95,7 +90,7 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 	}
 	objs, err := live.Objects()
 	if err != nil {
-		return r, err
+		return err
 	}
 	r.Objects = len(objs)
 	for _, meta := range objs {
@@ -107,7 +102,7 @@ func (n *Node) Verify(ctx context.Context) (Report, error) {
 	} else if len(plan) > 0 {
 		r.Problems = append(r.Problems, fmt.Sprintf("content tree differs from the published manifest (%s); run `clumsies publish`", describePlan(plan)))
 	}
-	return r, nil
+	return nil
 }
 
 // checkObject compares an object's stored hashes with its body.
@@ -175,38 +170,4 @@ func describePlan(changes []catalog.Change) string {
 		}
 	}
 	return fmt.Sprintf("%d to publish, %d to remove", pub, rem)
-}
-
-// CheckLedger checks the ledger's hash chain of ws without its read
-// models, for a workspace whose owner cannot start because its stream is
-// damaged: it takes the workspace's lock (failing with an error wrapping
-// embeddednats.ErrLocked when another process owns it), reads what the
-// stream still holds, and names the first sequence missing or changed,
-// against the checkpoints and the mark of earlier read models
-// (ledger-mark.json).
-func CheckLedger(ctx context.Context, ws *workspace.Workspace, opts Options) (ledger.Result, error) {
-	n, err := Open(ctx, ws, opts)
-	if err != nil {
-		return ledger.Result{}, err
-	}
-	defer n.Close()
-	c := ledger.NewChecker(ws.ID())
-	c.Verify(verifier(opts.CheckpointKey))
-	if m, ok, err := readMark(ws.StateDir()); err != nil {
-		return ledger.Result{}, err
-	} else if ok {
-		c.Expect(m.Seq, m.Digest, "the read models before they were rebuilt ("+filepath.Join(ws.StateDir(), markFile)+
-			"; remove it if an older copy of the ledger was put back on purpose)")
-	}
-	return ledger.Check(ctx, n.Log, ws.ID(), c)
-}
-
-// verifier checks the signatures made with key; it knows no other node's.
-func verifier(key CheckpointKey) ledger.Verifier {
-	return func(node string, msg, sig []byte) (bool, error) {
-		if key == nil || node != key.NodeID() {
-			return false, nil
-		}
-		return true, key.Verify(msg, sig)
-	}
 }

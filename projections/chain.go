@@ -23,8 +23,12 @@ type ChainHead struct {
 	Checkpoints uint64 `json:"checkpoints"`
 }
 
-// prefixChain is the chain's key prefix; its one row is keyChain.
-const prefixChain = "l/"
+// prefixChain is the chain's key prefix: its head is keyChain, and
+// under prefixChainAt (on disk only) the digest through each sequence.
+const (
+	prefixChain   = "l/"
+	prefixChainAt = "l/e/"
+)
 
 var keyChain = []byte(prefixChain + "chain")
 
@@ -40,16 +44,23 @@ type chainRow struct {
 // digest over the stored bytes of every event (events.Event.Raw) in
 // sequence order. The chain of a workspace starts from its id, which the
 // first event carries.
+//
+// It also keeps the digest through each sequence it applied, so that
+// verify can tell which stored message changed or went missing after the
+// read models applied it (chainat.go).
 type chainModel struct {
 	row     chainRow // Digest is rendered when written
 	digest  events.ChainDigest
 	touched bool
-	off     bool // Options.NoChain
+	off     bool      // Options.NoChain
+	applied []chainAt // digests to write, in sequence order
 }
 
 func newChainModel() *chainModel { return &chainModel{} }
 
 func (m *chainModel) prefix() string { return prefixChain }
+
+func (m *chainModel) diskOnly() string { return prefixChainAt }
 
 func (m *chainModel) apply(d decoded) {
 	if m.off {
@@ -61,6 +72,7 @@ func (m *chainModel) apply(d decoded) {
 	}
 	m.digest = m.digest.Next(ev.Seq, ev.Raw)
 	m.row.Seq = ev.Seq
+	m.applied = append(m.applied, chainAt{ev.Seq, m.digest})
 	if ev.Type == events.TypeCheckpoint {
 		m.row.LastCheckpoint = ev.Seq
 		m.row.Checkpoints++
@@ -76,6 +88,10 @@ func (m *chainModel) write(w *rowWriter) {
 	row := m.row
 	row.Digest = m.digest.String()
 	w.json(keyChain, row)
+	for _, a := range m.applied {
+		w.set(chainAtKey(a.seq), a.digest[:])
+	}
+	m.applied = m.applied[:0]
 }
 
 func (m *chainModel) load(key string, v []byte) error {

@@ -4,14 +4,20 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/jsblock"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 // copyWorkspace copies a workspace's config and content (not its state)
@@ -144,6 +150,13 @@ func TestCLI_ExportImport(t *testing.T) {
 	if bytes.Equal(changed, plain) {
 		t.Fatal("the export holds no refer to change")
 	}
+	// The line changed names its sequence.
+	at := bytes.Index(plain, []byte(`"constraintId":"Steps/1"`))
+	line := plain[bytes.LastIndexByte(plain[:at], '\n')+1:]
+	var changedSeq uint64
+	if _, err := fmt.Sscanf(string(line), `{"seq":%d,`, &changedSeq); err != nil {
+		t.Fatalf("the changed line %.80s: %v", line, err)
+	}
 	var out bytes.Buffer
 	zw := gzip.NewWriter(&out)
 	zw.Write(changed)
@@ -153,8 +166,8 @@ func TestCLI_ExportImport(t *testing.T) {
 	}
 	fresh := copyWorkspace(t, dir)
 	r := run(t, fresh, "import", bad)
-	if r.code != 1 || !strings.Contains(r.stderr, "hash chain broken at seq ") {
-		t.Fatalf("import of a changed export: got exit %d %q, want a refusal naming the sequence", r.code, r.stderr)
+	if want := fmt.Sprintf("hash chain broken at seq %d: the line of seq %d was changed", changedSeq, changedSeq); r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("import of a changed export: got exit %d %q, want a refusal naming the sequence (%q)", r.code, r.stderr, want)
 	}
 	if evs := eventLines(t, fresh); len(evs) != 0 {
 		t.Fatalf("a refused import left %d events", len(evs))
@@ -228,4 +241,57 @@ func TestCLI_ImportLineTooLong(t *testing.T) {
 	if out := mustRun(t, dir, "events", "--json"); strings.TrimSpace(out) != "" {
 		t.Fatalf("events after the refused import: %q, want none", out)
 	}
+}
+
+// TestCLI_VerifyNamesDamage removes a message from a stopped workspace's
+// store, rewrites another with a valid record checksum and cuts the
+// tail: verify, with no owner to start, opens the store itself and names
+// each sequence, and leaves the read models as they were (an owner would
+// have rebuilt them, ahead of the stream, and forgotten what they saw).
+func TestCLI_VerifyNamesDamage(t *testing.T) {
+	dir := newWorkspace(t)
+	_, cl := serve(t, dir)
+	setup(t, cl, "damaged")
+	for i := 0; i < 10; i++ {
+		call(t, cl, "agentreport", map[string]any{"summary": "work"})
+	}
+	cl.Close()
+	var reports []uint64
+	for _, ev := range eventLines(t, dir) {
+		if ev["type"] == string(events.TypeAgentReport) {
+			reports = append(reports, uint64(ev["seq"].(float64)))
+		}
+	}
+	if len(reports) != 10 {
+		t.Fatalf("got reports at %v, want 10", reports)
+	}
+	ws, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed, rewritten, cut := reports[2], reports[5], reports[7]
+	b := jsblock.Read(t, ws, 1)
+	b.Erase(t, removed)
+	b.Replace(t, rewritten, `"summary":"work"`, `"summary":"play"`)
+	b.Write(t, cut)
+
+	for range 2 { // the second run finds what the first did: nothing was rebuilt
+		r := run(t, dir, "verify", "--json")
+		var got struct {
+			OK    bool          `json:"ok"`
+			Chain ledger.Result `json:"chain"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || r.code != 1 || got.OK {
+			t.Fatalf("verify of a damaged store: exit %d, %v\nstdout: %s\nstderr: %s", r.code, err, r.stdout, r.stderr)
+		}
+		c := got.Chain
+		if c.Problem == nil || c.Problem.Seq != removed || len(c.Missing) != 2 || c.Missing[0] != (ledger.Span{From: removed, To: removed}) ||
+			c.Missing[1].From != cut+1 || c.Missing[1].To < reports[9] || !slices.Equal(c.Changed, []uint64{rewritten}) {
+			t.Fatalf("verify: got %+v; want the chain broken at seq %d, missing %d and %d.., rewritten %d", c, removed, removed, cut+1, rewritten)
+		}
+		if _, err := os.Stat(filepath.Join(ws.StateDir(), "ledger-mark.json")); !os.IsNotExist(err) {
+			t.Fatalf("verify rebuilt the read models (a ledger mark: %v)", err)
+		}
+	}
+	t.Log(run(t, dir, "verify").stdout)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 )
@@ -19,15 +20,30 @@ type VerifyCommand struct {
 }
 
 // Run implements command. It exits with status 1 when anything disagrees.
+//
+// With no process owning the workspace, verify opens the store itself and
+// checks the stream before it starts any read model (node.VerifyStopped):
+// a damaged stream is reported, naming each missing or rewritten
+// sequence, without an owner whose projector would stop on it. With an
+// owner, it asks the owner.
 func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 	fs := c.m.newFlags("verify", "verify [--workspace DIR] [--against-hub] [--json]")
 	fs.BoolVar(&c.atHub, "against-hub", false, "also compare the ledger with the hub's copy of it (a workspace that joined a hub)")
-	h, err := c.m.attachData(ctx, fs, args, &c.ws, &c.json, "print JSON")
-	if errors.Is(err, node.ErrProjector) {
-		// The read models cannot start (a damaged stream stops the
-		// projector): the chain check can still say what is wrong.
-		return c.chainOnly(ctx, err)
+	c.ws.register(fs)
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return err
 	}
+	if !c.atHub {
+		r, err := c.stopped(ctx)
+		if !errors.Is(err, embeddednats.ErrLocked) {
+			if err != nil {
+				return err
+			}
+			return c.print(r, nil)
+		}
+	}
+	h, err := c.ws.attach(ctx, c.m, node.Options{})
 	if err != nil {
 		return err
 	}
@@ -45,6 +61,30 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 		hc = &check
 		r.Problems = append(r.Problems, problems...)
 	}
+	return c.print(r, hc)
+}
+
+// stopped verifies the workspace while no process owns it; the error
+// wraps embeddednats.ErrLocked when one does.
+func (c *VerifyCommand) stopped(ctx context.Context) (node.Report, error) {
+	ws, err := c.ws.workspace()
+	if err != nil {
+		return node.Report{}, err
+	}
+	logger, err := c.ws.logger(c.m.Stderr)
+	if err != nil {
+		return node.Report{}, err
+	}
+	o := node.Options{Logger: logger}
+	if id, err := hublink.LoadIdentity(ws.StateDir()); err == nil {
+		o.CheckpointKey = id.Key() // check the signatures this node made
+	}
+	return node.VerifyStopped(ctx, ws, o)
+}
+
+// print prints r (and hc, the check against the hub, if any) and returns
+// the exit status 1 when anything disagrees.
+func (c *VerifyCommand) print(r node.Report, hc *HubCheck) error {
 	if c.json {
 		if r.Problems == nil {
 			r.Problems = []string{}
@@ -57,8 +97,13 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(c.m.Stdout, "events %d, objects %d\nlive   %s\nreplay %s\nchain  %s through seq %d, %d checkpoints hold through seq %d\n",
-			r.Events, r.Objects, r.Digest, r.ReplayDigest, r.Chain.Digest, r.Chain.Through, r.Chain.Checkpoints, r.Chain.Verified)
+		if r.Digest != "" { // the read models were checked
+			fmt.Fprintf(c.m.Stdout, "events %d, objects %d\nlive   %s\nreplay %s\n", r.Events, r.Objects, r.Digest, r.ReplayDigest)
+		} else {
+			fmt.Fprintf(c.m.Stdout, "events %d\n", r.Events)
+		}
+		fmt.Fprintf(c.m.Stdout, "chain  %s through seq %d, %d checkpoints hold through seq %d\n",
+			orDash(r.Chain.Digest), r.Chain.Through, r.Chain.Checkpoints, r.Chain.Verified)
 		if r.Chain.Signed+r.Chain.Unchecked > 0 {
 			fmt.Fprintf(c.m.Stdout, "signed %d checkpoints' signatures hold, %d by another node's key not checked\n", r.Chain.Signed, r.Chain.Unchecked)
 		}
@@ -80,45 +125,6 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 		return errSilent{1}
 	}
 	return nil
-}
-
-// chainOnly reports the ledger's chain of a workspace whose read models
-// cannot start (why: cause), and exits with status 1.
-func (c *VerifyCommand) chainOnly(ctx context.Context, cause error) error {
-	ws, err := c.ws.workspace()
-	if err != nil {
-		return err
-	}
-	logger, err := c.ws.logger(c.m.Stderr)
-	if err != nil {
-		return err
-	}
-	o := node.Options{Logger: logger}
-	if id, err := hublink.LoadIdentity(ws.StateDir()); err == nil {
-		o.CheckpointKey = id.Key() // check the signatures this node made
-	}
-	chain, err := node.CheckLedger(ctx, ws, o)
-	if err != nil {
-		return fmt.Errorf("%w; checking the ledger's chain without them failed too: %w", cause, err)
-	}
-	r := node.Report{Events: chain.Through, Chain: chain, Problems: []string{"the read models cannot start: " + cause.Error()}}
-	if p := chain.Problem; p != nil {
-		r.Problems = append([]string{fmt.Sprintf("ledger chain broken at seq %d (the checkpoints hold through seq %d): %s", p.Seq, p.After, p.Reason)}, r.Problems...)
-	}
-	if c.json {
-		if err := json.NewEncoder(c.m.Stdout).Encode(struct {
-			OK bool `json:"ok"`
-			node.Report
-		}{false, r}); err != nil {
-			return err
-		}
-		return errSilent{1}
-	}
-	fmt.Fprintf(c.m.Stdout, "events %d\nchain  %s through seq %d, %d checkpoints hold through seq %d\n", r.Events, chain.Digest, chain.Through, chain.Checkpoints, chain.Verified)
-	for _, p := range r.Problems {
-		fmt.Fprintln(c.m.Stdout, "PROBLEM:", p)
-	}
-	return errSilent{1}
 }
 
 func orDash(s string) string {

@@ -1,4 +1,7 @@
-package node_test
+// Package jsblock reads and rewrites the message block files of a
+// workspace's JetStream store, with correct checksums, for the tests that
+// damage a stopped workspace's store the way an editor of its files would.
+package jsblock
 
 import (
 	"bytes"
@@ -31,43 +34,44 @@ import (
 //
 // msgs/index.db snapshots the stream's state; without it the server
 // rebuilds the state from the blocks when it starts. The tamper tests
-// below rewrite records with correct checksums, as someone who wants a
+// using this package rewrite records with correct checksums, as someone who wants a
 // change to go unnoticed would, with the server stopped.
 
 const (
 	recordHeader = 22
 	hdrBit       = 1 << 31
-	eraseBit     = 1 << 63
+	EraseBit     = 1 << 63
 )
 
-// record is one message record of a block file.
-type record struct {
+// Record is one message record of a block file. Seq (EraseBit set for
+// an erased message) and Data may be changed before Block.Set.
+type Record struct {
 	off, len int
-	seq      uint64
+	Seq      uint64
 	ts       uint64
 	subj     []byte
 	hdr      []byte // nil without headers
-	data     []byte
+	Data     []byte
 }
 
-// block is a block file of a workspace's stream.
-type block struct {
-	path   string
+// Block is a block file of a workspace's stream.
+type Block struct {
+	Path   string
 	stream string
 	index  int
-	recs   []record
+	recs   []Record
 }
 
-// msgsDir returns the folder of the block files of ws's stream.
-func msgsDir(ws *workspace.Workspace) string {
+// MsgsDir returns the folder of the block files of ws's stream.
+func MsgsDir(ws *workspace.Workspace) string {
 	return filepath.Join(ws.StateDir(), "jetstream", "$G", "streams", natsjs.StreamName(ws.ID()), "msgs")
 }
 
-// readBlock reads block file n of ws's stream.
-func readBlock(tb testing.TB, ws *workspace.Workspace, n int) *block {
+// Read reads block file n of ws's stream.
+func Read(tb testing.TB, ws *workspace.Workspace, n int) *Block {
 	tb.Helper()
-	b := &block{path: filepath.Join(msgsDir(ws), fmt.Sprintf("%d.blk", n)), stream: natsjs.StreamName(ws.ID()), index: n}
-	buf, err := os.ReadFile(b.path)
+	b := &Block{Path: filepath.Join(MsgsDir(ws), fmt.Sprintf("%d.blk", n)), stream: natsjs.StreamName(ws.ID()), index: n}
+	buf, err := os.ReadFile(b.Path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -76,7 +80,7 @@ func readBlock(tb testing.TB, ws *workspace.Workspace, n int) *block {
 		rl := le.Uint32(buf[off:])
 		hasHdr := rl&hdrBit != 0
 		rl &^= hdrBit
-		r := record{off: off, len: int(rl), seq: le.Uint64(buf[off+4:]), ts: le.Uint64(buf[off+12:])}
+		r := Record{off: off, len: int(rl), Seq: le.Uint64(buf[off+4:]), ts: le.Uint64(buf[off+12:])}
 		slen := int(le.Uint16(buf[off+20:]))
 		p := off + recordHeader
 		r.subj = buf[p : p+slen]
@@ -86,9 +90,9 @@ func readBlock(tb testing.TB, ws *workspace.Workspace, n int) *block {
 			r.hdr = buf[p+4 : p+4+hl]
 			p += 4 + hl
 		}
-		r.data = buf[p : off+int(rl)-8]
+		r.Data = buf[p : off+int(rl)-8]
 		if want := b.checksum(r); !bytes.Equal(want, buf[off+int(rl)-8:off+int(rl)]) {
-			tb.Fatalf("%s: the record at %d does not check: the format is not what this test knows", b.path, off)
+			tb.Fatalf("%s: the record at %d does not check: the format is not what this test knows", b.Path, off)
 		}
 		b.recs = append(b.recs, r)
 		off += int(rl)
@@ -97,26 +101,26 @@ func readBlock(tb testing.TB, ws *workspace.Workspace, n int) *block {
 }
 
 // checksum is the record's HighwayHash-64, as the server computes it.
-func (b *block) checksum(r record) []byte {
+func (b *Block) checksum(r Record) []byte {
 	key := sha256.Sum256(fmt.Appendf(nil, "%s-%d", b.stream, b.index))
 	h, err := highwayhash.New64(key[:])
 	if err != nil {
 		panic(err)
 	}
 	var hdr [16]byte
-	binary.LittleEndian.PutUint64(hdr[0:], r.seq)
+	binary.LittleEndian.PutUint64(hdr[0:], r.Seq)
 	binary.LittleEndian.PutUint64(hdr[8:], r.ts)
 	h.Write(hdr[:])
 	h.Write(r.subj)
 	h.Write(r.hdr)
-	h.Write(r.data)
+	h.Write(r.Data)
 	return h.Sum(nil)
 }
 
 // encode renders a record with its checksum.
-func (b *block) encode(r record) []byte {
+func (b *Block) encode(r Record) []byte {
 	le := binary.LittleEndian
-	n := recordHeader + len(r.subj) + len(r.data) + 8
+	n := recordHeader + len(r.subj) + len(r.Data) + 8
 	if r.hdr != nil {
 		n += 4 + len(r.hdr)
 	}
@@ -126,7 +130,7 @@ func (b *block) encode(r record) []byte {
 		l |= hdrBit
 	}
 	out = le.AppendUint32(out, l)
-	out = le.AppendUint64(out, r.seq)
+	out = le.AppendUint64(out, r.Seq)
 	out = le.AppendUint64(out, r.ts)
 	out = le.AppendUint16(out, uint16(len(r.subj)))
 	out = append(out, r.subj...)
@@ -134,53 +138,78 @@ func (b *block) encode(r record) []byte {
 		out = le.AppendUint32(out, uint32(len(r.hdr)))
 		out = append(out, r.hdr...)
 	}
-	out = append(out, r.data...)
+	out = append(out, r.Data...)
 	return append(out, b.checksum(r)...)
 }
 
-// find returns the record of sequence seq.
-func (b *block) find(tb testing.TB, seq uint64) record {
+// Find returns the record of sequence seq.
+func (b *Block) Find(tb testing.TB, seq uint64) Record {
 	tb.Helper()
 	for _, r := range b.recs {
-		if r.seq == seq {
+		if r.Seq == seq {
 			return r
 		}
 	}
-	tb.Fatalf("%s holds no seq %d", b.path, seq)
-	return record{}
+	tb.Fatalf("%s holds no seq %d", b.Path, seq)
+	return Record{}
 }
 
-// write writes the records back, keeping those up to and including seq
+// Write writes the records back, keeping those up to and including seq
 // through (0: all), and removes the stream's state snapshot so that the
 // server reads the blocks.
-func (b *block) write(tb testing.TB, through uint64) {
+func (b *Block) Write(tb testing.TB, through uint64) {
 	tb.Helper()
 	var out []byte
 	for _, r := range b.recs {
-		if through != 0 && r.seq&^eraseBit > through {
+		if through != 0 && r.Seq&^EraseBit > through {
 			break
 		}
 		out = append(out, b.encode(r)...)
 	}
-	if err := os.WriteFile(b.path, out, 0o600); err != nil {
+	if err := os.WriteFile(b.Path, out, 0o600); err != nil {
 		tb.Fatal(err)
 	}
-	dropStateSnapshot(tb, filepath.Dir(b.path))
+	DropStateSnapshot(tb, filepath.Dir(b.Path))
 }
 
-// dropStateSnapshot removes msgs/index.db.
-func dropStateSnapshot(tb testing.TB, dir string) {
+// DropStateSnapshot removes msgs/index.db.
+func DropStateSnapshot(tb testing.TB, dir string) {
 	tb.Helper()
 	if err := os.Remove(filepath.Join(dir, "index.db")); err != nil && !os.IsNotExist(err) {
 		tb.Fatal(err)
 	}
 }
 
-// set replaces the record of the same sequence.
-func (b *block) set(r record) {
+// Set replaces the record of the same sequence.
+func (b *Block) Set(r Record) {
 	for i := range b.recs {
 		if b.recs[i].off == r.off {
 			b.recs[i] = r
 		}
 	}
+}
+
+// Erase marks the message of sequence seq erased, as a removal leaves it.
+func (b *Block) Erase(tb testing.TB, seq uint64) {
+	tb.Helper()
+	r := b.Find(tb, seq)
+	r.Seq |= EraseBit
+	b.Set(r)
+}
+
+// Replace rewrites the message of sequence seq with old replaced by new,
+// of the same length, so that the record keeps its size.
+func (b *Block) Replace(tb testing.TB, seq uint64, old, new string) {
+	tb.Helper()
+	if len(old) != len(new) {
+		tb.Fatalf("replace %q with %q: not the same length", old, new)
+	}
+	r := b.Find(tb, seq)
+	i := bytes.Index(r.Data, []byte(old))
+	if i < 0 {
+		tb.Fatalf("seq %d holds no %q: %s", seq, old, r.Data)
+	}
+	r.Data = bytes.Clone(r.Data)
+	copy(r.Data[i:], new)
+	b.Set(r)
 }

@@ -1,0 +1,65 @@
+package projections_test
+
+import (
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// TestStore_ChainMemory checks that the read models keep the chain
+// digest through every sequence they applied, across a reopen and in a
+// rebuild, and nothing past it or with the chain left out.
+func TestStore_ChainMemory(t *testing.T) {
+	l := newLedger(t)
+	for i := 0; i < 5; i++ {
+		l.refer("p-1", []string{"Wrap"})
+	}
+	evs := l.all()
+	want := []events.ChainDigest{events.ChainStart(workspace)}
+	for _, ev := range evs {
+		want = append(want, want[len(want)-1].Next(ev.Seq, ev.Raw))
+	}
+	check := func(t *testing.T, s *projections.Store) {
+		t.Helper()
+		m := s.ChainMemory()
+		for seq := uint64(1); seq <= uint64(len(evs))+1; seq++ {
+			d, ok, err := m.ChainAt(seq)
+			switch {
+			case err != nil:
+				t.Fatalf("ChainAt(%d): %v", seq, err)
+			case seq > uint64(len(evs)) && ok:
+				t.Fatalf("ChainAt(%d) past the last applied: got %s", seq, d)
+			case seq <= uint64(len(evs)) && (!ok || d != want[seq]):
+				t.Fatalf("ChainAt(%d): got %s, %v; want %s", seq, d, ok, want[seq])
+			}
+		}
+	}
+
+	fs := vfs.NewMem()
+	s := openAt(t, fs, "/db", projections.Options{})
+	apply(t, s, evs[:2]...)
+	apply(t, s, evs[2:]...)
+	check(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openAt(t, fs, "/db", projections.Options{})
+	defer closeQuietly(s)
+	check(t, s)
+	r, err := projections.Rebuild(testCtx(t), l.log, "/re", projections.Options{FS: vfs.NewMem()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeQuietly(r)
+	check(t, r)
+
+	off := openAt(t, vfs.NewMem(), "/off", projections.Options{NoChain: true})
+	defer closeQuietly(off)
+	apply(t, off, evs...)
+	if d, ok, err := off.ChainMemory().ChainAt(1); ok || err != nil {
+		t.Fatalf("ChainAt of a store without the chain: got %s, %v, %v", d, ok, err)
+	}
+}
