@@ -40,7 +40,8 @@ func requireToken(token string, log *slog.Logger, next http.Handler) http.Handle
 			next.ServeHTTP(w, r)
 			return
 		}
-		challenge, msg := `Bearer realm="clumsies"`, "401 unauthorized: send Authorization: Bearer <token>, the token clumsies serve was started with (--token or CLUMSIES_TOKEN)"
+		challenge, msg := `Bearer realm="clumsies"`, "401 unauthorized: send Authorization: Bearer <token>, the token the server requires: "+
+			"the one in .clumsies/state/http-token unless it was started with --token-file or CLUMSIES_TOKEN; a browser opens /?token=<token> once"
 		if sent {
 			challenge += `, error="invalid_token"`
 			msg = "401 unauthorized: wrong bearer token"

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -41,8 +40,8 @@ func KeepToken(path string) (token string, made bool, err error) {
 		return "", false, fmt.Errorf("make a token: %w", err)
 	}
 	token = hex.EncodeToString(b)
-	tmp := path + "." + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, []byte(token+"\n"), 0o600); err != nil {
+	tmp, err := writeTemp(path, token+"\n")
+	if err != nil {
 		return "", false, fmt.Errorf("write the token file: %w", err)
 	}
 	defer os.Remove(tmp)
@@ -66,4 +65,22 @@ func keptToken(path string) (string, error) {
 		return "", fmt.Errorf("the token file %s has mode %04o, readable by other users: remove it (a new token is made) or run `chmod 600 %s`", path, perm, filepath.Clean(path))
 	}
 	return ReadTokenFile(path)
+}
+
+// writeTemp writes content to a new file of mode 0600 beside path and
+// returns its name.
+func writeTemp(path, content string) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }

@@ -51,7 +51,7 @@ func (f *tokenFlags) resolve(stderr io.Writer, stateDir string) (httpToken, erro
 	}
 	switch {
 	case f.token != "":
-		fmt.Fprintf(stderr, "clumsies: warning: every local user can read --token in the process list; use --token-file PATH or $%s instead\n", httpTokenEnv)
+		warnTokenInArgs(stderr, httpTokenEnv)
 		return httpToken{value: f.token}, nil
 	case f.file != "":
 		t, err := web.ReadTokenFile(f.file)
@@ -85,4 +85,10 @@ func (t httpToken) announce(stderr io.Writer, addr net.Addr) {
 	default:
 		fmt.Fprintf(stderr, "clumsies: warning: no token (--no-token): every local user can use http://%s/\n", addr)
 	}
+}
+
+// warnTokenInArgs says on stderr that a token given as --token shows in
+// the process list, and what to use instead.
+func warnTokenInArgs(stderr io.Writer, env string) {
+	fmt.Fprintf(stderr, "clumsies: warning: every local user can read --token in the process list; use --token-file PATH or $%s instead\n", env)
 }
