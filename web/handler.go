@@ -30,7 +30,8 @@ type Options struct {
 
 // Handler returns the HTTP front of a workspace:
 //
-//   - /mcp: opts.MCP;
+//   - /mcp: opts.MCP, but a request with an Origin header that is neither
+//     this server's nor a loopback origin gets 403;
 //   - GET /events: opts.Events;
 //   - GET /metrics: opts.Metrics;
 //   - any other GET: opts.UI, the dashboard;
@@ -56,7 +57,7 @@ func Handler(opts Options) http.Handler {
 	}
 	routes := http.NewServeMux()
 	if opts.MCP != nil {
-		routes.Handle("/mcp", opts.MCP)
+		routes.Handle("/mcp", checkOrigin(log, opts.MCP))
 	}
 	if opts.Events != nil {
 		routes.Handle("GET /events", opts.Events)
