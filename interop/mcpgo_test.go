@@ -7,14 +7,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/clumsies/clumsies/workspace"
+	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -40,7 +39,7 @@ func TestMCPSession_MCPGoHTTP(t *testing.T) {
 	base, stop := serveHTTP(t, dir)
 	defer stop()
 	c, err := client.NewStreamableHttpClient(base+"/mcp",
-		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + keptToken(t, dir)}))
+		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testbin.HTTPToken(t, dir)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,21 +148,6 @@ func checkMCPGoLedger(t *testing.T, dir, session string) {
 }
 
 var servingRE = regexp.MustCompile(`serving MCP at http://([^/\s]+)/mcp`)
-
-// keptToken returns the token serve --http keeps in the state folder of
-// the workspace dir when given none, as a user reads it.
-func keptToken(tb testing.TB, dir string) string {
-	tb.Helper()
-	ws, err := workspace.Open(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(ws.StateDir(), "http-token"))
-	if err != nil {
-		tb.Fatalf("the token serve keeps: %v", err)
-	}
-	return strings.TrimSpace(string(b))
-}
 
 // serveHTTP starts `clumsies serve --http` on a free loopback port and
 // returns its base URL and a function that interrupts it and waits for it

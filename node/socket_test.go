@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -71,6 +70,36 @@ func bindAndDial(tb testing.TB, state string) error {
 	return nil
 }
 
+// plantedFolder makes a folder with mode holding a socket someone
+// listens on, and records it as the socket folder of state.
+func plantedFolder(tb testing.TB, state string, mode os.FileMode) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := os.Chmod(dir, mode); err != nil {
+		tb.Fatal(err)
+	}
+	ln, err := net.Listen("unix", filepath.Join(dir, socketName))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ln.Close() })
+	recordSocketDir(tb, state, dir)
+	return dir
+}
+
+// refusedThenReplaced checks that the socket in dir, the recorded
+// socket folder of state, is never dialled (the error says why) and that
+// the next owner binds in a new private folder instead.
+func refusedThenReplaced(tb testing.TB, state, dir, why string) {
+	tb.Helper()
+	if _, err := (socketDialer{state}).Dial("", ""); err == nil || !strings.Contains(err.Error(), why) {
+		tb.Fatalf("dial in %s: got %v, want an error saying %q", dir, err, why)
+	}
+	if err := bindAndDial(tb, state); err != nil || strings.HasPrefix(SocketPath(state), dir) {
+		tb.Fatalf("owner with the recorded folder %s: got %s, %v, want a new folder", dir, SocketPath(state), err)
+	}
+}
+
 // recordSocketDir records dir as the private socket folder of state.
 func recordSocketDir(tb testing.TB, state, dir string) {
 	tb.Helper()
@@ -132,52 +161,11 @@ func TestSocket_PrivateFolder(t *testing.T) {
 			t.Fatalf("another workspace: got %s, %v, want a folder of its own", SocketPath(other), err)
 		}
 	})
-	t.Run("HostileFolderOfTheOldName", func(t *testing.T) {
-		// Another user made the folder every owner used to bind in,
-		// open to all and with a file in it, before any owner ran.
-		tmp := privateEnv(t, "")
-		old := filepath.Join(tmp, "clumsies-"+strconv.Itoa(os.Getuid()))
-		if err := os.Mkdir(old, 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(old, 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(old, "x"), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if os.Getuid() == 0 {
-			asOtherUser(t, old)
-		}
-		state := longState(t)
-		if err := bindAndDial(t, state); err != nil {
-			t.Fatalf("bind with a hostile %s: %v", old, err)
-		}
-		if strings.HasPrefix(SocketPath(state), old) {
-			t.Fatalf("socket %s in the hostile folder", SocketPath(state))
-		}
-	})
 	t.Run("RecordedFolderOpenToOthers", func(t *testing.T) {
 		privateEnv(t, "")
 		state := longState(t)
-		open := t.TempDir()
-		if err := os.Chmod(open, 0o777); err != nil {
-			t.Fatal(err)
-		}
-		recordSocketDir(t, state, open)
-		// Someone's socket there is never dialled.
-		ln, err := net.Listen("unix", filepath.Join(open, socketName))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		if _, err := (socketDialer{state}).Dial("", ""); err == nil || !strings.Contains(err.Error(), "open to other users") {
-			t.Fatalf("dial in a folder with mode 0777: got %v, want an error saying it is open to other users", err)
-		}
-		// The next owner binds in a new private folder instead.
-		if err := bindAndDial(t, state); err != nil || strings.HasPrefix(SocketPath(state), open) {
-			t.Fatalf("owner with an open recorded folder: got %s, %v, want a new folder", SocketPath(state), err)
-		}
+		open := plantedFolder(t, state, 0o777)
+		refusedThenReplaced(t, state, open, "open to other users")
 	})
 	t.Run("RecordedFolderSymlinked", func(t *testing.T) {
 		tmp := privateEnv(t, "")
@@ -187,34 +175,14 @@ func TestSocket_PrivateFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 		recordSocketDir(t, state, link)
-		if _, err := (socketDialer{state}).Dial("", ""); err == nil || !strings.Contains(err.Error(), "not a folder") {
-			t.Fatalf("dial in a symlinked folder: got %v, want an error", err)
-		}
-		if err := bindAndDial(t, state); err != nil || strings.HasPrefix(SocketPath(state), link) {
-			t.Fatalf("owner with a symlinked recorded folder: got %s, %v, want a new folder", SocketPath(state), err)
-		}
+		refusedThenReplaced(t, state, link, "not a folder")
 	})
 	t.Run("RecordedFolderOfAnotherUser", func(t *testing.T) {
 		privateEnv(t, "")
 		state := longState(t)
-		dir := t.TempDir()
-		if err := os.Chmod(dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("unix", filepath.Join(dir, socketName))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
+		dir := plantedFolder(t, state, 0o700)
 		asOtherUser(t, dir)
-		recordSocketDir(t, state, dir)
-		_, err = socketDialer{state}.Dial("", "")
-		if err == nil || !strings.Contains(err.Error(), "belongs to user 65534") || !strings.Contains(err.Error(), "impersonate") {
-			t.Fatalf("dial in another user's folder: got %v, want an error naming the other user", err)
-		}
-		if err := bindAndDial(t, state); err != nil || strings.HasPrefix(SocketPath(state), dir) {
-			t.Fatalf("owner with another user's recorded folder: got %s, %v, want a new folder", SocketPath(state), err)
-		}
+		refusedThenReplaced(t, state, dir, "belongs to user 65534, not to you (user 0): another user may be trying to impersonate")
 	})
 	t.Run("SocketOwnedByAnotherUser", func(t *testing.T) {
 		privateEnv(t, "")

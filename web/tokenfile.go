@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +31,7 @@ func ReadTokenFile(path string) (string, error) {
 // get the same token: the file is written whole under another name, then
 // linked into place only if nothing is there yet.
 func KeepToken(path string) (token string, made bool, err error) {
-	if token, err := keptToken(path); !errors.Is(err, fs.ErrNotExist) {
+	if token, err := keptToken(path); !errors.Is(err, os.ErrNotExist) {
 		return token, false, err
 	}
 	b := make([]byte, 24)
@@ -45,7 +44,7 @@ func KeepToken(path string) (token string, made bool, err error) {
 		return "", false, fmt.Errorf("write the token file: %w", err)
 	}
 	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); errors.Is(err, fs.ErrExist) {
+	if err := os.Link(tmp, path); errors.Is(err, os.ErrExist) {
 		token, err := keptToken(path)
 		return token, false, err
 	} else if err != nil {
@@ -54,7 +53,7 @@ func KeepToken(path string) (token string, made bool, err error) {
 	return token, true, nil
 }
 
-// keptToken reads the token file of KeepToken; it wraps fs.ErrNotExist
+// keptToken reads the token file of KeepToken; it wraps os.ErrNotExist
 // when there is none.
 func keptToken(path string) (string, error) {
 	fi, err := os.Stat(path)

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // TestDashboard_API checks the API of `serve --http` against `clumsies
@@ -38,7 +39,7 @@ func TestDashboard_API(t *testing.T) {
 		Drafts int `json:"drafts"`
 	}
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
-	tok := keptToken(t, dir)
+	tok := testbin.HTTPToken(t, dir)
 	// A call through the serve process, which owns the workspace: its
 	// event is made durable by the owner's group commit.
 	mcpSession(t, base, tok, "metrics-session")
@@ -142,7 +143,7 @@ func TestDashboard_Metrics(t *testing.T) {
 		} `json:"tools"`
 	}
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
-	tok := keptToken(t, dir)
+	tok := testbin.HTTPToken(t, dir)
 	// A call through the serve process, which owns the workspace: its
 	// event is made durable by the owner's group commit.
 	mcpSession(t, base, tok, "metrics-session")
@@ -265,7 +266,7 @@ func startUI(tb testing.TB, dir string, env []string, args ...string) (string, f
 func TestUI_Command(t *testing.T) {
 	dir := demoWorkspace(t)
 	base, stopUI := startUI(t, dir, nil, "--addr", "127.0.0.1:0")
-	tok := keptToken(t, dir)
+	tok := testbin.HTTPToken(t, dir)
 	for _, path := range []string{"/", "/api/overview", "/metrics"} {
 		resp := get(t, base+path, tok)
 		resp.Body.Close()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/internal/browser"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // demoWorkspace runs `clumsies demo --keep` and returns the workspace it
@@ -172,7 +173,7 @@ func (p *page) shoot(dir, name string, width, height int64) {
 func TestDashboard_Browser(t *testing.T) {
 	dir := demoWorkspace(t)
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
-	tok := keptToken(t, dir)
+	tok := testbin.HTTPToken(t, dir)
 
 	var ov dash.Overview
 	getJSON(t, base, "/api/overview", tok, &ov)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/clumsies/clumsies/workspace"
 )
 
@@ -44,21 +45,6 @@ func serveHTTP(tb testing.TB, dir string, args ...string) string {
 	}
 	tb.Fatalf("serve --http never said where it serves")
 	return ""
-}
-
-// keptToken returns the token serve --http and ui keep in the state
-// folder of the workspace dir when given none, as a user reads it.
-func keptToken(tb testing.TB, dir string) string {
-	tb.Helper()
-	ws, err := workspace.Open(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(ws.StateDir(), "http-token"))
-	if err != nil {
-		tb.Fatalf("the token serve keeps: %v", err)
-	}
-	return strings.TrimSpace(string(b))
 }
 
 // bearerClient is an HTTP client that sends token as a bearer token.
@@ -94,12 +80,12 @@ func get(tb testing.TB, url, token string) *http.Response {
 func TestServe_HTTP(t *testing.T) {
 	dir := newWorkspace(t)
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
-	token := keptToken(t, dir)
+	token := testbin.HTTPToken(t, dir)
 	ws, _ := workspace.Open(dir)
 	if fi, err := os.Stat(filepath.Join(ws.StateDir(), "http-token")); err != nil || fi.Mode().Perm() != 0o600 || len(token) < 32 {
 		t.Fatalf("the kept token: %v, %v, %d characters; want mode 0600 and at least 32", fi.Mode(), err, len(token))
 	}
-	if again := serveHTTP(t, dir, "--http", "127.0.0.1:0"); keptToken(t, dir) != token {
+	if again := serveHTTP(t, dir, "--http", "127.0.0.1:0"); testbin.HTTPToken(t, dir) != token {
 		t.Fatalf("a second serve (%s) changed the kept token", again)
 	}
 
