@@ -24,7 +24,7 @@ type tokenFlags struct {
 
 func (f *tokenFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.token, "token", "", "the bearer token `T` every request must carry; every local user sees it in the process list: prefer --token-file or $"+httpTokenEnv)
-	fs.StringVar(&f.file, "token-file", "", "read the bearer token every request must carry from the file at `PATH`")
+	fs.StringVar(&f.file, "token-file", "", "read the bearer token every request must carry from the file at `PATH` (default: $"+httpTokenEnv+", else the token kept in .clumsies/state/"+httpTokenFile+", made on first use)")
 	fs.BoolVar(&f.none, "no-token", false, "require no token, on a loopback address only: every local user can then use the server")
 }
 
