@@ -18,6 +18,7 @@ import (
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 var errInjected = errors.New("injected storage fault")
@@ -137,6 +138,46 @@ func TestHandle_SocketRemovedWhileOwning(t *testing.T) {
 	}
 	if _, err := b.View(context.Background(), content.MetaPromptPath); err != nil && !errors.Is(err, projections.ErrNotFound) {
 		t.Fatalf("read through the socket bound again: %v", err)
+	}
+}
+
+// TestHandle_SocketFolderRemovedWhileOwning removes the private folder of
+// the socket of a long state path while the owner runs (a cleaner of the
+// temporary folder): the owner binds in a new one and records it, and a
+// new process attaches through it.
+func TestHandle_SocketFolderRemovedWhileOwning(t *testing.T) {
+	tmp, err := os.MkdirTemp("", "cs") // short: socket paths are limited to about 100 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	dir := filepath.Join(t.TempDir(), strings.Repeat("deep-folder/", 8))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws, _, err := workspace.Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := attach(t, ws)
+	old := filepath.Dir(node.SocketPath(ws.StateDir()))
+	if !a.IsOwner() || !strings.HasPrefix(old, tmp) {
+		t.Fatalf("owner %v with its socket in %s, want the owner with a socket under %s", a.IsOwner(), old, tmp)
+	}
+	if err := os.RemoveAll(old); err != nil {
+		t.Fatal(err)
+	}
+	b := attach(t, ws, func(o *node.Options) { o.AttachWait = 10 * time.Second })
+	if b.IsOwner() {
+		t.Fatal("the second handle owns the workspace too")
+	}
+	if _, err := b.View(context.Background(), content.MetaPromptPath); err != nil && !errors.Is(err, projections.ErrNotFound) {
+		t.Fatalf("read through the socket bound again: %v", err)
+	}
+	if now := filepath.Dir(node.SocketPath(ws.StateDir())); now == old {
+		t.Fatalf("the socket is still recorded in the removed folder %s", old)
 	}
 }
 
