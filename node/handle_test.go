@@ -438,6 +438,29 @@ type dialer string
 
 func (d dialer) Dial(_, _ string) (net.Conn, error) { return net.Dial("unix", string(d)) }
 
+// longWorkspace returns a workspace whose socket path is too long to be
+// used as is, with TMPDIR pointed at a fresh short folder tmp (and
+// XDG_RUNTIME_DIR unset), where its owner binds the socket.
+func longWorkspace(tb testing.TB) (ws *workspace.Workspace, tmp string) {
+	tb.Helper()
+	tmp, err := os.MkdirTemp("", "cs") // short: socket paths are limited to about 100 bytes
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(tmp) })
+	tb.Setenv("TMPDIR", tmp)
+	tb.Setenv("XDG_RUNTIME_DIR", "")
+	dir := filepath.Join(tb.TempDir(), strings.Repeat("deep-folder/", 8))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	ws, _, err = workspace.Init(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ws, tmp
+}
+
 func TestSocketPath(t *testing.T) {
 	short := t.TempDir()
 	if got, want := node.SocketPath(short), short+"/owner.sock"; got != want {
@@ -447,13 +470,7 @@ func TestSocketPath(t *testing.T) {
 		// Another local user made the folder every owner of a long path
 		// used to bind in (/tmp/clumsies-<uid>), open to all and with a
 		// file in it: it must not keep the workspace from being served.
-		tmp, err := os.MkdirTemp("", "cs") // short: socket paths are limited to about 100 bytes
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(tmp) })
-		t.Setenv("TMPDIR", tmp)
-		t.Setenv("XDG_RUNTIME_DIR", "")
+		ws, tmp := longWorkspace(t)
 		hostile := filepath.Join(tmp, "clumsies-"+strconv.Itoa(os.Getuid()))
 		if err := os.Mkdir(hostile, 0o777); err != nil {
 			t.Fatal(err)
@@ -468,14 +485,6 @@ func TestSocketPath(t *testing.T) {
 			if err := os.Chown(hostile, 65534, 65534); err != nil {
 				t.Fatal(err)
 			}
-		}
-		dir := filepath.Join(t.TempDir(), strings.Repeat("deep-folder/", 8))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		ws, _, err := workspace.Init(dir)
-		if err != nil {
-			t.Fatal(err)
 		}
 		a := attach(t, ws)
 		b := attach(t, ws)

@@ -132,12 +132,19 @@ func TestHandle_SocketRemovedWhileOwning(t *testing.T) {
 	if err := os.Remove(node.SocketPath(ws.StateDir())); err != nil {
 		t.Fatal(err)
 	}
-	b := attach(t, ws, func(o *node.Options) { o.AttachWait = 10 * time.Second })
+	attachThroughSocket(t, ws)
+}
+
+// attachThroughSocket attaches a second handle to ws, whose owner runs
+// in this process, and reads through the socket the owner bound again.
+func attachThroughSocket(tb testing.TB, ws *workspace.Workspace) {
+	tb.Helper()
+	b := attach(tb, ws, func(o *node.Options) { o.AttachWait = 10 * time.Second })
 	if b.IsOwner() {
-		t.Fatal("the second handle owns the workspace too")
+		tb.Fatal("the second handle owns the workspace too")
 	}
 	if _, err := b.View(context.Background(), content.MetaPromptPath); err != nil && !errors.Is(err, projections.ErrNotFound) {
-		t.Fatalf("read through the socket bound again: %v", err)
+		tb.Fatalf("read through the socket bound again: %v", err)
 	}
 }
 
@@ -146,21 +153,7 @@ func TestHandle_SocketRemovedWhileOwning(t *testing.T) {
 // temporary folder): the owner binds in a new one and records it, and a
 // new process attaches through it.
 func TestHandle_SocketFolderRemovedWhileOwning(t *testing.T) {
-	tmp, err := os.MkdirTemp("", "cs") // short: socket paths are limited to about 100 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	t.Setenv("TMPDIR", tmp)
-	t.Setenv("XDG_RUNTIME_DIR", "")
-	dir := filepath.Join(t.TempDir(), strings.Repeat("deep-folder/", 8))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ws, _, err := workspace.Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, tmp := longWorkspace(t)
 	a := attach(t, ws)
 	old := filepath.Dir(node.SocketPath(ws.StateDir()))
 	if !a.IsOwner() || !strings.HasPrefix(old, tmp) {
@@ -169,13 +162,7 @@ func TestHandle_SocketFolderRemovedWhileOwning(t *testing.T) {
 	if err := os.RemoveAll(old); err != nil {
 		t.Fatal(err)
 	}
-	b := attach(t, ws, func(o *node.Options) { o.AttachWait = 10 * time.Second })
-	if b.IsOwner() {
-		t.Fatal("the second handle owns the workspace too")
-	}
-	if _, err := b.View(context.Background(), content.MetaPromptPath); err != nil && !errors.Is(err, projections.ErrNotFound) {
-		t.Fatalf("read through the socket bound again: %v", err)
-	}
+	attachThroughSocket(t, ws)
 	if now := filepath.Dir(node.SocketPath(ws.StateDir())); now == old {
 		t.Fatalf("the socket is still recorded in the removed folder %s", old)
 	}
