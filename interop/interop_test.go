@@ -197,6 +197,7 @@ func TestMCPSession_TypeScriptSDKHTTP(t *testing.T) {
 	node := requireNode(t)
 	dir := newWorkspace(t)
 	base, stop := serveHTTP(t, dir)
+	t.Setenv("CLUMSIES_TOKEN", testbin.HTTPToken(t, dir)) // for mcp_session.mjs
 	r := run(t, ".", node, "mcp_session.mjs", "--http", base+"/mcp")
 	stop()
 	tsSession(t, dir, r)

@@ -5,7 +5,9 @@
 // constraint id, artifact create, agentreport.
 //
 // Usage: node mcp_session.mjs <clumsies binary> <workspace dir>
-//        node mcp_session.mjs --http <MCP URL>
+//        CLUMSIES_TOKEN=T node mcp_session.mjs --http <MCP URL>
+//
+// Over HTTP it sends $CLUMSIES_TOKEN, when set, as its bearer token.
 //
 // It prints one JSON line per step on stdout and exits non-zero on any
 // surprise. The SDK client validates every structuredContent against the
@@ -46,7 +48,9 @@ async function call(client, name, args) {
 
 const client = new Client({ name: "clumsies-interop", version: "1.0.0" });
 const transport = binary === "--http"
-  ? new StreamableHTTPClientTransport(new URL(workspace))
+  ? new StreamableHTTPClientTransport(new URL(workspace), process.env.CLUMSIES_TOKEN
+    ? { requestInit: { headers: { Authorization: `Bearer ${process.env.CLUMSIES_TOKEN}` } } }
+    : {})
   : new StdioClientTransport({
     command: binary,
     args: ["serve", "--workspace", workspace],

@@ -13,7 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -36,7 +38,8 @@ func TestMCPSession_MCPGoHTTP(t *testing.T) {
 	dir := newWorkspace(t)
 	base, stop := serveHTTP(t, dir)
 	defer stop()
-	c, err := client.NewStreamableHttpClient(base + "/mcp")
+	c, err := client.NewStreamableHttpClient(base+"/mcp",
+		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testbin.HTTPToken(t, dir)}))
 	if err != nil {
 		t.Fatal(err)
 	}

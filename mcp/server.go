@@ -126,9 +126,11 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, r 
 }
 
 // HTTPHandler serves MCP over Streamable HTTP at the handler's root. Every
-// MCP session is one connection and so binds its own agent session.
+// MCP session is one connection and so binds its own agent session. A
+// request outside a session that needs one is answered Invalid Request
+// (-32600) with HTTP 400.
 func (s *Server) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+	return requireInitialize(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil))
 }
 
 // closeOnce is the input of a stdio session. Its Close closes once (both a

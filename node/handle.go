@@ -183,7 +183,7 @@ func (h *Handle) connect(ctx context.Context, initial, repair bool) (backend, er
 			return nil, err
 		}
 	}
-	return dialRemote(ctx, h.ws.ID(), SocketPath(h.ws.StateDir()), h.logger)
+	return dialRemote(ctx, h.ws.ID(), h.ws.StateDir(), h.logger)
 }
 
 func (h *Handle) becomeOwner(ctx context.Context, opts Options, repair bool) (*owner, error) {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -437,24 +438,53 @@ type dialer string
 
 func (d dialer) Dial(_, _ string) (net.Conn, error) { return net.Dial("unix", string(d)) }
 
+// longWorkspace returns a workspace whose socket path is too long to be
+// used as is, with TMPDIR pointed at a fresh short folder tmp (and
+// XDG_RUNTIME_DIR unset), where its owner binds the socket.
+func longWorkspace(tb testing.TB) (ws *workspace.Workspace, tmp string) {
+	tb.Helper()
+	tmp, err := os.MkdirTemp("", "cs") // short: socket paths are limited to about 100 bytes
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(tmp) })
+	tb.Setenv("TMPDIR", tmp)
+	tb.Setenv("XDG_RUNTIME_DIR", "")
+	dir := filepath.Join(tb.TempDir(), strings.Repeat("deep-folder/", 8))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	ws, _, err = workspace.Init(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ws, tmp
+}
+
 func TestSocketPath(t *testing.T) {
 	short := t.TempDir()
 	if got, want := node.SocketPath(short), short+"/owner.sock"; got != want {
 		t.Fatalf("SocketPath(%s): got %s, want %s", short, got, want)
 	}
-	long := short + "/" + strings.Repeat("a-long-folder-name/", 8)
-	got := node.SocketPath(long)
-	if len(got) > 100 || got != node.SocketPath(long) || got == node.SocketPath(short+"/other") {
-		t.Fatalf("SocketPath of a long folder: got %s, want a short path of its own", got)
-	}
 	t.Run("AttachInALongFolder", func(t *testing.T) {
-		dir := filepath.Join(t.TempDir(), strings.Repeat("deep-folder/", 8))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		// Another local user made the folder every owner of a long path
+		// used to bind in (/tmp/clumsies-<uid>), open to all and with a
+		// file in it: it must not keep the workspace from being served.
+		ws, tmp := longWorkspace(t)
+		hostile := filepath.Join(tmp, "clumsies-"+strconv.Itoa(os.Getuid()))
+		if err := os.Mkdir(hostile, 0o777); err != nil {
 			t.Fatal(err)
 		}
-		ws, _, err := workspace.Init(dir)
-		if err != nil {
+		if err := os.Chmod(hostile, 0o777); err != nil {
 			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(hostile, "planted"), nil, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if os.Getuid() == 0 {
+			if err := os.Chown(hostile, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
 		}
 		a := attach(t, ws)
 		b := attach(t, ws)
@@ -463,6 +493,9 @@ func TestSocketPath(t *testing.T) {
 		}
 		if err := b.Record(context.Background(), report(t, ws, "through a socket in the temporary folder")); err != nil {
 			t.Fatal(err)
+		}
+		if got := node.SocketPath(ws.StateDir()); len(got) > 100 || !strings.HasPrefix(got, tmp+"/") || strings.HasPrefix(got, hostile+"/") {
+			t.Fatalf("SocketPath of a long folder: got %s, want a short path in a private folder of %s", got, tmp)
 		}
 	})
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 var errInjected = errors.New("injected storage fault")
@@ -131,12 +132,39 @@ func TestHandle_SocketRemovedWhileOwning(t *testing.T) {
 	if err := os.Remove(node.SocketPath(ws.StateDir())); err != nil {
 		t.Fatal(err)
 	}
-	b := attach(t, ws, func(o *node.Options) { o.AttachWait = 10 * time.Second })
+	attachThroughSocket(t, ws)
+}
+
+// attachThroughSocket attaches a second handle to ws, whose owner runs
+// in this process, and reads through the socket the owner bound again.
+func attachThroughSocket(tb testing.TB, ws *workspace.Workspace) {
+	tb.Helper()
+	b := attach(tb, ws, func(o *node.Options) { o.AttachWait = 10 * time.Second })
 	if b.IsOwner() {
-		t.Fatal("the second handle owns the workspace too")
+		tb.Fatal("the second handle owns the workspace too")
 	}
 	if _, err := b.View(context.Background(), content.MetaPromptPath); err != nil && !errors.Is(err, projections.ErrNotFound) {
-		t.Fatalf("read through the socket bound again: %v", err)
+		tb.Fatalf("read through the socket bound again: %v", err)
+	}
+}
+
+// TestHandle_SocketFolderRemovedWhileOwning removes the private folder of
+// the socket of a long state path while the owner runs (a cleaner of the
+// temporary folder): the owner binds in a new one and records it, and a
+// new process attaches through it.
+func TestHandle_SocketFolderRemovedWhileOwning(t *testing.T) {
+	ws, tmp := longWorkspace(t)
+	a := attach(t, ws)
+	old := filepath.Dir(node.SocketPath(ws.StateDir()))
+	if !a.IsOwner() || !strings.HasPrefix(old, tmp) {
+		t.Fatalf("owner %v with its socket in %s, want the owner with a socket under %s", a.IsOwner(), old, tmp)
+	}
+	if err := os.RemoveAll(old); err != nil {
+		t.Fatal(err)
+	}
+	attachThroughSocket(t, ws)
+	if now := filepath.Dir(node.SocketPath(ws.StateDir())); now == old {
+		t.Fatalf("the socket is still recorded in the removed folder %s", old)
 	}
 }
 

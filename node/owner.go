@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"time"
@@ -160,10 +161,10 @@ func (o *owner) keepSocket(ctx context.Context) {
 			continue
 		}
 		if err := br.relisten(); err != nil {
-			o.n.logger.Error("the owner's socket file is gone and cannot be bound again; other processes cannot reach this one", "path", br.path, "err", err)
+			o.n.logger.Error("the owner's socket file is gone and cannot be bound again; other processes cannot reach this one", "path", br.boundPath(), "err", err)
 			continue
 		}
-		o.n.logger.Warn("the owner's socket file was removed or replaced; bound it again", "path", br.path)
+		o.n.logger.Warn("the owner's socket file was removed or replaced; bound it again", "path", br.boundPath())
 	}
 }
 
@@ -185,13 +186,17 @@ func (o *owner) serve() error {
 	if err != nil {
 		return fmt.Errorf("start the read service: %w", err)
 	}
-	path := SocketPath(o.n.WS.StateDir())
-	ln, err := listenSocket(path)
+	stateDir := o.n.WS.StateDir()
+	path, err := ownSocketPath(stateDir)
+	var ln *net.UnixListener
+	if err == nil {
+		ln, err = listenSocket(path, isLong(stateDir))
+	}
 	if err != nil {
 		sub.Unsubscribe()
 		return err
 	}
-	o.sub, o.br = sub, newBridge(ln, path, o.n.NATS.NATS(), o.n.NATS.InternalToken())
+	o.sub, o.br = sub, newBridge(ln, stateDir, path, o.n.NATS.NATS(), o.n.NATS.InternalToken())
 	return nil
 }
 

@@ -33,14 +33,15 @@ type remote struct {
 // owner is starting, or has just died.
 var errNotReady = errors.New("node: the workspace owner does not answer yet")
 
-// dialRemote connects to the owner through its socket at path. It returns
+// dialRemote connects to the owner through its socket (see SocketPath
+// of stateDir). It returns
 // an error wrapping errNotReady when there is nobody to talk to.
-func dialRemote(ctx context.Context, wsID, path string, logger *slog.Logger) (*remote, error) {
+func dialRemote(ctx context.Context, wsID, stateDir string, logger *slog.Logger) (*remote, error) {
 	gone, cancel := context.WithCancel(context.Background())
 	// nats.go wants a URL; the dialer ignores it and uses the socket. No
 	// reconnects: when the owner goes, the Handle finds the next one.
 	nc, err := nats.Connect("nats://127.0.0.1:4222",
-		nats.SetCustomDialer(socketDialer{path}),
+		nats.SetCustomDialer(socketDialer{stateDir}),
 		nats.NoReconnect(),
 		nats.Name(fmt.Sprintf("clumsies pid %d", os.Getpid())),
 		nats.Timeout(dialTimeout),
@@ -54,7 +55,7 @@ func dialRemote(ctx context.Context, wsID, path string, logger *slog.Logger) (*r
 	)
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("%w: connect to %s: %w", errNotReady, path, err)
+		return nil, fmt.Errorf("%w: connect to the owner socket of %s: %w", errNotReady, stateDir, err)
 	}
 	rs, err := newReplies(nc)
 	if err != nil {

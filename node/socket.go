@@ -3,8 +3,6 @@ package node
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,57 +23,6 @@ const socketName = "owner.sock"
 // maxSocketPath is the longest socket path used as is: sun_path holds 108
 // bytes on Linux and 104 on macOS, the terminating NUL included.
 const maxSocketPath = 100
-
-// SocketPath returns the unix socket through which the owner of the
-// workspace whose state folder is stateDir serves the other processes:
-// stateDir/owner.sock, or, when that path is too long for a socket, a
-// socket named after stateDir in a private folder of this user: first
-// $XDG_RUNTIME_DIR/clumsies, when XDG_RUNTIME_DIR is a folder of this user
-// closed to others, else $TMPDIR/clumsies-<uid>. Every process with the
-// same environment computes the same path; the dialer also looks in the
-// other private folder.
-//
-// A socket is only bound or dialled in a folder owned by this user and
-// closed to others (see checkSocketDir), so another local user cannot
-// plant a socket that impersonates the owner.
-func SocketPath(stateDir string) string {
-	p := filepath.Join(stateDir, socketName)
-	if len(p) <= maxSocketPath {
-		return p
-	}
-	return filepath.Join(socketDirs()[0], longSocketName(stateDir))
-}
-
-// longSocketName is the name of the socket of a state folder whose own
-// socket path is too long.
-func longSocketName(stateDir string) string {
-	real, err := filepath.EvalSymlinks(stateDir)
-	if err != nil {
-		real = stateDir
-	}
-	sum := sha256.Sum256([]byte(real))
-	return hex.EncodeToString(sum[:10]) + ".sock"
-}
-
-// socketDirs returns the private folders for the sockets of long state
-// paths, best first.
-func socketDirs() []string {
-	var dirs []string
-	if run := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(run) && checkOwnDir(run, 0o077) == nil {
-		dirs = append(dirs, filepath.Join(run, "clumsies"))
-	}
-	return append(dirs, filepath.Join(os.TempDir(), "clumsies-"+strconv.Itoa(os.Getuid())))
-}
-
-// isSocketDir reports whether dir is one of the private socket folders.
-func isSocketDir(dir string) bool {
-	for _, d := range socketDirs() {
-		if d == dir {
-			return true
-		}
-	}
-	return false
-}
 
 // checkOwnDir returns an error unless dir is a folder (not a symlink)
 // owned by this user with none of the permission bits in forbidden.
@@ -105,31 +52,26 @@ func checkOwner(path string, fi os.FileInfo) error {
 }
 
 // checkSocketDir checks the folder of a socket path before it is bound or
-// dialled: a private socket folder (created if missing when create) must
-// be a folder of this user with mode 0700; the state folder, which the
-// embedded server creates with mode 0700 and which may be a symlink or on
-// a file system without modes, must be this user's.
-func checkSocketDir(path string, create bool) error {
+// dialled: a private socket folder must be a folder of this user closed to
+// others; the state folder, which the embedded server creates with mode
+// 0700 and which may be a symlink or on a file system without modes, must
+// be this user's.
+func checkSocketDir(path string, private bool) error {
 	dir := filepath.Dir(path)
-	if !isSocketDir(dir) {
-		fi, err := os.Stat(dir)
-		if err != nil {
-			return err
-		}
-		return checkOwner(dir, fi)
+	if private {
+		return checkOwnDir(dir, 0o077)
 	}
-	if create {
-		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-			return err
-		}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
 	}
-	return checkOwnDir(dir, 0o077)
+	return checkOwner(dir, fi)
 }
 
 // checkSocket checks a socket before it is dialled: its folder (see
 // checkSocketDir), and the socket itself, which must be this user's.
-func checkSocket(path string) error {
-	if err := checkSocketDir(path, false); err != nil {
+func checkSocket(path string, private bool) error {
+	if err := checkSocketDir(path, private); err != nil {
 		return err
 	}
 	fi, err := os.Lstat(path)
@@ -147,8 +89,8 @@ func checkSocket(path string) error {
 // there. The socket is bound under a temporary name, restricted, then
 // renamed into place, so that nobody can connect before it is private. It
 // refuses a folder another user owns or can write to.
-func listenSocket(path string) (*net.UnixListener, error) {
-	if err := checkSocketDir(path, true); err != nil {
+func listenSocket(path string, private bool) (*net.UnixListener, error) {
+	if err := checkSocketDir(path, private); err != nil {
 		return nil, fmt.Errorf("owner socket folder: %w", err)
 	}
 	tmp := path + "." + strconv.Itoa(os.Getpid())
@@ -174,38 +116,21 @@ func listenSocket(path string) (*net.UnixListener, error) {
 const dialTimeout = 2 * time.Second
 
 // socketDialer is a nats.CustomDialer that ignores the address nats.go
-// asks for and connects to the owner's unix socket.
-type socketDialer struct{ path string }
+// asks for and connects to the socket of the owner of the workspace whose
+// state folder is stateDir.
+type socketDialer struct{ stateDir string }
 
-// Dial checks the socket (see checkSocket) before it connects. A socket
-// of a long state path that is not in its folder is looked for in the
-// other private socket folder (processes started with and without
-// XDG_RUNTIME_DIR).
+// Dial finds the socket (see SocketPath) and checks it (see checkSocket)
+// before it connects.
 func (d socketDialer) Dial(_, _ string) (net.Conn, error) {
-	paths := []string{d.path}
-	if dir, name := filepath.Split(d.path); isSocketDir(filepath.Clean(dir)) {
-		for _, other := range socketDirs() {
-			if other != filepath.Clean(dir) {
-				paths = append(paths, filepath.Join(other, name))
-			}
-		}
+	p, private := SocketPath(d.stateDir), isLong(d.stateDir)
+	if p == "" {
+		return nil, fmt.Errorf("no owner socket recorded in %s: %w", d.stateDir, os.ErrNotExist)
 	}
-	var first error
-	for _, p := range paths {
-		err := checkSocket(p)
-		if err == nil {
-			var c net.Conn
-			if c, err = net.DialTimeout("unix", p, dialTimeout); err == nil {
-				return c, nil
-			}
-		}
-		// Say why the socket where the owner should be was refused, rather
-		// than that the others are missing.
-		if first == nil || !errors.Is(err, os.ErrNotExist) && errors.Is(first, os.ErrNotExist) {
-			first = err
-		}
+	if err := checkSocket(p, private); err != nil {
+		return nil, err
 	}
-	return nil, first
+	return net.DialTimeout("unix", p, dialTimeout)
 }
 
 // bridge carries the connections accepted on the owner's socket to the
@@ -214,11 +139,12 @@ func (d socketDialer) Dial(_, _ string) (net.Conn, error) {
 // the credential: when the server requires a token (it has a TCP listener),
 // bridge adds it to the client's CONNECT.
 type bridge struct {
-	path  string
-	ns    *server.Server
-	token string
+	stateDir string
+	ns       *server.Server
+	token    string
 
 	mu     sync.Mutex
+	path   string // where ln is bound
 	ln     *net.UnixListener
 	bound  os.FileInfo // the socket file ln was bound at
 	conns  map[net.Conn]struct{}
@@ -226,33 +152,44 @@ type bridge struct {
 	wg     sync.WaitGroup
 }
 
-func newBridge(ln *net.UnixListener, path string, ns *server.Server, token string) *bridge {
-	b := &bridge{ln: ln, path: path, ns: ns, token: token, conns: map[net.Conn]struct{}{}}
+func newBridge(ln *net.UnixListener, stateDir, path string, ns *server.Server, token string) *bridge {
+	b := &bridge{ln: ln, stateDir: stateDir, path: path, ns: ns, token: token, conns: map[net.Conn]struct{}{}}
 	b.bound, _ = os.Stat(path)
 	b.wg.Add(1)
 	go b.accept(ln)
 	return b
 }
 
-// intact reports whether the socket file at the bridge's path is still
-// the one it listens on.
-func (b *bridge) intact() bool {
-	fi, err := os.Stat(b.path)
+// boundPath returns where the bridge listens.
+func (b *bridge) boundPath() string {
 	b.mu.Lock()
-	bound := b.bound
-	b.mu.Unlock()
-	return err == nil && bound != nil && os.SameFile(fi, bound)
+	defer b.mu.Unlock()
+	return b.path
 }
 
-// relisten binds the socket again (someone removed or replaced the file:
-// new processes could not reach the owner) and accepts on the new one;
-// the connections already bridged go on.
+// intact reports whether the socket file at the bridge's path is still
+// the one it listens on, and the other processes find it there.
+func (b *bridge) intact() bool {
+	b.mu.Lock()
+	path, bound := b.path, b.bound
+	b.mu.Unlock()
+	fi, err := os.Stat(path)
+	return err == nil && bound != nil && os.SameFile(fi, bound) && SocketPath(b.stateDir) == path
+}
+
+// relisten binds the socket again (someone removed or replaced the file,
+// its folder or its record: new processes could not reach the owner) and
+// accepts on the new one; the connections already bridged go on.
 func (b *bridge) relisten() error {
-	ln, err := listenSocket(b.path)
+	path, err := ownSocketPath(b.stateDir)
 	if err != nil {
 		return err
 	}
-	fi, _ := os.Stat(b.path)
+	ln, err := listenSocket(path, isLong(b.stateDir))
+	if err != nil {
+		return err
+	}
+	fi, _ := os.Stat(path)
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -260,7 +197,7 @@ func (b *bridge) relisten() error {
 		return net.ErrClosed
 	}
 	old := b.ln
-	b.ln, b.bound = ln, fi
+	b.ln, b.bound, b.path = ln, fi, path
 	b.wg.Add(1)
 	b.mu.Unlock()
 	go b.accept(ln)
@@ -382,11 +319,11 @@ func (b *bridge) drop(c, ic net.Conn) {
 func (b *bridge) close() {
 	b.mu.Lock()
 	b.closed = true
-	conns, ln := b.conns, b.ln
+	conns, ln, path := b.conns, b.ln, b.path
 	b.conns = map[net.Conn]struct{}{}
 	b.mu.Unlock()
 	ln.Close()
-	os.Remove(b.path)
+	os.Remove(path)
 	for c := range conns {
 		c.Close()
 	}

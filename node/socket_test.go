@@ -49,19 +49,63 @@ func asOtherUser(tb testing.TB, path string) {
 	}
 }
 
-func bindAndDial(tb testing.TB, path string) error {
+// bindAndDial binds the owner's socket of the state folder state where
+// the owner would, and dials it as another process would.
+func bindAndDial(tb testing.TB, state string) error {
 	tb.Helper()
-	ln, err := listenSocket(path)
+	path, err := ownSocketPath(state)
+	if err != nil {
+		return err
+	}
+	ln, err := listenSocket(path, isLong(state))
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
-	c, err := socketDialer{path}.Dial("", "")
+	c, err := socketDialer{state}.Dial("", "")
 	if err != nil {
 		return err
 	}
 	c.Close()
 	return nil
+}
+
+// plantedFolder makes a folder with mode holding a socket someone
+// listens on, and records it as the socket folder of state.
+func plantedFolder(tb testing.TB, state string, mode os.FileMode) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := os.Chmod(dir, mode); err != nil {
+		tb.Fatal(err)
+	}
+	ln, err := net.Listen("unix", filepath.Join(dir, socketName))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ln.Close() })
+	recordSocketDir(tb, state, dir)
+	return dir
+}
+
+// refusedThenReplaced checks that the socket in dir, the recorded
+// socket folder of state, is never dialled (the error says why) and that
+// the next owner binds in a new private folder instead.
+func refusedThenReplaced(tb testing.TB, state, dir, why string) {
+	tb.Helper()
+	if _, err := (socketDialer{state}).Dial("", ""); err == nil || !strings.Contains(err.Error(), why) {
+		tb.Fatalf("dial in %s: got %v, want an error saying %q", dir, err, why)
+	}
+	if err := bindAndDial(tb, state); err != nil || strings.HasPrefix(SocketPath(state), dir) {
+		tb.Fatalf("owner with the recorded folder %s: got %s, %v, want a new folder", dir, SocketPath(state), err)
+	}
+}
+
+// recordSocketDir records dir as the private socket folder of state.
+func recordSocketDir(tb testing.TB, state, dir string) {
+	tb.Helper()
+	if err := writeStateFile(state, socketDirFile, socketDirRecord{Dir: dir}); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 func TestSocket_XDGRuntimeDir(t *testing.T) {
@@ -72,119 +116,95 @@ func TestSocket_XDGRuntimeDir(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(run) })
 	privateEnv(t, run)
 	state := longState(t)
-	p := SocketPath(state)
-	if filepath.Dir(p) != filepath.Join(run, "clumsies") {
-		t.Fatalf("SocketPath: got %s, want it in $XDG_RUNTIME_DIR/clumsies", p)
-	}
-	if err := bindAndDial(t, p); err != nil {
+	if err := bindAndDial(t, state); err != nil {
 		t.Fatal(err)
 	}
-	t.Run("OwnerWithoutXDG", func(t *testing.T) {
-		// An owner started without XDG_RUNTIME_DIR binds under TMPDIR; a
-		// process with it looks there too.
-		t.Setenv("XDG_RUNTIME_DIR", "")
-		inTmp := SocketPath(state)
-		ln, err := listenSocket(inTmp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		t.Setenv("XDG_RUNTIME_DIR", run)
-		c, err := socketDialer{SocketPath(state)}.Dial("", "")
-		if err != nil {
-			t.Fatalf("dial with XDG_RUNTIME_DIR set, owner in %s: %v", inTmp, err)
-		}
-		c.Close()
-	})
+	if p := SocketPath(state); filepath.Dir(filepath.Dir(p)) != run {
+		t.Fatalf("SocketPath: got %s, want it in a folder of $XDG_RUNTIME_DIR %s", p, run)
+	}
 	t.Run("OpenRuntimeDirNotUsed", func(t *testing.T) {
 		open := t.TempDir()
 		if err := os.Chmod(open, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		tmp := privateEnv(t, open)
+		state := longState(t)
+		if err := bindAndDial(t, state); err != nil {
+			t.Fatal(err)
+		}
 		if got := SocketPath(state); !strings.HasPrefix(got, tmp) {
 			t.Fatalf("XDG_RUNTIME_DIR with mode 0755: got %s, want the socket under TMPDIR %s", got, tmp)
 		}
 	})
 }
 
-func TestSocket_FallbackFolder(t *testing.T) {
-	t.Run("CreatedPrivate", func(t *testing.T) {
-		privateEnv(t, "")
-		p := SocketPath(longState(t))
-		if err := bindAndDial(t, p); err != nil {
-			t.Fatal(err)
-		}
-		fi, err := os.Stat(filepath.Dir(p))
-		if err != nil || fi.Mode().Perm() != 0o700 {
-			t.Fatalf("socket folder: got %v, %v, want mode 0700", fi.Mode(), err)
-		}
-	})
-	t.Run("OpenToOthers", func(t *testing.T) {
+func TestSocket_PrivateFolder(t *testing.T) {
+	t.Run("CreatedPrivateAndReused", func(t *testing.T) {
 		tmp := privateEnv(t, "")
-		p := SocketPath(longState(t))
-		if err := os.Mkdir(filepath.Dir(p), 0o777); err != nil {
+		state := longState(t)
+		if SocketPath(state) != "" {
+			t.Fatalf("SocketPath before any owner: got %q, want none", SocketPath(state))
+		}
+		if err := bindAndDial(t, state); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chmod(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
+		p := SocketPath(state)
+		fi, err := os.Stat(filepath.Dir(p))
+		if err != nil || fi.Mode().Perm() != 0o700 || filepath.Dir(filepath.Dir(p)) != tmp {
+			t.Fatalf("socket folder %s: got %v, %v, want a folder of TMPDIR with mode 0700", p, fi.Mode(), err)
 		}
-		err := bindAndDial(t, p)
-		if err == nil || !strings.Contains(err.Error(), "open to other users") || !strings.HasPrefix(p, tmp) {
-			t.Fatalf("bind in a folder with mode 0777: got %v, want an error saying it is open to other users", err)
+		if err := bindAndDial(t, state); err != nil || SocketPath(state) != p {
+			t.Fatalf("next owner: got %s, %v, want the recorded folder %s again", SocketPath(state), err, p)
+		}
+		other := longState(t)
+		if err := bindAndDial(t, other); err != nil || filepath.Dir(SocketPath(other)) == filepath.Dir(p) {
+			t.Fatalf("another workspace: got %s, %v, want a folder of its own", SocketPath(other), err)
 		}
 	})
-	t.Run("SymlinkedFolder", func(t *testing.T) {
+	t.Run("RecordedFolderOpenToOthers", func(t *testing.T) {
 		privateEnv(t, "")
-		p := SocketPath(longState(t))
-		if err := os.Symlink(t.TempDir(), filepath.Dir(p)); err != nil {
-			t.Fatal(err)
-		}
-		if err := bindAndDial(t, p); err == nil || !strings.Contains(err.Error(), "not a folder") {
-			t.Fatalf("bind in a symlinked folder: got %v, want an error", err)
-		}
+		state := longState(t)
+		open := plantedFolder(t, state, 0o777)
+		refusedThenReplaced(t, state, open, "open to other users")
 	})
-	t.Run("OwnedByAnotherUser", func(t *testing.T) {
-		privateEnv(t, "")
-		p := SocketPath(longState(t))
-		dir := filepath.Dir(p)
-		if err := os.Mkdir(dir, 0o700); err != nil {
+	t.Run("RecordedFolderSymlinked", func(t *testing.T) {
+		tmp := privateEnv(t, "")
+		state := longState(t)
+		link := filepath.Join(tmp, "link")
+		if err := os.Symlink(t.TempDir(), link); err != nil {
 			t.Fatal(err)
 		}
+		recordSocketDir(t, state, link)
+		refusedThenReplaced(t, state, link, "not a folder")
+	})
+	t.Run("RecordedFolderOfAnotherUser", func(t *testing.T) {
+		privateEnv(t, "")
+		state := longState(t)
+		dir := plantedFolder(t, state, 0o700)
 		asOtherUser(t, dir)
-		err := bindAndDial(t, p)
-		if err == nil || !strings.Contains(err.Error(), "belongs to user 65534") || !strings.Contains(err.Error(), "impersonate") {
-			t.Fatalf("bind in another user's folder: got %v, want an error naming the other user", err)
-		}
-		// The impersonator's own socket there is never dialled.
-		ln, lerr := net.ListenUnix("unix", &net.UnixAddr{Name: p, Net: "unix"})
-		if lerr != nil {
-			t.Fatal(lerr)
-		}
-		defer ln.Close()
-		if c, err := (socketDialer{p}).Dial("", ""); err == nil {
-			c.Close()
-			t.Fatal("dialled a socket in another user's folder")
-		}
+		refusedThenReplaced(t, state, dir, "belongs to user 65534, not to you (user 0): another user may be trying to impersonate")
 	})
 	t.Run("SocketOwnedByAnotherUser", func(t *testing.T) {
 		privateEnv(t, "")
-		p := SocketPath(longState(t))
-		ln, err := listenSocket(p)
+		state := longState(t)
+		p, err := ownSocketPath(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := listenSocket(p, true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer ln.Close()
 		asOtherUser(t, p)
-		_, err = socketDialer{p}.Dial("", "")
+		_, err = socketDialer{state}.Dial("", "")
 		if err == nil || !strings.Contains(err.Error(), "socket "+p+" belongs to user 65534") {
 			t.Fatalf("dial another user's socket: got %v, want an error naming the other user", err)
 		}
 	})
 	t.Run("Missing", func(t *testing.T) {
 		privateEnv(t, "")
-		p := SocketPath(longState(t))
-		if _, err := (socketDialer{p}).Dial("", ""); !errors.Is(err, os.ErrNotExist) {
+		if _, err := (socketDialer{longState(t)}).Dial("", ""); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("dial with no owner: got %v, want os.ErrNotExist", err)
 		}
 	})
@@ -195,11 +215,10 @@ func TestSocket_StateFolder(t *testing.T) {
 	if err := os.Mkdir(state, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	p := SocketPath(state)
-	if p != filepath.Join(state, socketName) {
+	if p := SocketPath(state); p != filepath.Join(state, socketName) {
 		t.Fatalf("got %s, want the socket in the state folder", p)
 	}
-	if err := bindAndDial(t, p); err != nil {
+	if err := bindAndDial(t, state); err != nil {
 		t.Fatal(err)
 	}
 	t.Run("Symlinked", func(t *testing.T) {
@@ -207,13 +226,13 @@ func TestSocket_StateFolder(t *testing.T) {
 		if err := os.Symlink(state, link); err != nil {
 			t.Fatal(err)
 		}
-		if err := bindAndDial(t, SocketPath(link)); err != nil {
+		if err := bindAndDial(t, link); err != nil {
 			t.Fatalf("a state folder reached through a symlink: %v", err)
 		}
 	})
 	t.Run("OwnedByAnotherUser", func(t *testing.T) {
 		asOtherUser(t, state)
-		if err := bindAndDial(t, p); err == nil || !strings.Contains(err.Error(), "belongs to user 65534") {
+		if err := bindAndDial(t, state); err == nil || !strings.Contains(err.Error(), "belongs to user 65534") {
 			t.Fatalf("bind in another user's state folder: got %v, want an error naming the other user", err)
 		}
 	})

@@ -40,13 +40,15 @@ func requireToken(token string, log *slog.Logger, next http.Handler) http.Handle
 			next.ServeHTTP(w, r)
 			return
 		}
-		challenge, msg := `Bearer realm="clumsies"`, "401 unauthorized: send Authorization: Bearer <token>, the token clumsies serve was started with (--token or CLUMSIES_TOKEN)"
+		challenge, msg := `Bearer realm="clumsies"`, "401 unauthorized: send Authorization: Bearer <token>, the token the server requires: "+
+			"the one in .clumsies/state/http-token unless it was started with --token-file or CLUMSIES_TOKEN; a browser opens /?token=<token> once"
 		if sent {
 			challenge += `, error="invalid_token"`
 			msg = "401 unauthorized: wrong bearer token"
 		}
 		log.Warn("http request refused: bad or missing bearer token", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr, "token_sent", sent)
 		w.Header().Set("WWW-Authenticate", challenge)
+		w.Header().Set("Connection", "close")
 		http.Error(w, msg, http.StatusUnauthorized)
 	})
 }
@@ -92,6 +94,7 @@ func guardHost(log *slog.Logger, next http.Handler) http.Handler {
 		local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 		if ok && local != nil && isLoopbackHost(hostOf(local.String())) && !isLoopbackHost(hostOf(r.Host)) {
 			log.Warn("http request refused: non-loopback Host on a loopback address", "host", r.Host, "path", r.URL.Path, "remote", r.RemoteAddr)
+			w.Header().Set("Connection", "close")
 			http.Error(w, fmt.Sprintf("403 forbidden: Host %q is not localhost, 127.0.0.1 or [::1]; "+
 				"a server on a loopback address answers only loopback names", r.Host), http.StatusForbidden)
 			return

@@ -30,16 +30,19 @@ type Options struct {
 
 // Handler returns the HTTP front of a workspace:
 //
-//   - /mcp: opts.MCP;
+//   - /mcp: opts.MCP, but a request with an Origin header that is neither
+//     this server's nor a loopback origin gets 403;
 //   - GET /events: opts.Events;
 //   - GET /metrics: opts.Metrics;
 //   - any other GET: opts.UI, the dashboard;
 //   - GET /healthz: "ok", with no authentication, for load balancers and
-//     container health checks;
+//     container health checks; the connection is closed after it;
 //   - anything else: 404.
 //
 // With opts.Token set, a request without the right bearer token gets 401
-// with a WWW-Authenticate: Bearer challenge; tokens are compared in
+// with a WWW-Authenticate: Bearer challenge, and its connection is closed
+// (as after a 403), so that a client without the token cannot keep idle
+// connections open; tokens are compared in
 // constant time. A browser, which cannot send the header on a page load or
 // an EventSource, opens any GET route once with ?token=<token>: the answer
 // sets the token as a cookie (HttpOnly, SameSite=Strict) and redirects to
@@ -54,7 +57,7 @@ func Handler(opts Options) http.Handler {
 	}
 	routes := http.NewServeMux()
 	if opts.MCP != nil {
-		routes.Handle("/mcp", opts.MCP)
+		routes.Handle("/mcp", checkOrigin(log, opts.MCP))
 	}
 	if opts.Events != nil {
 		routes.Handle("GET /events", opts.Events)
@@ -91,9 +94,13 @@ func otherRoutes(dashboard http.Handler) http.Handler {
 	})
 }
 
+// healthz answers "ok" and closes the connection: a probe needs no
+// keep-alive, and anyone may ask, token or not, so nobody can hold idle
+// connections through it.
 func healthz(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Connection", "close")
 	io.WriteString(w, "ok\n")
 }
 

@@ -3,21 +3,28 @@ package web
 import (
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
 // Limits bound what clients can hold of the server: connections, the time
 // to send a request body, and its size.
 type Limits struct {
-	// MaxConns is the most connections served at once. A connection over
-	// it gets "503 Service Unavailable" with Retry-After and is closed, so
-	// that a flood of connections exhausts neither file descriptors nor
-	// memory.
+	// MaxConns is the most connections served at once. When they are all
+	// taken, a new connection closes the connection idle the longest (a
+	// keep-alive connection between requests, or one that has sent
+	// nothing yet); when none is idle, it gets "503 Service Unavailable"
+	// with Retry-After and is closed, so that a flood of connections
+	// exhausts neither file descriptors nor memory.
 	MaxConns int
+	// MaxConnsPerClient is the most connections one client address holds
+	// at once; over it, the client's own oldest idle connection is closed,
+	// or, with none idle, the new one gets 503. Zero: no cap but MaxConns.
+	MaxConnsPerClient int
+	// BusyIdleTimeout is how long a connection may stay idle while fewer
+	// than a quarter of MaxConns are free; IdleTimeout applies otherwise.
+	BusyIdleTimeout time.Duration
 	// BodyTimeout bounds how long a client may take to send a request
 	// body, counted from the end of its headers (ReadHeaderTimeout bounds
 	// those). Past it the connection is closed. Streams (GET) have no body
@@ -30,68 +37,15 @@ type Limits struct {
 // DefaultLimits are the limits Serve applies. MaxBody fits the largest
 // MCP message the tools accept.
 var DefaultLimits = Limits{
-	MaxConns:    256,
-	BodyTimeout: 30 * time.Second,
-	MaxBody:     8 << 20,
+	MaxConns:          256,
+	MaxConnsPerClient: 64,
+	BusyIdleTimeout:   5 * time.Second,
+	BodyTimeout:       30 * time.Second,
+	MaxBody:           8 << 20,
 }
 
 // MaxHeaderBytes bounds the size of a request's headers.
 const MaxHeaderBytes = 64 << 10
-
-// limitListener hands out at most max connections at once and answers the
-// others with 503 at once.
-type limitListener struct {
-	net.Listener
-	slots chan struct{}
-	busy  atomic.Int64 // connections refused, for the log
-}
-
-func newLimitListener(ln net.Listener, max int) *limitListener {
-	return &limitListener{Listener: ln, slots: make(chan struct{}, max)}
-}
-
-// busyAnswer is written to a connection over the cap.
-const busyAnswer = "HTTP/1.1 503 Service Unavailable\r\n" +
-	"Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: 47\r\n\r\n" +
-	"503 too many connections to clumsies; retry.\r\n\r\n"
-
-// Accept implements net.Listener.
-func (l *limitListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		select {
-		case l.slots <- struct{}{}:
-			return &slotConn{Conn: c, release: func() { <-l.slots }}, nil
-		default:
-			l.busy.Add(1)
-			go refuse(c)
-		}
-	}
-}
-
-// refuse answers a connection over the cap and closes it, without waiting
-// on a client that does not read.
-func refuse(c net.Conn) {
-	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
-	_, _ = io.WriteString(c, busyAnswer)
-	_ = c.Close()
-}
-
-// slotConn gives its slot back when closed.
-type slotConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *slotConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
 
 // limitBodies applies BodyTimeout and MaxBody to requests with a body.
 func limitBodies(lim Limits, h http.Handler) http.Handler {

@@ -24,7 +24,7 @@ var ErrBadAddress = errors.New("web: invalid listen address")
 //   - anything else ("0.0.0.0:PORT", "[::]:PORT", a LAN address, a host
 //     name other than localhost) binds as given, but only with a token that
 //     is not blank: otherwise Listen returns an error wrapping
-//     ErrTokenRequired that says to pass --token or set CLUMSIES_TOKEN.
+//     ErrTokenRequired that says how to give one.
 //
 // PORT must be a number (0 picks a free port): an address Listen cannot
 // read gives an error wrapping ErrBadAddress. A loopback name that turns
@@ -55,8 +55,8 @@ func Listen(addr, token string) (net.Listener, error) {
 
 func needToken(bind string) error {
 	return fmt.Errorf("%w: %s is not a loopback address, so anyone who can reach it could use this workspace; "+
-		"pass --token or set CLUMSIES_TOKEN (clients then send Authorization: Bearer <token>), "+
-		"or listen on 127.0.0.1", ErrTokenRequired, bind)
+		"drop --no-token (a token is then kept in .clumsies/state/http-token), or give one with --token-file PATH "+
+		"or CLUMSIES_TOKEN (clients then send Authorization: Bearer <token>), or listen on 127.0.0.1", ErrTokenRequired, bind)
 }
 
 // splitAddr returns the host and port to bind for addr, with the loopback

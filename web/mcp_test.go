@@ -1,7 +1,11 @@
 package web_test
 
 import (
+	"encoding/json"
+	"io"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/clumsies/clumsies/events"
@@ -87,5 +91,87 @@ func TestHandler_MCP(t *testing.T) {
 	}
 	if conflict == nil || conflict.Type != events.TypeSetup || conflict.Outcome != events.OutcomeError {
 		t.Fatalf("got conflict event %+v, want a failed attest.setup", conflict)
+	}
+}
+
+// postMCP POSTs one JSON-RPC message to /mcp of ts with the headers a
+// client sends, plus extra, and returns the status and the body.
+func postMCP(tb testing.TB, url, body string, extra map[string]string) (int, string) {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range extra {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// TestHandler_MCPOrigin: a request with a foreign Origin (a web page of
+// another site, driving the visitor's browser) is refused with 403, and
+// its tool calls never run; no Origin, the server's own or a loopback one
+// goes through.
+func TestHandler_MCPOrigin(t *testing.T) {
+	b := newBackend(t)
+	ts := b.serve(t, "")
+	for _, origin := range []string{"http://evil.example", "https://evil.example:443", "null", "http://127.0.0.1.evil.example"} {
+		if code, body := postMCP(t, ts.URL, initializeBody, map[string]string{"Origin": origin}); code != http.StatusForbidden {
+			t.Errorf("initialize with Origin %s: %d %.200s, want 403", origin, code, body)
+		}
+	}
+	for _, origin := range []string{"", ts.URL, "http://localhost:3000", "http://[::1]:8080"} {
+		extra := map[string]string{}
+		if origin != "" {
+			extra["Origin"] = origin
+		}
+		if code, body := postMCP(t, ts.URL, initializeBody, extra); code != http.StatusOK || !strings.Contains(body, `"clumsies"`) {
+			t.Errorf("initialize with Origin %q: %d %.200s, want 200 from clumsies", origin, code, body)
+		}
+	}
+}
+
+// TestHandler_MCPBeforeInitialize: a request outside any session is
+// answered with the JSON-RPC error Invalid Request (-32600), never with
+// code 0, and records nothing.
+func TestHandler_MCPBeforeInitialize(t *testing.T) {
+	b := newBackend(t)
+	ts := b.serve(t, "")
+	before := len(b.events(t))
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"agentreport","arguments":{"summary":"not mine"}}}`,
+	} {
+		code, answer := postMCP(t, ts.URL, body, nil)
+		var msg struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(answer), &msg); err != nil || code != http.StatusBadRequest || msg.Error == nil || msg.Error.Code != -32600 {
+			t.Errorf("%s before initialize: %d %s, want 400 with error code -32600", body, code, answer)
+		}
+		var sent struct{ ID json.RawMessage }
+		_ = json.Unmarshal([]byte(body), &sent)
+		if string(msg.ID) != string(sent.ID) {
+			t.Errorf("%s before initialize: answered id %s, want %s", body, msg.ID, sent.ID)
+		}
+	}
+	if after := len(b.events(t)); after != before {
+		t.Errorf("requests before initialize recorded %d events", after-before)
+	}
+	if code, body := postMCP(t, ts.URL, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, nil); code != http.StatusOK || strings.Contains(body, `"error"`) {
+		t.Errorf("ping outside a session: %d %s, want an answer", code, body)
 	}
 }

@@ -39,8 +39,10 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 
 // ServeLimits is Serve with other limits.
 func ServeLimits(ctx context.Context, ln net.Listener, h http.Handler, lim Limits) error {
-	if lim.MaxConns > 0 {
-		ln = newLimitListener(ln, lim.MaxConns)
+	var track func(net.Conn, http.ConnState)
+	if lim.MaxConns > 0 || lim.MaxConnsPerClient > 0 {
+		cl := newConnLimiter(ln, lim)
+		ln, track = cl, cl.track
 	}
 	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBase()
@@ -52,6 +54,7 @@ func ServeLimits(ctx context.Context, ln net.Listener, h http.Handler, lim Limit
 		MaxHeaderBytes:    MaxHeaderBytes,
 		IdleTimeout:       IdleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return base },
+		ConnState:         track,
 	}
 	addr := ln.Addr()
 	served := make(chan error, 1)

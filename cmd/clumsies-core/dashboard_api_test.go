@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // TestDashboard_API checks the API of `serve --http` against `clumsies
@@ -38,15 +39,16 @@ func TestDashboard_API(t *testing.T) {
 		Drafts int `json:"drafts"`
 	}
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	tok := testbin.HTTPToken(t, dir)
 	// A call through the serve process, which owns the workspace: its
 	// event is made durable by the owner's group commit.
-	mcpSession(t, base, "metrics-session")
+	mcpSession(t, base, tok, "metrics-session")
 	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
 
 	var ov dash.Overview
-	getJSON(t, base, "/api/overview", "", &ov)
+	getJSON(t, base, "/api/overview", tok, &ov)
 	if ov.Events != st.Events || ov.Sessions != st.Sessions || ov.Drafts != st.Drafts || ov.Applied != ov.LastSeq {
 		t.Errorf("overview: events %d sessions %d drafts %d (applied %d of %d), want stats' %d %d %d",
 			ov.Events, ov.Sessions, ov.Drafts, ov.Applied, ov.LastSeq, st.Events, st.Sessions, st.Drafts)
@@ -75,13 +77,13 @@ func TestDashboard_API(t *testing.T) {
 		refs[r.ID] = r.Refs
 	}
 	var rules dash.Rules
-	getJSON(t, base, "/api/rules", "", &rules)
+	getJSON(t, base, "/api/rules", tok, &rules)
 	for _, it := range rules.Items {
 		if it.Refs != refs[it.ID] {
 			t.Errorf("rules: %s has %d refs, stats %d", it.ID, it.Refs, refs[it.ID])
 		}
 		var r dash.Rule
-		getJSON(t, base, "/api/rules/"+url.PathEscape(it.ID), "", &r)
+		getJSON(t, base, "/api/rules/"+url.PathEscape(it.ID), tok, &r)
 		var sum, days uint64
 		for _, c := range r.Constraints {
 			sum += c.Refs
@@ -97,22 +99,22 @@ func TestDashboard_API(t *testing.T) {
 		}
 	}
 	var sessions dash.Sessions
-	getJSON(t, base, "/api/sessions", "", &sessions)
+	getJSON(t, base, "/api/sessions", tok, &sessions)
 	for _, s := range sessions.Items {
 		var one dash.Session
-		getJSON(t, base, "/api/sessions/"+url.PathEscape(s.ID), "", &one)
+		getJSON(t, base, "/api/sessions/"+url.PathEscape(s.ID), tok, &one)
 		if uint64(len(one.Timeline)) != s.Calls {
 			t.Errorf("session %s: %d timeline entries, want its %d events", s.ID, len(one.Timeline), s.Calls)
 		}
 	}
 	var drafts dash.Drafts
-	getJSON(t, base, "/api/drafts", "", &drafts)
+	getJSON(t, base, "/api/drafts", tok, &drafts)
 	if len(drafts.Items) != st.Drafts {
 		t.Errorf("drafts: %d, stats %d", len(drafts.Items), st.Drafts)
 	}
 
 	for _, path := range []string{"/api/rules/p-nope", "/api/sessions/nope", "/api/nothing", "/nothing"} {
-		resp := get(t, base+path, "")
+		resp := get(t, base+path, tok)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusNotFound || len(body) < 10 {
@@ -120,7 +122,7 @@ func TestDashboard_API(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/", "/rules", "/live", "/assets/app.js", "/assets/app.css"} {
-		resp := get(t, base+path, "")
+		resp := get(t, base+path, tok)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("GET %s: %d, want 200", path, resp.StatusCode)
@@ -141,9 +143,10 @@ func TestDashboard_Metrics(t *testing.T) {
 		} `json:"tools"`
 	}
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	tok := testbin.HTTPToken(t, dir)
 	// A call through the serve process, which owns the workspace: its
 	// event is made durable by the owner's group commit.
-	mcpSession(t, base, "metrics-session")
+	mcpSession(t, base, tok, "metrics-session")
 	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
@@ -152,13 +155,14 @@ func TestDashboard_Metrics(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
 	stream, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stream.Body.Close()
 
-	resp := get(t, base+"/metrics", "")
+	resp := get(t, base+"/metrics", tok)
 	defer resp.Body.Close()
 	var p expfmt.TextParser
 	fams, err := p.TextToMetricFamilies(resp.Body)
@@ -262,14 +266,17 @@ func startUI(tb testing.TB, dir string, env []string, args ...string) (string, f
 func TestUI_Command(t *testing.T) {
 	dir := demoWorkspace(t)
 	base, stopUI := startUI(t, dir, nil, "--addr", "127.0.0.1:0")
+	tok := testbin.HTTPToken(t, dir)
 	for _, path := range []string{"/", "/api/overview", "/metrics"} {
-		resp := get(t, base+path, "")
+		resp := get(t, base+path, tok)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("ui: GET %s: %d, want 200", path, resp.StatusCode)
 		}
 	}
-	resp, err := http.Post(base+"/api/overview", "application/json", nil)
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/overview", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,12 +289,12 @@ func TestUI_Command(t *testing.T) {
 	// come over the owner's socket.
 	other := serveHTTP(t, dir, "--http", "127.0.0.1:0")
 	var mine, theirs dash.Overview
-	getJSON(t, base, "/api/overview", "", &mine)
-	getJSON(t, other, "/api/overview", "", &theirs)
+	getJSON(t, base, "/api/overview", tok, &mine)
+	getJSON(t, other, "/api/overview", tok, &theirs)
 	if theirs.Events != mine.Events || theirs.WorkspaceID != mine.WorkspaceID || len(theirs.Tools) != len(mine.Tools) {
 		t.Errorf("overview through the owner: %+v, from the owner: %+v", theirs, mine)
 	}
-	resp = get(t, other+"/metrics", "")
+	resp = get(t, other+"/metrics", tok)
 	var p expfmt.TextParser
 	fams, err := p.TextToMetricFamilies(resp.Body)
 	resp.Body.Close()
@@ -299,7 +306,7 @@ func TestUI_Command(t *testing.T) {
 	stopUI()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		resp := get(t, other+"/metrics", "")
+		resp := get(t, other+"/metrics", tok)
 		fams, err := p.TextToMetricFamilies(resp.Body)
 		resp.Body.Close()
 		if err != nil {
@@ -316,8 +323,8 @@ func TestUI_Command(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
-	if r := run(t, dir, "ui", "--addr", "0.0.0.0:0"); r.code != 2 || !strings.Contains(r.stderr, "--token") {
-		t.Errorf("ui --addr 0.0.0.0:0 without a token: exit %d %q, want 2 asking for --token", r.code, r.stderr)
+	if r := run(t, dir, "ui", "--addr", "0.0.0.0:0", "--no-token"); r.code != 2 || !strings.Contains(r.stderr, "--token") {
+		t.Errorf("ui --addr 0.0.0.0:0 --no-token: exit %d %q, want 2 asking for --token", r.code, r.stderr)
 	}
 	if r := run(t, dir, "ui", "--addr", "nope"); r.code != 2 || !strings.Contains(r.stderr, "--addr") {
 		t.Errorf("ui --addr nope: exit %d %q, want 2 naming --addr", r.code, r.stderr)
@@ -348,7 +355,7 @@ func TestUI_Command(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/rules" || len(cookies) != 1 || !cookies[0].HttpOnly {
 		t.Fatalf("ui: GET /rules?token=: %d to %q with cookies %v, want 303 to /rules with an HttpOnly cookie", resp.StatusCode, resp.Header.Get("Location"), cookies)
 	}
-	req, _ := http.NewRequest(http.MethodGet, tokened+"/api/rules", nil)
+	req, _ = http.NewRequest(http.MethodGet, tokened+"/api/rules", nil)
 	req.AddCookie(cookies[0])
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("ui: GET /api/rules with the cookie: %v %v, want 200", resp.StatusCode, err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/internal/browser"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // demoWorkspace runs `clumsies demo --keep` and returns the workspace it
@@ -51,12 +52,12 @@ func getJSON(tb testing.TB, base, path, token string, v any) {
 
 // mcpSession connects a real MCP client to the server's /mcp and sets up
 // a session.
-func mcpSession(tb testing.TB, base, sessionID string) *sdk.ClientSession {
+func mcpSession(tb testing.TB, base, token, sessionID string) *sdk.ClientSession {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cl := sdk.NewClient(&sdk.Implementation{Name: "dashboard-test", Version: "1"}, nil)
-	cs, err := cl.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	cs, err := cl.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: bearerClient(token)}, nil)
 	if err != nil {
 		tb.Fatalf("connect to %s/mcp: %v", base, err)
 	}
@@ -172,22 +173,23 @@ func (p *page) shoot(dir, name string, width, height int64) {
 func TestDashboard_Browser(t *testing.T) {
 	dir := demoWorkspace(t)
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	tok := testbin.HTTPToken(t, dir)
 
 	var ov dash.Overview
-	getJSON(t, base, "/api/overview", "", &ov)
+	getJSON(t, base, "/api/overview", tok, &ov)
 	if ov.Events == 0 || len(ov.MostApplied) == 0 || len(ov.Recent) == 0 {
 		t.Fatalf("the demo ledger has no events, rules or sessions: %+v", ov)
 	}
 	var rules dash.Rules
-	getJSON(t, base, "/api/rules", "", &rules)
+	getJSON(t, base, "/api/rules", tok, &rules)
 	top := ov.MostApplied[0]
 	var rule dash.Rule
-	getJSON(t, base, "/api/rules/"+url.PathEscape(top.ID), "", &rule)
+	getJSON(t, base, "/api/rules/"+url.PathEscape(top.ID), tok, &rule)
 	sid := ov.Recent[0].ID
 	var sess dash.Session
-	getJSON(t, base, "/api/sessions/"+url.PathEscape(sid), "", &sess)
+	getJSON(t, base, "/api/sessions/"+url.PathEscape(sid), tok, &sess)
 	var drafts dash.Drafts
-	getJSON(t, base, "/api/drafts", "", &drafts)
+	getJSON(t, base, "/api/drafts", tok, &drafts)
 	if rule.Refs == 0 || len(rule.Applied) == 0 || len(sess.Timeline) == 0 || len(drafts.Items) == 0 {
 		t.Fatalf("the demo ledger lacks refs, a timeline or a draft: rule %+v, session %d events, %d drafts", rule, len(sess.Timeline), len(drafts.Items))
 	}
@@ -205,6 +207,12 @@ func TestDashboard_Browser(t *testing.T) {
 	}
 	defer closeTab()
 	p := &page{tb: t, ctx: tab, b: b, base: base}
+	// The URL serve prints, with the token, once: the browser keeps the
+	// token as a cookie and the address without it.
+	p.open("/?token="+tok, "overview")
+	if got := p.text(`location.search`); got != "" {
+		t.Errorf("after /?token=: the address keeps %q", got)
+	}
 
 	// Overview: the cards and the tools table.
 	p.open("/", "overview")
@@ -308,10 +316,10 @@ func TestDashboard_Browser(t *testing.T) {
 	if err := chromedp.Do(tab, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector("select[aria-label=type]"); s.value = ""; s.dispatchEvent(new Event("change")); })()`)); err != nil {
 		t.Fatal(err)
 	}
-	cs := mcpSession(t, base, "dashboard-live-1")
+	cs := mcpSession(t, base, tok, "dashboard-live-1")
 	callTool(t, cs, "memdisc", map[string]any{"query": "live"})
 	var after dash.Overview
-	getJSON(t, base, "/api/overview", "", &after)
+	getJSON(t, base, "/api/overview", tok, &after)
 	p.wait(`!!document.querySelector('[data-table=live] tr[data-seq="` + strconv.FormatUint(after.LastSeq, 10) + `"][data-type="attest.discover"]')`)
 	if p.text(`String(window.__sameDocument === true)`) != "true" {
 		t.Errorf("live: the page reloaded to show the new event")

@@ -7,10 +7,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 var servingRE = regexp.MustCompile(`serving MCP at http://([^/\s]+)/mcp`)
@@ -43,6 +47,19 @@ func serveHTTP(tb testing.TB, dir string, args ...string) string {
 	return ""
 }
 
+// bearerClient is an HTTP client that sends token as a bearer token.
+func bearerClient(token string) *http.Client {
+	return &http.Client{Transport: bearer{token}}
+}
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
 func get(tb testing.TB, url, token string) *http.Response {
 	tb.Helper()
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
@@ -57,10 +74,20 @@ func get(tb testing.TB, url, token string) *http.Response {
 }
 
 // TestServe_HTTP checks the HTTP front of the binary: /healthz, MCP at /mcp,
-// the ledger as SSE at /events, and the bearer token.
+// the ledger as SSE at /events, and the bearer token it requires by
+// default: made on first use into the state folder, readable only by its
+// user, and kept for the next start.
 func TestServe_HTTP(t *testing.T) {
 	dir := newWorkspace(t)
-	base := serveHTTP(t, dir, "--http", "127.0.0.1:0", "--token", "s3cret")
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	token := testbin.HTTPToken(t, dir)
+	ws, _ := workspace.Open(dir)
+	if fi, err := os.Stat(filepath.Join(ws.StateDir(), "http-token")); err != nil || fi.Mode().Perm() != 0o600 || len(token) < 32 {
+		t.Fatalf("the kept token: %v, %v, %d characters; want mode 0600 and at least 32", fi.Mode(), err, len(token))
+	}
+	if again := serveHTTP(t, dir, "--http", "127.0.0.1:0"); testbin.HTTPToken(t, dir) != token {
+		t.Fatalf("a second serve (%s) changed the kept token", again)
+	}
 
 	if resp := get(t, base+"/healthz", ""); resp.StatusCode != http.StatusOK {
 		t.Fatalf("/healthz: got %d, want 200", resp.StatusCode)
@@ -73,7 +100,7 @@ func TestServe_HTTP(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer s3cret")
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +115,7 @@ func TestServe_HTTP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, base+"/events?from=1&type=catalog", nil)
-	req.Header.Set("Authorization", "Bearer s3cret")
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -111,8 +138,43 @@ func TestServe_HTTP(t *testing.T) {
 
 func TestServe_HTTPNeedsTokenOffLoopback(t *testing.T) {
 	dir := newWorkspace(t)
-	r := run(t, dir, "serve", "--http", "0.0.0.0:0")
+	r := run(t, dir, "serve", "--http", "0.0.0.0:0", "--no-token")
 	if r.code != 2 || !strings.Contains(r.stderr, "--token") {
-		t.Fatalf("serve --http 0.0.0.0:0 without a token: got exit %d, %q; want exit 2 asking for --token", r.code, r.stderr)
+		t.Fatalf("serve --http 0.0.0.0:0 --no-token: got exit %d, %q; want exit 2 asking for a token", r.code, r.stderr)
+	}
+}
+
+// TestServe_HTTPTokenFlags checks the other ways to give the token:
+// --token-file, --token (with a warning: the process list shows it),
+// --no-token on loopback, and no two of them at once.
+func TestServe_HTTPTokenFlags(t *testing.T) {
+	dir := newWorkspace(t)
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte("fr0m-a-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0", "--token-file", file)
+	if resp := get(t, base+"/api/overview", ""); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("--token-file: GET /api/overview without the token: %d, want 401", resp.StatusCode)
+	}
+	if resp := get(t, base+"/api/overview", "fr0m-a-file"); resp.StatusCode != http.StatusOK {
+		t.Errorf("--token-file: GET /api/overview with the file's token: %d, want 200", resp.StatusCode)
+	}
+	open := serveHTTP(t, dir, "--http", "127.0.0.1:0", "--no-token")
+	if resp := get(t, open+"/api/overview", ""); resp.StatusCode != http.StatusOK {
+		t.Errorf("--no-token: GET /api/overview: %d, want 200", resp.StatusCode)
+	}
+	r := run(t, dir, "serve", "--http", "nowhere:x", "--token", "s3cret")
+	if r.code != 2 || !strings.Contains(r.stderr, "process list") {
+		t.Errorf("serve --token: exit %d %q, want a warning that the process list shows it", r.code, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"--token", "s3cret", "--no-token"},
+		{"--token-file", file, "--no-token"},
+		{"--token-file", filepath.Join(t.TempDir(), "missing")},
+	} {
+		if r := run(t, dir, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...); r.code != 2 {
+			t.Errorf("serve --http %q: exit %d %q, want 2", args, r.code, r.stderr)
+		}
 	}
 }

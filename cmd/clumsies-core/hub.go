@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/web"
 )
 
 // HubCommand dispatches `clumsies hub <subcommand>`.
@@ -105,19 +106,22 @@ func parsePositional(fs *flag.FlagSet, args []string, maxArgs int) ([]string, er
 // Environment variables of the hub commands.
 const (
 	hubURLEnv   = "CLUMSIES_HUB_URL"   // --url
-	hubTokenEnv = "CLUMSIES_HUB_TOKEN" // --token
+	hubTokenEnv = "CLUMSIES_HUB_TOKEN" // --token, --token-file
 )
 
 // hubFlags say which hub an admin command talks to: the hub folder on
 // this machine (its hub.toml and admin token), or a URL and a token.
 type hubFlags struct {
-	dir, url, token string
+	dir, url, token, tokenFile string
+	stderr                     io.Writer
 }
 
 func (f *hubFlags) register(fs *flag.FlagSet) {
+	f.stderr = fs.Output()
 	fs.StringVar(&f.dir, "hub", "", "the hub's folder `DIR` on this machine (reads its hub.toml and admin token); default: the current folder if it holds hub.toml")
 	fs.StringVar(&f.url, "url", "", "the hub's API `URL` (default: $"+hubURLEnv+")")
-	fs.StringVar(&f.token, "token", "", "the admin or member `token` (default: $"+hubTokenEnv+")")
+	fs.StringVar(&f.token, "token", "", "the admin or member `token`; every local user sees it in the process list: prefer --token-file or $"+hubTokenEnv)
+	fs.StringVar(&f.tokenFile, "token-file", "", "read the admin or member token from the file at `PATH`")
 }
 
 // client returns an API client of the hub the flags name.
@@ -126,7 +130,17 @@ func (f *hubFlags) client() (*hubClient, error) {
 	if url == "" {
 		url = os.Getenv(hubURLEnv)
 	}
-	if token == "" {
+	switch {
+	case token != "" && f.tokenFile != "":
+		return nil, fmt.Errorf("%w: give one of --token and --token-file", errUsage)
+	case token != "":
+		warnTokenInArgs(f.stderr, hubTokenEnv)
+	case f.tokenFile != "":
+		var err error
+		if token, err = web.ReadTokenFile(f.tokenFile); err != nil {
+			return nil, fmt.Errorf("%w: --token-file: %v", errUsage, err)
+		}
+	default:
 		token = os.Getenv(hubTokenEnv)
 	}
 	dir := f.dir

@@ -243,13 +243,17 @@ func TestHub_EndToEnd(t *testing.T) {
 
 	// A member token of team blue sees blue only.
 	token := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "blue"))
-	blue := hubStats(t, hp, "--url", hp.api, "--token", token)
+	tokenFile := filepath.Join(t.TempDir(), "member.token")
+	if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	blue := hubStats(t, hp, "--url", hp.api, "--token-file", tokenFile)
 	if blue.Totals.Workspaces != 1 || blue.Totals.Refs != 4+1 {
 		t.Fatalf("team blue's member sees %d workspaces and %d refs, want 1 and 5", blue.Totals.Workspaces, blue.Totals.Refs)
 	}
 	r := run(t, hp.dir, "hub", "stats", "--url", hp.api, "--token", token, "--team", "red")
-	if r.code == 0 || !strings.Contains(r.stderr, "may not read team") {
-		t.Fatalf("a blue member read team red: exit %d, %s", r.code, r.stderr)
+	if r.code == 0 || !strings.Contains(r.stderr, "may not read team") || !strings.Contains(r.stderr, "process list") {
+		t.Fatalf("a blue member read team red, or --token gave no warning: exit %d, %s", r.code, r.stderr)
 	}
 	resp := httpGet(t, hp.api+"/api/nodes", token)
 	if resp != http.StatusUnauthorized {

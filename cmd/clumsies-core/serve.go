@@ -23,7 +23,7 @@ type ServeCommand struct {
 	m          *Main
 	ws         wsFlags
 	http       string
-	token      string
+	token      tokenFlags
 	natsListen string
 	listenAny  bool
 	natsToken  string
@@ -37,7 +37,7 @@ type ServeCommand struct {
 // Environment variables that may hold the tokens.
 const (
 	tokenEnv     = "CLUMSIES_NATS_TOKEN" // --nats-token
-	httpTokenEnv = "CLUMSIES_TOKEN"      // --token
+	httpTokenEnv = "CLUMSIES_TOKEN"      // --token, --token-file
 )
 
 var (
@@ -48,11 +48,11 @@ var (
 // Run implements command. Over stdio it returns when the client closes
 // stdin or on SIGINT/SIGTERM, after a clean shutdown.
 func (c *ServeCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token T]] [--read-only] [--checkpoint-every N] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
+	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token-file PATH | --no-token]] [--read-only] [--checkpoint-every N] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
 	c.ws.register(fs)
 	c.ws.registerSync(fs)
 	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
-	fs.StringVar(&c.token, "token", "", "with --http, the bearer token `T` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
+	c.token.register(fs)
 	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
 	fs.BoolVar(&c.listenAny, "nats-listen-any", false, "allow --nats-listen on a non-loopback address")
 	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
@@ -82,11 +82,12 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	}
 	readOnly := c.readOnly || ws.Config.ReadOnly
 	var ln net.Listener
+	var token httpToken
 	if c.http != "" {
-		if c.token == "" {
-			c.token = os.Getenv(httpTokenEnv)
+		if token, err = c.token.resolve(c.m.Stderr, ws.StateDir()); err != nil {
+			return err
 		}
-		if ln, err = web.Listen(c.http, c.token); err != nil {
+		if ln, err = web.Listen(c.http, token.value); err != nil {
 			return listenError(c.http, err)
 		}
 		defer ln.Close()
@@ -125,8 +126,9 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Version:     version(),
 		ReadOnly:    readOnly,
 	})
-	handler := web.Handler(dashboardOptions(h, logger, c.token, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
+	handler := web.Handler(dashboardOptions(h, logger, token.value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
+	token.announce(c.m.Stderr, ln.Addr())
 	return web.Serve(ctx, ln, handler)
 }
 

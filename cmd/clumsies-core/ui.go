@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"syscall"
 
 	"github.com/clumsies/clumsies/live"
@@ -23,22 +22,27 @@ type UICommand struct {
 	m     *Main
 	ws    wsFlags
 	addr  string
-	token string
+	token tokenFlags
 }
 
 // Run implements command.
 func (c *UICommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("ui", "ui [--workspace DIR] [--addr ADDR [--token T]] [--log-level L]")
+	fs := c.m.newFlags("ui", "ui [--workspace DIR] [--addr ADDR] [--token-file PATH | --no-token] [--log-level L]")
 	c.ws.register(fs)
 	fs.StringVar(&c.addr, "addr", DefaultUIAddr, "serve the dashboard at `ADDR`; a bare port or :PORT binds 127.0.0.1")
-	fs.StringVar(&c.token, "token", "", "the bearer token `T` every request must carry (default: $"+httpTokenEnv+"); required to bind a non-loopback address")
+	c.token.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if c.token == "" {
-		c.token = os.Getenv(httpTokenEnv)
+	ws, err := c.ws.workspace()
+	if err != nil {
+		return err
 	}
-	ln, err := web.Listen(c.addr, c.token)
+	token, err := c.token.resolve(c.m.Stderr, ws.StateDir())
+	if err != nil {
+		return err
+	}
+	ln, err := web.Listen(c.addr, token.value)
 	if err != nil {
 		return uiListenError(c.addr, err)
 	}
@@ -49,11 +53,9 @@ func (c *UICommand) Run(ctx context.Context, args []string) error {
 	}
 	defer h.Close()
 	logger, _ := c.ws.logger(c.m.Stderr)
-	handler := web.Handler(dashboardOptions(h, logger, c.token, c.ws.sync != "interval", web.Options{}))
+	handler := web.Handler(dashboardOptions(h, logger, token.value, c.ws.sync != "interval", web.Options{}))
 	fmt.Fprintf(c.m.Stdout, "http://%s/\n", ln.Addr())
-	if c.token != "" {
-		fmt.Fprintf(c.m.Stderr, "clumsies: open http://%s/?token=<your token> once in the browser; it keeps the token as a cookie\n", ln.Addr())
-	}
+	token.announce(c.m.Stderr, ln.Addr())
 	return web.Serve(ctx, ln, handler)
 }
 

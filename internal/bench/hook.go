@@ -129,15 +129,15 @@ func startOwner(ctx context.Context, bin string, ws *workspace.Workspace) (*owne
 		return nil, err
 	}
 	o := &ownerProc{cmd: cmd, stdin: stdin}
-	sock := node.SocketPath(ws.StateDir())
 	deadline := time.Now().Add(time.Minute)
 	for {
-		if _, err := os.Stat(sock); err == nil {
+		// A long state path's socket is where the owner records it.
+		if _, err := os.Stat(node.SocketPath(ws.StateDir())); err == nil {
 			return o, nil
 		}
 		if time.Now().After(deadline) {
 			o.stop()
-			return nil, fmt.Errorf("serve did not open %s", sock)
+			return nil, fmt.Errorf("serve did not open its socket for %s", ws.StateDir())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

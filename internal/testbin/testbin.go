@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // Build builds the main packages pkgs (as `go build` names them, from the
@@ -42,4 +43,15 @@ func Run(cmd *exec.Cmd) (stdout, stderr string, code int, err error) {
 		return out.String(), errb.String(), ee.ExitCode(), nil
 	}
 	return out.String(), errb.String(), 0, err
+}
+
+// HTTPToken returns the token `serve --http` and `ui` keep for the
+// workspace in the folder dir when given none, read as a user reads it.
+func HTTPToken(tb testing.TB, dir string) string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ".clumsies", "state", "http-token"))
+	if err != nil {
+		tb.Fatalf("read the HTTP token serve keeps: %v", err)
+	}
+	return strings.TrimSpace(string(b))
 }
