@@ -174,16 +174,9 @@ func ledgerTypes(t *testing.T, th *testHub) []string {
 
 func memberToken(t *testing.T, url, name, team string) string {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url+"/api/tokens", strings.NewReader(`{"name":"`+name+`","teams":["`+team+`"]}`))
-	req.Header.Set("Authorization", "Bearer admin-token")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	token, err := hubwire.NewClient(url, "admin-token").MemberToken(context.Background(), hubwire.TokenRequest{Name: name, Teams: []string{team}})
+	if err != nil || token == "" {
+		t.Fatalf("make a member token: %q, %v", token, err)
 	}
-	defer resp.Body.Close()
-	var out struct{ Token string }
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Token == "" {
-		t.Fatalf("make a member token: %v %d", err, resp.StatusCode)
-	}
-	return out.Token
+	return token
 }

@@ -70,7 +70,7 @@ func catalogSubscribe(n hubwire.Node) []string {
 // domain's: "$JS.API.X" -> "$JS.hub.API.X". Other subjects are returned
 // as they are.
 func domainAPI(s string) string {
-	return strings.Replace(s, "$JS.API.", "$JS."+hubwire.Domain+".API.", 1)
+	return strings.Replace(s, "$JS.API.", hubwire.APIPrefix+".", 1)
 }
 
 // writeCatalogExports writes the hub account's exports for the nodes'

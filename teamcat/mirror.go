@@ -81,7 +81,7 @@ func Config(nodeID, team string) jetstream.KeyValueConfig {
 		Mirror: &jetstream.StreamSource{
 			Name: hubwire.CatalogStream(team),
 			External: &jetstream.ExternalStream{
-				APIPrefix:     "$JS." + hubwire.Domain + ".API",
+				APIPrefix:     hubwire.APIPrefix,
 				DeliverPrefix: hubwire.CatalogDeliverPrefix(nodeID),
 			},
 		},

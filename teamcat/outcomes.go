@@ -28,7 +28,7 @@ func OutcomesConfig(nodeID, team, ws string) jetstream.StreamConfig {
 			Name:          hubwire.LedgerStream,
 			FilterSubject: hubwire.LedgerSubject(team, ws, ">"),
 			External: &jetstream.ExternalStream{
-				APIPrefix:     "$JS." + hubwire.Domain + ".API",
+				APIPrefix:     hubwire.APIPrefix,
 				DeliverPrefix: hubwire.CatalogDeliverPrefix(nodeID),
 			},
 		},

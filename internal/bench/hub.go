@@ -391,17 +391,18 @@ func hubManyNodes(ctx context.Context, b *bench) error {
 	if err := waitHTTP(api+"/api/health", time.Minute); err != nil {
 		return err
 	}
+	cl := hubwire.NewClient(api, token)
 	var bns []*benchNode
 	for range nodes {
 		ws, _, err := workspace.Init(b.tempDir("ws"))
 		if err != nil {
 			return err
 		}
-		var inv struct{ Token string }
-		if err := apiCall(ctx, api, token, "POST", "/api/invites", hubwire.InviteRequest{WorkspaceID: ws.ID(), Team: "bench"}, &inv); err != nil {
+		inv, err := cl.Invite(ctx, hubwire.InviteRequest{WorkspaceID: ws.ID(), Team: "bench"})
+		if err != nil {
 			return err
 		}
-		id, _, err := hublink.Join(ctx, ws, inv.Token)
+		id, _, err := hublink.Join(ctx, ws, inv)
 		if err != nil {
 			return err
 		}
@@ -441,8 +442,8 @@ func hubManyNodes(ctx context.Context, b *bench) error {
 	}
 	want := uint64(nodes * per)
 	for {
-		var st hubwire.Stats
-		if err := apiCall(ctx, api, token, "GET", "/api/stats?days=2", nil, &st); err != nil {
+		st, err := cl.Stats(ctx, hubwire.StatsQuery{Days: 2})
+		if err != nil {
 			return err
 		}
 		if st.Totals.Events == want {
