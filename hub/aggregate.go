@@ -8,14 +8,9 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
-
-// AggregateStream is the hub's stream that sources every node's ledger.
-const AggregateStream = "AGGREGATE"
-
-// SubjectPrefix is the first token of the aggregate's subjects:
-// hub.<team>.<workspaceId>.<nodeId>.<event type>.
-const SubjectPrefix = "hub"
 
 // ledgerStream is a workspace's stream name (as natsjs names it).
 func ledgerStream(ws string) string { return "CLUMSIES_" + ws }
@@ -24,14 +19,14 @@ func ledgerStream(ws string) string { return "CLUMSIES_" + ws }
 func ledgerSubjects(ws string) string { return "clumsies." + ws + ".>" }
 
 // nodeSubjects is where a node's events land in the aggregate.
-func nodeSubjects(n Node) string {
-	return SubjectPrefix + "." + n.Team + "." + n.Workspace + "." + n.ID + ".>"
+func nodeSubjects(n hubwire.Node) string {
+	return hubwire.SubjectPrefix + "." + n.Team + "." + n.Workspace + "." + n.ID + ".>"
 }
 
 // source is the aggregate's source for node n: its ledger, pulled over
 // its leaf link, with the subjects moved under the node's team, workspace
 // and id.
-func source(n Node) *jetstream.StreamSource {
+func source(n hubwire.Node) *jetstream.StreamSource {
 	return &jetstream.StreamSource{
 		Name:     ledgerStream(n.Workspace),
 		External: &jetstream.ExternalStream{APIPrefix: apiPrefix(n.ID), DeliverPrefix: deliverPrefix(n.ID)},
@@ -43,9 +38,9 @@ func source(n Node) *jetstream.StreamSource {
 
 // aggregateConfig is the aggregate's configuration with the sources of
 // the active nodes, ordered by node id, leaving out those in except.
-func (h *Hub) aggregateConfig(nodes []Node, except []string) jetstream.StreamConfig {
+func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.StreamConfig {
 	cfg := jetstream.StreamConfig{
-		Name:        AggregateStream,
+		Name:        hubwire.AggregateStream,
 		Description: "every joined node's ledger, subjects hub.<team>.<workspaceId>.<nodeId>.<type>",
 		Storage:     jetstream.FileStorage,
 		Retention:   jetstream.LimitsPolicy,
@@ -144,26 +139,26 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	return JoinToken{HTTP: h.cfg.APIURL(), Leaf: h.cfg.leafURL(), Secret: secret}.Encode(), nil
+	return hubwire.JoinToken{HTTP: h.cfg.APIURL(), Leaf: h.cfg.leafURL(), Secret: secret}.Encode(), nil
 }
 
 // Join registers a node with the invite's secret: it adds the node's
 // account to the server and its ledger to the aggregate.
-func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (Node, error) {
+func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (hubwire.Node, error) {
 	if !validNodeID(nodeID) || !validPublicKey(publicKey) {
-		return Node{}, fmt.Errorf("%w: node id %q or public key %q", ErrInvalid, nodeID, publicKey)
+		return hubwire.Node{}, fmt.Errorf("%w: node id %q or public key %q", ErrInvalid, nodeID, publicKey)
 	}
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
 	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, time.Now())
 	if err != nil {
-		return Node{}, err
+		return hubwire.Node{}, err
 	}
 	if err := h.reload(); err != nil {
-		return Node{}, fmt.Errorf("join %s: %w", nodeID, err)
+		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	if err := h.setSources(ctx, nil); err != nil {
-		return Node{}, fmt.Errorf("join %s: %w", nodeID, err)
+		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	return n, nil
 }
@@ -171,22 +166,22 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (N
 // Revoke revokes a node: its source leaves the aggregate (what it already
 // delivered stays) and its account and key leave the server, which drops
 // its link and refuses it from then on.
-func (h *Hub) Revoke(ctx context.Context, id string) (Node, error) {
+func (h *Hub) Revoke(ctx context.Context, id string) (hubwire.Node, error) {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
 	n, err := h.reg.revoke(ctx, id, time.Now())
 	if err != nil {
-		return Node{}, err
+		return hubwire.Node{}, err
 	}
 	if err := h.setSources(ctx, nil); err != nil {
-		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
+		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
 	if err := h.reload(); err != nil {
-		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
+		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
 	// A reload re-checks clients, not leaf links: drop the node's link.
 	if err := h.dropLinks(id); err != nil {
-		return Node{}, fmt.Errorf("revoke %s: %w", id, err)
+		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
 	return n, nil
 }
@@ -206,4 +201,4 @@ func (h *Hub) dropLinks(id string) error {
 }
 
 // Nodes returns the registry's nodes.
-func (h *Hub) Nodes() []Node { return h.reg.nodes() }
+func (h *Hub) Nodes() []hubwire.Node { return h.reg.nodes() }

@@ -10,46 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // maxBody bounds a request body of the API.
 const maxBody = 64 << 10
-
-// NodeInfo is a node as the API lists it: the registry's entry and its
-// link.
-type NodeInfo struct {
-	Node
-	Link Link `json:"link"`
-}
-
-// InviteRequest is the body of POST /api/invites.
-type InviteRequest struct {
-	WorkspaceID string `json:"workspaceId"`
-	Team        string `json:"team"`
-	Member      string `json:"member,omitempty"`
-}
-
-// JoinRequest is the body of POST /api/join.
-type JoinRequest struct {
-	Secret      string `json:"secret"`
-	NodeID      string `json:"nodeId"`
-	PublicKey   string `json:"publicKey"`
-	WorkspaceID string `json:"workspaceId"`
-}
-
-// TokenRequest is the body of POST /api/tokens: a member token for teams.
-type TokenRequest struct {
-	Name  string   `json:"name"`
-	Teams []string `json:"teams"`
-	// Reviewer lets the token accept and decline its teams' drafts.
-	Reviewer bool `json:"reviewer,omitempty"`
-}
-
-// APIError is the body of every failed API request.
-type APIError struct {
-	Error string `json:"error"`
-	Code  string `json:"code"` // invalid, unauthorized, forbidden, not_found, conflict, internal
-}
 
 // Handler serves the hub's HTTP API:
 //
@@ -115,20 +81,13 @@ type api struct {
 // site can make a reviewer's browser accept or decline a draft.
 func bearer(r *http.Request) string {
 	t, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if t = strings.TrimSpace(t); t == "" && (r.Method == http.MethodGet || r.Header.Get(DashboardHeader) == "1") {
-		if c, err := r.Cookie(TokenCookie); err == nil {
+	if t = strings.TrimSpace(t); t == "" && (r.Method == http.MethodGet || r.Header.Get(hubwire.DashboardHeader) == "1") {
+		if c, err := r.Cookie(hubwire.TokenCookie); err == nil {
 			t = c.Value
 		}
 	}
 	return t
 }
-
-// TokenCookie is the cookie that carries the token of the hub's
-// dashboard in a browser.
-const TokenCookie = "clumsies_token"
-
-// DashboardHeader marks a request of the dashboard's script (value "1").
-const DashboardHeader = "X-Clumsies-Dashboard"
 
 func (a *api) isAdmin(r *http.Request) bool {
 	t := bearer(r)
@@ -138,7 +97,7 @@ func (a *api) isAdmin(r *http.Request) bool {
 func (a *api) adminOnly(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !a.isAdmin(r) {
-			writeError(w, http.StatusUnauthorized, "unauthorized", "this needs the hub's admin token (Authorization: Bearer ...)")
+			writeError(w, hubwire.CodeUnauthorized, "this needs the hub's admin token (Authorization: Bearer ...)")
 			return
 		}
 		next(w, r)
@@ -146,7 +105,7 @@ func (a *api) adminOnly(next http.HandlerFunc) http.HandlerFunc {
 }
 
 func (a *api) invite(w http.ResponseWriter, r *http.Request) {
-	var req InviteRequest
+	var req hubwire.InviteRequest
 	if !readJSON(w, r, &req) {
 		return
 	}
@@ -155,11 +114,11 @@ func (a *api) invite(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"token": token})
+	writeJSON(w, http.StatusOK, hubwire.TokenAnswer{Token: token})
 }
 
 func (a *api) join(w http.ResponseWriter, r *http.Request) {
-	var req JoinRequest
+	var req hubwire.JoinRequest
 	if !readJSON(w, r, &req) {
 		return
 	}
@@ -172,9 +131,9 @@ func (a *api) join(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) nodes(w http.ResponseWriter, r *http.Request) {
-	out := []NodeInfo{}
+	out := []hubwire.NodeInfo{}
 	for _, n := range a.h.Nodes() {
-		out = append(out, NodeInfo{Node: n, Link: a.h.Link(n.ID)})
+		out = append(out, hubwire.NodeInfo{Node: n, Link: a.h.Link(n.ID)})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -191,7 +150,7 @@ func (a *api) revoke(w http.ResponseWriter, r *http.Request) {
 func (a *api) nodeStatus(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !a.isAdmin(r) && !a.h.verifyNode(id, r.Header.Get("Authorization"), time.Now()) {
-		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs the admin token or the node's own signature; a revoked node is refused")
+		writeError(w, hubwire.CodeUnauthorized, "this needs the admin token or the node's own signature; a revoked node is refused")
 		return
 	}
 	st, err := a.h.NodeStatus(id)
@@ -205,7 +164,7 @@ func (a *api) nodeStatus(w http.ResponseWriter, r *http.Request) {
 func (a *api) nodeChain(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !a.isAdmin(r) && !a.h.verifyNode(id, r.Header.Get("Authorization"), time.Now()) {
-		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs the admin token or the node's own signature; a revoked node is refused")
+		writeError(w, hubwire.CodeUnauthorized, "this needs the admin token or the node's own signature; a revoked node is refused")
 		return
 	}
 	v := r.URL.Query()
@@ -233,7 +192,7 @@ func (a *api) nodeChain(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) token(w http.ResponseWriter, r *http.Request) {
-	var req TokenRequest
+	var req hubwire.TokenRequest
 	if !readJSON(w, r, &req) {
 		return
 	}
@@ -246,7 +205,7 @@ func (a *api) token(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"token": token})
+	writeJSON(w, http.StatusOK, hubwire.TokenAnswer{Token: token})
 }
 
 // readerTeams returns the teams the request's token may read: nil (every
@@ -258,7 +217,7 @@ func (a *api) readerTeams(w http.ResponseWriter, r *http.Request) (teams []strin
 	}
 	t, ok := a.h.reg.tokenTeams(bearer(r))
 	if !ok {
-		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs an admin or member token (Authorization: Bearer ...)")
+		writeError(w, hubwire.CodeUnauthorized, "this needs an admin or member token (Authorization: Bearer ...)")
 		return nil, false
 	}
 	return t, true
@@ -300,7 +259,7 @@ func (a *api) stats(w http.ResponseWriter, r *http.Request) {
 	}
 	if team := v.Get("team"); team != "" {
 		if teams != nil && !slices.Contains(teams, team) {
-			writeError(w, http.StatusForbidden, "forbidden", fmt.Sprintf("this token may not read team %q", team))
+			writeError(w, hubwire.CodeForbidden, fmt.Sprintf("this token may not read team %q", team))
 			return
 		}
 		q.Teams = []string{team}
@@ -317,18 +276,18 @@ func (a *api) stats(w http.ResponseWriter, r *http.Request) {
 func (a *api) fail(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, ErrInvalid):
-		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+		writeError(w, hubwire.CodeInvalid, err.Error())
 	case errors.Is(err, ErrBadInvite):
-		writeError(w, http.StatusForbidden, "forbidden", err.Error()+"; ask the hub's admin for a new one (clumsies hub invite)")
+		writeError(w, hubwire.CodeForbidden, err.Error()+"; ask the hub's admin for a new one (clumsies hub invite)")
 	case errors.Is(err, ErrUnknownNode), errors.Is(err, ErrNotFound):
-		writeError(w, http.StatusNotFound, "not_found", err.Error())
+		writeError(w, hubwire.CodeNotFound, err.Error())
 	case errors.Is(err, ErrDecided):
-		writeError(w, http.StatusConflict, "conflict", err.Error())
+		writeError(w, hubwire.CodeConflict, err.Error())
 	case errors.Is(err, ErrCatalogChanged):
-		writeError(w, http.StatusConflict, "conflict", err.Error()+"; push again")
+		writeError(w, hubwire.CodeConflict, err.Error()+"; push again")
 	default:
 		a.h.logger.Error("hub API", "err", err)
-		writeError(w, http.StatusInternalServerError, "internal", "internal error; see the hub's log")
+		writeError(w, hubwire.CodeInternal, "internal error; see the hub's log")
 	}
 }
 
@@ -341,7 +300,7 @@ func readJSONUpTo(w http.ResponseWriter, r *http.Request, v any, limit int64) bo
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid", "read the request body: "+err.Error())
+		writeError(w, hubwire.CodeInvalid, "read the request body: "+err.Error())
 		return false
 	}
 	return true
@@ -356,6 +315,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v)
 }
 
-func writeError(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, APIError{Error: msg, Code: code})
+// writeError answers a failure with its code (one of hubwire's) and
+// message.
+func writeError(w http.ResponseWriter, code, msg string) {
+	writeJSON(w, hubwire.StatusOf(code), hubwire.APIError{Error: msg, Code: code})
 }

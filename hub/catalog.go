@@ -13,6 +13,7 @@ import (
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // catalogHistory is how many revisions of each object a team's catalog
@@ -26,65 +27,6 @@ var ErrCatalogChanged = errors.New("hub: the team's catalog changed meanwhile")
 // ErrNotFound means a team's catalog holds no such object.
 var ErrNotFound = errors.New("hub: not found")
 
-// CatalogObject is one object of a team's catalog, as its entry holds it.
-type CatalogObject struct {
-	ID          string       `json:"id"`
-	Kind        content.Kind `json:"kind"`
-	Path        string       `json:"path"`
-	Name        string       `json:"name"`
-	Group       string       `json:"group,omitempty"`
-	Hash        string       `json:"hash"`
-	Description string       `json:"description,omitempty"`
-	Body        string       `json:"body,omitempty"`
-	// AcceptedReview is the review whose accept wrote this revision.
-	AcceptedReview string `json:"acceptedReview,omitempty"`
-	// Revision is the entry's revision (the catalog's revision that wrote
-	// it); set when read, never stored.
-	Revision uint64 `json:"revision,omitempty"`
-	// Removed marks a revision that removed the object (History only).
-	Removed bool `json:"removed,omitempty"`
-}
-
-// CatalogFile is one file of a content tree pushed to a team's catalog:
-// its path under the content root and its exact bytes.
-type CatalogFile struct {
-	Source string `json:"source"`
-	Body   string `json:"body"`
-}
-
-// PushRequest is the body of POST /api/teams/{team}/catalog.
-type PushRequest struct {
-	Files []CatalogFile `json:"files"`
-}
-
-// CatalogChange is one object a push wrote.
-type CatalogChange struct {
-	ID       string       `json:"id"`
-	Kind     content.Kind `json:"kind"`
-	Path     string       `json:"path"`
-	Revision uint64       `json:"revision"`
-}
-
-// PushResult is what a push did: the catalog's revision after it, and the
-// objects it published (new or changed) and removed. Nothing changed means
-// both lists are empty and nothing was written.
-type PushResult struct {
-	Team      string          `json:"team"`
-	Revision  uint64          `json:"revision"`
-	Published []CatalogChange `json:"published"`
-	Removed   []CatalogChange `json:"removed"`
-	// Skipped are files a team catalog does not hold (the meta prompt is
-	// each workspace's own).
-	Skipped []string `json:"skipped,omitempty"`
-}
-
-// Manifest is a team's catalog without bodies, at one revision.
-type Manifest struct {
-	Team     string          `json:"team"`
-	Revision uint64          `json:"revision"`
-	Objects  []CatalogObject `json:"objects"`
-}
-
 // catalogKV opens team's catalog bucket, creating it if create is set. It
 // returns ErrNotFound when the team has no catalog and create is not set.
 func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstream.KeyValue, error) {
@@ -96,12 +38,12 @@ func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstrea
 		var err error
 		if create {
 			kv, err = h.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-				Bucket: CatalogBucket(team), Description: "clumsies hub: the catalog of team " + team,
+				Bucket: hubwire.CatalogBucket(team), Description: "clumsies hub: the catalog of team " + team,
 				History: catalogHistory, Storage: jetstream.FileStorage, Replicas: h.cfg.Replicas(),
 				MaxValueSize: maxPayload - 64<<10,
 			})
 		} else {
-			kv, err = h.js.KeyValue(ctx, CatalogBucket(team))
+			kv, err = h.js.KeyValue(ctx, hubwire.CatalogBucket(team))
 		}
 		return err
 	})
@@ -126,7 +68,7 @@ func catalogRevision(ctx context.Context, kv jetstream.KeyValue) (uint64, error)
 
 // readCatalog returns every object of a catalog with its body and
 // revision, and the catalog's revision read before them.
-func readCatalog(ctx context.Context, kv jetstream.KeyValue) (uint64, []CatalogObject, error) {
+func readCatalog(ctx context.Context, kv jetstream.KeyValue) (uint64, []hubwire.CatalogObject, error) {
 	rev, err := catalogRevision(ctx, kv)
 	if err != nil {
 		return 0, nil, err
@@ -135,7 +77,7 @@ func readCatalog(ctx context.Context, kv jetstream.KeyValue) (uint64, []CatalogO
 	if err != nil {
 		return 0, nil, fmt.Errorf("list the catalog: %w", err)
 	}
-	var objs []CatalogObject
+	var objs []hubwire.CatalogObject
 	for k := range keys.Keys() {
 		e, err := kv.Get(ctx, k)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
@@ -144,29 +86,18 @@ func readCatalog(ctx context.Context, kv jetstream.KeyValue) (uint64, []CatalogO
 		if err != nil {
 			return 0, nil, fmt.Errorf("read the catalog's %s: %w", k, err)
 		}
-		o, err := DecodeCatalogEntry(e.Value(), e.Revision())
+		o, err := hubwire.DecodeCatalogEntry(e.Value(), e.Revision())
 		if err != nil {
 			return 0, nil, fmt.Errorf("read the catalog's %s: %w", k, err)
 		}
 		rev = max(rev, o.Revision)
 		objs = append(objs, o)
 	}
-	slices.SortFunc(objs, func(a, b CatalogObject) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(objs, func(a, b hubwire.CatalogObject) int { return strings.Compare(a.Path, b.Path) })
 	return rev, objs, nil
 }
 
-// DecodeCatalogEntry reads an entry of a catalog bucket written at
-// revision rev.
-func DecodeCatalogEntry(value []byte, rev uint64) (CatalogObject, error) {
-	var o CatalogObject
-	if err := json.Unmarshal(value, &o); err != nil {
-		return o, fmt.Errorf("decode a catalog entry: %w", err)
-	}
-	o.Revision = rev
-	return o, nil
-}
-
-func encodeCatalogEntry(o CatalogObject) []byte {
+func encodeCatalogEntry(o hubwire.CatalogObject) []byte {
 	o.Revision = 0
 	b, _ := json.Marshal(o)
 	return b
@@ -178,8 +109,8 @@ func encodeCatalogEntry(o CatalogObject) []byte {
 // change is a new revision, and nothing is written when nothing changed.
 // Each write is a compare-and-set on the entry's revision: a catalog
 // changed by someone else meanwhile gives ErrCatalogChanged.
-func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile) (PushResult, error) {
-	out := PushResult{Team: team, Published: []CatalogChange{}, Removed: []CatalogChange{}}
+func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.CatalogFile) (hubwire.PushResult, error) {
+	out := hubwire.PushResult{Team: team, Published: []hubwire.CatalogChange{}, Removed: []hubwire.CatalogChange{}}
 	tree, skipped, err := catalogTree(files)
 	if err != nil {
 		return out, err
@@ -191,7 +122,7 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 	if err != nil {
 		return out, err
 	}
-	var objs []CatalogObject
+	var objs []hubwire.CatalogObject
 	err = retryAfterReload(ctx, func(ctx context.Context) error {
 		var err error
 		_, objs, err = readCatalog(ctx, kv)
@@ -200,7 +131,7 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 	if err != nil {
 		return out, err
 	}
-	byID := map[string]CatalogObject{}
+	byID := map[string]hubwire.CatalogObject{}
 	published := make([]catalog.Published, 0, len(objs))
 	for _, o := range objs {
 		byID[o.ID] = o
@@ -217,14 +148,14 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 			if err := json.Unmarshal(ev.Data, &d); err != nil {
 				return out, err
 			}
-			o := CatalogObject{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Name: d.Name, Group: d.Group,
+			o := hubwire.CatalogObject{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Name: d.Name, Group: d.Group,
 				Hash: d.Hash, Description: d.Description, Body: d.Body}
 			rev, err := putCatalogEntry(ctx, kv, o, byID[o.ID].Revision)
 			if err != nil {
 				return out, err
 			}
-			out.Published = append(out.Published, CatalogChange{ID: o.ID, Kind: o.Kind, Path: o.Path, Revision: rev})
-			if err := h.recordCatalog(ctx, team, LedgerCatalogPublish, CatalogEventData{ID: o.ID, Kind: string(o.Kind), Path: o.Path, Hash: o.Hash, Revision: rev, By: "push"}); err != nil {
+			out.Published = append(out.Published, hubwire.CatalogChange{ID: o.ID, Kind: o.Kind, Path: o.Path, Revision: rev})
+			if err := h.recordCatalog(ctx, team, hubwire.LedgerCatalogPublish, hubwire.CatalogEventData{ID: o.ID, Kind: string(o.Kind), Path: o.Path, Hash: o.Hash, Revision: rev, By: "push"}); err != nil {
 				return out, err
 			}
 		case events.TypeCatalogRemove:
@@ -239,8 +170,8 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 			if err != nil {
 				return out, err
 			}
-			out.Removed = append(out.Removed, CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Revision: st})
-			if err := h.recordCatalog(ctx, team, LedgerCatalogRemove, CatalogEventData{ID: d.ID, Kind: d.Kind, Path: d.Path, Revision: st, By: "push"}); err != nil {
+			out.Removed = append(out.Removed, hubwire.CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Revision: st})
+			if err := h.recordCatalog(ctx, team, hubwire.LedgerCatalogRemove, hubwire.CatalogEventData{ID: d.ID, Kind: d.Kind, Path: d.Path, Revision: st, By: "push"}); err != nil {
 				return out, err
 			}
 		}
@@ -254,7 +185,7 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []CatalogFile)
 // recordCatalog records a change of team's catalog in the hub's ledger;
 // its id is derived from the team and the revision, so that recording it
 // again stores it once.
-func (h *Hub) recordCatalog(ctx context.Context, team, typ string, d CatalogEventData) error {
+func (h *Hub) recordCatalog(ctx context.Context, team, typ string, d hubwire.CatalogEventData) error {
 	_, err := h.record(ctx, team, "", typ, fmt.Sprintf("catalog-%s-%d", team, d.Revision), d)
 	return err
 }
@@ -265,7 +196,7 @@ const planWorkspace = "ws-hub"
 
 // putCatalogEntry writes o on the condition that its entry is still at
 // revision base (0: o is new), and returns the new revision.
-func putCatalogEntry(ctx context.Context, kv jetstream.KeyValue, o CatalogObject, base uint64) (uint64, error) {
+func putCatalogEntry(ctx context.Context, kv jetstream.KeyValue, o hubwire.CatalogObject, base uint64) (uint64, error) {
 	var rev uint64
 	var err error
 	if base == 0 {
@@ -289,7 +220,7 @@ func casError(path string, err error) error {
 // catalogTree checks pushed files and turns them into a content tree, in
 // Scan's order. The meta prompt is skipped. A rule or workflow that is not
 // well-formed (content.CheckRule) is refused, every such file named.
-func catalogTree(files []CatalogFile) ([]content.File, []string, error) {
+func catalogTree(files []hubwire.CatalogFile) ([]content.File, []string, error) {
 	var tree []content.File
 	var skipped, bad []string
 	seen := map[string]bool{}
@@ -329,8 +260,8 @@ func catalogTree(files []CatalogFile) ([]content.File, []string, error) {
 
 // TeamManifest returns team's catalog without bodies. A team without a
 // catalog has an empty one at revision 0.
-func (h *Hub) TeamManifest(ctx context.Context, team string) (Manifest, error) {
-	m := Manifest{Team: team, Objects: []CatalogObject{}}
+func (h *Hub) TeamManifest(ctx context.Context, team string) (hubwire.Manifest, error) {
+	m := hubwire.Manifest{Team: team, Objects: []hubwire.CatalogObject{}}
 	kv, err := h.catalogKV(ctx, team, false)
 	if errors.Is(err, ErrNotFound) {
 		return m, nil
@@ -339,7 +270,7 @@ func (h *Hub) TeamManifest(ctx context.Context, team string) (Manifest, error) {
 		return m, err
 	}
 	var rev uint64
-	var objs []CatalogObject
+	var objs []hubwire.CatalogObject
 	err = retryAfterReload(ctx, func(ctx context.Context) error {
 		var err error
 		rev, objs, err = readCatalog(ctx, kv)
@@ -357,10 +288,10 @@ func (h *Hub) TeamManifest(ctx context.Context, team string) (Manifest, error) {
 }
 
 // TeamObject returns one object of team's catalog with its body.
-func (h *Hub) TeamObject(ctx context.Context, team, id string) (CatalogObject, error) {
+func (h *Hub) TeamObject(ctx context.Context, team, id string) (hubwire.CatalogObject, error) {
 	kv, err := h.catalogKV(ctx, team, false)
 	if err != nil {
-		return CatalogObject{}, err
+		return hubwire.CatalogObject{}, err
 	}
 	var e jetstream.KeyValueEntry
 	err = retryAfterReload(ctx, func(ctx context.Context) error {
@@ -369,17 +300,17 @@ func (h *Hub) TeamObject(ctx context.Context, team, id string) (CatalogObject, e
 		return err
 	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
-		return CatalogObject{}, fmt.Errorf("%w: team %s has no object %q", ErrNotFound, team, id)
+		return hubwire.CatalogObject{}, fmt.Errorf("%w: team %s has no object %q", ErrNotFound, team, id)
 	}
 	if err != nil {
-		return CatalogObject{}, fmt.Errorf("read %s of team %s: %w", id, team, err)
+		return hubwire.CatalogObject{}, fmt.Errorf("read %s of team %s: %w", id, team, err)
 	}
-	return DecodeCatalogEntry(e.Value(), e.Revision())
+	return hubwire.DecodeCatalogEntry(e.Value(), e.Revision())
 }
 
 // TeamHistory returns the revisions of one object of team's catalog,
 // oldest first, without bodies.
-func (h *Hub) TeamHistory(ctx context.Context, team, id string) ([]CatalogObject, error) {
+func (h *Hub) TeamHistory(ctx context.Context, team, id string) ([]hubwire.CatalogObject, error) {
 	kv, err := h.catalogKV(ctx, team, false)
 	if err != nil {
 		return nil, err
@@ -396,13 +327,13 @@ func (h *Hub) TeamHistory(ctx context.Context, team, id string) ([]CatalogObject
 	if err != nil {
 		return nil, fmt.Errorf("read the history of %s: %w", id, err)
 	}
-	out := make([]CatalogObject, 0, len(es))
+	out := make([]hubwire.CatalogObject, 0, len(es))
 	for _, e := range es {
 		if e.Operation() != jetstream.KeyValuePut {
-			out = append(out, CatalogObject{ID: id, Revision: e.Revision(), Removed: true})
+			out = append(out, hubwire.CatalogObject{ID: id, Revision: e.Revision(), Removed: true})
 			continue
 		}
-		o, err := DecodeCatalogEntry(e.Value(), e.Revision())
+		o, err := hubwire.DecodeCatalogEntry(e.Value(), e.Revision())
 		if err != nil {
 			return nil, err
 		}

@@ -12,11 +12,12 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 const styleRule = "# Go style\n\nHow we write Go.\n\n## Errors\n\n- wrap them\n"
 
-func pushFiles(t *testing.T, th *testHub, team string, files ...hub.CatalogFile) hub.PushResult {
+func pushFiles(t *testing.T, th *testHub, team string, files ...hubwire.CatalogFile) hubwire.PushResult {
 	t.Helper()
 	res, err := th.h.PushCatalog(context.Background(), team, files)
 	if err != nil {
@@ -31,15 +32,15 @@ func pushFiles(t *testing.T, th *testHub, team string, files ...hub.CatalogFile)
 func TestCatalog_Push(t *testing.T) {
 	th := newTestHub(t)
 	first := pushFiles(t, th, "blue",
-		hub.CatalogFile{Source: "META_PROMPT.md", Body: "# Meta\n"},
-		hub.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule},
-		hub.CatalogFile{Source: "context/ARCH.md", Body: "# Arch\n"})
+		hubwire.CatalogFile{Source: "META_PROMPT.md", Body: "# Meta\n"},
+		hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule},
+		hubwire.CatalogFile{Source: "context/ARCH.md", Body: "# Arch\n"})
 	if len(first.Published) != 2 || len(first.Skipped) != 1 || first.Revision != 2 {
 		t.Fatalf("first push: got %+v, want 2 published at revision 2, the meta prompt skipped", first)
 	}
 	same := pushFiles(t, th, "blue",
-		hub.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule},
-		hub.CatalogFile{Source: "context/ARCH.md", Body: "# Arch\n"})
+		hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule},
+		hubwire.CatalogFile{Source: "context/ARCH.md", Body: "# Arch\n"})
 	if len(same.Published)+len(same.Removed) != 0 || same.Revision != first.Revision {
 		t.Fatalf("unchanged push: got %+v, want nothing written at revision %d", same, first.Revision)
 	}
@@ -47,7 +48,7 @@ func TestCatalog_Push(t *testing.T) {
 	if first.Published[1].Path != "go/STYLE.md" {
 		styleID = first.Published[0].ID
 	}
-	moved := pushFiles(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE2.md", Body: styleRule})
+	moved := pushFiles(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE2.md", Body: styleRule})
 	if len(moved.Published) != 1 || moved.Published[0].ID != styleID || len(moved.Removed) != 1 || moved.Removed[0].Path != "ARCH.md" {
 		t.Fatalf("rename and remove: got %+v, want %s kept at go/STYLE2.md and ARCH.md removed", moved, styleID)
 	}
@@ -68,11 +69,11 @@ func TestCatalog_Push(t *testing.T) {
 	if len(hist) != 2 || hist[0].Path != "go/STYLE.md" || hist[1].Path != "go/STYLE2.md" {
 		t.Fatalf("history: got %+v, want the two paths", hist)
 	}
-	_, err = th.h.PushCatalog(context.Background(), "blue", []hub.CatalogFile{{Source: "rules/../x.md", Body: "# X\n"}})
+	_, err = th.h.PushCatalog(context.Background(), "blue", []hubwire.CatalogFile{{Source: "rules/../x.md", Body: "# X\n"}})
 	if !errors.Is(err, hub.ErrInvalid) {
 		t.Fatalf("an unsafe path: got %v, want ErrInvalid", err)
 	}
-	_, err = th.h.PushCatalog(context.Background(), "blue", []hub.CatalogFile{
+	_, err = th.h.PushCatalog(context.Background(), "blue", []hubwire.CatalogFile{
 		{Source: "rules/go/STYLE2.md", Body: styleRule},
 		{Source: "rules/a/NOTITLE.md", Body: "Words.\n\n## S\n\n- x\n"},
 		{Source: "rules/b/NOSECTIONS.md", Body: "# T\n\nWords.\n"}})
@@ -90,13 +91,13 @@ func TestCatalog_Push(t *testing.T) {
 // of another team is refused.
 func TestCatalog_ManifestETag(t *testing.T) {
 	th := newTestHub(t)
-	pushFiles(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule})
+	pushFiles(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule})
 	srv := httptest.NewServer(hub.Handler(th.h, "admin-token"))
 	defer srv.Close()
 	blue := memberToken(t, srv.URL, "bo", "blue")
 	red := memberToken(t, srv.URL, "ro", "red")
 
-	get := func(token, etag string) (*http.Response, hub.Manifest) {
+	get := func(token, etag string) (*http.Response, hubwire.Manifest) {
 		t.Helper()
 		req, _ := http.NewRequest("GET", srv.URL+"/api/teams/blue/manifest", nil)
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -108,7 +109,7 @@ func TestCatalog_ManifestETag(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var m hub.Manifest
+		var m hubwire.Manifest
 		if resp.StatusCode == http.StatusOK {
 			if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
 				t.Fatal(err)
@@ -124,7 +125,7 @@ func TestCatalog_ManifestETag(t *testing.T) {
 	if resp, _ := get(blue, etag); resp.StatusCode != http.StatusNotModified {
 		t.Fatalf("If-None-Match %s: got %d, want 304", etag, resp.StatusCode)
 	}
-	pushFiles(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule + "- check\n"})
+	pushFiles(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule + "- check\n"})
 	resp, m = get(blue, etag)
 	if resp.StatusCode != 200 || resp.Header.Get("ETag") != `"2"` || m.Revision != 2 {
 		t.Fatalf("after a change: %d %s, want 200 with ETag \"2\"", resp.StatusCode, resp.Header.Get("ETag"))
@@ -148,7 +149,7 @@ func ledgerTypes(t *testing.T, th *testHub) []string {
 	defer nc.Close()
 	js, _ := jetstream.New(nc)
 	ctx := context.Background()
-	st, err := js.Stream(ctx, hub.LedgerStream)
+	st, err := js.Stream(ctx, hubwire.LedgerStream)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func ledgerTypes(t *testing.T, th *testHub) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ev hub.LedgerEvent
+		var ev hubwire.LedgerEvent
 		if err := json.Unmarshal(m.Data, &ev); err != nil {
 			t.Fatal(err)
 		}
@@ -173,16 +174,9 @@ func ledgerTypes(t *testing.T, th *testHub) []string {
 
 func memberToken(t *testing.T, url, name, team string) string {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url+"/api/tokens", strings.NewReader(`{"name":"`+name+`","teams":["`+team+`"]}`))
-	req.Header.Set("Authorization", "Bearer admin-token")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	token, err := hubwire.NewClient(url, "admin-token").MemberToken(context.Background(), hubwire.TokenRequest{Name: name, Teams: []string{team}})
+	if err != nil || token == "" {
+		t.Fatalf("make a member token: %q, %v", token, err)
 	}
-	defer resp.Body.Close()
-	var out struct{ Token string }
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Token == "" {
-		t.Fatalf("make a member token: %v %d", err, resp.StatusCode)
-	}
-	return out.Token
+	return token
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // maxPushBody bounds the body of a catalog push: a content tree of many
@@ -18,11 +20,11 @@ func (a *api) canReadTeam(w http.ResponseWriter, r *http.Request, team string) b
 	}
 	teams, ok := a.h.reg.tokenTeams(bearer(r))
 	if !ok {
-		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs an admin or member token (Authorization: Bearer ...)")
+		writeError(w, hubwire.CodeUnauthorized, "this needs an admin or member token (Authorization: Bearer ...)")
 		return false
 	}
 	if !slices.Contains(teams, team) {
-		writeError(w, http.StatusForbidden, "forbidden", "this token may not read team "+strconv.Quote(team))
+		writeError(w, hubwire.CodeForbidden, "this token may not read team "+strconv.Quote(team))
 		return false
 	}
 	return true
@@ -30,7 +32,7 @@ func (a *api) canReadTeam(w http.ResponseWriter, r *http.Request, team string) b
 
 // pushCatalog serves POST /api/teams/{team}/catalog.
 func (a *api) pushCatalog(w http.ResponseWriter, r *http.Request) {
-	var req PushRequest
+	var req hubwire.PushRequest
 	if !readJSONUpTo(w, r, &req, maxPushBody) {
 		return
 	}

@@ -4,32 +4,18 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // maxPayload is the largest message the hub's server takes: a catalog
 // entry holds a whole content file (up to 1 MiB) with its metadata.
 const maxPayload = 8 << 20
 
-// The names of a team's catalog. The catalog is a key-value bucket in the
-// hub's account, one key per object id, with history: the bucket's stream
-// sequence is the catalog's revision, an entry's revision the object's.
-// A node of the team mirrors the bucket over its leaf link.
-
-// CatalogBucket is the key-value bucket of team's catalog.
-func CatalogBucket(team string) string { return "CATALOG_" + team }
-
-// CatalogStream is the stream behind CatalogBucket.
-func CatalogStream(team string) string { return "KV_" + CatalogBucket(team) }
-
-// CatalogDeliverPrefix is where the hub delivers to node's mirrors (of its
-// team's catalog and of the outcomes of its drafts): a prefix of the
-// node's own, so that no node receives another's deliveries.
-func CatalogDeliverPrefix(nodeID string) string { return "catalog.deliver." + nodeID }
-
 // catalogAPI are the JetStream API requests, in the hub's account, that a
 // mirror of team's catalog sends: the creation of its ordered consumer.
 func catalogAPI(team string) []string {
-	create := "$JS.API.CONSUMER.CREATE." + CatalogStream(team)
+	create := "$JS.API.CONSUMER.CREATE." + hubwire.CatalogStream(team)
 	return []string{create, create + ".>"}
 }
 
@@ -38,26 +24,26 @@ func catalogAPI(team string) []string {
 // v2 one is listed so that a change of the hub's flags does not stall the
 // mirrors).
 func catalogFlowControl(team string) []string {
-	return []string{"$JS.FC." + CatalogStream(team) + ".>", "$JS.FC." + Domain + ".*." + CatalogStream(team) + ".>"}
+	return []string{"$JS.FC." + hubwire.CatalogStream(team) + ".>", "$JS.FC." + hubwire.Domain + ".*." + hubwire.CatalogStream(team) + ".>"}
 }
 
 // outcomesAPI is the JetStream API request, in the hub's account, of node
 // n's mirror of the hub ledger's events about its workspace: the creation
 // of its consumer, whose subject carries the filter (nats-server checks
 // that it is the consumer's).
-func outcomesAPI(n Node) []string {
-	return []string{"$JS.API.CONSUMER.CREATE." + LedgerStream + ".*." + LedgerSubject(n.Team, n.Workspace, ">")}
+func outcomesAPI(n hubwire.Node) []string {
+	return []string{"$JS.API.CONSUMER.CREATE." + hubwire.LedgerStream + ".*." + hubwire.LedgerSubject(n.Team, n.Workspace, ">")}
 }
 
 // outcomesFlowControl are the flow-control replies of a mirror's consumer
 // on the hub's ledger.
 func outcomesFlowControl() []string {
-	return []string{"$JS.FC." + LedgerStream + ".>", "$JS.FC." + Domain + ".*." + LedgerStream + ".>"}
+	return []string{"$JS.FC." + hubwire.LedgerStream + ".>", "$JS.FC." + hubwire.Domain + ".*." + hubwire.LedgerStream + ".>"}
 }
 
 // nodeServices are the hub account's services node n may call over its
 // leaf link: the consumer creation and flow control of its mirrors.
-func nodeServices(n Node) []string {
+func nodeServices(n hubwire.Node) []string {
 	out := append(catalogAPI(n.Team), catalogFlowControl(n.Team)...)
 	out = append(out, outcomesAPI(n)...)
 	return append(out, outcomesFlowControl()...)
@@ -66,7 +52,7 @@ func nodeServices(n Node) []string {
 // catalogPublish is what node n's leaf link may publish into the hub for
 // its mirrors: the consumer requests (as the node addresses them, in the
 // hub's domain) and their flow-control replies.
-func catalogPublish(n Node) []string {
+func catalogPublish(n hubwire.Node) []string {
 	var out []string
 	for _, s := range nodeServices(n) {
 		out = append(out, domainAPI(s))
@@ -76,21 +62,21 @@ func catalogPublish(n Node) []string {
 
 // catalogSubscribe is what the hub may send to node n for its mirrors:
 // the deliveries and the answers to its API requests.
-func catalogSubscribe(n Node) []string {
-	return []string{CatalogDeliverPrefix(n.ID) + ".>", "$JSC.R.>"}
+func catalogSubscribe(n hubwire.Node) []string {
+	return []string{hubwire.CatalogDeliverPrefix(n.ID) + ".>", "$JSC.R.>"}
 }
 
 // domainAPI turns a subject of the local JetStream API into the hub's
 // domain's: "$JS.API.X" -> "$JS.hub.API.X". Other subjects are returned
 // as they are.
 func domainAPI(s string) string {
-	return strings.Replace(s, "$JS.API.", "$JS."+Domain+".API.", 1)
+	return strings.Replace(s, "$JS.API.", hubwire.APIPrefix+".", 1)
 }
 
 // writeCatalogExports writes the hub account's exports for the nodes'
 // mirrors: each service to the accounts of the active nodes that may call
 // it, and each node's deliveries to that node.
-func writeCatalogExports(b *strings.Builder, nodes []Node) {
+func writeCatalogExports(b *strings.Builder, nodes []hubwire.Node) {
 	accounts := map[string][]string{}
 	for _, n := range nodes {
 		if !n.Active() {
@@ -116,7 +102,7 @@ func writeCatalogExports(b *strings.Builder, nodes []Node) {
 	}
 	for _, n := range nodes {
 		if n.Active() {
-			fmt.Fprintf(b, "      {stream: %q, accounts: [%s]}\n", CatalogDeliverPrefix(n.ID)+".>", nodeAccount(n.ID))
+			fmt.Fprintf(b, "      {stream: %q, accounts: [%s]}\n", hubwire.CatalogDeliverPrefix(n.ID)+".>", nodeAccount(n.ID))
 		}
 	}
 	b.WriteString("    ]\n")
@@ -124,7 +110,7 @@ func writeCatalogExports(b *strings.Builder, nodes []Node) {
 
 // writeCatalogImports writes node n's imports of the services of its
 // mirrors and of its deliveries from the hub account.
-func writeCatalogImports(b *strings.Builder, n Node) {
+func writeCatalogImports(b *strings.Builder, n hubwire.Node) {
 	b.WriteString("    imports: [\n")
 	// The hub's server maps "$JS.hub.API.>" to "$JS.API.>" in the
 	// account of a leaf link (leafnode.go, the JetStream domain mapping):
@@ -132,7 +118,7 @@ func writeCatalogImports(b *strings.Builder, n Node) {
 	for _, s := range nodeServices(n) {
 		fmt.Fprintf(b, "      {service: {account: %s, subject: %q}}\n", hubAccount, s)
 	}
-	fmt.Fprintf(b, "      {stream: {account: %s, subject: %q}}\n", hubAccount, CatalogDeliverPrefix(n.ID)+".>")
+	fmt.Fprintf(b, "      {stream: {account: %s, subject: %q}}\n", hubAccount, hubwire.CatalogDeliverPrefix(n.ID)+".>")
 	b.WriteString("    ]\n")
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // The hub keeps, per node, the hash chain of the node's ledger as the hub
@@ -18,54 +19,19 @@ import (
 // against it: a node that rewrites its own history afterwards, its
 // checkpoints included, no longer matches the hub's copy.
 
-// ChainProblem is where a node's ledger, as the hub received it, first
-// disagrees with itself.
-type ChainProblem struct {
-	// Seq is the node's ledger sequence of the first problem: a message
-	// the hub never received, or the checkpoint that does not hold.
-	Seq    uint64 `json:"seq"`
-	Reason string `json:"reason"`
-}
-
-// NodeChain is the hub's chain of one node's ledger.
-type NodeChain struct {
-	Node      string `json:"node"`
-	Workspace string `json:"workspaceId"`
-	// Through is the last sequence of the node's ledger the hub chained,
-	// Digest the chain digest through it ("" before the first).
-	Through uint64 `json:"through"`
-	Digest  string `json:"digest,omitempty"`
-	// Checkpoints counts the node's checkpoints the hub received, Signed
-	// those whose signature holds; Verified is the sequence through which
-	// they agree with what the hub received.
-	Checkpoints int    `json:"checkpoints"`
-	Signed      int    `json:"signed"`
-	Verified    uint64 `json:"verified"`
-	// Problem is the first disagreement, nil if the chain holds.
-	Problem *ChainProblem `json:"problem,omitempty"`
-	// At is the hub's digest through the sequence asked for with ?at=.
-	At *ChainLink `json:"at,omitempty"`
-}
-
-// ChainLink is the chain digest through one sequence.
-type ChainLink struct {
-	Seq    uint64 `json:"seq"`
-	Digest string `json:"digest"`
-}
-
 // chainHead is what the projector keeps per node between messages.
 type chainHead struct {
-	Through     uint64        `json:"through"`
-	Digest      string        `json:"digest"`
-	Checkpoints int           `json:"checkpoints"`
-	Signed      int           `json:"signed"`
-	Verified    uint64        `json:"verified"`
-	Problem     *ChainProblem `json:"problem,omitempty"`
+	Through     uint64                `json:"through"`
+	Digest      string                `json:"digest"`
+	Checkpoints int                   `json:"checkpoints"`
+	Signed      int                   `json:"signed"`
+	Verified    uint64                `json:"verified"`
+	Problem     *hubwire.ChainProblem `json:"problem,omitempty"`
 }
 
 func (h *chainHead) fail(seq uint64, format string, args ...any) {
 	if h.Problem == nil {
-		h.Problem = &ChainProblem{Seq: seq, Reason: fmt.Sprintf(format, args...)}
+		h.Problem = &hubwire.ChainProblem{Seq: seq, Reason: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -105,7 +71,7 @@ func chainDigest(r pebble.Reader, nodeID string, seq uint64) (string, bool, erro
 
 // chain adds the message data of node n at its ledger sequence seq (ev
 // decoded) to n's chain in b. A message delivered again is skipped.
-func (p *projector) chain(b *pebble.Batch, n Node, seq uint64, data []byte, ev events.Event) error {
+func (p *projector) chain(b *pebble.Batch, n hubwire.Node, seq uint64, data []byte, ev events.Event) error {
 	h := p.heads[n.ID]
 	if h == nil {
 		stored, _, err := readHead(b, n.ID)
@@ -156,7 +122,7 @@ func (p *projector) writeHeads(b *pebble.Batch) error {
 // the chain the hub received (through seq-1: prev) and its signature.
 // Once a node's ledger carries a signed checkpoint, every later one must
 // be signed too.
-func (p *projector) checkpoint(b *pebble.Batch, n Node, seq uint64, ev events.Event, prev events.ChainDigest, h *chainHead) error {
+func (p *projector) checkpoint(b *pebble.Batch, n hubwire.Node, seq uint64, ev events.Event, prev events.ChainDigest, h *chainHead) error {
 	h.Checkpoints++
 	var cp events.CheckpointData
 	if err := json.Unmarshal(ev.Data, &cp); err != nil {
@@ -204,7 +170,7 @@ var errUnsigned = errors.New("it carries no signature")
 // checkSignature checks that cp is signed by a node of n's workspace
 // known to the registry (n itself, or a node the clone had before it
 // joined again).
-func (p *projector) checkSignature(n Node, cp events.CheckpointData) error {
+func (p *projector) checkSignature(n hubwire.Node, cp events.CheckpointData) error {
 	if cp.Node == "" && cp.Signature == "" {
 		return errUnsigned
 	}
@@ -228,22 +194,22 @@ func (p *projector) checkSignature(n Node, cp events.CheckpointData) error {
 
 // nodeChain returns the hub's chain of node n, with the digest through
 // seq at when at > 0.
-func (p *projector) nodeChain(n Node, at uint64) (NodeChain, error) {
+func (p *projector) nodeChain(n hubwire.Node, at uint64) (hubwire.NodeChain, error) {
 	h, _, err := readHead(p.db, n.ID)
 	if err != nil {
-		return NodeChain{}, err
+		return hubwire.NodeChain{}, err
 	}
-	c := NodeChain{Node: n.ID, Workspace: n.Workspace, Through: h.Through, Digest: h.Digest,
+	c := hubwire.NodeChain{Node: n.ID, Workspace: n.Workspace, Through: h.Through, Digest: h.Digest,
 		Checkpoints: h.Checkpoints, Signed: h.Signed, Verified: h.Verified, Problem: h.Problem}
 	if at > 0 {
 		d, ok, err := chainDigest(p.db, n.ID, at)
 		if err != nil {
-			return NodeChain{}, err
+			return hubwire.NodeChain{}, err
 		}
 		if !ok {
-			return NodeChain{}, fmt.Errorf("%w: the hub holds node %s's chain through seq %d, not seq %d", ErrInvalid, n.ID, h.Through, at)
+			return hubwire.NodeChain{}, fmt.Errorf("%w: the hub holds node %s's chain through seq %d, not seq %d", ErrInvalid, n.ID, h.Through, at)
 		}
-		c.At = &ChainLink{Seq: at, Digest: d}
+		c.At = &hubwire.ChainLink{Seq: at, Digest: d}
 	}
 	return c, nil
 }

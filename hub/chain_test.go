@@ -9,12 +9,13 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // chainNode is a node with a real key, its ledger as the hub receives it
 // and the chain over it, as its owner computes them.
 type chainNode struct {
-	Node
+	hubwire.Node
 	kp     nkeys.KeyPair
 	seq    uint64
 	digest events.ChainDigest
@@ -31,7 +32,7 @@ func newChainNode(t *testing.T, id, ws string) *chainNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &chainNode{Node: Node{ID: id, PublicKey: pub, Team: "red", Workspace: ws}, kp: kp, digest: events.ChainStart(ws)}
+	return &chainNode{Node: hubwire.Node{ID: id, PublicKey: pub, Team: "red", Workspace: ws}, kp: kp, digest: events.ChainStart(ws)}
 }
 
 // send appends ev to the node's ledger and returns it as the aggregate
@@ -61,11 +62,11 @@ func (cn *chainNode) checkpoint(t *testing.T, digest string, key nkeys.KeyPair, 
 
 func chainProjector(t *testing.T, nodes ...*chainNode) *projector {
 	t.Helper()
-	reg := map[string]Node{}
+	reg := map[string]hubwire.Node{}
 	for _, n := range nodes {
 		reg[n.ID] = n.Node
 	}
-	p, err := openProjector(t.TempDir(), func(id string) (Node, bool) { n, ok := reg[id]; return n, ok }, slog.New(slog.DiscardHandler))
+	p, err := openProjector(t.TempDir(), func(id string) (hubwire.Node, bool) { n, ok := reg[id]; return n, ok }, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func chainProjector(t *testing.T, nodes ...*chainNode) *projector {
 	return p
 }
 
-func nodeChainOf(t *testing.T, p *projector, n *chainNode, at uint64) NodeChain {
+func nodeChainOf(t *testing.T, p *projector, n *chainNode, at uint64) hubwire.NodeChain {
 	t.Helper()
 	c, err := p.nodeChain(n.Node, at)
 	if err != nil {

@@ -24,4 +24,10 @@
 // outcomes are recorded and from which each node mirrors the outcomes
 // about its workspace. It may also import content and catalog, for the
 // catalog's parsing and the drafts aggregate's fold.
+//
+// What the hub shares with its clients (the names of its streams, buckets
+// and subjects, its API's request and answer types, error codes, the join
+// token and the node-key signature, and the API's one Client) is package
+// hubwire: the handlers here serve its types, and nothing outside the
+// server but what starts a hub imports this package.
 package hub

@@ -17,6 +17,7 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
@@ -111,7 +112,7 @@ func joinNode(tb testing.TB, th *testHub, team, wsID string) *testNode {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	jt, err := hub.ParseJoinToken(token)
+	jt, err := hubwire.ParseJoinToken(token)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func aggregate(tb testing.TB, th *testHub) map[string]string {
 	var st jetstream.Stream
 	var info *jetstream.StreamInfo
 	for attempt := 0; ; attempt++ {
-		st, err = js.Stream(ctx, hub.AggregateStream)
+		st, err = js.Stream(ctx, hubwire.AggregateStream)
 		if err == nil {
 			info, err = st.Info(ctx)
 		}
@@ -227,7 +228,7 @@ func waitAggregate(tb testing.TB, th *testHub, want int) {
 	var have uint64
 	for time.Now().Before(deadline) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		st, err := js.Stream(ctx, hub.AggregateStream)
+		st, err := js.Stream(ctx, hubwire.AggregateStream)
 		if err == nil {
 			var info *jetstream.StreamInfo
 			if info, err = st.Info(ctx); err == nil {

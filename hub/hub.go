@@ -13,6 +13,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // natsConfName is the generated nats-server configuration in the data
@@ -323,24 +325,12 @@ func (h *Hub) Connect() (*nats.Conn, error) {
 // connectTries bounds Connect's handshakes.
 const connectTries = 3
 
-// Health is what GET /api/health answers.
-type Health struct {
-	OK bool `json:"ok"`
-	// Server is this hub's server name.
-	Server string `json:"server"`
-	// Leader is the server leading the aggregate ("" when unknown, or
-	// this server alone).
-	Leader string `json:"leader,omitempty"`
-	// Applied is the last aggregate sequence the projector applied.
-	Applied uint64 `json:"applied"`
-}
-
 // Health reports the hub's state.
-func (h *Hub) Health(ctx context.Context) Health {
-	out := Health{OK: true, Server: h.cfg.Name, Applied: h.proj.Applied()}
+func (h *Hub) Health(ctx context.Context) hubwire.Health {
+	out := hubwire.Health{OK: true, Server: h.cfg.Name, Applied: h.proj.Applied()}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if st, err := h.js.Stream(ctx, AggregateStream); err == nil {
+	if st, err := h.js.Stream(ctx, hubwire.AggregateStream); err == nil {
 		if info, err := st.Info(ctx); err == nil && info.Cluster != nil {
 			out.Leader = info.Cluster.Leader
 		}

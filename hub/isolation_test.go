@@ -10,7 +10,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/hublink"
 )
 
@@ -98,8 +98,8 @@ func TestIsolation_ANodesCredentials(t *testing.T) {
 	})
 	t.Run("ReachesNoJetStreamAPI", func(t *testing.T) {
 		for _, subj := range []string{
-			"$JS.API.INFO", "$JS.hub.API.INFO", "$JS.hub.API.STREAM.INFO." + hub.AggregateStream,
-			"$JS.API.STREAM.INFO." + hub.AggregateStream,
+			"$JS.API.INFO", "$JS.hub.API.INFO", "$JS.hub.API.STREAM.INFO." + hubwire.AggregateStream,
+			"$JS.API.STREAM.INFO." + hubwire.AggregateStream,
 			"$JS." + b.id.NodeID + ".API.STREAM.INFO.CLUMSIES_" + b.ws.ID(),
 			"$JS." + b.id.NodeID + ".API.INFO",
 		} {

@@ -3,6 +3,8 @@ package hub
 import (
 	"context"
 	"time"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // How the leader watcher polls.
@@ -36,7 +38,7 @@ func (h *Hub) watchLeadership(ctx context.Context) {
 		if !h.ns.JetStreamIsClustered() {
 			return
 		}
-		now := h.ns.JetStreamIsStreamLeader(hubAccount, AggregateStream)
+		now := h.ns.JetStreamIsStreamLeader(hubAccount, hubwire.AggregateStream)
 		switch {
 		case now && !leading:
 			since = time.Now()

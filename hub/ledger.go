@@ -10,69 +10,16 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
-
-// LedgerStream is the hub's own ledger: what the hub decided, as
-// immutable events (catalog changes, review outcomes). Its subjects are
-// hubledger.<team>.<workspaceId>.<type>, with "-" for the workspace of a
-// team-wide event (a catalog change); a node of the team mirrors the
-// events of its own workspace.
-const LedgerStream = "HUB_LEDGER"
-
-// ledgerPrefix is the first token of the hub ledger's subjects.
-const ledgerPrefix = "hubledger"
-
-// teamWide stands for the workspace of a team-wide event.
-const teamWide = "-"
-
-// Types of the hub's own events.
-const (
-	LedgerCatalogPublish = "catalog.publish" // an object of a team's catalog written
-	LedgerCatalogRemove  = "catalog.remove"  // an object of a team's catalog removed
-	LedgerReviewAccept   = "review.accept"   // a submitted draft accepted: the catalog written
-	LedgerReviewDecline  = "review.decline"  // a submitted draft declined by a reviewer
-	LedgerReviewConflict = "review.conflict" // a submitted draft whose base is no longer the object's revision
-)
-
-// LedgerEvent is one event of the hub's ledger.
-type LedgerEvent struct {
-	// ID is a ULID, or an id derived from what the event decides (so that
-	// deciding twice stores it once).
-	ID          string          `json:"id"`
-	Type        string          `json:"type"`
-	Time        string          `json:"time"`
-	Team        string          `json:"team"`
-	WorkspaceID string          `json:"workspaceId,omitempty"`
-	Data        json.RawMessage `json:"data"`
-}
-
-// CatalogEventData is the payload of catalog.publish and catalog.remove.
-type CatalogEventData struct {
-	ID       string `json:"id"`
-	Kind     string `json:"kind"`
-	Path     string `json:"path"`
-	Hash     string `json:"hash,omitempty"`
-	Revision uint64 `json:"revision"`
-	// By is who changed it: "push" or the reviewer of an accepted draft.
-	By string `json:"by"`
-}
-
-// LedgerSubject is the subject of an event of type typ about team's
-// workspace ws ("" for a team-wide event).
-func LedgerSubject(team, ws, typ string) string {
-	if ws == "" {
-		ws = teamWide
-	}
-	return ledgerPrefix + "." + team + "." + ws + "." + typ
-}
 
 // ensureLedger creates the hub's ledger stream.
 func (h *Hub) ensureLedger(ctx context.Context) error {
 	return retry(ctx, func(ctx context.Context) error {
 		_, err := h.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-			Name:        LedgerStream,
+			Name:        hubwire.LedgerStream,
 			Description: "the hub's own events: catalog changes and review outcomes, hubledger.<team>.<workspaceId>.<type>",
-			Subjects:    []string{ledgerPrefix + ".>"},
+			Subjects:    []string{hubwire.LedgerPrefix + ".>"},
 			Storage:     jetstream.FileStorage,
 			Replicas:    h.cfg.Replicas(),
 			Duplicates:  24 * time.Hour,
@@ -96,9 +43,9 @@ func (h *Hub) record(ctx context.Context, team, ws, typ, id string, data any) (u
 	if id == "" {
 		id = events.NewID()
 	}
-	ev := LedgerEvent{ID: id, Type: typ, Time: events.FormatTime(time.Now()), Team: team, WorkspaceID: ws, Data: raw}
+	ev := hubwire.LedgerEvent{ID: id, Type: typ, Time: events.FormatTime(time.Now()), Team: team, WorkspaceID: ws, Data: raw}
 	b, _ := json.Marshal(ev)
-	msg := &nats.Msg{Subject: LedgerSubject(team, ws, typ), Data: b, Header: nats.Header{}}
+	msg := &nats.Msg{Subject: hubwire.LedgerSubject(team, ws, typ), Data: b, Header: nats.Header{}}
 	msg.Header.Set(nats.MsgIdHdr, id)
 	var seq uint64
 	err = retryAfterReload(ctx, func(ctx context.Context) error {

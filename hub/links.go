@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // How the link watcher polls and debounces.
@@ -18,15 +20,6 @@ const (
 	kickAfter = 200 * time.Millisecond
 )
 
-// Link is what the hub knows about a node's leaf link.
-type Link struct {
-	// Up reports whether the node is linked now.
-	Up bool `json:"up"`
-	// Since is when the link came up (Up) or went down (not Up); zero if
-	// the node was never linked since the hub started.
-	Since time.Time `json:"since,omitzero"`
-}
-
 // linkWatcher follows the leaf links. When a node's link comes up it
 // re-sources the node (Hub.kick), debounced per node; sourcing then
 // resumes in about a second instead of after the source's retry backoff.
@@ -35,12 +28,12 @@ type linkWatcher struct {
 
 	mu    sync.Mutex
 	conns map[string]uint64 // node id -> leaf connection id
-	links map[string]Link
+	links map[string]hubwire.Link
 	kicks map[string]uint64 // node id -> the connection last kicked for
 }
 
 func newLinkWatcher(h *Hub) *linkWatcher {
-	return &linkWatcher{h: h, conns: map[string]uint64{}, links: map[string]Link{}, kicks: map[string]uint64{}}
+	return &linkWatcher{h: h, conns: map[string]uint64{}, links: map[string]hubwire.Link{}, kicks: map[string]uint64{}}
 }
 
 func (w *linkWatcher) run(ctx context.Context) {
@@ -102,7 +95,7 @@ func (w *linkWatcher) poll(now time.Time, pending map[string]time.Time) map[stri
 	for id, cid := range seen {
 		if w.conns[id] != cid {
 			w.conns[id] = cid
-			w.links[id] = Link{Up: true, Since: now}
+			w.links[id] = hubwire.Link{Up: true, Since: now}
 			pending[id] = now
 		}
 		if w.kicks[id] != cid {
@@ -113,18 +106,18 @@ func (w *linkWatcher) poll(now time.Time, pending map[string]time.Time) map[stri
 		if _, ok := seen[id]; !ok {
 			delete(w.conns, id)
 			delete(pending, id)
-			w.links[id] = Link{Up: false, Since: now}
+			w.links[id] = hubwire.Link{Up: false, Since: now}
 		}
 	}
 	return due
 }
 
 // link returns what is known about node id's link.
-func (w *linkWatcher) link(id string) Link {
+func (w *linkWatcher) link(id string) hubwire.Link {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.links[id]
 }
 
 // Link returns the state of node id's leaf link.
-func (h *Hub) Link(id string) Link { return h.links.link(id) }
+func (h *Hub) Link(id string) hubwire.Link { return h.links.link(id) }

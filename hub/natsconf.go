@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // Names in the hub's NATS configuration.
@@ -12,8 +14,6 @@ const (
 	hubAccount = "HUB"
 	// hubUser is the hub process's own user in hubAccount.
 	hubUser = "hub"
-	// Domain is the hub's JetStream domain.
-	Domain = "hub"
 )
 
 // nodeAccount is the account a node's leaf link is bound to.
@@ -38,12 +38,12 @@ func flowControl(nodeID string) string { return "$JS.FC." + nodeID + ".>" }
 // and receive only those requests. The file is regenerated and reloaded
 // whenever a node joins or is revoked (nats-server must know every account
 // before it starts).
-func natsConf(cfg *Config, password string, nodes []Node) string {
+func natsConf(cfg *Config, password string, nodes []hubwire.Node) string {
 	var b strings.Builder
 	q := func(s string) string { return fmt.Sprintf("%q", s) }
 	fmt.Fprintf(&b, "server_name: %s\n", q(cfg.Name))
 	fmt.Fprintf(&b, "max_payload: %d\n", maxPayload)
-	fmt.Fprintf(&b, "jetstream {\n  store_dir: %s\n  domain: %s\n}\n", q(cfg.DataDir()), q(Domain))
+	fmt.Fprintf(&b, "jetstream {\n  store_dir: %s\n  domain: %s\n}\n", q(cfg.DataDir()), q(hubwire.Domain))
 	fmt.Fprintf(&b, "leafnodes {\n  listen: %s\n  compression: %s\n", q(cfg.Leaf), q(compression(cfg.LeafCompression)))
 	if cfg.TLS.Cert != "" {
 		fmt.Fprintf(&b, "  tls {\n    cert_file: %s\n    key_file: %s\n  }\n", q(abs(cfg, cfg.TLS.Cert)), q(abs(cfg, cfg.TLS.Key)))

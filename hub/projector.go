@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // projectorBatch bounds the messages applied in one pebble batch.
@@ -34,7 +35,7 @@ const projectorBatch = 1000
 // written in the same batch as the rows.
 type projector struct {
 	db     *pebble.DB
-	nodes  func(id string) (Node, bool)
+	nodes  func(id string) (hubwire.Node, bool)
 	logger *slog.Logger
 
 	// heads holds the chain heads of the nodes of the batch being
@@ -48,7 +49,7 @@ type projector struct {
 	changed func(teams ...string)
 }
 
-func openProjector(dir string, nodes func(string) (Node, bool), logger *slog.Logger) (*projector, error) {
+func openProjector(dir string, nodes func(string) (hubwire.Node, bool), logger *slog.Logger) (*projector, error) {
 	db, err := pebble.Open(dir, &pebble.Options{Logger: quietPebble{}})
 	if err != nil {
 		return nil, fmt.Errorf("open the hub's read models: %w", err)
@@ -89,7 +90,7 @@ func (p *projector) run(ctx context.Context, js jetstream.JetStream) error {
 }
 
 func (p *projector) follow(ctx context.Context, js jetstream.JetStream) error {
-	st, err := js.Stream(ctx, AggregateStream)
+	st, err := js.Stream(ctx, hubwire.AggregateStream)
 	if err != nil {
 		return fmt.Errorf("bind the aggregate: %w", err)
 	}
@@ -365,7 +366,7 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 // splitSubject reads hub.<team>.<ws>.<node>.<type>.
 func splitSubject(s string) (team, ws, node, typ string, ok bool) {
 	p := strings.SplitN(s, ".", 5)
-	if len(p) != 5 || p[0] != SubjectPrefix {
+	if len(p) != 5 || p[0] != hubwire.SubjectPrefix {
 		return "", "", "", "", false
 	}
 	return p[1], p[2], p[3], p[4], true
@@ -376,7 +377,7 @@ func splitSubject(s string) (team, ws, node, typ string, ok bool) {
 // (nats-server may add fields after these). The filter and destination
 // are node n's, and the original subject is its workspace's subject for
 // typ. It returns the sequence of the message in the node's ledger.
-func checkSource(h string, n Node, typ string) (uint64, error) {
+func checkSource(h string, n hubwire.Node, typ string) (uint64, error) {
 	f := strings.Split(h, " ")
 	if len(f) < 5 || !strings.HasPrefix(f[0], ledgerStream(n.Workspace)+":") ||
 		f[2] != ledgerSubjects(n.Workspace) || f[3] != nodeSubjects(n) ||

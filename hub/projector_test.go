@@ -12,17 +12,18 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 var (
-	nodeA = Node{ID: "n-aaaaaaaaaaaaaaaa", Team: "red", Workspace: "ws-a", Member: "ann"}
-	nodeB = Node{ID: "n-bbbbbbbbbbbbbbbb", Team: "blue", Workspace: "ws-b", Member: "bob"}
+	nodeA = hubwire.Node{ID: "n-aaaaaaaaaaaaaaaa", Team: "red", Workspace: "ws-a", Member: "ann"}
+	nodeB = hubwire.Node{ID: "n-bbbbbbbbbbbbbbbb", Team: "blue", Workspace: "ws-b", Member: "bob"}
 )
 
 func testProjector(t *testing.T) *projector {
 	t.Helper()
-	nodes := map[string]Node{nodeA.ID: nodeA, nodeB.ID: nodeB}
-	p, err := openProjector(t.TempDir(), func(id string) (Node, bool) { n, ok := nodes[id]; return n, ok }, slog.New(slog.DiscardHandler))
+	nodes := map[string]hubwire.Node{nodeA.ID: nodeA, nodeB.ID: nodeB}
+	p, err := openProjector(t.TempDir(), func(id string) (hubwire.Node, bool) { n, ok := nodes[id]; return n, ok }, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func testProjector(t *testing.T) *projector {
 
 // sourced returns ev as the aggregate holds it when sourced from n at
 // ledger sequence seq.
-func sourced(n Node, ev events.Event, seq uint64) entry {
+func sourced(n hubwire.Node, ev events.Event, seq uint64) entry {
 	data, err := events.Encode(ev)
 	if err != nil {
 		panic(err)
@@ -89,9 +90,9 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	rb := refer(t, "ws-b", day, [2]string{"p-b", "K"})
 
 	forgedSubject := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 9)
-	forgedSubject.subject = fmt.Sprintf("hub.%s.%s.%s.attest.refer", nodeB.Team, nodeB.Workspace, nodeB.ID) // A's source, B's subject
-	forgedEnvelope := sourced(nodeA, refer(t, "ws-b", day, [2]string{"p-b", "K"}), 10)                      // A's source and subject, B's workspace
-	wrongTeam := sourced(Node{ID: nodeA.ID, Team: "blue", Workspace: "ws-a"}, refer(t, "ws-a", day), 13)    // A under another team
+	forgedSubject.subject = fmt.Sprintf("hub.%s.%s.%s.attest.refer", nodeB.Team, nodeB.Workspace, nodeB.ID)      // A's source, B's subject
+	forgedEnvelope := sourced(nodeA, refer(t, "ws-b", day, [2]string{"p-b", "K"}), 10)                           // A's source and subject, B's workspace
+	wrongTeam := sourced(hubwire.Node{ID: nodeA.ID, Team: "blue", Workspace: "ws-a"}, refer(t, "ws-a", day), 13) // A under another team
 	wrongID := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 11)
 	wrongID.hdr.Set(nats.MsgIdHdr, events.NewID())
 	noHeader := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 12)
@@ -135,7 +136,7 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	}
 	t.Run("NodeNotYetKnown", func(t *testing.T) {
 		before := p.Applied()
-		late := Node{ID: "n-cccccccccccccccc", Team: "red", Workspace: "ws-a"}
+		late := hubwire.Node{ID: "n-cccccccccccccccc", Team: "red", Workspace: "ws-a"}
 		err := p.apply([]entry{func() entry { e := sourced(late, refer(t, "ws-a", day), 1); e.seq = before + 1; return e }()})
 		if !errors.Is(err, errNodeNotYetKnown) || p.Applied() != before {
 			t.Fatalf("a message of a node not yet in the registry: %v, applied %d; want errNodeNotYetKnown and nothing applied", err, p.Applied())
@@ -146,7 +147,7 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	}
 
 	t.Run("Weekly", func(t *testing.T) {
-		st, err := p.stats(Query{Days: 30, Now: now, Period: PeriodWeekly})
+		st, err := p.stats(Query{Days: 30, Now: now, Period: hubwire.PeriodWeekly})
 		if err != nil {
 			t.Fatal(err)
 		}

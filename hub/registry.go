@@ -16,14 +16,12 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // registryName is the registry's local copy in the data folder.
 const registryName = "registry.json"
-
-// RegistryBucket is the key-value bucket that holds the registry, in the
-// hub's account (replicated like the aggregate).
-const RegistryBucket = "HUB_REGISTRY"
 
 // Errors of the registry, classified by the HTTP API.
 var (
@@ -37,20 +35,6 @@ var (
 
 // inviteTTL is how long a join token stays valid.
 const inviteTTL = 7 * 24 * time.Hour
-
-// Node is one machine's clone of a workspace, joined to the hub.
-type Node struct {
-	ID        string    `json:"id"`
-	PublicKey string    `json:"publicKey"`
-	Team      string    `json:"team"`
-	Workspace string    `json:"workspaceId"`
-	Member    string    `json:"member,omitempty"`
-	Joined    time.Time `json:"joined"`
-	Revoked   time.Time `json:"revoked,omitzero"`
-}
-
-// Active reports whether the node is not revoked.
-func (n Node) Active() bool { return n.Revoked.IsZero() }
 
 // invite is a one-time join token, stored by the hash of its secret.
 type invite struct {
@@ -74,9 +58,9 @@ type memberToken struct {
 
 // registryData is what registry.json holds.
 type registryData struct {
-	Nodes   []Node        `json:"nodes"`
-	Invites []invite      `json:"invites"`
-	Tokens  []memberToken `json:"tokens"`
+	Nodes   []hubwire.Node `json:"nodes"`
+	Invites []invite       `json:"invites"`
+	Tokens  []memberToken  `json:"tokens"`
 }
 
 // Key prefixes in the registry bucket.
@@ -118,7 +102,7 @@ func openRegistry(dataDir string) (*registry, error) {
 // copy's entries.
 func (r *registry) attach(ctx context.Context, js jetstream.JetStream, replicas int) (bool, error) {
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: RegistryBucket, Description: "clumsies hub: nodes, invites, member tokens",
+		Bucket: hubwire.RegistryBucket, Description: "clumsies hub: nodes, invites, member tokens",
 		History: 1, Storage: jetstream.FileStorage, Replicas: replicas,
 	})
 	if err != nil {
@@ -199,11 +183,11 @@ func (r *registry) watch(ctx context.Context, changed func()) error {
 func (d *registryData) set(key string, value []byte) error {
 	switch {
 	case strings.HasPrefix(key, keyNodePrefix):
-		var n Node
+		var n hubwire.Node
 		if err := json.Unmarshal(value, &n); err != nil {
 			return fmt.Errorf("read the registry's %s: %w", key, err)
 		}
-		d.Nodes = slices.DeleteFunc(d.Nodes, func(o Node) bool { return o.ID == n.ID })
+		d.Nodes = slices.DeleteFunc(d.Nodes, func(o hubwire.Node) bool { return o.ID == n.ID })
 		d.Nodes = append(d.Nodes, n)
 	case strings.HasPrefix(key, keyInvitePrefix):
 		var in invite
@@ -224,7 +208,7 @@ func (d *registryData) set(key string, value []byte) error {
 }
 
 func (d *registryData) sort() {
-	slices.SortFunc(d.Nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(d.Nodes, func(a, b hubwire.Node) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortFunc(d.Invites, func(a, b invite) int { return strings.Compare(a.Hash, b.Hash) })
 	slices.SortFunc(d.Tokens, func(a, b memberToken) int { return strings.Compare(a.Hash, b.Hash) })
 }
@@ -280,14 +264,14 @@ func (r *registry) apply(key string, b []byte) error {
 }
 
 // nodes returns every node, revoked ones included, ordered by id.
-func (r *registry) nodes() []Node {
+func (r *registry) nodes() []hubwire.Node {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.d.Nodes)
 }
 
 // node returns the node with id.
-func (r *registry) node(id string) (Node, bool) {
+func (r *registry) node(id string) (hubwire.Node, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, n := range r.d.Nodes {
@@ -295,7 +279,7 @@ func (r *registry) node(id string) (Node, bool) {
 			return n, true
 		}
 	}
-	return Node{}, false
+	return hubwire.Node{}, false
 }
 
 // addInvite stores a new invite and returns its secret.
@@ -309,50 +293,50 @@ func (r *registry) addInvite(ctx context.Context, team, ws, member string, now t
 // invite must name the node's workspace. Using the invite is a
 // compare-and-set on its entry: of two joins with one token (at two hubs
 // of a cluster, say), one wins.
-func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws string, now time.Time) (Node, error) {
+func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws string, now time.Time) (hubwire.Node, error) {
 	key := keyInvitePrefix + hashSecret(secret)
 	e, err := r.kv.Get(ctx, key)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return Node{}, ErrBadInvite
+		return hubwire.Node{}, ErrBadInvite
 	}
 	if err != nil {
-		return Node{}, fmt.Errorf("read the invite: %w", err)
+		return hubwire.Node{}, fmt.Errorf("read the invite: %w", err)
 	}
 	var in invite
 	if err := json.Unmarshal(e.Value(), &in); err != nil {
-		return Node{}, fmt.Errorf("read the invite: %w", err)
+		return hubwire.Node{}, fmt.Errorf("read the invite: %w", err)
 	}
 	if in.Used || now.After(in.Expires) || subtle.ConstantTimeCompare([]byte(in.Hash), []byte(hashSecret(secret))) != 1 {
-		return Node{}, ErrBadInvite
+		return hubwire.Node{}, ErrBadInvite
 	}
 	if in.Workspace != ws {
-		return Node{}, fmt.Errorf("%w: this token is for workspace %s, not %s", ErrInvalid, in.Workspace, ws)
+		return hubwire.Node{}, fmt.Errorf("%w: this token is for workspace %s, not %s", ErrInvalid, in.Workspace, ws)
 	}
 	for _, n := range r.nodes() {
 		if n.ID == nodeID || n.PublicKey == publicKey {
-			return Node{}, fmt.Errorf("%w: node %s or its key is already registered; make a new identity", ErrInvalid, nodeID)
+			return hubwire.Node{}, fmt.Errorf("%w: node %s or its key is already registered; make a new identity", ErrInvalid, nodeID)
 		}
 	}
 	in.Used = true
 	b, _ := json.Marshal(in)
 	if _, err := r.kv.Update(ctx, key, b, e.Revision()); err != nil {
 		if errors.Is(err, jetstream.ErrKeyExists) {
-			return Node{}, ErrBadInvite
+			return hubwire.Node{}, ErrBadInvite
 		}
-		return Node{}, fmt.Errorf("use the invite: %w", err)
+		return hubwire.Node{}, fmt.Errorf("use the invite: %w", err)
 	}
 	if err := r.apply(key, b); err != nil {
-		return Node{}, err
+		return hubwire.Node{}, err
 	}
-	n := Node{ID: nodeID, PublicKey: publicKey, Team: in.Team, Workspace: ws, Member: in.Member, Joined: now.UTC()}
+	n := hubwire.Node{ID: nodeID, PublicKey: publicKey, Team: in.Team, Workspace: ws, Member: in.Member, Joined: now.UTC()}
 	return n, r.put(ctx, keyNodePrefix+n.ID, n)
 }
 
 // revoke marks a node revoked.
-func (r *registry) revoke(ctx context.Context, id string, now time.Time) (Node, error) {
+func (r *registry) revoke(ctx context.Context, id string, now time.Time) (hubwire.Node, error) {
 	n, ok := r.node(id)
 	if !ok {
-		return Node{}, fmt.Errorf("%w %s", ErrUnknownNode, id)
+		return hubwire.Node{}, fmt.Errorf("%w %s", ErrUnknownNode, id)
 	}
 	if !n.Active() {
 		return n, nil

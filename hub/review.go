@@ -14,64 +14,15 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
-
-// Review is a draft of a team object that a workspace submitted to the
-// hub, as the review queue holds it: the draft (from the node's draft
-// events in the aggregate) and where its review stands.
-type Review struct {
-	// ID is the id of the attest.draft.submit event that submitted it.
-	ID          string          `json:"id"`
-	Team        string          `json:"team"`
-	WorkspaceID string          `json:"workspaceId"`
-	Node        string          `json:"node"`
-	Member      string          `json:"member,omitempty"`
-	DraftID     string          `json:"draftId"`
-	Resource    events.Resource `json:"resource"`
-	Op          events.DraftOp  `json:"op"`
-	Path        string          `json:"path,omitempty"`
-	NewPath     string          `json:"newPath,omitempty"`
-	Body        string          `json:"body,omitempty"`
-	Description string          `json:"description,omitempty"`
-	SessionID   string          `json:"sessionId,omitempty"`
-	// BaseRevision is the team object's revision the draft was made on.
-	BaseRevision uint64 `json:"baseRevision"`
-	// SubmitSeq is the submit event's sequence in the node's ledger.
-	SubmitSeq uint64 `json:"submitSeq"`
-	Submitted string `json:"submitted"`
-	// Status is in_review until the hub decides: applied (accepted),
-	// declined or conflicted.
-	Status   catalog.DraftStatus `json:"status"`
-	Reviewer string              `json:"reviewer,omitempty"`
-	Reason   string              `json:"reason,omitempty"`
-	// Revision is the catalog revision an accept wrote; CurrentRevision
-	// the object's revision a conflict found.
-	Revision        uint64 `json:"revision,omitempty"`
-	CurrentRevision uint64 `json:"currentRevision,omitempty"`
-}
-
-// ReviewOutcome is the payload of the hub's review.accept, review.decline
-// and review.conflict events. The node that submitted the draft records
-// it in its own ledger (attest.draft.apply, decline, conflict) under the
-// hub event's id.
-type ReviewOutcome struct {
-	ReviewID        string `json:"reviewId"`
-	DraftID         string `json:"draftId"`
-	Node            string `json:"node"`
-	SubmitSeq       uint64 `json:"submitSeq"`
-	Reviewer        string `json:"reviewer,omitempty"`
-	Reason          string `json:"reason,omitempty"`
-	BaseRevision    uint64 `json:"baseRevision,omitempty"`
-	CurrentRevision uint64 `json:"currentRevision,omitempty"`
-	Revision        uint64 `json:"revision,omitempty"`
-}
 
 // reviewOutcomeTypes maps the hub's outcome events to the statuses they
 // leave.
 var reviewOutcomeTypes = map[string]catalog.DraftStatus{
-	LedgerReviewAccept:   catalog.StatusApplied,
-	LedgerReviewDecline:  catalog.StatusDeclined,
-	LedgerReviewConflict: catalog.StatusConflicted,
+	hubwire.LedgerReviewAccept:   catalog.StatusApplied,
+	hubwire.LedgerReviewDecline:  catalog.StatusDeclined,
+	hubwire.LedgerReviewConflict: catalog.StatusConflicted,
 }
 
 // reviewQueue is the hub's read model of reviews: the fold of every
@@ -81,7 +32,7 @@ var reviewOutcomeTypes = map[string]catalog.DraftStatus{
 type reviewQueue struct {
 	mu     sync.Mutex
 	drafts map[string]*catalog.Draft // node + "\x00" + draft id -> the draft as its events leave it
-	byID   map[string]*Review
+	byID   map[string]*hubwire.Review
 	open   map[string]string // node + "\x00" + draft id -> the id of its review in progress
 	// early holds outcomes read before their review (the two streams are
 	// replayed side by side), by review id.
@@ -94,11 +45,11 @@ type reviewQueue struct {
 
 type earlyOutcome struct {
 	typ string
-	o   ReviewOutcome
+	o   hubwire.ReviewOutcome
 }
 
 func newReviewQueue() *reviewQueue {
-	return &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*Review{}, open: map[string]string{},
+	return &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*hubwire.Review{}, open: map[string]string{},
 		early: map[string]earlyOutcome{}, changed: make(chan struct{})}
 }
 
@@ -112,7 +63,7 @@ func (q *reviewQueue) notify(team string) {
 
 // applyDraftEvent folds one draft event of node n (at sequence seq of its
 // ledger) into the queue.
-func (q *reviewQueue) applyDraftEvent(n Node, seq uint64, ev *events.Event) error {
+func (q *reviewQueue) applyDraftEvent(n hubwire.Node, seq uint64, ev *events.Event) error {
 	payload, err := ev.Payload()
 	if err != nil {
 		return err
@@ -134,14 +85,14 @@ func (q *reviewQueue) applyDraftEvent(n Node, seq uint64, ev *events.Event) erro
 		if _, seen := q.byID[ev.ID]; seen {
 			return nil
 		}
-		q.byID[ev.ID] = &Review{ID: ev.ID, Team: n.Team, WorkspaceID: n.Workspace, Node: n.ID, Member: n.Member,
+		q.byID[ev.ID] = &hubwire.Review{ID: ev.ID, Team: n.Team, WorkspaceID: n.Workspace, Node: n.ID, Member: n.Member,
 			DraftID: cur.ID, Resource: cur.Resource, Op: cur.Op, Path: cur.Path, NewPath: cur.NewPath, Body: cur.Body,
 			Description: cur.Description, SessionID: cur.SessionID, BaseRevision: rd.BaseRevision, SubmitSeq: seq,
 			Submitted: ev.Time, Status: catalog.StatusInReview}
 		q.open[key] = ev.ID
 		if e, ok := q.early[ev.ID]; ok {
 			delete(q.early, ev.ID)
-			q.setOutcome(q.byID[ev.ID], e.typ, e.o)
+			setOutcome(q.byID[ev.ID], e.typ, e.o)
 		}
 		q.notify(n.Team)
 	case next != nil && next.Status.Final():
@@ -158,7 +109,7 @@ func (q *reviewQueue) applyDraftEvent(n Node, seq uint64, ev *events.Event) erro
 }
 
 // applyOutcome folds one of the hub's outcome events into the queue.
-func (q *reviewQueue) applyOutcome(typ string, o ReviewOutcome) {
+func (q *reviewQueue) applyOutcome(typ string, o hubwire.ReviewOutcome) {
 	if _, ok := reviewOutcomeTypes[typ]; !ok {
 		return
 	}
@@ -169,34 +120,32 @@ func (q *reviewQueue) applyOutcome(typ string, o ReviewOutcome) {
 		q.early[o.ReviewID] = earlyOutcome{typ, o}
 		return
 	}
-	q.setOutcome(r, typ, o)
+	setOutcome(r, typ, o)
 	q.notify(r.Team)
 }
 
-// setOutcome lays a hub outcome over review r; the caller holds q.mu.
-func (q *reviewQueue) setOutcome(r *Review, typ string, o ReviewOutcome) { r.setOutcome(typ, o) }
-
-// setOutcome lays the hub outcome o (of type typ) over r.
-func (r *Review) setOutcome(typ string, o ReviewOutcome) {
+// setOutcome lays the hub outcome o (of type typ) over review r; a
+// review of the queue is changed under q.mu.
+func setOutcome(r *hubwire.Review, typ string, o hubwire.ReviewOutcome) {
 	r.Status, r.Reviewer, r.Reason, r.Revision, r.CurrentRevision = reviewOutcomeTypes[typ], o.Reviewer, o.Reason, o.Revision, o.CurrentRevision
 }
 
 // get returns a copy of review id.
-func (q *reviewQueue) get(id string) (Review, bool) {
+func (q *reviewQueue) get(id string) (hubwire.Review, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	r, ok := q.byID[id]
 	if !ok {
-		return Review{}, false
+		return hubwire.Review{}, false
 	}
 	return *r, true
 }
 
 // list returns the reviews of teams (nil: every team), those in review
 // only unless all is set, oldest first.
-func (q *reviewQueue) list(teams []string, all bool) []Review {
+func (q *reviewQueue) list(teams []string, all bool) []hubwire.Review {
 	q.mu.Lock()
-	out := []Review{}
+	out := []hubwire.Review{}
 	for _, r := range q.byID {
 		if (teams == nil || slices.Contains(teams, r.Team)) && (all || r.Status == catalog.StatusInReview) {
 			c := *r
@@ -205,7 +154,7 @@ func (q *reviewQueue) list(teams []string, all bool) []Review {
 		}
 	}
 	q.mu.Unlock()
-	slices.SortFunc(out, func(a, b Review) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b hubwire.Review) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
@@ -236,11 +185,11 @@ func (h *Hub) followReviews(ctx context.Context, ready func()) {
 	caught.Add(2)
 	go func() {
 		defer wg.Done()
-		h.followStream(ctx, AggregateStream, SubjectPrefix+".*.*.*.attest.draft.>", h.applyDraftMsg, caught.Done)
+		h.followStream(ctx, hubwire.AggregateStream, hubwire.SubjectPrefix+".*.*.*.attest.draft.>", h.applyDraftMsg, caught.Done)
 	}()
 	go func() {
 		defer wg.Done()
-		h.followStream(ctx, LedgerStream, ledgerPrefix+".*.*.review.>", h.applyLedgerMsg, caught.Done)
+		h.followStream(ctx, hubwire.LedgerStream, hubwire.LedgerPrefix+".*.*.review.>", h.applyLedgerMsg, caught.Done)
 	}()
 	go func() {
 		caught.Wait()
@@ -331,11 +280,11 @@ func (h *Hub) applyDraftMsg(msg jetstream.Msg, _ uint64) {
 
 // applyLedgerMsg folds one of the hub's review outcomes into the queue.
 func (h *Hub) applyLedgerMsg(msg jetstream.Msg, _ uint64) {
-	var ev LedgerEvent
+	var ev hubwire.LedgerEvent
 	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
 		return
 	}
-	var o ReviewOutcome
+	var o hubwire.ReviewOutcome
 	if err := json.Unmarshal(ev.Data, &o); err != nil {
 		return
 	}
@@ -350,13 +299,13 @@ var (
 
 // Reviews lists the reviews of teams (nil: every team); all includes the
 // decided ones.
-func (h *Hub) Reviews(teams []string, all bool) []Review { return h.reviews.list(teams, all) }
+func (h *Hub) Reviews(teams []string, all bool) []hubwire.Review { return h.reviews.list(teams, all) }
 
 // ReviewOf returns review id with the draft's body.
-func (h *Hub) ReviewOf(id string) (Review, error) {
+func (h *Hub) ReviewOf(id string) (hubwire.Review, error) {
 	r, ok := h.reviews.get(id)
 	if !ok {
-		return Review{}, fmt.Errorf("%w: no review %q (clumsies hub review list)", ErrNotFound, id)
+		return hubwire.Review{}, fmt.Errorf("%w: no review %q (clumsies hub review list)", ErrNotFound, id)
 	}
 	return r, nil
 }

@@ -5,12 +5,9 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-)
 
-// DeclineRequest is the body of POST /api/reviews/{id}/decline.
-type DeclineRequest struct {
-	Reason string `json:"reason"`
-}
+	"github.com/clumsies/clumsies/hub/hubwire"
+)
 
 // who returns who the request's token is and the teams it may read (nil:
 // every team, the admin), or answers 401.
@@ -20,7 +17,7 @@ func (a *api) who(w http.ResponseWriter, r *http.Request) (name string, teams []
 	}
 	t, found := a.h.reg.tokenOf(bearer(r))
 	if !found {
-		writeError(w, http.StatusUnauthorized, "unauthorized", "this needs an admin or member token (Authorization: Bearer ...)")
+		writeError(w, hubwire.CodeUnauthorized, "this needs an admin or member token (Authorization: Bearer ...)")
 		return "", nil, false, false
 	}
 	return t.Name, t.Teams, t.Reviewer, true
@@ -41,7 +38,7 @@ func (a *api) reviews(w http.ResponseWriter, r *http.Request) {
 	}
 	if team := v.Get("team"); team != "" {
 		if teams != nil && !slices.Contains(teams, team) {
-			writeError(w, http.StatusForbidden, "forbidden", "this token may not read team "+strconv.Quote(team))
+			writeError(w, hubwire.CodeForbidden, "this token may not read team "+strconv.Quote(team))
 			return
 		}
 		teams = []string{team}
@@ -52,23 +49,23 @@ func (a *api) reviews(w http.ResponseWriter, r *http.Request) {
 
 // reviewFor returns review id if the token may read it (and, with
 // decide, decide it), or answers the error.
-func (a *api) reviewFor(w http.ResponseWriter, r *http.Request, decide bool) (Review, string, bool) {
+func (a *api) reviewFor(w http.ResponseWriter, r *http.Request, decide bool) (hubwire.Review, string, bool) {
 	name, teams, reviewer, ok := a.who(w, r)
 	if !ok {
-		return Review{}, "", false
+		return hubwire.Review{}, "", false
 	}
 	rv, err := a.h.ReviewOf(r.PathValue("id"))
 	if err != nil {
 		a.fail(w, err)
-		return Review{}, "", false
+		return hubwire.Review{}, "", false
 	}
 	if teams != nil && !slices.Contains(teams, rv.Team) {
-		writeError(w, http.StatusForbidden, "forbidden", "this token may not read team "+strconv.Quote(rv.Team))
-		return Review{}, "", false
+		writeError(w, hubwire.CodeForbidden, "this token may not read team "+strconv.Quote(rv.Team))
+		return hubwire.Review{}, "", false
 	}
 	if decide && !reviewer {
-		writeError(w, http.StatusForbidden, "forbidden", "this token may not review; ask the hub's admin for a reviewer token (clumsies hub token --reviewer)")
-		return Review{}, "", false
+		writeError(w, hubwire.CodeForbidden, "this token may not review; ask the hub's admin for a reviewer token (clumsies hub token --reviewer)")
+		return hubwire.Review{}, "", false
 	}
 	return rv, name, true
 }
@@ -100,7 +97,7 @@ func (a *api) decline(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req DeclineRequest
+	var req hubwire.DeclineRequest
 	if !readJSON(w, r, &req) {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // Accept accepts review id: the draft's change is written into the team's
@@ -22,7 +23,7 @@ import (
 // (content.CheckRule) is refused with the parser's reason and stays in
 // review. The outcome is an event of the hub's ledger, which the node
 // that submitted the draft mirrors and records.
-func (h *Hub) Accept(ctx context.Context, id, reviewer string) (Review, error) {
+func (h *Hub) Accept(ctx context.Context, id, reviewer string) (hubwire.Review, error) {
 	h.reviewMu.Lock()
 	defer h.reviewMu.Unlock()
 	r, err := h.inReview(id)
@@ -40,50 +41,50 @@ func (h *Hub) Accept(ctx context.Context, id, reviewer string) (Review, error) {
 	}
 	cur, err := kv.Get(ctx, r.DraftID)
 	var current uint64
-	var obj CatalogObject
+	var obj hubwire.CatalogObject
 	switch {
 	case errors.Is(err, jetstream.ErrKeyNotFound):
 	case err != nil:
 		return r, fmt.Errorf("read %s of team %s: %w", r.DraftID, r.Team, err)
 	default:
 		current = cur.Revision()
-		if obj, err = DecodeCatalogEntry(cur.Value(), current); err != nil {
+		if obj, err = hubwire.DecodeCatalogEntry(cur.Value(), current); err != nil {
 			return r, err
 		}
 	}
-	out := ReviewOutcome{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node, SubmitSeq: r.SubmitSeq, Reviewer: reviewer,
+	out := hubwire.ReviewOutcome{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node, SubmitSeq: r.SubmitSeq, Reviewer: reviewer,
 		BaseRevision: r.BaseRevision, CurrentRevision: current}
 	if obj.AcceptedReview == r.ID {
 		// Written by an accept that was not recorded (the hub stopped).
 		out.Revision = current
-		return h.decide(ctx, r, LedgerReviewAccept, out)
+		return h.decide(ctx, r, hubwire.LedgerReviewAccept, out)
 	}
 	if current != r.BaseRevision {
 		out.Reason = conflictReason(r, current)
-		return h.decide(ctx, r, LedgerReviewConflict, out)
+		return h.decide(ctx, r, hubwire.LedgerReviewConflict, out)
 	}
 	if holder, err := h.pathHolder(ctx, r); err != nil {
 		return r, err
 	} else if holder != "" {
 		out.Reason = fmt.Sprintf("the team's catalog already has %s at %s; stage the change at another path", holder, targetPath(r))
-		return h.decide(ctx, r, LedgerReviewConflict, out)
+		return h.decide(ctx, r, hubwire.LedgerReviewConflict, out)
 	}
 	rev, err := h.writeAccepted(ctx, kv, r, obj)
 	if errors.Is(err, ErrCatalogChanged) {
 		out.Reason = conflictReason(r, 0)
-		return h.decide(ctx, r, LedgerReviewConflict, out)
+		return h.decide(ctx, r, hubwire.LedgerReviewConflict, out)
 	}
 	if err != nil {
 		return r, err
 	}
 	out.Revision = rev
-	return h.decide(ctx, r, LedgerReviewAccept, out)
+	return h.decide(ctx, r, hubwire.LedgerReviewAccept, out)
 }
 
 // Decline declines review id with a reason.
-func (h *Hub) Decline(ctx context.Context, id, reviewer, reason string) (Review, error) {
+func (h *Hub) Decline(ctx context.Context, id, reviewer, reason string) (hubwire.Review, error) {
 	if strings.TrimSpace(reason) == "" {
-		return Review{}, fmt.Errorf("%w: a declined draft needs a reason (--reason)", ErrInvalid)
+		return hubwire.Review{}, fmt.Errorf("%w: a declined draft needs a reason (--reason)", ErrInvalid)
 	}
 	h.reviewMu.Lock()
 	defer h.reviewMu.Unlock()
@@ -91,12 +92,12 @@ func (h *Hub) Decline(ctx context.Context, id, reviewer, reason string) (Review,
 	if err != nil {
 		return r, err
 	}
-	return h.decide(ctx, r, LedgerReviewDecline, ReviewOutcome{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node,
+	return h.decide(ctx, r, hubwire.LedgerReviewDecline, hubwire.ReviewOutcome{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node,
 		SubmitSeq: r.SubmitSeq, Reviewer: reviewer, Reason: reason, BaseRevision: r.BaseRevision})
 }
 
 // inReview returns review id if it is still in review.
-func (h *Hub) inReview(id string) (Review, error) {
+func (h *Hub) inReview(id string) (hubwire.Review, error) {
 	r, err := h.ReviewOf(id)
 	if err != nil {
 		return r, err
@@ -107,7 +108,7 @@ func (h *Hub) inReview(id string) (Review, error) {
 	return r, nil
 }
 
-func conflictReason(r Review, current uint64) string {
+func conflictReason(r hubwire.Review, current uint64) string {
 	if current == 0 {
 		return fmt.Sprintf("team object %s changed while the draft was accepted (base revision %d)", r.DraftID, r.BaseRevision)
 	}
@@ -116,7 +117,7 @@ func conflictReason(r Review, current uint64) string {
 
 // writeAccepted writes the draft's change of obj (at the draft's base
 // revision) into the catalog and returns the revision it wrote.
-func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r Review, obj CatalogObject) (uint64, error) {
+func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r hubwire.Review, obj hubwire.CatalogObject) (uint64, error) {
 	h.catMu.Lock()
 	defer h.catMu.Unlock()
 	switch r.Op {
@@ -128,7 +129,7 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r Review
 		if err != nil {
 			return 0, err
 		}
-		return rev, h.recordCatalog(ctx, r.Team, LedgerCatalogRemove, CatalogEventData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Revision: rev, By: "review " + r.ID})
+		return rev, h.recordCatalog(ctx, r.Team, hubwire.LedgerCatalogRemove, hubwire.CatalogEventData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Revision: rev, By: "review " + r.ID})
 	case events.DraftOpUpdate:
 		obj.Body, obj.Hash = r.Body, content.Hash([]byte(r.Body))
 		obj.Description = catalog.Describe(r.Body)
@@ -143,7 +144,7 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r Review
 		if r.Resource == events.ResourceRule {
 			kind = content.KindOfRulePath(r.Path)
 		}
-		obj = CatalogObject{ID: newObjectID(kind), Kind: kind, Path: r.Path, Name: content.NameOf(r.Path),
+		obj = hubwire.CatalogObject{ID: newObjectID(kind), Kind: kind, Path: r.Path, Name: content.NameOf(r.Path),
 			Group: content.GroupOf(r.Path), Body: r.Body, Hash: content.Hash([]byte(r.Body)), Description: catalog.Describe(r.Body)}
 	default:
 		return 0, fmt.Errorf("%w: a %s draft is not reviewed at the hub", ErrInvalid, r.Op)
@@ -156,12 +157,12 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r Review
 	if err != nil {
 		return 0, err
 	}
-	return rev, h.recordCatalog(ctx, r.Team, LedgerCatalogPublish, CatalogEventData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Hash: obj.Hash, Revision: rev, By: "review " + r.ID})
+	return rev, h.recordCatalog(ctx, r.Team, hubwire.LedgerCatalogPublish, hubwire.CatalogEventData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Hash: obj.Hash, Revision: rev, By: "review " + r.ID})
 }
 
 // decide records an outcome of review r in the hub's ledger and waits
 // until the queue holds it.
-func (h *Hub) decide(ctx context.Context, r Review, typ string, o ReviewOutcome) (Review, error) {
+func (h *Hub) decide(ctx context.Context, r hubwire.Review, typ string, o hubwire.ReviewOutcome) (hubwire.Review, error) {
 	if _, err := h.record(ctx, r.Team, r.WorkspaceID, typ, events.NewID(), o); err != nil {
 		return r, err
 	}
@@ -183,12 +184,12 @@ func (h *Hub) decide(ctx context.Context, r Review, typ string, o ReviewOutcome)
 	// records the outcome it mirrors and whose event the aggregate
 	// sources, before the queue reads the hub's own event: answer with
 	// what this call decided.
-	got.setOutcome(typ, o)
+	setOutcome(&got, typ, o)
 	return got, nil
 }
 
 // targetPath is the path a create or rename draft writes.
-func targetPath(r Review) string {
+func targetPath(r hubwire.Review) string {
 	if r.Op == events.DraftOpRename {
 		return r.NewPath
 	}
@@ -197,7 +198,7 @@ func targetPath(r Review) string {
 
 // pathHolder returns the id of the team object that holds the path a
 // create or rename draft writes, in its namespace; "" when it is free.
-func (h *Hub) pathHolder(ctx context.Context, r Review) (string, error) {
+func (h *Hub) pathHolder(ctx context.Context, r hubwire.Review) (string, error) {
 	if r.Op != events.DraftOpCreate && r.Op != events.DraftOpRename {
 		return "", nil
 	}

@@ -11,13 +11,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
-)
 
-// Periods of a stats query's trend.
-const (
-	PeriodDaily   = "daily"
-	PeriodWeekly  = "weekly"
-	PeriodMonthly = "monthly"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // Query selects the stats to answer.
@@ -37,116 +32,19 @@ type Query struct {
 	Rule      string
 }
 
-// Totals are the sums of a stats answer.
-type Totals struct {
-	Events     uint64 `json:"events"`
-	Refs       uint64 `json:"refs"`
-	Loads      uint64 `json:"loads"`
-	Sessions   uint64 `json:"sessions"`
-	Reports    uint64 `json:"reports"`
-	Rejects    uint64 `json:"rejects"`
-	Workspaces int    `json:"workspaces"`
-	Nodes      int    `json:"nodes"`
-	Members    int    `json:"members"`
-	ActiveDays int    `json:"activeDays"`
-}
-
-// RuleStats counts the use of one rule or workflow of one workspace.
-type RuleStats struct {
-	ID          string            `json:"id"`
-	Path        string            `json:"path"` // "" when not published (unlisted)
-	WorkspaceID string            `json:"workspaceId"`
-	Team        string            `json:"team"`
-	Refs        uint64            `json:"refs"`
-	Loads       uint64            `json:"loads"`
-	Constraints []ConstraintStats `json:"constraints"`
-	// Source is "team" for a rule of the team's catalog at the hub (its
-	// Path is the catalog's), absent for a workspace's own.
-	Source string `json:"source,omitempty"`
-	// Revisions counts a team rule's refs per catalog revision the agents
-	// referred to, oldest first.
-	Revisions []RevisionStats `json:"revisions,omitempty"`
-}
-
-// RevisionStats counts the refs made against one revision of a team rule.
-type RevisionStats struct {
-	Revision uint64 `json:"revision"`
-	Refs     uint64 `json:"refs"`
-}
-
-// ConstraintStats counts the refs of one constraint.
-type ConstraintStats struct {
-	ID   string `json:"id"`
-	Refs uint64 `json:"refs"`
-}
-
-// TrendPoint sums one period.
-type TrendPoint struct {
-	Period   string `json:"period"` // the period's first day, YYYY-MM-DD
-	Events   uint64 `json:"events"`
-	Refs     uint64 `json:"refs"`
-	Loads    uint64 `json:"loads"`
-	Sessions uint64 `json:"sessions"`
-	Reports  uint64 `json:"reports"`
-}
-
-// MemberStats sums one member's events.
-type MemberStats struct {
-	Member     string `json:"member"` // "" for nodes joined without a member
-	Team       string `json:"team"`
-	Events     uint64 `json:"events"`
-	Refs       uint64 `json:"refs"`
-	Sessions   uint64 `json:"sessions"`
-	Reports    uint64 `json:"reports"`
-	ActiveDays int    `json:"activeDays"`
-}
-
-// Coverage is how much of the published rules, and of their constraints,
-// agents referred to.
-type Coverage struct {
-	Published uint64  `json:"published"`
-	Referred  uint64  `json:"referred"` // published rules with at least one ref
-	Ratio     float64 `json:"ratio"`
-	Unlisted  uint64  `json:"unlisted"` // referred rule ids that are not published
-	// Constraints of the published rules and workflows, and how many of
-	// them at least one ref named (a ref to a constraint id the rule no
-	// longer has does not count).
-	Constraints         uint64  `json:"constraints"`
-	ConstraintsReferred uint64  `json:"constraintsReferred"`
-	ConstraintRatio     float64 `json:"constraintRatio"`
-}
-
-// Stats is the answer to a Query.
-type Stats struct {
-	Period   string        `json:"period"`
-	From     string        `json:"from"`
-	To       string        `json:"to"`
-	Totals   Totals        `json:"totals"`
-	Rules    []RuleStats   `json:"rules"`
-	TopRules []RuleStats   `json:"topRules"`
-	Trend    []TrendPoint  `json:"trend"`
-	Members  []MemberStats `json:"members"`
-	Coverage Coverage      `json:"coverage"`
-	// Applied is the last aggregate sequence the answer includes.
-	Applied uint64 `json:"applied"`
-	// Refused counts the aggregate's messages the hub refused (forged or
-	// malformed), over all time.
-	Refused uint64 `json:"refused"`
-}
-
 // topRules is how many rules TopRules lists.
 const topRules = 10
 
 // Stats answers q from the read models. A rule referred to with a
 // catalog revision is a team rule: it takes its path from the team's
 // catalog and is not counted as unlisted.
-func (h *Hub) Stats(q Query) (Stats, error) {
+func (h *Hub) Stats(q Query) (hubwire.Stats, error) {
 	st, err := h.proj.stats(q)
 	if err != nil {
 		return st, err
 	}
 	manifests := map[string]map[string]string{} // team -> id -> path
-	fill := func(rules []RuleStats, count bool) {
+	fill := func(rules []hubwire.RuleStats, count bool) {
 		for i := range rules {
 			r := &rules[i]
 			if len(r.Revisions) == 0 {
@@ -178,19 +76,19 @@ func (h *Hub) Stats(q Query) (Stats, error) {
 	return st, nil
 }
 
-func (p *projector) stats(q Query) (Stats, error) {
+func (p *projector) stats(q Query) (hubwire.Stats, error) {
 	switch q.Period {
 	case "":
-		q.Period = PeriodDaily
-	case PeriodDaily, PeriodWeekly, PeriodMonthly:
+		q.Period = hubwire.PeriodDaily
+	case hubwire.PeriodDaily, hubwire.PeriodWeekly, hubwire.PeriodMonthly:
 	default:
-		return Stats{}, fmt.Errorf("%w: period %q: want daily, weekly or monthly", ErrInvalid, q.Period)
+		return hubwire.Stats{}, fmt.Errorf("%w: period %q: want daily, weekly or monthly", ErrInvalid, q.Period)
 	}
 	if q.Days == 0 {
 		q.Days = 30
 	}
 	if q.Days < 0 || q.Days > 3660 {
-		return Stats{}, fmt.Errorf("%w: days %d: want 1 to 3660", ErrInvalid, q.Days)
+		return hubwire.Stats{}, fmt.Errorf("%w: days %d: want 1 to 3660", ErrInvalid, q.Days)
 	}
 	if q.Now.IsZero() {
 		q.Now = time.Now()
@@ -199,8 +97,8 @@ func (p *projector) stats(q Query) (Stats, error) {
 	from := to.AddDate(0, 0, -(q.Days - 1))
 	snap := p.db.NewSnapshot()
 	defer snap.Close()
-	out := Stats{Period: q.Period, From: day(from), To: day(to), Rules: []RuleStats{}, TopRules: []RuleStats{},
-		Trend: []TrendPoint{}, Members: []MemberStats{}}
+	out := hubwire.Stats{Period: q.Period, From: day(from), To: day(to), Rules: []hubwire.RuleStats{}, TopRules: []hubwire.RuleStats{},
+		Trend: []hubwire.TrendPoint{}, Members: []hubwire.MemberStats{}}
 	if v, closer, err := snap.Get(keyCheckpoint); err == nil {
 		out.Applied = getUint(v)
 		closer.Close()
@@ -210,18 +108,18 @@ func (p *projector) stats(q Query) (Stats, error) {
 		closer.Close()
 	}
 	type ruleKey struct{ team, ws, rule string }
-	rules := map[ruleKey]*RuleStats{}
+	rules := map[ruleKey]*hubwire.RuleStats{}
 	constraints := map[ruleKey]map[string]uint64{}
 	revisions := map[ruleKey]map[uint64]uint64{}
-	trend := map[string]*TrendPoint{}
+	trend := map[string]*hubwire.TrendPoint{}
 	type memberKey struct{ team, member string }
-	members := map[memberKey]*MemberStats{}
+	members := map[memberKey]*hubwire.MemberStats{}
 	memberDays := map[memberKey]map[string]bool{}
 	wss, nodes, days := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
 		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixDay(day(d)), UpperBound: prefixEnd(prefixDay(day(d)))})
 		if err != nil {
-			return Stats{}, err
+			return hubwire.Stats{}, err
 		}
 		for it.First(); it.Valid(); it.Next() {
 			c, ok := parseCounter(it.Key())
@@ -232,13 +130,13 @@ func (p *projector) stats(q Query) (Stats, error) {
 			pk := periodStart(d, q.Period)
 			tp := trend[pk]
 			if tp == nil {
-				tp = &TrendPoint{Period: pk}
+				tp = &hubwire.TrendPoint{Period: pk}
 				trend[pk] = tp
 			}
 			mk := memberKey{c.Team, c.Member}
 			m := members[mk]
 			if m == nil {
-				m = &MemberStats{Member: c.Member, Team: c.Team}
+				m = &hubwire.MemberStats{Member: c.Member, Team: c.Team}
 				members[mk], memberDays[mk] = m, map[string]bool{}
 			}
 			switch c.Metric {
@@ -251,7 +149,7 @@ func (p *projector) stats(q Query) (Stats, error) {
 				rk := ruleKey{c.Team, c.Workspace, c.Rule}
 				r := rules[rk]
 				if r == nil {
-					r = &RuleStats{ID: c.Rule, WorkspaceID: c.Workspace, Team: c.Team, Constraints: []ConstraintStats{}}
+					r = &hubwire.RuleStats{ID: c.Rule, WorkspaceID: c.Workspace, Team: c.Team, Constraints: []hubwire.ConstraintStats{}}
 					rules[rk] = r
 				}
 				if c.Metric == metricLoads {
@@ -291,14 +189,14 @@ func (p *projector) stats(q Query) (Stats, error) {
 			}
 		}
 		if err := it.Close(); err != nil {
-			return Stats{}, err
+			return hubwire.Stats{}, err
 		}
 	}
 	// Published rules, for paths and coverage.
 	published := map[ruleKey]publishedRule{}
 	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixPublished(), UpperBound: prefixEnd(prefixPublished())})
 	if err != nil {
-		return Stats{}, err
+		return hubwire.Stats{}, err
 	}
 	for it.First(); it.Valid(); it.Next() {
 		p := strings.Split(string(it.Key()), sep)
@@ -312,12 +210,12 @@ func (p *projector) stats(q Query) (Stats, error) {
 		published[rk] = readPublishedRow(it.Value())
 	}
 	if err := it.Close(); err != nil {
-		return Stats{}, err
+		return hubwire.Stats{}, err
 	}
 	out.Coverage.Published = uint64(len(published))
 	for rk, pr := range published {
 		if rules[rk] == nil {
-			rules[rk] = &RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []ConstraintStats{}}
+			rules[rk] = &hubwire.RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []hubwire.ConstraintStats{}}
 		}
 		rules[rk].Path = pr.path
 		out.Coverage.Constraints += uint64(len(pr.constraints))
@@ -329,13 +227,13 @@ func (p *projector) stats(q Query) (Stats, error) {
 	}
 	for rk, r := range rules {
 		for id, n := range constraints[rk] {
-			r.Constraints = append(r.Constraints, ConstraintStats{ID: id, Refs: n})
+			r.Constraints = append(r.Constraints, hubwire.ConstraintStats{ID: id, Refs: n})
 		}
-		slices.SortFunc(r.Constraints, func(a, b ConstraintStats) int { return strings.Compare(a.ID, b.ID) })
+		slices.SortFunc(r.Constraints, func(a, b hubwire.ConstraintStats) int { return strings.Compare(a.ID, b.ID) })
 		for rev, n := range revisions[rk] {
-			r.Revisions = append(r.Revisions, RevisionStats{Revision: rev, Refs: n})
+			r.Revisions = append(r.Revisions, hubwire.RevisionStats{Revision: rev, Refs: n})
 		}
-		slices.SortFunc(r.Revisions, func(a, b RevisionStats) int { return cmp.Compare(a.Revision, b.Revision) })
+		slices.SortFunc(r.Revisions, func(a, b hubwire.RevisionStats) int { return cmp.Compare(a.Revision, b.Revision) })
 		out.Rules = append(out.Rules, *r)
 		if r.Refs > 0 {
 			if _, ok := published[rk]; ok {
@@ -351,7 +249,7 @@ func (p *projector) stats(q Query) (Stats, error) {
 	if out.Coverage.Constraints > 0 {
 		out.Coverage.ConstraintRatio = float64(out.Coverage.ConstraintsReferred) / float64(out.Coverage.Constraints)
 	}
-	slices.SortFunc(out.Rules, func(a, b RuleStats) int {
+	slices.SortFunc(out.Rules, func(a, b hubwire.RuleStats) int {
 		return cmp.Or(strings.Compare(a.Team, b.Team), strings.Compare(a.WorkspaceID, b.WorkspaceID),
 			strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
 	})
@@ -360,19 +258,19 @@ func (p *projector) stats(q Query) (Stats, error) {
 			out.TopRules = append(out.TopRules, r)
 		}
 	}
-	slices.SortStableFunc(out.TopRules, func(a, b RuleStats) int { return cmp.Compare(b.Refs, a.Refs) })
+	slices.SortStableFunc(out.TopRules, func(a, b hubwire.RuleStats) int { return cmp.Compare(b.Refs, a.Refs) })
 	if len(out.TopRules) > topRules {
 		out.TopRules = out.TopRules[:topRules]
 	}
 	for _, tp := range trend {
 		out.Trend = append(out.Trend, *tp)
 	}
-	slices.SortFunc(out.Trend, func(a, b TrendPoint) int { return strings.Compare(a.Period, b.Period) })
+	slices.SortFunc(out.Trend, func(a, b hubwire.TrendPoint) int { return strings.Compare(a.Period, b.Period) })
 	for mk, m := range members {
 		m.ActiveDays = len(memberDays[mk])
 		out.Members = append(out.Members, *m)
 	}
-	slices.SortFunc(out.Members, func(a, b MemberStats) int {
+	slices.SortFunc(out.Members, func(a, b hubwire.MemberStats) int {
 		return cmp.Or(strings.Compare(a.Team, b.Team), strings.Compare(a.Member, b.Member))
 	})
 	out.Totals.Workspaces, out.Totals.Nodes, out.Totals.ActiveDays = len(wss), len(nodes), len(days)
@@ -399,10 +297,10 @@ func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
 // periodStart returns the first day of d's period.
 func periodStart(d time.Time, period string) string {
 	switch period {
-	case PeriodWeekly:
+	case hubwire.PeriodWeekly:
 		back := (int(d.Weekday()) + 6) % 7 // days since Monday
 		return day(d.AddDate(0, 0, -back))
-	case PeriodMonthly:
+	case hubwire.PeriodMonthly:
 		return day(time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC))
 	}
 	return day(d)

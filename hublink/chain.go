@@ -2,80 +2,21 @@ package hublink
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
-	"strconv"
-
-	"github.com/nats-io/nkeys"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
-
-// ErrHubUnreachable means the hub did not answer, or answered with an
-// error.
-var ErrHubUnreachable = errors.New("hublink: the hub did not answer")
 
 // ReadChain asks the hub for its chain of this node's ledger, with the
 // digest through seq at when at > 0, signing the request with the node's
 // key.
-func (id Identity) ReadChain(ctx context.Context, at uint64) (hub.NodeChain, error) {
-	var c hub.NodeChain
-	path := "/api/nodes/" + url.PathEscape(id.NodeID) + "/chain"
-	if at > 0 {
-		path += "?at=" + strconv.FormatUint(at, 10)
-	}
-	err := id.get(ctx, path, &c)
-	return c, err
-}
-
-// get sends a GET for path to the hub, signed with the node's key, and
-// decodes the answer into out.
-func (id Identity) get(ctx context.Context, path string, out any) error {
-	if id.Hub == "" {
-		return errors.New("the node identity names no hub API; join again")
-	}
-	kp, err := nkeys.FromSeed([]byte(id.Seed))
+func (id Identity) ReadChain(ctx context.Context, at uint64) (hubwire.NodeChain, error) {
+	cl, err := id.client()
 	if err != nil {
-		return fmt.Errorf("read the node key: %w", err)
+		return hubwire.NodeChain{}, err
 	}
-	ms := nowMillis()
-	sig, err := kp.Sign(hub.NodeAuthMessage(id.NodeID, ms))
-	if err != nil {
-		return fmt.Errorf("sign the request: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id.Hub+path, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", hub.NodeAuthScheme+strconv.FormatInt(ms, 10)+"."+base64.RawURLEncoding.EncodeToString(sig))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrHubUnreachable, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrHubUnreachable, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e hub.APIError
-		if json.Unmarshal(b, &e) == nil && e.Error != "" {
-			return fmt.Errorf("%w: %s", ErrHubUnreachable, e.Error)
-		}
-		return fmt.Errorf("%w: %s", ErrHubUnreachable, resp.Status)
-	}
-	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("%w: unreadable answer: %v", ErrHubUnreachable, err)
-	}
-	return nil
+	return cl.NodeChain(ctx, id.NodeID, at)
 }
 
 // Disagreement is where this node's ledger and the hub's copy of it
@@ -92,7 +33,7 @@ type Disagreement struct {
 // asks the hub for its digests by bisection (about log2 of the ledger's
 // length requests) to name the first sequence that differs; nil means
 // everything the hub holds matches.
-func (id Identity) Compare(ctx context.Context, c hub.NodeChain, local []events.ChainDigest) (*Disagreement, error) {
+func (id Identity) Compare(ctx context.Context, c hubwire.NodeChain, local []events.ChainDigest) (*Disagreement, error) {
 	if c.Through == 0 {
 		return nil, nil
 	}
@@ -115,7 +56,7 @@ func (id Identity) Compare(ctx context.Context, c hub.NodeChain, local []events.
 			return "", err
 		}
 		if hc.At == nil || hc.At.Seq != seq {
-			return "", fmt.Errorf("%w: no digest for seq %d in its answer", ErrHubUnreachable, seq)
+			return "", fmt.Errorf("read the hub's digest through seq %d: its answer holds none", seq)
 		}
 		return hc.At.Digest, nil
 	}

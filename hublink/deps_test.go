@@ -7,6 +7,6 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", archtest.Module+"/embedded-nats", archtest.Module+"/workspace", archtest.Module+"/hub", archtest.Module+"/events",
+	archtest.AllowImports(t, ".", archtest.Module+"/embedded-nats", archtest.Module+"/workspace", archtest.Module+"/hub/hubwire", archtest.Module+"/events",
 		"github.com/nats-io/nats.go", "github.com/nats-io/nkeys")
 }

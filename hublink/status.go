@@ -2,19 +2,13 @@ package hublink
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/nats-io/nkeys"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // statusTimeout bounds the status request.
@@ -39,49 +33,34 @@ type Status struct {
 }
 
 // ReadStatus asks the hub about this node, signing the request with the
-// node's key. A hub that cannot be reached gives a Status with Reachable
-// false, not an error; a damaged identity is an error.
+// node's key. A hub that cannot be reached, or that refuses the request,
+// gives a Status with Reachable false, not an error; a damaged identity is
+// an error.
 func (id Identity) ReadStatus(ctx context.Context) (Status, error) {
-	if id.Hub == "" {
-		return Status{}, errors.New("the node identity names no hub API; join again")
-	}
-	kp, err := nkeys.FromSeed([]byte(id.Seed))
-	if err != nil {
-		return Status{}, fmt.Errorf("read the node key: %w", err)
-	}
-	ms := nowMillis()
-	sig, err := kp.Sign(hub.NodeAuthMessage(id.NodeID, ms))
-	if err != nil {
-		return Status{}, fmt.Errorf("sign the status request: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id.Hub+"/api/nodes/"+url.PathEscape(id.NodeID)+"/status", nil)
+	cl, err := id.client()
 	if err != nil {
 		return Status{}, err
 	}
-	req.Header.Set("Authorization", hub.NodeAuthScheme+strconv.FormatInt(ms, 10)+"."+base64.RawURLEncoding.EncodeToString(sig))
-	resp, err := http.DefaultClient.Do(req)
+	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
+	defer cancel()
+	ns, err := cl.NodeStatus(ctx, id.NodeID)
 	if err != nil {
-		return Status{Error: err.Error()}, nil
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return Status{Error: err.Error()}, nil
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e hub.APIError
-		if json.Unmarshal(b, &e) == nil && e.Error != "" {
-			return Status{Error: e.Error}, nil
+		var e *hubwire.Error
+		if errors.As(err, &e) {
+			return Status{Error: e.Message}, nil
 		}
-		return Status{Error: resp.Status}, nil
-	}
-	var ns hub.NodeStatus
-	if err := json.Unmarshal(b, &ns); err != nil {
-		return Status{Error: "unreadable answer: " + err.Error()}, nil
+		return Status{Error: err.Error()}, nil
 	}
 	return Status{Reachable: true, Linked: ns.Link.Up, Since: ns.Link.Since, HubSeq: ns.HubSeq, Revoked: !ns.Active()}, nil
 }
 
-func nowMillis() int64 { return time.Now().UnixMilli() }
+// client returns a client of the hub's API that signs as this node.
+func (id Identity) client() (*hubwire.Client, error) {
+	if id.Hub == "" {
+		return nil, errors.New("the node identity names no hub API; join again")
+	}
+	if _, err := nkeys.FromSeed([]byte(id.Seed)); err != nil {
+		return nil, fmt.Errorf("read the node key: %w", err)
+	}
+	return hubwire.NewNodeClient(id.Hub, id.NodeID, id.Seed), nil
+}

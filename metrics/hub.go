@@ -9,12 +9,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
-// HubSource is what the hub's metrics read: a *hub.Hub.
+// HubSource is what the hub's metrics read: the hub server.
 type HubSource interface {
-	TeamNodes(ctx context.Context, teams []string) ([]hub.TeamNode, error)
+	TeamNodes(ctx context.Context, teams []string) ([]hubwire.TeamNode, error)
 }
 
 var (

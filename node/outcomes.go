@@ -11,7 +11,7 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/teamcat"
 )
@@ -25,9 +25,9 @@ import (
 
 // outcomeTypes maps the hub's outcome events to the workspace's.
 var outcomeTypes = map[string]events.Type{
-	hub.LedgerReviewAccept:   events.TypeDraftApply,
-	hub.LedgerReviewDecline:  events.TypeDraftDecline,
-	hub.LedgerReviewConflict: events.TypeDraftConflict,
+	hubwire.LedgerReviewAccept:   events.TypeDraftApply,
+	hubwire.LedgerReviewDecline:  events.TypeDraftDecline,
+	hubwire.LedgerReviewConflict: events.TypeDraftConflict,
 }
 
 // followOutcomes runs the mirror of the hub's outcomes until ctx ends.
@@ -38,19 +38,19 @@ func (n *Node) followOutcomes(ctx context.Context, opts Options) {
 		return
 	}
 	n.retrySubmitPending(ctx)
-	teamcat.FollowOutcomes(ctx, js, opts.Domain, opts.Team, n.WS.ID(), n.logger, func(ctx context.Context, ev hub.LedgerEvent) error {
+	teamcat.FollowOutcomes(ctx, js, opts.Domain, opts.Team, n.WS.ID(), n.logger, func(ctx context.Context, ev hubwire.LedgerEvent) error {
 		return n.recordOutcome(ctx, opts.Domain, ev)
 	})
 }
 
 // recordOutcome records hub event ev in the ledger when it is the outcome
 // of a review of this node's draft that is still in review.
-func (n *Node) recordOutcome(ctx context.Context, nodeID string, ev hub.LedgerEvent) error {
+func (n *Node) recordOutcome(ctx context.Context, nodeID string, ev hubwire.LedgerEvent) error {
 	typ, ok := outcomeTypes[ev.Type]
 	if !ok {
 		return nil
 	}
-	var o hub.ReviewOutcome
+	var o hubwire.ReviewOutcome
 	if err := json.Unmarshal(ev.Data, &o); err != nil || o.Node != nodeID {
 		return nil
 	}

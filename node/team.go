@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/teamcat"
 )
@@ -59,7 +59,7 @@ func (n *Node) followTeam(team *teamcat.Mirror, opts Options) {
 }
 
 // teamItem is a team object as memdisc and memload show it.
-func teamItem(o hub.CatalogObject, withBody bool) projections.Item {
+func teamItem(o hubwire.CatalogObject, withBody bool) projections.Item {
 	it := projections.Item{ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Hash: o.Hash,
 		Description: o.Description, Published: true, Source: SourceTeam, Revision: o.Revision}
 	if withBody {
@@ -78,8 +78,8 @@ func shadowKey(k content.Kind, path string) string {
 }
 
 // teamByPath indexes the team objects by shadowKey.
-func teamByPath(objs []hub.CatalogObject) map[string]hub.CatalogObject {
-	m := make(map[string]hub.CatalogObject, len(objs))
+func teamByPath(objs []hubwire.CatalogObject) map[string]hubwire.CatalogObject {
+	m := make(map[string]hubwire.CatalogObject, len(objs))
 	for _, o := range objs {
 		m[shadowKey(o.Kind, o.Path)] = o
 	}

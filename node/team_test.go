@@ -7,7 +7,7 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/hubtest"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestTeam_PendingDraftSubmitted(t *testing.T) {
 	th := hubtest.NewHub(t)
 	body := "# Style\n\nHow.\n\n## Errors\n\n- wrap\n"
-	res, err := th.H.PushCatalog(context.Background(), "red", []hub.CatalogFile{{Source: "rules/go/STYLE.md", Body: body}})
+	res, err := th.H.PushCatalog(context.Background(), "red", []hubwire.CatalogFile{{Source: "rules/go/STYLE.md", Body: body}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/hubtest"
 )
 
@@ -20,7 +20,7 @@ import (
 // ledger is created, and delivers nothing into either.
 func TestMirror_DeliverSubjectContained(t *testing.T) {
 	th := hubtest.NewHub(t)
-	res := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
+	res := push(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
 	n := hubtest.Join(t, th, "blue")
 	m := openMirror(t, n, "blue")
 	waitRev(t, m, res.Revision) // the link and the node's grants are up
@@ -29,9 +29,9 @@ func TestMirror_DeliverSubjectContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"$KV." + hub.RegistryBucket + ".evil", hub.LedgerSubject("blue", "", "catalog.publish")} {
-		if err := n.N.Conn.PublishRequest("$JS.hub.API.CONSUMER.CREATE."+hub.CatalogStream("blue"), "$JSC.R.inject",
-			[]byte(`{"stream_name":"`+hub.CatalogStream("blue")+`","config":{"ack_policy":"none","deliver_subject":"`+target+`"}}`)); err != nil {
+	for _, target := range []string{"$KV." + hubwire.RegistryBucket + ".evil", hubwire.LedgerSubject("blue", "", "catalog.publish")} {
+		if err := n.N.Conn.PublishRequest("$JS.hub.API.CONSUMER.CREATE."+hubwire.CatalogStream("blue"), "$JSC.R.inject",
+			[]byte(`{"stream_name":"`+hubwire.CatalogStream("blue")+`","config":{"ack_policy":"none","deliver_subject":"`+target+`"}}`)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := sub.NextMsg(hubtest.Wait); err != nil {
@@ -46,7 +46,7 @@ func TestMirror_DeliverSubjectContained(t *testing.T) {
 	defer nc.Close()
 	js, _ := jetstream.New(nc)
 	ctx := context.Background()
-	cs, err := js.Stream(ctx, hub.CatalogStream("blue"))
+	cs, err := js.Stream(ctx, hubwire.CatalogStream("blue"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestMirror_DeliverSubjectContained(t *testing.T) {
 	time.Sleep(time.Second)
 	found := 0
 	for c := range cs.ListConsumers(ctx).Info() {
-		if c.Config.DeliverSubject == "$KV."+hub.RegistryBucket+".evil" || c.Config.DeliverSubject == hub.LedgerSubject("blue", "", "catalog.publish") {
+		if c.Config.DeliverSubject == "$KV."+hubwire.RegistryBucket+".evil" || c.Config.DeliverSubject == hubwire.LedgerSubject("blue", "", "catalog.publish") {
 			found++
 			if c.Delivered.Stream != 0 {
 				t.Fatalf("consumer to %s delivered %d messages, want 0", c.Config.DeliverSubject, c.Delivered.Stream)
@@ -64,7 +64,7 @@ func TestMirror_DeliverSubjectContained(t *testing.T) {
 	if found != 2 {
 		t.Fatalf("found %d of the node's two consumers, want 2 (the test would prove nothing)", found)
 	}
-	kv, err := js.KeyValue(ctx, hub.RegistryBucket)
+	kv, err := js.KeyValue(ctx, hubwire.RegistryBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestMirror_DeliverSubjectContained(t *testing.T) {
 
 func ledgerMsgs(t *testing.T, js jetstream.JetStream) uint64 {
 	t.Helper()
-	st, err := js.Stream(context.Background(), hub.LedgerStream)
+	st, err := js.Stream(context.Background(), hubwire.LedgerStream)
 	if err != nil {
 		t.Fatal(err)
 	}

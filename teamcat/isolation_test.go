@@ -10,7 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/hubtest"
 	"github.com/clumsies/clumsies/teamcat"
 )
@@ -20,8 +20,8 @@ import (
 // hub's API for it answers, while its own team's mirror syncs.
 func TestMirror_OtherTeamRefused(t *testing.T) {
 	th := hubtest.NewHub(t)
-	push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
-	redRes := push(t, th, "red", hub.CatalogFile{Source: "rules/red/ONE.md", Body: rule})
+	push(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
+	redRes := push(t, th, "red", hubwire.CatalogFile{Source: "rules/red/ONE.md", Body: rule})
 	red := hubtest.Join(t, th, "red")
 
 	js, err := jetstream.New(red.N.Conn)
@@ -39,14 +39,14 @@ func TestMirror_OtherTeamRefused(t *testing.T) {
 	waitRev(t, own, redRes.Revision)
 
 	for _, subj := range []string{
-		"$JS.hub.API.CONSUMER.CREATE." + hub.CatalogStream("blue"),
-		"$JS.hub.API.DIRECT.GET." + hub.CatalogStream("blue"),
-		"$JS.hub.API.STREAM.INFO." + hub.CatalogStream("blue"),
-		"$JS.hub.API.STREAM.INFO." + hub.CatalogStream("red"),
-		"$JS.hub.API.DIRECT.GET." + hub.CatalogStream("red"),
-		"$KV." + hub.CatalogBucket("blue") + ".>",
+		"$JS.hub.API.CONSUMER.CREATE." + hubwire.CatalogStream("blue"),
+		"$JS.hub.API.DIRECT.GET." + hubwire.CatalogStream("blue"),
+		"$JS.hub.API.STREAM.INFO." + hubwire.CatalogStream("blue"),
+		"$JS.hub.API.STREAM.INFO." + hubwire.CatalogStream("red"),
+		"$JS.hub.API.DIRECT.GET." + hubwire.CatalogStream("red"),
+		"$KV." + hubwire.CatalogBucket("blue") + ".>",
 	} {
-		msg, err := red.N.Conn.Request(subj, []byte(`{"stream_name":"`+hub.CatalogStream("blue")+`","config":{"ack_policy":"none","deliver_subject":"`+hub.CatalogDeliverPrefix(red.ID.NodeID)+`.x"}}`), 2*time.Second)
+		msg, err := red.N.Conn.Request(subj, []byte(`{"stream_name":"`+hubwire.CatalogStream("blue")+`","config":{"ack_policy":"none","deliver_subject":"`+hubwire.CatalogDeliverPrefix(red.ID.NodeID)+`.x"}}`), 2*time.Second)
 		if err == nil {
 			t.Fatalf("%s answered %s, want no answer", subj, msg.Data)
 		}
@@ -56,20 +56,20 @@ func TestMirror_OtherTeamRefused(t *testing.T) {
 	}
 	// The hub ledger's events about another workspace of the team: the
 	// request's filter is not this node's workspace.
-	other := hub.LedgerSubject("red", "ws-someone-else", ">")
-	if msg, err := red.N.Conn.Request("$JS.hub.API.CONSUMER.CREATE."+hub.LedgerStream+".x."+other,
-		[]byte(`{"stream_name":"`+hub.LedgerStream+`","config":{"name":"x","filter_subject":"`+other+`","ack_policy":"none","deliver_subject":"`+hub.CatalogDeliverPrefix(red.ID.NodeID)+`.y"}}`), 2*time.Second); err == nil {
+	other := hubwire.LedgerSubject("red", "ws-someone-else", ">")
+	if msg, err := red.N.Conn.Request("$JS.hub.API.CONSUMER.CREATE."+hubwire.LedgerStream+".x."+other,
+		[]byte(`{"stream_name":"`+hubwire.LedgerStream+`","config":{"name":"x","filter_subject":"`+other+`","ack_policy":"none","deliver_subject":"`+hubwire.CatalogDeliverPrefix(red.ID.NodeID)+`.y"}}`), 2*time.Second); err == nil {
 		t.Fatalf("a consumer on another workspace's outcomes answered %s, want no answer", msg.Data)
 	}
 	// Its own workspace's filter in the subject, a wider one in the body:
 	// nats-server refuses the mismatch.
-	ownWS := hub.LedgerSubject("red", red.WS.ID(), ">")
+	ownWS := hubwire.LedgerSubject("red", red.WS.ID(), ">")
 	sub, err := red.N.Conn.SubscribeSync("$JSC.R.widen")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := red.N.Conn.PublishRequest("$JS.hub.API.CONSUMER.CREATE."+hub.LedgerStream+".w."+ownWS, "$JSC.R.widen",
-		[]byte(`{"stream_name":"`+hub.LedgerStream+`","config":{"name":"w","filter_subject":"hubledger.>","ack_policy":"none","deliver_subject":"`+hub.CatalogDeliverPrefix(red.ID.NodeID)+`.w"}}`)); err != nil {
+	if err := red.N.Conn.PublishRequest("$JS.hub.API.CONSUMER.CREATE."+hubwire.LedgerStream+".w."+ownWS, "$JSC.R.widen",
+		[]byte(`{"stream_name":"`+hubwire.LedgerStream+`","config":{"name":"w","filter_subject":"hubledger.>","ack_policy":"none","deliver_subject":"`+hubwire.CatalogDeliverPrefix(red.ID.NodeID)+`.w"}}`)); err != nil {
 		t.Fatal(err)
 	}
 	if msg, err := sub.NextMsg(hubtest.Wait); err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // Mirror is the workspace's copy of its team's catalog. Open it once in
@@ -24,10 +24,10 @@ type Mirror struct {
 	logger *slog.Logger
 
 	mu      sync.RWMutex
-	kv      jetstream.KeyValue           // replaced by Kick
-	objs    map[string]hub.CatalogObject // by id
-	rev     uint64                       // the last revision applied
-	changed chan struct{}                // closed and replaced on every change
+	kv      jetstream.KeyValue               // replaced by Kick
+	objs    map[string]hubwire.CatalogObject // by id
+	rev     uint64                           // the last revision applied
+	changed chan struct{}                    // closed and replaced on every change
 
 	rewatch chan struct{} // a kick made the bucket again
 	onKick  func(context.Context) error
@@ -48,7 +48,7 @@ func Open(ctx context.Context, js jetstream.JetStream, nodeID, team string, logg
 	if err != nil {
 		return nil, fmt.Errorf("open the mirror of team %s's catalog: %w", team, err)
 	}
-	m := &Mirror{team: team, js: js, cfg: cfg, kv: kv, logger: logger, objs: map[string]hub.CatalogObject{}, changed: make(chan struct{}), rewatch: make(chan struct{}, 1), done: make(chan struct{})}
+	m := &Mirror{team: team, js: js, cfg: cfg, kv: kv, logger: logger, objs: map[string]hubwire.CatalogObject{}, changed: make(chan struct{}), rewatch: make(chan struct{}, 1), done: make(chan struct{})}
 	// The watch lives as long as the mirror is followed (nats.go ends it
 	// with the context it was made with).
 	wctx, stop := context.WithCancel(context.Background())
@@ -74,15 +74,15 @@ func Open(ctx context.Context, js jetstream.JetStream, nodeID, team string, logg
 // JetStream domain and delivered on the node's own prefix.
 func Config(nodeID, team string) jetstream.KeyValueConfig {
 	return jetstream.KeyValueConfig{
-		Bucket:      hub.CatalogBucket(team),
+		Bucket:      hubwire.CatalogBucket(team),
 		Description: "clumsies: mirror of team " + team + "'s catalog at the hub",
 		History:     1,
 		Storage:     jetstream.FileStorage,
 		Mirror: &jetstream.StreamSource{
-			Name: hub.CatalogStream(team),
+			Name: hubwire.CatalogStream(team),
 			External: &jetstream.ExternalStream{
-				APIPrefix:     "$JS." + hub.Domain + ".API",
-				DeliverPrefix: hub.CatalogDeliverPrefix(nodeID),
+				APIPrefix:     hubwire.APIPrefix,
+				DeliverPrefix: hubwire.CatalogDeliverPrefix(nodeID),
 			},
 		},
 	}
@@ -151,7 +151,7 @@ func (m *Mirror) apply(e jetstream.KeyValueEntry) {
 	m.rev = e.Revision()
 	if e.Operation() != jetstream.KeyValuePut {
 		delete(m.objs, e.Key())
-	} else if o, err := hub.DecodeCatalogEntry(e.Value(), e.Revision()); err != nil {
+	} else if o, err := hubwire.DecodeCatalogEntry(e.Value(), e.Revision()); err != nil {
 		m.logger.Warn("skipped an unreadable entry of the team catalog", "key", e.Key(), "err", err)
 	} else {
 		m.objs[o.ID] = o
@@ -172,7 +172,7 @@ func (m *Mirror) Revision() uint64 {
 }
 
 // Get returns the object id with its body, false if the catalog has none.
-func (m *Mirror) Get(id string) (hub.CatalogObject, bool) {
+func (m *Mirror) Get(id string) (hubwire.CatalogObject, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	o, ok := m.objs[id]
@@ -180,15 +180,15 @@ func (m *Mirror) Get(id string) (hub.CatalogObject, bool) {
 }
 
 // Objects returns every object, without bodies, ordered by path.
-func (m *Mirror) Objects() []hub.CatalogObject {
+func (m *Mirror) Objects() []hubwire.CatalogObject {
 	m.mu.RLock()
-	out := make([]hub.CatalogObject, 0, len(m.objs))
+	out := make([]hubwire.CatalogObject, 0, len(m.objs))
 	for _, o := range m.objs {
 		o.Body = ""
 		out = append(out, o)
 	}
 	m.mu.RUnlock()
-	slices.SortFunc(out, func(a, b hub.CatalogObject) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b hubwire.CatalogObject) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 

@@ -7,14 +7,14 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/hubtest"
 	"github.com/clumsies/clumsies/teamcat"
 )
 
 const rule = "# Go style\n\nHow we write Go.\n\n## Errors\n\n- wrap them\n"
 
-func push(tb testing.TB, th *hubtest.Hub, team string, files ...hub.CatalogFile) hub.PushResult {
+func push(tb testing.TB, th *hubtest.Hub, team string, files ...hubwire.CatalogFile) hubwire.PushResult {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
 	defer cancel()
@@ -52,7 +52,7 @@ func waitRev(tb testing.TB, m *teamcat.Mirror, rev uint64) {
 
 func TestMirror_FollowsTheHub(t *testing.T) {
 	th := hubtest.NewHub(t)
-	res := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
+	res := push(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
 	tn := hubtest.Join(t, th, "blue")
 	m := openMirror(t, tn, "blue")
 	start := time.Now()
@@ -66,7 +66,7 @@ func TestMirror_FollowsTheHub(t *testing.T) {
 	if !ok || o.Body != rule {
 		t.Fatalf("got body %q, want %q", o.Body, rule)
 	}
-	res2 := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule + "- check them\n"})
+	res2 := push(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: rule + "- check them\n"})
 	start = time.Now()
 	waitRev(t, m, res2.Revision)
 	t.Logf("change after %s", time.Since(start))
@@ -79,7 +79,7 @@ func TestMirror_FollowsTheHub(t *testing.T) {
 // away and follows it again once it is back.
 func TestMirror_Offline(t *testing.T) {
 	th := hubtest.NewHub(t)
-	res := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
+	res := push(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: rule})
 	tn := hubtest.Join(t, th, "blue")
 	m := openMirror(t, tn, "blue")
 	waitRev(t, m, res.Revision)
@@ -101,7 +101,7 @@ func TestMirror_Offline(t *testing.T) {
 	})
 	th.Start(t)
 	start := time.Now()
-	res2 := push(t, th, "blue", hub.CatalogFile{Source: "rules/go/STYLE.md", Body: rule + "- and more\n"})
+	res2 := push(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: rule + "- and more\n"})
 	waitRev(t, m, res2.Revision)
 	t.Logf("a change after the hub's restart reached the mirror after %s", time.Since(start))
 	if o, _ := m.Get(id); o.Body != rule+"- and more\n" {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // OutcomesStream is the workspace's mirror of the hub ledger's events
@@ -25,11 +25,11 @@ func OutcomesConfig(nodeID, team, ws string) jetstream.StreamConfig {
 		Description: "clumsies: the hub's events about this workspace (review outcomes)",
 		Storage:     jetstream.FileStorage,
 		Mirror: &jetstream.StreamSource{
-			Name:          hub.LedgerStream,
-			FilterSubject: hub.LedgerSubject(team, ws, ">"),
+			Name:          hubwire.LedgerStream,
+			FilterSubject: hubwire.LedgerSubject(team, ws, ">"),
 			External: &jetstream.ExternalStream{
-				APIPrefix:     "$JS." + hub.Domain + ".API",
-				DeliverPrefix: hub.CatalogDeliverPrefix(nodeID),
+				APIPrefix:     hubwire.APIPrefix,
+				DeliverPrefix: hubwire.CatalogDeliverPrefix(nodeID),
 			},
 		},
 	}
@@ -40,7 +40,7 @@ func OutcomesConfig(nodeID, team, ws string) jetstream.StreamConfig {
 // then each new one, to apply, in order, until ctx ends. apply is retried
 // with the same event while it fails; it must be idempotent (a restart
 // hands every event again).
-func FollowOutcomes(ctx context.Context, js jetstream.JetStream, nodeID, team, ws string, logger *slog.Logger, apply func(context.Context, hub.LedgerEvent) error) {
+func FollowOutcomes(ctx context.Context, js jetstream.JetStream, nodeID, team, ws string, logger *slog.Logger, apply func(context.Context, hubwire.LedgerEvent) error) {
 	for ctx.Err() == nil {
 		// Every (re)start hands the events from the first: a kick makes
 		// the mirror again, and apply is idempotent.
@@ -71,7 +71,7 @@ func FollowOutcomes(ctx context.Context, js jetstream.JetStream, nodeID, team, w
 				if err != nil {
 					return err
 				}
-				var ev hub.LedgerEvent
+				var ev hubwire.LedgerEvent
 				if err := json.Unmarshal(msg.Data(), &ev); err != nil {
 					logger.Warn("skipped an unreadable event of the hub", "seq", md.Sequence.Stream, "err", err)
 				} else {

@@ -2,12 +2,12 @@ package main_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	binenc "encoding/binary"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // referSession serves dir with a checkpoint every few events, runs a
@@ -98,9 +99,8 @@ func TestHub_AnchoredChain(t *testing.T) {
 		t.Fatalf("hub verify with a stray argument: exit %d, want 2", r.code)
 	}
 	nodeA, nodeB := hp.join(t, a, "red", "ann"), hp.join(t, b, "red", "bob")
-	if code := httpGet(t, hp.api+"/api/nodes/"+nodeA+"/chain", "not-the-admin-token"); code != http.StatusUnauthorized {
-		t.Fatalf("a node's chain read without the admin token or the node's signature: status %d, want 401", code)
-	}
+	_, err := hp.client("not-the-admin-token").NodeChain(context.Background(), nodeA, 0)
+	wantRefused(t, err, hubwire.CodeUnauthorized, "a node's chain read without the admin token or the node's signature")
 	referSession(t, a, "sess-a", 6)
 	referSession(t, b, "sess-b", 3)
 	syncWithHub(t, a)

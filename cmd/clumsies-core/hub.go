@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
-	"strings"
-	"time"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/web"
 )
 
@@ -125,7 +120,7 @@ func (f *hubFlags) register(fs *flag.FlagSet) {
 }
 
 // client returns an API client of the hub the flags name.
-func (f *hubFlags) client() (*hubClient, error) {
+func (f *hubFlags) client() (*hubwire.Client, error) {
 	url, token := f.url, f.token
 	if url == "" {
 		url = os.Getenv(hubURLEnv)
@@ -144,75 +139,25 @@ func (f *hubFlags) client() (*hubClient, error) {
 		token = os.Getenv(hubTokenEnv)
 	}
 	dir := f.dir
-	if dir == "" && url == "" {
-		if _, err := os.Stat(hub.ConfigName); err == nil {
-			dir = "."
-		}
+	if dir == "" && url == "" && hubFolderHere() {
+		dir = "."
 	}
 	if dir != "" {
-		cfg, err := hub.ReadConfig(dir)
+		dirURL, dirToken, err := hubFolderAPI(dir, token == "")
 		if err != nil {
 			return nil, err
 		}
 		if url == "" {
-			url = cfg.APIURL()
+			url = dirURL
 		}
 		if token == "" {
-			if token, err = cfg.AdminToken(); err != nil {
-				return nil, err
-			}
+			token = dirToken
 		}
 	}
 	if url == "" {
 		return nil, fmt.Errorf("%w: which hub? give --hub DIR (the hub's folder) or --url URL with --token", errUsage)
 	}
-	return &hubClient{url: strings.TrimRight(url, "/"), token: token}, nil
-}
-
-// hubClient calls the hub's HTTP API.
-type hubClient struct {
-	url, token string
-}
-
-// do sends a request with an optional JSON body and decodes the answer.
-func (c *hubClient) do(ctx context.Context, method, path string, body, out any) error {
-	var r io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		r = bytes.NewReader(b)
-	}
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, c.url+path, r)
-	if err != nil {
-		return fmt.Errorf("call the hub: %w", err)
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("call the hub at %s: %w; is `clumsies hub serve` running?", c.url, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return fmt.Errorf("read the hub's answer: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e hub.APIError
-		if json.Unmarshal(b, &e) == nil && e.Error != "" {
-			return errors.New("hub: " + e.Error)
-		}
-		return fmt.Errorf("hub: %s", resp.Status)
-	}
-	return json.Unmarshal(b, out)
+	return hubwire.NewClient(url, token), nil
 }
 
 // printJSON prints v indented.

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // HubInviteCommand prints a one-time join token.
@@ -22,7 +20,7 @@ type HubInviteCommand struct {
 // Run implements command.
 func (c *HubInviteCommand) Run(ctx context.Context, args []string) error {
 	fs := c.m.newFlags("hub invite", "hub invite --workspace ws-... --team T [--member M] [--hub DIR | --url URL --token T] [--json]")
-	var req hub.InviteRequest
+	var req hubwire.InviteRequest
 	fs.StringVar(&req.WorkspaceID, "workspace", "", "the `id` of the workspace to join (workspace_id in its .clumsies/config.toml)")
 	fs.StringVar(&req.Team, "team", "", "the `team` the workspace belongs to")
 	fs.StringVar(&req.Member, "member", "", "the `member` who joins with this token (counted in stats per member)")
@@ -38,12 +36,11 @@ func (c *HubInviteCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var out struct {
-		Token string `json:"token"`
-	}
-	if err := cl.do(ctx, "POST", "/api/invites", req, &out); err != nil {
+	token, err := cl.Invite(ctx, req)
+	if err != nil {
 		return err
 	}
+	out := hubwire.TokenAnswer{Token: token}
 	if c.json {
 		return printJSON(c.m.Stdout, out)
 	}
@@ -71,8 +68,8 @@ func (c *HubNodesCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var nodes []hub.NodeInfo
-	if err := cl.do(ctx, "GET", "/api/nodes", nil, &nodes); err != nil {
+	nodes, err := cl.Nodes(ctx)
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -120,8 +117,8 @@ func (c *HubRevokeCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var n hub.Node
-	if err := cl.do(ctx, "POST", "/api/nodes/"+url.PathEscape(pos[0])+"/revoke", struct{}{}, &n); err != nil {
+	n, err := cl.Revoke(ctx, pos[0])
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -158,12 +155,11 @@ func (c *HubTokenCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var out struct {
-		Token string `json:"token"`
-	}
-	if err := cl.do(ctx, "POST", "/api/tokens", hub.TokenRequest{Name: name, Teams: strings.Split(teams, ","), Reviewer: reviewer}, &out); err != nil {
+	token, err := cl.MemberToken(ctx, hubwire.TokenRequest{Name: name, Teams: strings.Split(teams, ","), Reviewer: reviewer})
+	if err != nil {
 		return err
 	}
+	out := hubwire.TokenAnswer{Token: token}
 	if c.json {
 		return printJSON(c.m.Stdout, out)
 	}
@@ -197,14 +193,8 @@ func (c *HubStatsCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	q := url.Values{"period": {period}, "days": {strconv.Itoa(days)}}
-	for k, v := range map[string]string{"workspace": ws, "rule": rule, "team": team} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	var st hub.Stats
-	if err := cl.do(ctx, "GET", "/api/stats?"+q.Encode(), nil, &st); err != nil {
+	st, err := cl.Stats(ctx, hubwire.StatsQuery{Period: period, Days: days, Workspace: ws, Rule: rule, Team: team})
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -213,7 +203,7 @@ func (c *HubStatsCommand) Run(ctx context.Context, args []string) error {
 	return printHubStats(c.m.Stdout, st)
 }
 
-func printHubStats(w interface{ Write([]byte) (int, error) }, st hub.Stats) error {
+func printHubStats(w interface{ Write([]byte) (int, error) }, st hubwire.Stats) error {
 	t := st.Totals
 	fmt.Fprintf(w, "%s to %s: %d events, %d refs, %d loads, %d sessions, %d reports; %d workspaces, %d nodes, %d members, %d active days\n",
 		st.From, st.To, t.Events, t.Refs, t.Loads, t.Sessions, t.Reports, t.Workspaces, t.Nodes, t.Members, t.ActiveDays)

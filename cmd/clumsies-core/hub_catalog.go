@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // HubCatalogCommand dispatches `clumsies hub catalog push|show|history`.
@@ -63,16 +62,16 @@ func (c *HubCatalogPushCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("read the content tree %s: %w; fix the file and push again (nothing was pushed)", root, err)
 	}
-	req := hub.PushRequest{Files: make([]hub.CatalogFile, 0, len(files))}
+	push := make([]hubwire.CatalogFile, 0, len(files))
 	for _, f := range files {
-		req.Files = append(req.Files, hub.CatalogFile{Source: f.Source, Body: f.Body})
+		push = append(push, hubwire.CatalogFile{Source: f.Source, Body: f.Body})
 	}
 	cl, err := c.hub.client()
 	if err != nil {
 		return err
 	}
-	var res hub.PushResult
-	if err := cl.do(ctx, "POST", "/api/teams/"+url.PathEscape(c.team)+"/catalog", req, &res); err != nil {
+	res, err := cl.PushCatalog(ctx, c.team, push)
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -144,10 +143,9 @@ func (c *HubCatalogShowCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := "/api/teams/" + url.PathEscape(c.team)
 	if len(pos) == 1 {
-		var o hub.CatalogObject
-		if err := cl.do(ctx, "GET", base+"/objects/"+url.PathEscape(pos[0]), nil, &o); err != nil {
+		o, err := cl.TeamObject(ctx, c.team, pos[0])
+		if err != nil {
 			return err
 		}
 		if c.json {
@@ -156,8 +154,8 @@ func (c *HubCatalogShowCommand) Run(ctx context.Context, args []string) error {
 		fmt.Fprintf(c.m.Stdout, "%s %s %s (revision %d, %s)\n\n%s", o.ID, o.Kind, o.Path, o.Revision, o.Hash, o.Body)
 		return nil
 	}
-	var m hub.Manifest
-	if err := cl.do(ctx, "GET", base+"/manifest", nil, &m); err != nil {
+	m, err := cl.Manifest(ctx, c.team)
+	if err != nil {
 		return err
 	}
 	if c.json {
@@ -197,8 +195,8 @@ func (c *HubCatalogHistoryCommand) Run(ctx context.Context, args []string) error
 	if err != nil {
 		return err
 	}
-	var hs []hub.CatalogObject
-	if err := cl.do(ctx, "GET", "/api/teams/"+url.PathEscape(c.team)+"/objects/"+url.PathEscape(pos[0])+"/history", nil, &hs); err != nil {
+	hs, err := cl.TeamHistory(ctx, c.team, pos[0])
+	if err != nil {
 		return err
 	}
 	if c.json {

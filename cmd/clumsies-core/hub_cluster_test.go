@@ -1,7 +1,7 @@
 package main_test
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -88,11 +88,12 @@ func (hp *hubProcess) kill() {
 // leader asks hp which hub leads the aggregate.
 func leader(tb testing.TB, hp *hubProcess) string {
 	tb.Helper()
-	var h struct{ Leader string }
 	deadline := time.Now().Add(time.Minute)
 	for {
-		b, err := httpJSON(hp.api + "/api/health")
-		if err == nil && json.Unmarshal(b, &h) == nil && h.Leader != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		h, err := hp.client("").Health(ctx)
+		cancel()
+		if err == nil && h.Leader != "" {
 			return h.Leader
 		}
 		if time.Now().After(deadline) {

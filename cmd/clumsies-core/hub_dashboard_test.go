@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/browser"
 )
 
@@ -53,14 +54,12 @@ func TestHub_Dashboard(t *testing.T) {
 	}
 
 	// The member sees team blue's node only, linked.
-	var nodes []struct {
-		ID, Team, Member string
-		Link             struct{ Up bool }
-		HubSeq           uint64
-	}
+	var nodes []hubwire.TeamNode
 	for {
-		nodes = nil
-		getJSON(t, hp.api, "/api/team/nodes", member, &nodes)
+		var err error
+		if nodes, err = hp.client(member).TeamNodes(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 		if len(nodes) == 1 && nodes[0].Link.Up && nodes[0].HubSeq > 0 || time.Now().After(deadline) {
 			break
 		}
@@ -69,9 +68,8 @@ func TestHub_Dashboard(t *testing.T) {
 	if len(nodes) != 1 || nodes[0].Team != "blue" || nodes[0].Member != "ann" || !nodes[0].Link.Up || nodes[0].HubSeq == 0 {
 		t.Fatalf("team nodes for a blue member: %+v, want ann's node of team blue, linked, with events applied", nodes)
 	}
-	if code := httpGet(t, hp.api+"/api/team/nodes", "wrong"); code != http.StatusUnauthorized {
-		t.Errorf("team nodes with a wrong token: %d, want 401", code)
-	}
+	_, err := hp.client("wrong").TeamNodes(context.Background())
+	wantRefused(t, err, hubwire.CodeUnauthorized, "team nodes with a wrong token")
 
 	// /metrics: the admin's only.
 	if code := httpGet(t, hp.api+"/metrics", member); code != http.StatusUnauthorized {
@@ -99,11 +97,10 @@ func TestHub_Dashboard(t *testing.T) {
 	}
 
 	// The page, in a browser, with the member's token.
-	var stats struct {
-		Totals   struct{ Refs, Events uint64 }
-		Coverage struct{ Constraints, ConstraintsReferred uint64 }
+	stats, err := hp.client(member).Stats(context.Background(), hubwire.StatsQuery{Period: "daily", Days: 90})
+	if err != nil {
+		t.Fatal(err)
 	}
-	getJSON(t, hp.api, "/api/stats?period=daily&days=90", member, &stats)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	br, err := browser.Start(ctx, t.TempDir())

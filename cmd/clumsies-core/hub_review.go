@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"text/tabwriter"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // HubReviewCommand dispatches `clumsies hub review list|show|accept|decline`.
@@ -72,15 +71,8 @@ func (c *hubReview) run(ctx context.Context, args []string) error {
 		return err
 	}
 	if c.op == "list" {
-		q := url.Values{}
-		if c.team != "" {
-			q.Set("team", c.team)
-		}
-		if c.all {
-			q.Set("all", "true")
-		}
-		var rs []hub.Review
-		if err := cl.do(ctx, "GET", "/api/reviews?"+q.Encode(), nil, &rs); err != nil {
+		rs, err := cl.Reviews(ctx, c.team, c.all)
+		if err != nil {
 			return err
 		}
 		if c.json {
@@ -93,15 +85,14 @@ func (c *hubReview) run(ctx context.Context, args []string) error {
 		}
 		return tw.Flush()
 	}
-	path := "/api/reviews/" + url.PathEscape(pos[0])
-	var r hub.Review
+	var r hubwire.Review
 	switch c.op {
 	case "show":
-		err = cl.do(ctx, "GET", path, nil, &r)
+		r, err = cl.Review(ctx, pos[0])
 	case "accept":
-		err = cl.do(ctx, "POST", path+"/accept", struct{}{}, &r)
+		r, err = cl.Accept(ctx, pos[0])
 	case "decline":
-		err = cl.do(ctx, "POST", path+"/decline", hub.DeclineRequest{Reason: c.reason}, &r)
+		r, err = cl.Decline(ctx, pos[0], c.reason)
 	}
 	if err != nil {
 		return err

@@ -1,12 +1,13 @@
 package main_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/mcp"
 )
 
@@ -138,16 +139,8 @@ func TestHubReview_EndToEnd(t *testing.T) {
 	stage(t, acl, id, v2+"- one more\n")
 	waitFor(t, "the third draft in review", func() bool { rs = reviews(t, hp); return len(rs) == 1 })
 	member := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "red"))
-	req, _ := http.NewRequest("POST", hp.api+"/api/reviews/"+rs[0].ID+"/decline", strings.NewReader(`{"reason":"no"}`))
-	req.Header.Set("Authorization", "Bearer "+member)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusForbidden {
-		t.Fatalf("a decline by a member without review rights: %d, want 403", resp.StatusCode)
-	}
+	_, err := hp.client(member).Decline(context.Background(), rs[0].ID, "no")
+	wantRefused(t, err, hubwire.CodeForbidden, "a decline by a member without review rights")
 	reviewer := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "di", "--team", "red", "--reviewer"))
 	if r := run(t, hp.dir, "hub", "review", "decline", rs[0].ID, "--url", hp.api, "--token", reviewer); r.code != 2 {
 		t.Fatalf("a decline without a reason: %+v, want exit 2", r)

@@ -8,10 +8,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/metrics"
 	"github.com/clumsies/clumsies/ui"
 	"github.com/clumsies/clumsies/web"
@@ -103,13 +105,35 @@ func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
 	return web.Serve(ctx, ln, hubRoutes(h, token, logger))
 }
 
+// hubFolderHere reports whether the current folder is a hub's (holds
+// hub.toml).
+func hubFolderHere() bool {
+	_, err := os.Stat(hub.ConfigName)
+	return err == nil
+}
+
+// hubFolderAPI returns the API URL of the hub whose folder on this
+// machine is dir, and its admin token when withToken is set.
+func hubFolderAPI(dir string, withToken bool) (url, token string, err error) {
+	cfg, err := hub.ReadConfig(dir)
+	if err != nil {
+		return "", "", err
+	}
+	if withToken {
+		if token, err = cfg.AdminToken(); err != nil {
+			return "", "", err
+		}
+	}
+	return cfg.APIURL(), token, nil
+}
+
 // hubRoutes is the hub's HTTP front: its API under /api/, its metrics at
 // /metrics (admin token) and the team's dashboard at /.
 func hubRoutes(h *hub.Hub, adminToken string, logger *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/", hub.Handler(h, adminToken))
 	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger)))
-	mux.Handle("/", ui.HubHandler(hub.TokenCookie))
+	mux.Handle("/", ui.HubHandler(hubwire.TokenCookie))
 	return mux
 }
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // hubProcess runs `clumsies hub serve` on a hub folder.
@@ -255,9 +257,18 @@ func TestHub_EndToEnd(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, "may not read team") || !strings.Contains(r.stderr, "process list") {
 		t.Fatalf("a blue member read team red, or --token gave no warning: exit %d, %s", r.code, r.stderr)
 	}
-	resp := httpGet(t, hp.api+"/api/nodes", token)
-	if resp != http.StatusUnauthorized {
-		t.Fatalf("a member token listed the nodes: status %d, want 401", resp)
+	_, err := hp.client(token).Nodes(context.Background())
+	wantRefused(t, err, hubwire.CodeUnauthorized, "a member token listed the nodes")
+}
+
+// client returns a client of hp's API that sends token.
+func (hp *hubProcess) client(token string) *hubwire.Client { return hubwire.NewClient(hp.api, token) }
+
+// wantRefused fails tb unless err is the hub's refusal with code.
+func wantRefused(tb testing.TB, err error, code, what string) {
+	tb.Helper()
+	if got := hubwire.CodeOf(err); got != code {
+		tb.Fatalf("%s: %v (code %q), want the hub's %s", what, err, got, code)
 	}
 }
 
@@ -274,18 +285,6 @@ func httpGet(tb testing.TB, url, token string) int {
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp.StatusCode
-}
-
-func httpJSON(url string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	return io.ReadAll(resp.Body)
 }
 
 // TestHub_CLIBadInput checks that the hub commands refuse bad input with

@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"text/tabwriter"
 
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // HubVerifyCommand reports, per node, whether the node's checkpoints
@@ -34,8 +33,8 @@ func (c *HubVerifyCommand) Run(ctx context.Context, args []string) error {
 	}
 	ids := []string{c.node}
 	if c.node == "" {
-		var nodes []hub.NodeInfo
-		if err := cl.do(ctx, "GET", "/api/nodes", nil, &nodes); err != nil {
+		nodes, err := cl.Nodes(ctx)
+		if err != nil {
 			return err
 		}
 		ids = ids[:0]
@@ -43,11 +42,11 @@ func (c *HubVerifyCommand) Run(ctx context.Context, args []string) error {
 			ids = append(ids, n.ID)
 		}
 	}
-	chains := []hub.NodeChain{}
+	chains := []hubwire.NodeChain{}
 	ok := true
 	for _, id := range ids {
-		var nc hub.NodeChain
-		if err := cl.do(ctx, "GET", "/api/nodes/"+url.PathEscape(id)+"/chain", nil, &nc); err != nil {
+		nc, err := cl.NodeChain(ctx, id, 0)
+		if err != nil {
 			return err
 		}
 		ok = ok && nc.Problem == nil
@@ -55,8 +54,8 @@ func (c *HubVerifyCommand) Run(ctx context.Context, args []string) error {
 	}
 	if c.json {
 		if err := printJSON(c.m.Stdout, struct {
-			OK    bool            `json:"ok"`
-			Nodes []hub.NodeChain `json:"nodes"`
+			OK    bool                `json:"ok"`
+			Nodes []hubwire.NodeChain `json:"nodes"`
 		}{ok, chains}); err != nil {
 			return err
 		}

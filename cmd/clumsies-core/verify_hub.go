@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 )
@@ -16,7 +16,7 @@ import (
 type HubCheck struct {
 	// Chain is the hub's chain of this node's ledger and its check of the
 	// node's checkpoints.
-	Chain hub.NodeChain `json:"chain"`
+	Chain hubwire.NodeChain `json:"chain"`
 	// Disagreement is the first sequence where the local ledger differs
 	// from the hub's copy, nil if everything the hub holds matches.
 	Disagreement *hublink.Disagreement `json:"disagreement,omitempty"`

@@ -1,6 +1,7 @@
 package archtest
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
@@ -71,4 +72,45 @@ func matchesAny(p string, prefixes []string) bool {
 		}
 	}
 	return false
+}
+
+// Importers returns the Go files under root, tests included, that import
+// path: their paths relative to root, with slashes, sorted. It skips
+// testdata, vendor and hidden folders.
+func Importers(tb testing.TB, root, path string) []string {
+	tb.Helper()
+	var out []string
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return fmt.Errorf("parse %s: %w", p, err)
+		}
+		for _, spec := range f.Imports {
+			if imp, _ := strconv.Unquote(spec.Path.Value); imp == path {
+				rel, _ := filepath.Rel(root, p)
+				out = append(out, filepath.ToSlash(rel))
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatalf("find the importers of %s: %v", path, err)
+	}
+	sort.Strings(out)
+	return out
 }

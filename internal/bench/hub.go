@@ -18,6 +18,7 @@ import (
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
@@ -88,7 +89,7 @@ func joinInProcess(ctx context.Context, b *bench, h *hub.Hub, team string) (*ben
 	if err != nil {
 		return nil, err
 	}
-	t, err := hub.ParseJoinToken(token)
+	t, err := hubwire.ParseJoinToken(token)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +199,7 @@ func hubLatency(ctx context.Context, b *bench) error {
 	if err := bn.appendN(ctx, 1); err != nil {
 		return err
 	}
-	if err := waitMsgs(ctx, hc, hub.AggregateStream, 1, time.Minute); err != nil {
+	if err := waitMsgs(ctx, hc, hubwire.AggregateStream, 1, time.Minute); err != nil {
 		return err
 	}
 	var mu sync.Mutex
@@ -218,7 +219,7 @@ func hubLatency(ctx context.Context, b *bench) error {
 		return err
 	}
 	defer stopLocal()
-	stopHub, err := follow(ctx, hc, hub.AggregateStream, got("hub"))
+	stopHub, err := follow(ctx, hc, hubwire.AggregateStream, got("hub"))
 	if err != nil {
 		return err
 	}
@@ -335,11 +336,11 @@ func hubCatchUp(ctx context.Context, b *bench) error {
 		return err
 	}
 	defer hc.Close()
-	if _, err := waitMsgsAt(ctx, hc, hub.AggregateStream, 1, 5*time.Minute); err != nil {
+	if _, err := waitMsgsAt(ctx, hc, hubwire.AggregateStream, 1, 5*time.Minute); err != nil {
 		return err
 	}
 	first := time.Since(start)
-	if err := waitMsgs(ctx, hc, hub.AggregateStream, uint64(n), 5*time.Minute); err != nil {
+	if err := waitMsgs(ctx, hc, hubwire.AggregateStream, uint64(n), 5*time.Minute); err != nil {
 		return err
 	}
 	all := time.Since(start)
@@ -390,17 +391,18 @@ func hubManyNodes(ctx context.Context, b *bench) error {
 	if err := waitHTTP(api+"/api/health", time.Minute); err != nil {
 		return err
 	}
+	cl := hubwire.NewClient(api, token)
 	var bns []*benchNode
 	for range nodes {
 		ws, _, err := workspace.Init(b.tempDir("ws"))
 		if err != nil {
 			return err
 		}
-		var inv struct{ Token string }
-		if err := apiCall(ctx, api, token, "POST", "/api/invites", hub.InviteRequest{WorkspaceID: ws.ID(), Team: "bench"}, &inv); err != nil {
+		inv, err := cl.Invite(ctx, hubwire.InviteRequest{WorkspaceID: ws.ID(), Team: "bench"})
+		if err != nil {
 			return err
 		}
-		id, _, err := hublink.Join(ctx, ws, inv.Token)
+		id, _, err := hublink.Join(ctx, ws, inv)
 		if err != nil {
 			return err
 		}
@@ -440,8 +442,8 @@ func hubManyNodes(ctx context.Context, b *bench) error {
 	}
 	want := uint64(nodes * per)
 	for {
-		var st hub.Stats
-		if err := apiCall(ctx, api, token, "GET", "/api/stats?days=2", nil, &st); err != nil {
+		st, err := cl.Stats(ctx, hubwire.StatsQuery{Days: 2})
+		if err != nil {
 			return err
 		}
 		if st.Totals.Events == want {

@@ -7,6 +7,7 @@ import (
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/node"
 )
 
@@ -106,8 +107,8 @@ func benchTeamCatalog(ctx context.Context, b *bench) error {
 const teamObjects = 50
 
 // teamTree is the benchmark's catalog at version v: rule 0 changes with v.
-func teamTree(v int) []hub.CatalogFile {
-	files := make([]hub.CatalogFile, teamObjects)
+func teamTree(v int) []hubwire.CatalogFile {
+	files := make([]hubwire.CatalogFile, teamObjects)
 	for i := range files {
 		version := 0
 		if i == 0 {
@@ -117,7 +118,7 @@ func teamTree(v int) []hub.CatalogFile {
 		for len(body) < 3000 {
 			body += fmt.Sprintf("- step %d of rule %d, version %d\n", len(body), i, version)
 		}
-		files[i] = hub.CatalogFile{Source: fmt.Sprintf("rules/team/R%02d.md", i), Body: body}
+		files[i] = hubwire.CatalogFile{Source: fmt.Sprintf("rules/team/R%02d.md", i), Body: body}
 	}
 	return files
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
@@ -109,7 +110,7 @@ func Join(tb testing.TB, th *Hub, team string) *Node {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	jt, err := hub.ParseJoinToken(token)
+	jt, err := hubwire.ParseJoinToken(token)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,0 +1,105 @@
+package hubwire
+
+// Periods of a stats query's trend.
+const (
+	PeriodDaily   = "daily"
+	PeriodWeekly  = "weekly"
+	PeriodMonthly = "monthly"
+)
+
+// Totals are the sums of a stats answer.
+type Totals struct {
+	Events     uint64 `json:"events"`
+	Refs       uint64 `json:"refs"`
+	Loads      uint64 `json:"loads"`
+	Sessions   uint64 `json:"sessions"`
+	Reports    uint64 `json:"reports"`
+	Rejects    uint64 `json:"rejects"`
+	Workspaces int    `json:"workspaces"`
+	Nodes      int    `json:"nodes"`
+	Members    int    `json:"members"`
+	ActiveDays int    `json:"activeDays"`
+}
+
+// RuleStats counts the use of one rule or workflow of one workspace.
+type RuleStats struct {
+	ID          string            `json:"id"`
+	Path        string            `json:"path"` // "" when not published (unlisted)
+	WorkspaceID string            `json:"workspaceId"`
+	Team        string            `json:"team"`
+	Refs        uint64            `json:"refs"`
+	Loads       uint64            `json:"loads"`
+	Constraints []ConstraintStats `json:"constraints"`
+	// Source is "team" for a rule of the team's catalog at the hub (its
+	// Path is the catalog's), absent for a workspace's own.
+	Source string `json:"source,omitempty"`
+	// Revisions counts a team rule's refs per catalog revision the agents
+	// referred to, oldest first.
+	Revisions []RevisionStats `json:"revisions,omitempty"`
+}
+
+// RevisionStats counts the refs made against one revision of a team rule.
+type RevisionStats struct {
+	Revision uint64 `json:"revision"`
+	Refs     uint64 `json:"refs"`
+}
+
+// ConstraintStats counts the refs of one constraint.
+type ConstraintStats struct {
+	ID   string `json:"id"`
+	Refs uint64 `json:"refs"`
+}
+
+// TrendPoint sums one period.
+type TrendPoint struct {
+	Period   string `json:"period"` // the period's first day, YYYY-MM-DD
+	Events   uint64 `json:"events"`
+	Refs     uint64 `json:"refs"`
+	Loads    uint64 `json:"loads"`
+	Sessions uint64 `json:"sessions"`
+	Reports  uint64 `json:"reports"`
+}
+
+// MemberStats sums one member's events.
+type MemberStats struct {
+	Member     string `json:"member"` // "" for nodes joined without a member
+	Team       string `json:"team"`
+	Events     uint64 `json:"events"`
+	Refs       uint64 `json:"refs"`
+	Sessions   uint64 `json:"sessions"`
+	Reports    uint64 `json:"reports"`
+	ActiveDays int    `json:"activeDays"`
+}
+
+// Coverage is how much of the published rules, and of their constraints,
+// agents referred to.
+type Coverage struct {
+	Published uint64  `json:"published"`
+	Referred  uint64  `json:"referred"` // published rules with at least one ref
+	Ratio     float64 `json:"ratio"`
+	Unlisted  uint64  `json:"unlisted"` // referred rule ids that are not published
+	// Constraints of the published rules and workflows, and how many of
+	// them at least one ref named (a ref to a constraint id the rule no
+	// longer has does not count).
+	Constraints         uint64  `json:"constraints"`
+	ConstraintsReferred uint64  `json:"constraintsReferred"`
+	ConstraintRatio     float64 `json:"constraintRatio"`
+}
+
+// Stats is the answer to a Query.
+type Stats struct {
+	Period   string        `json:"period"`
+	From     string        `json:"from"`
+	To       string        `json:"to"`
+	Totals   Totals        `json:"totals"`
+	Rules    []RuleStats   `json:"rules"`
+	TopRules []RuleStats   `json:"topRules"`
+	Trend    []TrendPoint  `json:"trend"`
+	Members  []MemberStats `json:"members"`
+	Coverage Coverage      `json:"coverage"`
+	// Applied is the last aggregate sequence the answer includes.
+	Applied uint64 `json:"applied"`
+	// Refused counts the aggregate's messages the hub refused (forged or
+	// malformed), over all time.
+	Refused uint64 `json:"refused"`
+}
