@@ -43,6 +43,10 @@ import (
 // an owner beside one that acknowledges: the old owner's checks fail from
 // the moment its folder went.
 //
+// Inodes of removed files are given to new ones: the lock file, which the
+// owner holds open, is the one whose inode cannot be, so a new folder in
+// the same place never passes for the old one.
+//
 // A check is four stat calls (see BenchmarkStateCheck).
 type stateID struct {
 	paths []string      // what is checked, in the order a user sees it
