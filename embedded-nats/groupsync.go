@@ -13,8 +13,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/nats-io/nats-server/v2/server"
 )
 
 // Where nats-server keeps a stream of the global account, under the
@@ -81,10 +79,16 @@ func (s *Server) StreamSync(stream string) (*StreamSync, error) {
 	if stream == "" || strings.ContainsAny(stream, `/\.`) {
 		return nil, fmt.Errorf("embeddednats: stream name %q cannot name a folder", stream)
 	}
-	g := &StreamSync{dir: filepath.Join(s.Dir, server.JetStreamStoreDir, globalAccount, streamsFolder, stream),
+	g := &StreamSync{dir: StreamDir(s.Dir, stream),
 		failed: make(chan struct{})}
 	g.cond.L = &g.mu
 	return g, nil
+}
+
+// StreamDir returns the folder of the named stream of the global account
+// in the state folder dir.
+func StreamDir(dir, stream string) string {
+	return filepath.Join(StoreDir(dir), globalAccount, streamsFolder, stream)
 }
 
 // Sync returns once every message of the stream acknowledged before the

@@ -5,6 +5,7 @@ package embeddednats
 import (
 	"errors"
 	"fmt"
+	"os"
 )
 
 // lockFile stands in for the flock-based lock on systems without flock.
@@ -16,6 +17,8 @@ func acquireLock(path string) (*lockFile, error) {
 }
 
 func (l *lockFile) release() error { return nil }
+
+func (l *lockFile) stat() (os.FileInfo, error) { return nil, errors.ErrUnsupported }
 
 // Owner is not supported on this system.
 func Owner(dir string) (pid int, locked bool, err error) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -69,12 +68,16 @@ func (l *lockFile) release() error {
 	return nil
 }
 
+// stat returns the locked file's own information (fstat), whatever the
+// path now names.
+func (l *lockFile) stat() (os.FileInfo, error) { return l.f.Stat() }
+
 // Owner reports whether the state folder dir is locked by a running Server
 // and, if so, the owner's pid (0 if the owner has not written it yet). It
 // takes and drops a shared lock to find out; a Start racing with it retries
 // briefly, so the probe does not make it fail.
 func Owner(dir string) (pid int, locked bool, err error) {
-	path := filepath.Join(dir, lockName)
+	path := LockPath(dir)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, false, nil

@@ -98,7 +98,7 @@ func (s *Server) start() (*server.Server, *lockFile, error) {
 		return nil, nil, fmt.Errorf("create state folder %s: %w", s.Dir, err)
 	}
 	// The lock comes before anything that could touch the store.
-	lock, err := acquireLock(filepath.Join(s.Dir, lockName))
+	lock, err := acquireLock(LockPath(s.Dir))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -111,7 +111,7 @@ func (s *Server) start() (*server.Server, *lockFile, error) {
 
 // run starts nats-server with opts and waits until it serves JetStream.
 func (s *Server) run(opts *server.Options) (*server.Server, error) {
-	storeDir := filepath.Join(s.Dir, server.JetStreamStoreDir)
+	storeDir := StoreDir(s.Dir)
 	if err := os.MkdirAll(storeDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create store folder %s: %w", storeDir, err)
 	}
@@ -193,6 +193,29 @@ func (s *Server) NATS() *server.Server {
 	defer s.mu.Unlock()
 	return s.ns
 }
+
+// LockFile returns the lock file the running server holds its lock on,
+// as it was opened (fstat): its device and inode tell whether the file
+// at Dir/owner.lock is still that one, or was removed or replaced while
+// the server ran.
+func (s *Server) LockFile() (os.FileInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lock == nil || s.closed {
+		return nil, fmt.Errorf("stat lock file: %w", net.ErrClosed)
+	}
+	fi, err := s.lock.stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat lock file: %w", err)
+	}
+	return fi, nil
+}
+
+// LockPath returns the lock file of the state folder dir.
+func LockPath(dir string) string { return filepath.Join(dir, lockName) }
+
+// StoreDir returns the JetStream store of the state folder dir.
+func StoreDir(dir string) string { return filepath.Join(dir, server.JetStreamStoreDir) }
 
 // Close shuts the server down, waits until it has stopped and then releases
 // the lock. A second Close returns an error wrapping net.ErrClosed.

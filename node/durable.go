@@ -19,22 +19,31 @@ type syncReply struct {
 	// request; false means it runs with SyncInterval and there is nothing
 	// to wait for.
 	Group bool `json:"group"`
+	// Checked says that the owner checks its state folder before it
+	// answers (see stateID), so that the appender asks on every append
+	// even when there is nothing to wait for.
+	Checked bool `json:"checked"`
 }
 
 // sync makes every event the owner's server acknowledged before the
-// request durable.
+// request durable, then checks that they went into the workspace's state
+// folder: the answer to a sync is the owner's acknowledgement of the other
+// processes' appends.
 func (o *owner) sync(ctx context.Context, _ struct{}) (syncReply, error) {
-	if o.n.Durable == nil {
-		return syncReply{}, nil
+	if o.n.Durable != nil {
+		if err := o.n.Durable.Sync(ctx); err != nil {
+			return syncReply{}, fmt.Errorf("sync the ledger: %w", err)
+		}
 	}
-	if err := o.n.Durable.Sync(ctx); err != nil {
-		return syncReply{}, fmt.Errorf("sync the ledger: %w", err)
+	if err := o.n.state.check(); err != nil {
+		return syncReply{}, err
 	}
-	return syncReply{Group: true}, nil
+	return syncReply{Group: o.n.Durable != nil, Checked: true}, nil
 }
 
 // remoteSync is the Syncer of a log opened on the owner's socket: it asks
-// the owner to sync, until the owner says it does not (SyncInterval).
+// the owner to sync and check its state folder, until the owner says it
+// does neither (an owner of an earlier version with SyncInterval).
 type remoteSync struct {
 	r    *remote
 	skip atomic.Bool
@@ -60,7 +69,7 @@ func (s *remoteSync) Sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !resp.Group {
+	if !resp.Group && !resp.Checked {
 		s.skip.Store(true)
 	}
 	return nil

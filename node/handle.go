@@ -165,6 +165,9 @@ func Attach(ctx context.Context, ws *workspace.Workspace, opts Options) (*Handle
 // takeover (not initial) that cannot open the optional NATS listener
 // takes over without it.
 func (h *Handle) connect(ctx context.Context, initial, repair bool) (backend, error) {
+	if err := checkStateWorkspace(h.ws); err != nil {
+		return nil, err
+	}
 	// A probe first: trying the lock itself waits a little when it is taken.
 	if _, locked, err := embeddednats.Owner(h.ws.StateDir()); err != nil || !locked {
 		o, err := h.becomeOwner(ctx, h.opts, repair)

@@ -104,6 +104,7 @@ type Node struct {
 	noChain bool
 	key     CheckpointKey
 	scanIdx scanIndex // the publish scan's index (scanindex.go)
+	state   *stateID  // what the owner opened in the state folder (stateid.go)
 
 	mu       sync.Mutex
 	stopProj context.CancelFunc
@@ -118,7 +119,9 @@ type Node struct {
 func ProjectionsDir(stateDir string) string { return filepath.Join(stateDir, "projections") }
 
 // Open takes ownership of ws: it locks the state folder, starts the embedded
-// NATS server and opens the event log. It does not open the projections;
+// NATS server and opens the event log. It refuses a state folder that
+// records another workspace (ErrForeignState) and records ws in one that
+// records none. It does not open the projections;
 // call StartProjections (or Rebuild). A workspace owned by another process
 // gives an error wrapping embeddednats.ErrLocked (Attach, instead, connects
 // to that process).
@@ -140,7 +143,14 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		ReadSubjects: []string{events.StreamSubjects(ws.ID())},
 		// They read a mirror of the ledger in an account of their own.
 		ReaderStreams: []string{natsjs.StreamName(ws.ID())}}
+	if err := checkStateWorkspace(ws); err != nil {
+		return nil, err
+	}
 	if err := srv.Start(); err != nil {
+		return nil, err
+	}
+	if err := claimState(ws); err != nil {
+		srv.Close()
 		return nil, err
 	}
 	nc, err := srv.Connect()
@@ -149,16 +159,20 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		return nil, fmt.Errorf("connect to the workspace server: %w", err)
 	}
 	var durable *embeddednats.StreamSync
-	lo := natsjs.Options{}
+	state := newStateID()
+	sync := checkedSync{state: state}
 	if mode == embeddednats.SyncGroup {
 		if durable, err = srv.StreamSync(natsjs.StreamName(ws.ID())); err != nil {
 			nc.Close()
 			srv.Close()
 			return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 		}
-		lo.Sync = durable
+		sync.next = durable
 	}
-	log, err := natsjs.Open(ctx, nc, ws.ID(), lo)
+	log, err := natsjs.Open(ctx, nc, ws.ID(), natsjs.Options{Sync: sync})
+	if err == nil {
+		err = state.record(ws.StateDir(), srv, log.Stream())
+	}
 	if err != nil {
 		nc.Close()
 		srv.Close()
@@ -170,7 +184,7 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 	if err != nil {
 		logger.Error("working without the team's catalog", "team", opts.Team, "err", err)
 	}
-	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1), hold: newProjHold()}
+	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1), hold: newProjHold(), state: state}
 	if team != nil {
 		n.followTeam(team, opts)
 	}

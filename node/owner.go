@@ -85,7 +85,7 @@ func (o *owner) start() {
 // The parts: the watch on the projector, which can fail on its own (a
 // projector that stops leaves the read models behind the log, and reads
 // must not serve them as current), and the checkpoints of the ledger's
-// hash chain.
+// hash chain, and the watch on the state folder (stateid.go).
 func (o *owner) run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return o.n.checkpoints(ctx, o.checkpoint) })
@@ -99,6 +99,7 @@ func (o *owner) run(ctx context.Context) error {
 	})
 	g.Go(func() error { o.keepSocket(ctx); return nil })
 	g.Go(func() error { return o.watchJetStream(ctx) })
+	g.Go(func() error { return o.watchState(ctx) })
 	return g.Wait()
 }
 
@@ -158,6 +159,11 @@ func (o *owner) keepSocket(ctx context.Context) {
 		br := o.br
 		o.mu.Unlock()
 		if br == nil || br.intact() {
+			continue
+		}
+		if o.n.state.check() != nil {
+			// The whole state folder went: a socket bound again would be
+			// in another owner's folder. The owner steps down instead.
 			continue
 		}
 		if err := br.relisten(); err != nil {
