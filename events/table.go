@@ -16,16 +16,23 @@ const (
 // IsHook, IsReview, IsDraft, Aggregate, ChangesCatalog, NewPayload,
 // DraftOp, Title, Description) is read from its row, so that adding an
 // event type is one row, its payload and the description of the payload's
-// fields (events/schema).
+// fields (events/schema). The hub's own types (LedgerHub) are rows too:
+// HubTypes, NewHubPayload and HubOutcome read them.
 type typeInfo struct {
-	typ    Type
+	typ Type
+	// ledger is the ledger the type's events are written to; a type is
+	// known by its name and its ledger together.
+	ledger Ledger
 	family family
 	// aggregate is the aggregate its events are decided in ("" for none);
 	// an event of an aggregate changes the catalog (ChangesCatalog).
 	aggregate Aggregate
 	// op is the artifact operation that records an event of this type.
-	op      DraftOp
-	payload func() any
+	op DraftOp
+	// recordedAs is, for a review outcome of the hub, the review type the
+	// workspace records it as.
+	recordedAs Type
+	payload    func() any
 	// title and description say what an event of the type records and
 	// when it is written; the payload's schema is titled with them.
 	title, description string
@@ -33,7 +40,8 @@ type typeInfo struct {
 
 func newPayload[T any]() any { return new(T) }
 
-// table lists every event type, in the order Types returns them.
+// table lists every event type, in the order Types and HubTypes return
+// them.
 var table = []typeInfo{
 	{typ: TypeSetup, family: familyTool, payload: newPayload[SetupData],
 		title: "session started", description: "Written for every memsetup call: the agent " +
@@ -121,20 +129,53 @@ var table = []typeInfo{
 			"so many events and when it shuts down, after the events it covers: the chain digest over " +
 			"every stored message up to seq. clumsies verify and clumsies import recompute the chain and " +
 			"name the first sequence where the stored bytes and a checkpoint disagree. Not a tool call."},
+	{typ: TypeHubCatalogPublish, ledger: LedgerHub, family: familyCatalog, payload: newPayload[HubCatalogData],
+		title: "team object written", description: "Written by the hub for each object of a team's " +
+			"catalog that a push or an accepted draft wrote, with the catalog revision it got and who wrote it."},
+	{typ: TypeHubCatalogRemove, ledger: LedgerHub, family: familyCatalog, payload: newPayload[HubCatalogData],
+		title: "team object removed", description: "Written by the hub for each object a push or an " +
+			"accepted draft removed from a team's catalog, with the catalog revision of the removal."},
+	{typ: TypeReviewAccept, ledger: LedgerHub, family: familyReview, recordedAs: TypeDraftApply, payload: newPayload[ReviewOutcomeData],
+		title: "draft accepted", description: "Written by the hub when a reviewer accepts a submitted " +
+			"team draft and the catalog is written. The node that submitted it records attest.draft.apply."},
+	{typ: TypeReviewDecline, ledger: LedgerHub, family: familyReview, recordedAs: TypeDraftDecline, payload: newPayload[ReviewOutcomeData],
+		title: "draft declined", description: "Written by the hub when a reviewer declines a submitted " +
+			"team draft, with the reason. The node that submitted it records attest.draft.decline."},
+	{typ: TypeReviewConflict, ledger: LedgerHub, family: familyReview, recordedAs: TypeDraftConflict, payload: newPayload[ReviewOutcomeData],
+		title: "draft conflicted", description: "Written by the hub when a submitted team draft cannot " +
+			"be accepted because its object's revision is no longer the draft's base. The node that " +
+			"submitted it records attest.draft.conflict."},
 }
 
-// byType indexes table. A type listed twice is a programming error.
-var byType = func() map[Type]*typeInfo {
+// byType and hubByType index the rows of each ledger. A type listed twice
+// in one ledger is a programming error.
+var byType, hubByType = index(LedgerWorkspace), index(LedgerHub)
+
+func index(l Ledger) map[Type]*typeInfo {
 	m := make(map[Type]*typeInfo, len(table))
 	for i := range table {
 		r := &table[i]
+		if r.ledger != l {
+			continue
+		}
 		if _, dup := m[r.typ]; dup {
 			panic("events: type " + string(r.typ) + " is listed twice")
 		}
 		m[r.typ] = r
 	}
 	return m
-}()
+}
+
+// typesOf returns the types of ledger l in the table's order.
+func typesOf(l Ledger) []Type {
+	var ts []Type
+	for _, r := range table {
+		if r.ledger == l {
+			ts = append(ts, r.typ)
+		}
+	}
+	return ts
+}
 
 // unknown is the row of every type not in table.
 var unknown typeInfo

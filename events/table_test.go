@@ -65,20 +65,23 @@ func TestTable_EveryTypeConstantIsARow(t *testing.T) {
 	if len(consts) == 0 {
 		t.Fatal("found no Type constant in the package's source")
 	}
-	rows := map[events.Type]int{}
-	for _, typ := range events.Types() {
+	// The hub's catalog types share their names with the workspace's: a
+	// name is declared as often as it has rows, one in each ledger.
+	rows, declared := map[events.Type]int{}, map[events.Type]int{}
+	for _, typ := range append(events.Types(), events.HubTypes()...) {
 		rows[typ]++
 	}
-	declared := map[events.Type]bool{}
 	for _, typ := range consts {
-		declared[typ] = true
-		if rows[typ] != 1 {
-			t.Errorf("constant %s is listed %d times in the table, want once", typ, rows[typ])
+		declared[typ]++
+	}
+	for typ, n := range declared {
+		if rows[typ] != n {
+			t.Errorf("%s is declared %d times and has %d rows in the table", typ, n, rows[typ])
 		}
 	}
-	for typ := range rows {
-		if !declared[typ] {
-			t.Errorf("row %s has no Type constant", typ)
+	for typ, n := range rows {
+		if declared[typ] == 0 {
+			t.Errorf("%s has %d rows and no Type constant", typ, n)
 		}
 	}
 }
@@ -145,6 +148,38 @@ func fill(v reflect.Value) {
 		s := reflect.MakeSlice(v.Type(), 1, 1)
 		fill(s.Index(0))
 		v.Set(s)
+	}
+}
+
+// TestTable_HubRowsAreWhole: every type of the hub's ledger has a
+// payload that survives JSON, and every review outcome of the hub is
+// recorded as a review type of the workspace.
+func TestTable_HubRowsAreWhole(t *testing.T) {
+	outcomes := 0
+	for _, typ := range events.HubTypes() {
+		p, ok := events.NewHubPayload(typ)
+		if !ok || reflect.TypeOf(p).Kind() != reflect.Pointer {
+			t.Errorf("%s: payload %T, want a pointer", typ, p)
+			continue
+		}
+		fill(reflect.ValueOf(p).Elem())
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, _ := events.NewHubPayload(typ)
+		if err := json.Unmarshal(b, back); err != nil || !reflect.DeepEqual(back, p) {
+			t.Errorf("%s: payload round trip got %#v (%v), want %#v", typ, back, err, p)
+		}
+		if rec, ok := events.HubOutcome(typ); ok {
+			outcomes++
+			if !rec.IsReview() {
+				t.Errorf("%s is recorded as %q, not a review type", typ, rec)
+			}
+		}
+	}
+	if outcomes == 0 {
+		t.Error("no type of the hub's ledger is a review outcome")
 	}
 }
 

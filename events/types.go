@@ -52,14 +52,9 @@ func (t Type) Title() string { return t.info().title }
 // written, "" for an unknown type.
 func (t Type) Description() string { return t.info().description }
 
-// Types returns every registered type in a stable order.
-func Types() []Type {
-	ts := make([]Type, len(table))
-	for i, r := range table {
-		ts[i] = r.typ
-	}
-	return ts
-}
+// Types returns every registered type of a workspace's ledger in a stable
+// order.
+func Types() []Type { return typesOf(LedgerWorkspace) }
 
 // NewPayload returns a pointer to a zero payload of the type registered for
 // t. Failed tool calls carry FailureData whatever their type; use
