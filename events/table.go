@@ -17,8 +17,9 @@ const (
 // DraftOp, Title, Description) is read from its row, so that adding an
 // event type is one row, its payload and the description of the payload's
 // fields (events/schema); the per-type work of the read models is pinned
-// for each type by a case of projections/testdata/fold. The hub's own types (LedgerHub) are rows too:
-// HubTypes, NewHubPayload and HubOutcome read them.
+// for each type by a case of projections/testdata/fold. The hub's own
+// types (LedgerHub) are rows too: HubTypes, NewHubPayload and HubOutcome
+// read them.
 type typeInfo struct {
 	typ Type
 	// ledger is the ledger the type's events are written to; a type is

@@ -68,9 +68,10 @@ func NewPayload(t Type) (any, bool) {
 }
 
 // ChangesCatalog reports whether applying e changes what the tools read:
-// the published manifest or the drafts. A successful event of an aggregate
-// (a draft, catalog or review event) does; tool calls that only leave evidence (setup, discover,
-// load, refer, report, reject) and failed calls do not. A writer waits for
+// the published manifest or the drafts. A successful event of an
+// aggregate (a draft, catalog or review event) does; tool calls that only
+// leave evidence (setup, discover, load, refer, report, reject) and failed
+// calls do not. A writer waits for
 // the projections to apply an event only when it changes the catalog, so
 // that the next read sees it and the other calls answer sooner.
 func (e Event) ChangesCatalog() bool {
