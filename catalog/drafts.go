@@ -433,29 +433,22 @@ func evolveDraftData(cur *Draft, ev *events.Event, d *events.DraftData) *Draft {
 	}
 	op := d.Op
 	if op == "" {
-		// Written before events stated their outcome: derive it.
-		switch ev.Type {
-		case events.TypeDraftCreate:
-			op = events.DraftOpCreate
-		case events.TypeDraftUpdate:
-			op = events.DraftOpUpdate
-			if cur != nil && cur.Op == events.DraftOpCreate {
-				next := *cur
-				next.Body, next.SessionID, next.Seq, next.Status = d.Body, ev.SessionID, ev.Seq, StatusDraft
-				if d.Description != "" {
-					next.Description = d.Description
-				}
-				return &next
-			}
-		case events.TypeDraftRename:
-			op = events.DraftOpRename
-		case events.TypeDraftDelete:
-			if cur != nil && cur.Op == events.DraftOpCreate {
-				return nil
-			}
-			op = events.DraftOpDelete
-		default:
+		// Written before events stated their outcome: derive it from the
+		// operation the type records.
+		op = ev.Type.DraftOp()
+		fromCreate := cur != nil && cur.Op == events.DraftOpCreate
+		switch {
+		case op == "":
 			return cur
+		case op == events.DraftOpUpdate && fromCreate:
+			next := *cur
+			next.Body, next.SessionID, next.Seq, next.Status = d.Body, ev.SessionID, ev.Seq, StatusDraft
+			if d.Description != "" {
+				next.Description = d.Description
+			}
+			return &next
+		case op == events.DraftOpDelete && fromCreate:
+			return nil
 		}
 	}
 	next := &Draft{

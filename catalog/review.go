@@ -49,6 +49,13 @@ var statusAfter = map[events.Type]DraftStatus{
 	events.TypeDraftConflict: StatusConflicted,
 }
 
+// StatusAfter returns the status review event type t leaves a draft in;
+// ok is false for a type that is not a review event.
+func StatusAfter(t events.Type) (s DraftStatus, ok bool) {
+	s, ok = statusAfter[t]
+	return s, ok
+}
+
 // ReviewCommand is one review outcome to decide for the open draft
 // Data.DraftID.
 type ReviewCommand struct {

@@ -26,15 +26,7 @@ const (
 )
 
 // Aggregate returns the aggregate events of type t belong to, "" for none.
-func (t Type) Aggregate() Aggregate {
-	switch {
-	case t.IsDraft():
-		return AggregateDrafts
-	case t == TypeCatalogPublish || t == TypeCatalogRemove:
-		return AggregateCatalog
-	}
-	return ""
-}
+func (t Type) Aggregate() Aggregate { return t.info().aggregate }
 
 // Subjects returns the subject filter that covers the aggregate's events
 // in a workspace; the expectation of an append is checked against it.

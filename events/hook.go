@@ -11,13 +11,7 @@ const (
 )
 
 // IsHook reports whether events of type t were written by a host's hook.
-func (t Type) IsHook() bool {
-	switch t {
-	case TypeSessionStart, TypeUserPrompt, TypeStopBlocked:
-		return true
-	}
-	return false
-}
+func (t Type) IsHook() bool { return t.info().family == familyHook }
 
 // SessionStartData is the payload of attest.session_start: the host's
 // session-start hook announced the event's session id to the agent.

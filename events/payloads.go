@@ -100,17 +100,10 @@ func DraftOps() []DraftOp {
 // its operation even when it fails; a successful call records the type of
 // its outcome (see DraftData).
 func (op DraftOp) EventType() Type {
-	switch op {
-	case DraftOpCreate:
-		return TypeDraftCreate
-	case DraftOpUpdate:
-		return TypeDraftUpdate
-	case DraftOpRename:
-		return TypeDraftRename
-	case DraftOpDelete:
-		return TypeDraftDelete
-	case DraftOpDiscard:
-		return TypeDraftDiscard
+	for _, r := range table {
+		if op != "" && r.op == op {
+			return r.typ
+		}
 	}
 	return ""
 }

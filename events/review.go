@@ -23,13 +23,7 @@ const (
 )
 
 // IsReview reports whether t records a review outcome of a draft.
-func (t Type) IsReview() bool {
-	switch t {
-	case TypeDraftSubmit, TypeDraftApply, TypeDraftDecline, TypeDraftConflict:
-		return true
-	}
-	return false
-}
+func (t Type) IsReview() bool { return t.info().family == familyReview }
 
 // ReviewData is the payload of the four review events. Which fields are
 // set depends on the event and on where the draft's object lives: a

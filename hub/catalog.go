@@ -155,7 +155,7 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 				return out, err
 			}
 			out.Published = append(out.Published, hubwire.CatalogChange{ID: o.ID, Kind: o.Kind, Path: o.Path, Revision: rev})
-			if err := h.recordCatalog(ctx, team, hubwire.LedgerCatalogPublish, hubwire.CatalogEventData{ID: o.ID, Kind: string(o.Kind), Path: o.Path, Hash: o.Hash, Revision: rev, By: "push"}); err != nil {
+			if err := h.recordCatalog(ctx, team, events.TypeHubCatalogPublish, events.HubCatalogData{ID: o.ID, Kind: string(o.Kind), Path: o.Path, Hash: o.Hash, Revision: rev, By: "push"}); err != nil {
 				return out, err
 			}
 		case events.TypeCatalogRemove:
@@ -171,7 +171,7 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 				return out, err
 			}
 			out.Removed = append(out.Removed, hubwire.CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Revision: st})
-			if err := h.recordCatalog(ctx, team, hubwire.LedgerCatalogRemove, hubwire.CatalogEventData{ID: d.ID, Kind: d.Kind, Path: d.Path, Revision: st, By: "push"}); err != nil {
+			if err := h.recordCatalog(ctx, team, events.TypeHubCatalogRemove, events.HubCatalogData{ID: d.ID, Kind: d.Kind, Path: d.Path, Revision: st, By: "push"}); err != nil {
 				return out, err
 			}
 		}
@@ -185,7 +185,7 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 // recordCatalog records a change of team's catalog in the hub's ledger;
 // its id is derived from the team and the revision, so that recording it
 // again stores it once.
-func (h *Hub) recordCatalog(ctx context.Context, team, typ string, d hubwire.CatalogEventData) error {
+func (h *Hub) recordCatalog(ctx context.Context, team string, typ events.Type, d events.HubCatalogData) error {
 	_, err := h.record(ctx, team, "", typ, fmt.Sprintf("catalog-%s-%d", team, d.Revision), d)
 	return err
 }

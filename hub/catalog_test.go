@@ -167,7 +167,7 @@ func ledgerTypes(t *testing.T, th *testHub) []string {
 		if err := json.Unmarshal(m.Data, &ev); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, ev.Type)
+		out = append(out, string(ev.Type))
 	}
 	return out
 }

@@ -35,7 +35,7 @@ func (h *Hub) ensureLedger(ctx context.Context) error {
 
 // record appends an event to the hub's ledger, once per id (within the
 // stream's de-duplication window), and returns its sequence.
-func (h *Hub) record(ctx context.Context, team, ws, typ, id string, data any) (uint64, error) {
+func (h *Hub) record(ctx context.Context, team, ws string, typ events.Type, id string, data any) (uint64, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return 0, fmt.Errorf("encode %s: %w", typ, err)
@@ -45,7 +45,7 @@ func (h *Hub) record(ctx context.Context, team, ws, typ, id string, data any) (u
 	}
 	ev := hubwire.LedgerEvent{ID: id, Type: typ, Time: events.FormatTime(time.Now()), Team: team, WorkspaceID: ws, Data: raw}
 	b, _ := json.Marshal(ev)
-	msg := &nats.Msg{Subject: hubwire.LedgerSubject(team, ws, typ), Data: b, Header: nats.Header{}}
+	msg := &nats.Msg{Subject: hubwire.LedgerSubject(team, ws, string(typ)), Data: b, Header: nats.Header{}}
 	msg.Header.Set(nats.MsgIdHdr, id)
 	var seq uint64
 	err = retryAfterReload(ctx, func(ctx context.Context) error {

@@ -17,12 +17,15 @@ import (
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
-// reviewOutcomeTypes maps the hub's outcome events to the statuses they
-// leave.
-var reviewOutcomeTypes = map[string]catalog.DraftStatus{
-	hubwire.LedgerReviewAccept:   catalog.StatusApplied,
-	hubwire.LedgerReviewDecline:  catalog.StatusDeclined,
-	hubwire.LedgerReviewConflict: catalog.StatusConflicted,
+// outcomeStatus returns the status a review outcome of the hub's ledger
+// leaves: that of the review event the workspace records it as. ok is
+// false for any other type.
+func outcomeStatus(typ events.Type) (catalog.DraftStatus, bool) {
+	rec, ok := events.HubOutcome(typ)
+	if !ok {
+		return "", false
+	}
+	return catalog.StatusAfter(rec)
 }
 
 // reviewQueue is the hub's read model of reviews: the fold of every
@@ -44,8 +47,8 @@ type reviewQueue struct {
 }
 
 type earlyOutcome struct {
-	typ string
-	o   hubwire.ReviewOutcome
+	typ events.Type
+	o   events.ReviewOutcomeData
 }
 
 func newReviewQueue() *reviewQueue {
@@ -109,8 +112,8 @@ func (q *reviewQueue) applyDraftEvent(n hubwire.Node, seq uint64, ev *events.Eve
 }
 
 // applyOutcome folds one of the hub's outcome events into the queue.
-func (q *reviewQueue) applyOutcome(typ string, o hubwire.ReviewOutcome) {
-	if _, ok := reviewOutcomeTypes[typ]; !ok {
+func (q *reviewQueue) applyOutcome(typ events.Type, o events.ReviewOutcomeData) {
+	if _, ok := outcomeStatus(typ); !ok {
 		return
 	}
 	q.mu.Lock()
@@ -126,8 +129,9 @@ func (q *reviewQueue) applyOutcome(typ string, o hubwire.ReviewOutcome) {
 
 // setOutcome lays the hub outcome o (of type typ) over review r; a
 // review of the queue is changed under q.mu.
-func setOutcome(r *hubwire.Review, typ string, o hubwire.ReviewOutcome) {
-	r.Status, r.Reviewer, r.Reason, r.Revision, r.CurrentRevision = reviewOutcomeTypes[typ], o.Reviewer, o.Reason, o.Revision, o.CurrentRevision
+func setOutcome(r *hubwire.Review, typ events.Type, o events.ReviewOutcomeData) {
+	status, _ := outcomeStatus(typ)
+	r.Status, r.Reviewer, r.Reason, r.Revision, r.CurrentRevision = status, o.Reviewer, o.Reason, o.Revision, o.CurrentRevision
 }
 
 // get returns a copy of review id.
@@ -284,7 +288,7 @@ func (h *Hub) applyLedgerMsg(msg jetstream.Msg, _ uint64) {
 	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
 		return
 	}
-	var o hubwire.ReviewOutcome
+	var o events.ReviewOutcomeData
 	if err := json.Unmarshal(ev.Data, &o); err != nil {
 		return
 	}

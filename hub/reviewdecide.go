@@ -52,33 +52,33 @@ func (h *Hub) Accept(ctx context.Context, id, reviewer string) (hubwire.Review, 
 			return r, err
 		}
 	}
-	out := hubwire.ReviewOutcome{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node, SubmitSeq: r.SubmitSeq, Reviewer: reviewer,
+	out := events.ReviewOutcomeData{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node, SubmitSeq: r.SubmitSeq, Reviewer: reviewer,
 		BaseRevision: r.BaseRevision, CurrentRevision: current}
 	if obj.AcceptedReview == r.ID {
 		// Written by an accept that was not recorded (the hub stopped).
 		out.Revision = current
-		return h.decide(ctx, r, hubwire.LedgerReviewAccept, out)
+		return h.decide(ctx, r, events.TypeReviewAccept, out)
 	}
 	if current != r.BaseRevision {
 		out.Reason = conflictReason(r, current)
-		return h.decide(ctx, r, hubwire.LedgerReviewConflict, out)
+		return h.decide(ctx, r, events.TypeReviewConflict, out)
 	}
 	if holder, err := h.pathHolder(ctx, r); err != nil {
 		return r, err
 	} else if holder != "" {
 		out.Reason = fmt.Sprintf("the team's catalog already has %s at %s; stage the change at another path", holder, targetPath(r))
-		return h.decide(ctx, r, hubwire.LedgerReviewConflict, out)
+		return h.decide(ctx, r, events.TypeReviewConflict, out)
 	}
 	rev, err := h.writeAccepted(ctx, kv, r, obj)
 	if errors.Is(err, ErrCatalogChanged) {
 		out.Reason = conflictReason(r, 0)
-		return h.decide(ctx, r, hubwire.LedgerReviewConflict, out)
+		return h.decide(ctx, r, events.TypeReviewConflict, out)
 	}
 	if err != nil {
 		return r, err
 	}
 	out.Revision = rev
-	return h.decide(ctx, r, hubwire.LedgerReviewAccept, out)
+	return h.decide(ctx, r, events.TypeReviewAccept, out)
 }
 
 // Decline declines review id with a reason.
@@ -92,7 +92,7 @@ func (h *Hub) Decline(ctx context.Context, id, reviewer, reason string) (hubwire
 	if err != nil {
 		return r, err
 	}
-	return h.decide(ctx, r, hubwire.LedgerReviewDecline, hubwire.ReviewOutcome{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node,
+	return h.decide(ctx, r, events.TypeReviewDecline, events.ReviewOutcomeData{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node,
 		SubmitSeq: r.SubmitSeq, Reviewer: reviewer, Reason: reason, BaseRevision: r.BaseRevision})
 }
 
@@ -129,7 +129,7 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r hubwir
 		if err != nil {
 			return 0, err
 		}
-		return rev, h.recordCatalog(ctx, r.Team, hubwire.LedgerCatalogRemove, hubwire.CatalogEventData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Revision: rev, By: "review " + r.ID})
+		return rev, h.recordCatalog(ctx, r.Team, events.TypeHubCatalogRemove, events.HubCatalogData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Revision: rev, By: "review " + r.ID})
 	case events.DraftOpUpdate:
 		obj.Body, obj.Hash = r.Body, content.Hash([]byte(r.Body))
 		obj.Description = catalog.Describe(r.Body)
@@ -157,16 +157,16 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r hubwir
 	if err != nil {
 		return 0, err
 	}
-	return rev, h.recordCatalog(ctx, r.Team, hubwire.LedgerCatalogPublish, hubwire.CatalogEventData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Hash: obj.Hash, Revision: rev, By: "review " + r.ID})
+	return rev, h.recordCatalog(ctx, r.Team, events.TypeHubCatalogPublish, events.HubCatalogData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Hash: obj.Hash, Revision: rev, By: "review " + r.ID})
 }
 
 // decide records an outcome of review r in the hub's ledger and waits
 // until the queue holds it.
-func (h *Hub) decide(ctx context.Context, r hubwire.Review, typ string, o hubwire.ReviewOutcome) (hubwire.Review, error) {
+func (h *Hub) decide(ctx context.Context, r hubwire.Review, typ events.Type, o events.ReviewOutcomeData) (hubwire.Review, error) {
 	if _, err := h.record(ctx, r.Team, r.WorkspaceID, typ, events.NewID(), o); err != nil {
 		return r, err
 	}
-	want := reviewOutcomeTypes[typ]
+	want, _ := outcomeStatus(typ)
 	wctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	err := h.reviews.waitFor(wctx, func() bool {

@@ -23,13 +23,6 @@ import (
 // that recording it again stores it once. A draft that is no longer the
 // one the hub reviewed (the outcome's submit sequence) is left alone.
 
-// outcomeTypes maps the hub's outcome events to the workspace's.
-var outcomeTypes = map[string]events.Type{
-	hubwire.LedgerReviewAccept:   events.TypeDraftApply,
-	hubwire.LedgerReviewDecline:  events.TypeDraftDecline,
-	hubwire.LedgerReviewConflict: events.TypeDraftConflict,
-}
-
 // followOutcomes runs the mirror of the hub's outcomes until ctx ends.
 func (n *Node) followOutcomes(ctx context.Context, opts Options) {
 	js, err := jetstream.New(n.Conn)
@@ -46,11 +39,11 @@ func (n *Node) followOutcomes(ctx context.Context, opts Options) {
 // recordOutcome records hub event ev in the ledger when it is the outcome
 // of a review of this node's draft that is still in review.
 func (n *Node) recordOutcome(ctx context.Context, nodeID string, ev hubwire.LedgerEvent) error {
-	typ, ok := outcomeTypes[ev.Type]
+	typ, ok := events.HubOutcome(ev.Type)
 	if !ok {
 		return nil
 	}
-	var o hubwire.ReviewOutcome
+	var o events.ReviewOutcomeData
 	if err := json.Unmarshal(ev.Data, &o); err != nil || o.Node != nodeID {
 		return nil
 	}

@@ -33,9 +33,7 @@ func (n *Node) teamFacts(f *catalog.DraftFacts, q catalog.DraftQuery) {
 // submitIfTeam submits the draft ev staged when it changes a team object.
 // A draft whose submission fails stays a draft; the failure is logged.
 func (h *Handle) submitIfTeam(ctx context.Context, ev events.Event) {
-	switch ev.Type {
-	case events.TypeDraftCreate, events.TypeDraftUpdate, events.TypeDraftRename, events.TypeDraftDelete:
-	default:
+	if op := ev.Type.DraftOp(); op == "" || op == events.DraftOpDiscard {
 		return
 	}
 	p, err := ev.Payload()

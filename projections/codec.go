@@ -8,31 +8,17 @@ import (
 	"github.com/clumsies/clumsies/events"
 )
 
-// payloadOf decodes the payload of a successful event of a type that
-// changes the manifest, drafts or usage; it returns nil for the others,
+// payloadOf decodes the payload of a successful event of a type whose
+// payload a model reads (readsPayload); it returns nil for the others,
 // and for failed calls, whose payload is a events.FailureData.
 func payloadOf(ev *events.Event) (any, error) {
-	if ev.Outcome != events.OutcomeOK {
+	if ev.Outcome != events.OutcomeOK || !readsPayload(ev.Type) {
 		return nil, nil
 	}
-	var p any
-	switch ev.Type {
-	case events.TypeRefer:
+	if ev.Type == events.TypeRefer {
 		return decodeRefs(ev)
-	case events.TypeCatalogPublish:
-		p = new(events.PublishData)
-	case events.TypeCatalogRemove:
-		p = new(events.RemoveData)
-	case events.TypeDraftCreate, events.TypeDraftUpdate, events.TypeDraftRename,
-		events.TypeDraftDelete, events.TypeDraftDiscard:
-		p = new(events.DraftData)
-	case events.TypeDraftSubmit, events.TypeDraftApply, events.TypeDraftDecline, events.TypeDraftConflict:
-		p = new(events.ReviewData)
-	case events.TypeSessionStart:
-		p = new(events.SessionStartData)
-	default:
-		return nil, nil
 	}
+	p, _ := events.NewPayload(ev.Type)
 	if len(ev.Data) == 0 {
 		return p, nil
 	}
@@ -40,6 +26,15 @@ func payloadOf(ev *events.Event) (any, error) {
 		return nil, fmt.Errorf("decode %s payload of %s: %w", ev.Type, ev.ID, err)
 	}
 	return p, nil
+}
+
+// readsPayload reports whether a model reads the payload of events of type
+// t: the events of an aggregate (the manifest, the drafts), the refs of
+// attest.refer (usage, sessions, compliance) and the host of
+// attest.session_start (compliance). The others are counted by their
+// envelope alone, and decoding their payloads would only cost time.
+func readsPayload(t events.Type) bool {
+	return t.Aggregate() != "" || t == events.TypeRefer || t == events.TypeSessionStart
 }
 
 // refs is what the projector reads of an attest.refer payload: the rule

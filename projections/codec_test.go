@@ -2,6 +2,7 @@ package projections
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -96,4 +97,37 @@ func FuzzScanRefs(f *testing.F) {
 			t.Fatalf("%q: got %v, want %v", data, got, want)
 		}
 	})
+}
+
+// TestPayloadOf_EveryType: every type of the events table either has its
+// registered payload decoded for the models or is left to its envelope.
+func TestPayloadOf_EveryType(t *testing.T) {
+	read := map[events.Type]bool{events.TypeRefer: true, events.TypeSessionStart: true}
+	for _, typ := range events.Types() {
+		want, _ := events.NewPayload(typ)
+		ev, err := events.New("ws-1", typ, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := payloadOf(&ev)
+		if err != nil {
+			t.Fatalf("%s: %v", typ, err)
+		}
+		switch {
+		case typ == events.TypeRefer:
+			if _, ok := got.(refs); !ok {
+				t.Errorf("%s: got %T, want refs", typ, got)
+			}
+		case read[typ] || typ.Aggregate() != "":
+			if reflect.TypeOf(got) != reflect.TypeOf(want) {
+				t.Errorf("%s: got %T, want %T", typ, got, want)
+			}
+		case got != nil:
+			t.Errorf("%s: got %T, want nothing: no model reads it", typ, got)
+		}
+		ev.Outcome = events.OutcomeError
+		if got, _ := payloadOf(&ev); got != nil {
+			t.Errorf("failed %s: got %T, want nothing", typ, got)
+		}
+	}
 }

@@ -70,6 +70,30 @@ func TestFold(t *testing.T) {
 	}
 }
 
+// TestFold_EveryType: every type of the events table has a fold case that
+// shows what the read models make of it, so a new type comes with one.
+func TestFold_EveryType(t *testing.T) {
+	files, err := filepath.Glob("testdata/fold/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	folded := map[events.Type]bool{}
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range foldEvents(t, section(t, ar, "events")) {
+			folded[ev.Type] = true
+		}
+	}
+	for _, typ := range events.Types() {
+		if !folded[typ] {
+			t.Errorf("no case of testdata/fold has an event of type %s", typ)
+		}
+	}
+}
+
 func section(tb testing.TB, ar *txtar.Archive, name string) string {
 	tb.Helper()
 	for _, f := range ar.Files {
@@ -149,15 +173,16 @@ func renderModels(tb testing.TB, s *projections.Store) string {
 		tb.Fatal(err)
 	}
 	models := struct {
-		Summary  projections.Summary       `json:"summary"`
-		Objects  []projections.Object      `json:"objects"`
-		Drafts   any                       `json:"drafts"`
-		Closed   any                       `json:"closedDrafts"`
-		Items    []projections.Item        `json:"items"`
-		Usage    []projections.RuleUsage   `json:"usage"`
-		Sessions []projections.Session     `json:"sessions"`
-		Tools    []projections.ToolMetrics `json:"tools"`
-	}{s.Summary(), objects(tb, s), allDrafts(tb, s), closedDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools()}
+		Summary    projections.Summary       `json:"summary"`
+		Objects    []projections.Object      `json:"objects"`
+		Drafts     any                       `json:"drafts"`
+		Closed     any                       `json:"closedDrafts"`
+		Items      []projections.Item        `json:"items"`
+		Usage      []projections.RuleUsage   `json:"usage"`
+		Sessions   []projections.Session     `json:"sessions"`
+		Tools      []projections.ToolMetrics `json:"tools"`
+		Compliance []projections.Compliance  `json:"compliance"`
+	}{s.Summary(), objects(tb, s), allDrafts(tb, s), closedDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools(), s.Compliance()}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

@@ -14,8 +14,8 @@ import (
 // Adding a model is one file that implements model, a field of state, a
 // line of the registry and a line of the key layout in keys.go
 // (TestRegistry checks the last); a model that reads a payload no model
-// read before adds its type to payloadOf (codec.go), which decodes each
-// payload once for all models.
+// read before adds its type to readsPayload (codec.go): payloadOf decodes
+// each payload once for all models.
 //
 // The contract:
 //

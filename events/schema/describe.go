@@ -28,72 +28,13 @@ var failureAbout = about{
 		"agent got and the arguments it sent. Nothing else was recorded by the call.",
 }
 
-// typeAbout describes the payload of each event type, in our own words.
-var typeAbout = map[events.Type]about{
-	events.TypeSetup: {"attest.setup: session started", "Written for every memsetup call: the agent " +
-		"opened or repeated a session. Records the META_PROMPT hash the agent already knew, the current " +
-		"one, and whether the META_PROMPT text was sent back."},
-	events.TypeDiscover: {"attest.discover: catalog searched", "Written for every memdisc call: the " +
-		"filters the agent used and how many items matched."},
-	events.TypeLoad: {"attest.load: items loaded", "Written for every memload call: each rule, workflow " +
-		"or context item served, with the hash served and whether its content was sent (false when the " +
-		"agent already had that hash)."},
-	events.TypeRefer: {"attest.refer: constraints applied", "Written for every successful memref call: " +
-		"the constraints the agent declares it applied, one ref each, all from one call. This is the " +
-		"event usage counts per rule and per constraint are made of."},
-	events.TypeAgentReport: {"attest.agent_report: agent report", "Written for every agentreport call: " +
-		"the summary the agent reported at the end of its work."},
-	events.TypeReject: {"attest.reject: agent declined", "Written for every agentrejected call: the agent " +
-		"declared it would not follow the loaded guidance, with its reason."},
-	events.TypeDraftCreate: {"attest.draft.create: draft of a new object", "Written when an artifact " +
-		"call creates a draft of a new rule, workflow or context file. Carries the whole body, so a replay " +
-		"rebuilds the draft; id is the draft's tmp- id."},
-	events.TypeDraftUpdate: {"attest.draft.update: draft of a change", "Written when an artifact call " +
-		"drafts a new body for a published object (or replaces the body of its update draft). Carries the " +
-		"whole body and the hash it was based on."},
-	events.TypeDraftRename: {"attest.draft.rename: draft of a move", "Written when an artifact call " +
-		"drafts moving a published object to newPath."},
-	events.TypeDraftDelete: {"attest.draft.delete: draft of a removal", "Written when an artifact call " +
-		"drafts removing a published object (on a create draft it discards that draft instead)."},
-	events.TypeDraftDiscard: {"attest.draft.discard: draft dropped", "Written when an artifact call " +
-		"discards an unsubmitted draft; the draft is gone after this event."},
-	events.TypeArtifactError: {"attest.artifact: failed artifact call", "Written for an artifact call " +
-		"that failed before its operation could be read, so no attest.draft.* type applies. Its data is " +
-		"always a failure."},
-	events.TypeCatalogPublish: {"catalog.publish: object published", "Written by publishing (clumsies " +
-		"publish, and serve on start) for each rule, workflow, context file or META_PROMPT that is new or " +
-		"changed on disk. Carries the whole body, so a replay rebuilds the catalog."},
-	events.TypeCatalogRemove: {"catalog.remove: object removed", "Written by publishing for each " +
-		"published object whose file is gone from the content tree (and was not renamed)."},
-	events.TypeDraftSubmit: {"attest.draft.submit: draft sent to review", "Written when a team draft " +
-		"is handed to the hub for review. The draft is in_review: the agent can no longer change or " +
-		"discard it. Not a tool call."},
-	events.TypeDraftApply: {"attest.draft.apply: draft applied", "Written when a repository draft was " +
-		"written into the content tree (clumsies drafts apply), or a team draft was accepted at the hub. " +
-		"The draft is closed; publishing picks the change up. Not a tool call."},
-	events.TypeDraftDecline: {"attest.draft.decline: draft declined", "Written when a person declines " +
-		"a draft (clumsies drafts decline, or a reviewer at the hub), with the reason. The draft is " +
-		"closed; the agent sees the status and the reason in memdisc. Not a tool call."},
-	events.TypeDraftConflict: {"attest.draft.conflict: draft conflicted", "Written when a draft cannot " +
-		"be applied because its object changed since the draft's base (the file's hash, the team " +
-		"object's revision), with the reason and, for a repository draft, a diff. The draft is closed. " +
-		"Not a tool call."},
-	events.TypeSessionStart: {"attest.session_start: host started a session", "Written by the " +
-		"session-start hook (clumsies hook session-start) when the host starts, resumes, clears or compacts " +
-		"a session. sessionId is the host's real session id, which the hook handed the agent to pass to " +
-		"memsetup. Not a tool call."},
-	events.TypeUserPrompt: {"attest.user_prompt: user sent a prompt", "Written by the user-prompt hook " +
-		"for each prompt the user submits: its sha256 and length, and its text only when the workspace sets " +
-		"record_prompts = true. A prompt is answered when an attest.agent_report or attest.reject of the " +
-		"session follows it. Not a tool call."},
-	events.TypeStopBlocked: {"attest.stop_blocked: stop refused", "Written by the stop hook each time it " +
-		"refuses to let the agent stop because the session's last prompt has no report after it. The hook " +
-		"lets the agent go after limit blocks in a row, or when the host says it is already continuing " +
-		"because of a stop hook. Not a tool call."},
-	events.TypeCheckpoint: {"ledger.checkpoint: hash chain pinned", "Written by the workspace's owner every " +
-		"so many events and when it shuts down, after the events it covers: the chain digest over " +
-		"every stored message up to seq. clumsies verify and clumsies import recompute the chain and " +
-		"name the first sequence where the stored bytes and a checkpoint disagree. Not a tool call."},
+// typeAbout describes the payload of an event type, from the type's own
+// title and description (events.Type.Title, Description).
+func typeAbout(t events.Type) (about, bool) {
+	if t.Title() == "" || t.Description() == "" {
+		return about{}, false
+	}
+	return about{string(t) + ": " + t.Title(), t.Description()}, true
 }
 
 // fieldAbout documents, by JSON name, every property of every struct that

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,27 @@ func TestFiles_Stable(t *testing.T) {
 			if !bytes.Equal(again[name], b) {
 				t.Fatalf("%s: got different bytes on a second call, want the same", name)
 			}
+		}
+	}
+}
+
+// TestFiles_TitledByType: each payload schema is titled and described by
+// its type's row, so a new row needs no other description than its own.
+func TestFiles_TitledByType(t *testing.T) {
+	files, err := schema.Files()
+	if err != nil {
+		t.Fatalf("Files: %v", err)
+	}
+	for _, typ := range events.Types() {
+		var head struct{ Title, Description string }
+		if err := json.Unmarshal(files[schema.FileName(typ)], &head); err != nil {
+			t.Fatalf("%s: %v", schema.FileName(typ), err)
+		}
+		if want := string(typ) + ": " + typ.Title(); head.Title != want {
+			t.Errorf("%s: title %q, want %q", typ, head.Title, want)
+		}
+		if head.Description != typ.Description() || head.Description == "" {
+			t.Errorf("%s: description %q, want %q", typ, head.Description, typ.Description())
 		}
 	}
 }

@@ -24,9 +24,9 @@ func payload(t events.Type) (*jsonschema.Schema, error) {
 	if !ok {
 		return nil, fmt.Errorf("build payload schema: unknown event type %q", t)
 	}
-	a, ok := typeAbout[t]
+	a, ok := typeAbout(t)
 	if !ok {
-		return nil, fmt.Errorf("build payload schema of %s: no description in typeAbout", t)
+		return nil, fmt.Errorf("build payload schema of %s: the type has no title or description", t)
 	}
 	return infer(reflect.TypeOf(p).Elem(), a)
 }

@@ -1,0 +1,76 @@
+package events
+
+// Ledger names the ledger events of a type are written to.
+type Ledger uint8
+
+// The ledgers.
+const (
+	// LedgerWorkspace is a workspace's ledger, of Events. The methods of
+	// Type (Valid, Aggregate, ...) and Types speak of its types.
+	LedgerWorkspace Ledger = iota
+	// LedgerHub is the hub's own ledger (hubwire.LedgerStream): what the hub
+	// decided, in the hub's envelope (hubwire.LedgerEvent). Its catalog
+	// events share their names with the workspace's but not their
+	// payload, so a type is known by its name and its ledger together.
+	LedgerHub
+)
+
+// Event types of the hub's ledger.
+const (
+	TypeHubCatalogPublish Type = "catalog.publish" // an object of a team's catalog written
+	TypeHubCatalogRemove  Type = "catalog.remove"  // an object of a team's catalog removed
+	TypeReviewAccept      Type = "review.accept"   // a submitted draft accepted: the catalog written
+	TypeReviewDecline     Type = "review.decline"  // a submitted draft declined by a reviewer
+	TypeReviewConflict    Type = "review.conflict" // a submitted draft whose base is no longer the object's revision
+)
+
+// HubTypes returns every type of the hub's ledger in a stable order.
+func HubTypes() []Type { return typesOf(LedgerHub) }
+
+// NewHubPayload is NewPayload for type t of the hub's ledger.
+func NewHubPayload(t Type) (any, bool) {
+	r, ok := hubByType[t]
+	if !ok {
+		return nil, false
+	}
+	return r.payload(), true
+}
+
+// HubOutcome returns the review type the workspace records the hub's
+// review outcome t as (review.accept: attest.draft.apply, ...); ok is
+// false when t is no review outcome of the hub.
+func HubOutcome(t Type) (Type, bool) {
+	r, ok := hubByType[t]
+	if !ok || r.recordedAs == "" {
+		return "", false
+	}
+	return r.recordedAs, true
+}
+
+// HubCatalogData is the payload of the hub's catalog.publish and
+// catalog.remove.
+type HubCatalogData struct {
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	Path     string `json:"path"`
+	Hash     string `json:"hash,omitempty"`
+	Revision uint64 `json:"revision"`
+	// By is who changed it: "push" or the reviewer of an accepted draft.
+	By string `json:"by"`
+}
+
+// ReviewOutcomeData is the payload of the hub's review.accept,
+// review.decline and review.conflict events. The node that submitted the
+// draft records it in its own ledger (HubOutcome) under the hub event's
+// id.
+type ReviewOutcomeData struct {
+	ReviewID        string `json:"reviewId"`
+	DraftID         string `json:"draftId"`
+	Node            string `json:"node"`
+	SubmitSeq       uint64 `json:"submitSeq"`
+	Reviewer        string `json:"reviewer,omitempty"`
+	Reason          string `json:"reason,omitempty"`
+	BaseRevision    uint64 `json:"baseRevision,omitempty"`
+	CurrentRevision uint64 `json:"currentRevision,omitempty"`
+	Revision        uint64 `json:"revision,omitempty"`
+}
