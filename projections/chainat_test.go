@@ -10,11 +10,12 @@ import (
 )
 
 // TestStore_ChainMemory checks that the read models keep the chain
-// digest through every sequence they applied, across a reopen and in a
-// rebuild, and nothing past it or with the chain left out.
+// digest through every sequence they applied, over several blocks of
+// them, across a reopen in the middle of a block and in a rebuild, and
+// nothing past it or with the chain left out.
 func TestStore_ChainMemory(t *testing.T) {
 	l := newLedger(t)
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 150; i++ {
 		l.refer("p-1", []string{"Wrap"})
 	}
 	evs := l.all()
@@ -41,13 +42,16 @@ func TestStore_ChainMemory(t *testing.T) {
 	fs := vfs.NewMem()
 	s := openAt(t, fs, "/db", projections.Options{})
 	apply(t, s, evs[:2]...)
-	apply(t, s, evs[2:]...)
-	check(t, s)
+	apply(t, s, evs[2:70]...)
+	for _, ev := range evs[70:100] {
+		apply(t, s, ev)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	s = openAt(t, fs, "/db", projections.Options{})
 	defer closeQuietly(s)
+	apply(t, s, evs[100:]...)
 	check(t, s)
 	r, err := projections.Rebuild(testCtx(t), l.log, "/re", projections.Options{FS: vfs.NewMem()}, nil)
 	if err != nil {
@@ -55,6 +59,9 @@ func TestStore_ChainMemory(t *testing.T) {
 	}
 	defer closeQuietly(r)
 	check(t, r)
+	if a, b := digest(t, s), digest(t, r); a != b {
+		t.Fatalf("the store applied in parts holds %s, its rebuild %s", a, b)
+	}
 
 	off := openAt(t, vfs.NewMem(), "/off", projections.Options{NoChain: true})
 	defer closeQuietly(off)
