@@ -24,7 +24,7 @@ type ChainHead struct {
 }
 
 // prefixChain is the chain's key prefix: its head is keyChain, and
-// under prefixChainAt (on disk only) the digest through each sequence, in
+// under prefixChainAt (on disk only) the digest of each message, in
 // blocks (chainat.go).
 const (
 	prefixChain   = "l/"
@@ -46,9 +46,9 @@ type chainRow struct {
 // sequence order. The chain of a workspace starts from its id, which the
 // first event carries.
 //
-// It also keeps the digest through each sequence it applied, so that
-// verify can tell which stored message changed or went missing after the
-// read models applied it (chainat.go).
+// It also keeps the digest of each message it applied, so that verify can
+// tell which stored message changed after the read models applied it
+// (chainat.go).
 type chainModel struct {
 	row     chainRow // Digest is rendered when written
 	digest  events.ChainDigest
@@ -60,6 +60,7 @@ type chainModel struct {
 	cur   chainBlock
 	done  []chainBlock
 	spare [][]byte
+	md    events.MessageDigester
 }
 
 func newChainModel() *chainModel { return &chainModel{} }
@@ -78,7 +79,7 @@ func (m *chainModel) apply(d decoded) {
 	}
 	m.digest = m.digest.Next(ev.Seq, ev.Raw)
 	m.row.Seq = ev.Seq
-	m.record(ev.Seq)
+	m.record(ev.Seq, m.md.Digest(ev.Seq, ev.Raw))
 	if ev.Type == events.TypeCheckpoint {
 		m.row.LastCheckpoint = ev.Seq
 		m.row.Checkpoints++
@@ -104,8 +105,8 @@ func (m *chainModel) write(w *rowWriter) {
 	}
 }
 
-// record keeps the digest through seq in its block.
-func (m *chainModel) record(seq uint64) {
+// record keeps d, the digest of the message at seq, in its block.
+func (m *chainModel) record(seq uint64, d events.MessageDigest) {
 	block, i := chainBlockOf(seq)
 	if block != m.cur.index {
 		if len(m.cur.at) > 0 {
@@ -116,7 +117,7 @@ func (m *chainModel) record(seq uint64) {
 			m.cur.at, m.spare = m.spare[n-1], m.spare[:n-1]
 		}
 	}
-	m.cur.put(i, m.digest)
+	m.cur.put(i, d)
 }
 
 func (m *chainModel) load(key string, v []byte) error {

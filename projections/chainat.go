@@ -9,16 +9,17 @@ import (
 	"github.com/clumsies/clumsies/events"
 )
 
-// The chain digests the read models recorded are packed in blocks of
-// chainBlockLen sequences: block b holds seqs b*chainBlockLen+1 through
-// (b+1)*chainBlockLen, one row keyed prefixChainAt + b (big-endian) whose
-// value is the digest through each of them in order, digestLen bytes
-// each, up to the last one applied; a sequence not applied holds zeros
-// (no SHA-256 output is all zeros). One row per block instead of one per
-// sequence keeps the per-event cost of a rebuild to a copy.
+// The digests of the messages the read models applied
+// (events.MessageDigest) are packed in blocks of chainBlockLen sequences:
+// block b holds seqs b*chainBlockLen+1 through (b+1)*chainBlockLen, one
+// row keyed prefixChainAt + b (big-endian) whose value is the digest of
+// each of them in order, digestLen bytes each, up to the last one
+// applied; a sequence not applied holds zeros. One row of at most 512
+// bytes per block, instead of a row per message, keeps what a rebuild
+// writes for them to 8 bytes a message.
 const (
 	chainBlockLen = 64
-	digestLen     = len(events.ChainDigest{})
+	digestLen     = len(events.MessageDigest{})
 )
 
 // chainBlockOf returns the block of seq and its place in the block.
@@ -45,8 +46,8 @@ type chainBlock struct {
 	at    []byte // digestLen bytes per sequence from the block's first
 }
 
-// put records d as the digest through the i-th sequence of the block.
-func (b *chainBlock) put(i int, d events.ChainDigest) {
+// put records d as the digest of the i-th sequence of the block.
+func (b *chainBlock) put(i int, d events.MessageDigest) {
 	if n := (i + 1) * digestLen; len(b.at) < n {
 		b.at = append(b.at, make([]byte, n-len(b.at))...)
 	}
@@ -77,28 +78,29 @@ func (m *chainModel) resume(r pebble.Reader) error {
 	return nil
 }
 
-// ChainMemory reads back the chain digests the read models recorded as
-// they applied the log, one per sequence: what the ledger held when they
-// applied it, whatever it holds now. Asked in increasing order of
+// ChainMemory reads back the digests of the messages the read models
+// applied, one per sequence: what the ledger held when they applied it,
+// whatever it holds now. Asked in increasing order of
 // sequence, it reads the store a chunk of blocks at a time, holding the
 // store's lock only while it reads one.
 type ChainMemory struct {
 	s       *Store
 	from    uint64 // the chunk holds from..from+len(have)-1
 	have    []bool
-	digests []events.ChainDigest
+	digests []events.MessageDigest
 }
 
 // chainAtChunk is how many blocks a ChainMemory reads at a time.
 const chainAtChunk = 64
 
-// ChainMemory returns a reader of the digests recorded per sequence.
+// ChainMemory returns a reader of the message digests recorded per
+// sequence.
 func (s *Store) ChainMemory() *ChainMemory { return &ChainMemory{s: s} }
 
-// ChainAt returns the chain digest through seq that the read models
-// recorded when they applied it; ok is false when they hold none (they
-// never applied seq, or were rebuilt since, or keep no chain).
-func (m *ChainMemory) ChainAt(seq uint64) (d events.ChainDigest, ok bool, err error) {
+// MessageAt returns the digest of the message at seq that the read
+// models recorded when they applied it; ok is false when they hold none
+// (they never applied seq, or were rebuilt since, or keep no chain).
+func (m *ChainMemory) MessageAt(seq uint64) (d events.MessageDigest, ok bool, err error) {
 	if seq == 0 {
 		return d, false, nil
 	}
@@ -120,7 +122,7 @@ func (m *ChainMemory) read(seq uint64) error {
 		return ErrClosed
 	}
 	if m.have == nil {
-		m.have, m.digests = make([]bool, chainAtChunk*chainBlockLen), make([]events.ChainDigest, chainAtChunk*chainBlockLen)
+		m.have, m.digests = make([]bool, chainAtChunk*chainBlockLen), make([]events.MessageDigest, chainAtChunk*chainBlockLen)
 	}
 	clear(m.have)
 	first, _ := chainBlockOf(seq)

@@ -9,8 +9,8 @@ import (
 	"github.com/clumsies/clumsies/projections"
 )
 
-// TestStore_ChainMemory checks that the read models keep the chain
-// digest through every sequence they applied, over several blocks of
+// TestStore_ChainMemory checks that the read models keep the digest of
+// every message they applied, over several blocks of
 // them, across a reopen in the middle of a block and in a rebuild, and
 // nothing past it or with the chain left out.
 func TestStore_ChainMemory(t *testing.T) {
@@ -19,22 +19,23 @@ func TestStore_ChainMemory(t *testing.T) {
 		l.refer("p-1", []string{"Wrap"})
 	}
 	evs := l.all()
-	want := []events.ChainDigest{events.ChainStart(workspace)}
+	want := []events.MessageDigest{{}}
+	var md events.MessageDigester
 	for _, ev := range evs {
-		want = append(want, want[len(want)-1].Next(ev.Seq, ev.Raw))
+		want = append(want, md.Digest(ev.Seq, ev.Raw))
 	}
 	check := func(t *testing.T, s *projections.Store) {
 		t.Helper()
 		m := s.ChainMemory()
 		for seq := uint64(1); seq <= uint64(len(evs))+1; seq++ {
-			d, ok, err := m.ChainAt(seq)
+			d, ok, err := m.MessageAt(seq)
 			switch {
 			case err != nil:
-				t.Fatalf("ChainAt(%d): %v", seq, err)
+				t.Fatalf("MessageAt(%d): %v", seq, err)
 			case seq > uint64(len(evs)) && ok:
-				t.Fatalf("ChainAt(%d) past the last applied: got %s", seq, d)
+				t.Fatalf("MessageAt(%d) past the last applied: got %s", seq, d)
 			case seq <= uint64(len(evs)) && (!ok || d != want[seq]):
-				t.Fatalf("ChainAt(%d): got %s, %v; want %s", seq, d, ok, want[seq])
+				t.Fatalf("MessageAt(%d): got %s, %v; want %s", seq, d, ok, want[seq])
 			}
 		}
 	}
@@ -66,7 +67,7 @@ func TestStore_ChainMemory(t *testing.T) {
 	off := openAt(t, vfs.NewMem(), "/off", projections.Options{NoChain: true})
 	defer closeQuietly(off)
 	apply(t, off, evs...)
-	if d, ok, err := off.ChainMemory().ChainAt(1); ok || err != nil {
-		t.Fatalf("ChainAt of a store without the chain: got %s, %v, %v", d, ok, err)
+	if d, ok, err := off.ChainMemory().MessageAt(1); ok || err != nil {
+		t.Fatalf("MessageAt of a store without the chain: got %s, %v, %v", d, ok, err)
 	}
 }
