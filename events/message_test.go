@@ -2,8 +2,8 @@ package events_test
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
+	"hash/crc32"
 	"testing"
 
 	"github.com/clumsies/clumsies/events"
@@ -19,8 +19,10 @@ func TestMessageDigest(t *testing.T) {
 	b.Write(binary.BigEndian.AppendUint64(nil, 7))
 	b.Write(binary.BigEndian.AppendUint64(nil, uint64(len(msg))))
 	b.Write(msg)
-	sum := sha256.Sum256(b.Bytes())
-	if got, want := md.Digest(7, msg), events.MessageDigest(sum[:8]); got != want {
+	var want events.MessageDigest
+	binary.BigEndian.PutUint32(want[:4], crc32.Checksum(b.Bytes(), crc32.MakeTable(crc32.Castagnoli)))
+	binary.BigEndian.PutUint32(want[4:], crc32.ChecksumIEEE(b.Bytes()))
+	if got := md.Digest(7, msg); got != want {
 		t.Fatalf("Digest: got %s, want %s", got, want)
 	}
 	flipped := bytes.Clone(msg)
