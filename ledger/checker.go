@@ -53,6 +53,7 @@ type Checker struct {
 	problem     *Problem
 	want        *mark // a digest known from elsewhere (the read models)
 	memory      Memory
+	md          events.MessageDigester
 	memoryErr   error
 	missing     []Span
 	changed     []uint64
@@ -76,10 +77,10 @@ type mark struct {
 type Verifier func(node string, msg, sig []byte) (known bool, err error)
 
 // Memory is what the read models recorded of a ledger as they applied
-// it: the chain digest through each sequence (projections.ChainMemory).
-// ok is false for a sequence it holds nothing for.
+// it: the digest of each message (projections.ChainMemory). ok is false
+// for a sequence it holds nothing for.
 type Memory interface {
-	ChainAt(seq uint64) (d events.ChainDigest, ok bool, err error)
+	MessageAt(seq uint64) (d events.MessageDigest, ok bool, err error)
 }
 
 // Span is a range of sequences, both ends included.
@@ -144,9 +145,8 @@ func (c *Checker) Add(ev events.Event) {
 	if ev.Type == events.TypeCheckpoint {
 		c.checkpoint(ev)
 	}
-	prev := c.digest
 	c.digest = c.digest.Next(ev.Seq, ev.Raw)
-	c.recall(ev, prev)
+	c.recall(ev)
 	c.next = ev.Seq + 1
 	if c.recent == nil {
 		c.recent = make([]events.ChainDigest, events.CheckpointWindow)
@@ -221,39 +221,22 @@ func (c *Checker) signature(seq uint64, cp *events.CheckpointData) {
 }
 
 // recall compares the stored message of ev with the digest the Memory
-// recorded through its sequence, from the one it recorded through the
-// sequence before (the chain's start for the first): each message is
-// checked on its own, so a change is named at its sequence even after an
-// earlier one. prev is the chain of the stored messages before ev.
-func (c *Checker) recall(ev events.Event, prev events.ChainDigest) {
+// recorded of it: each message is checked on its own, so a change is
+// named at its sequence even after an earlier one broke the chain.
+func (c *Checker) recall(ev events.Event) {
 	if c.memory == nil {
 		return
 	}
-	want, ok, err := c.memory.ChainAt(ev.Seq)
+	want, ok, err := c.memory.MessageAt(ev.Seq)
 	if err != nil || !ok {
 		c.forget(err)
 		return
 	}
-	got := c.digest
-	if before, ok, err := c.recalledBefore(ev.Seq); err != nil || !ok {
-		c.forget(err)
-		return
-	} else if before != prev {
-		got = before.Next(ev.Seq, ev.Raw)
-	}
-	if got != want {
+	if got := c.md.Digest(ev.Seq, ev.Raw); got != want {
 		c.changed = append(c.changed, ev.Seq)
-		c.fail(ev.Seq, "the stored message of seq %d is not the one the read models applied (they hashed the chain through it to %s, its bytes now give %s): it was rewritten",
+		c.fail(ev.Seq, "the stored message of seq %d is not the one the read models applied (they recorded its digest as %s, its bytes now give %s): it was rewritten",
 			ev.Seq, want, got)
 	}
-}
-
-// recalledBefore returns the digest the Memory holds through seq-1.
-func (c *Checker) recalledBefore(seq uint64) (events.ChainDigest, bool, error) {
-	if seq == 1 {
-		return events.ChainStart(c.ws), true, nil
-	}
-	return c.memory.ChainAt(seq - 1)
 }
 
 // forget stops the comparison with the Memory when it cannot be read.

@@ -24,7 +24,8 @@ type ChainHead struct {
 }
 
 // prefixChain is the chain's key prefix: its head is keyChain, and
-// under prefixChainAt (on disk only) the digest through each sequence.
+// under prefixChainAt (on disk only) the digest of each message, in
+// blocks (chainat.go).
 const (
 	prefixChain   = "l/"
 	prefixChainAt = "l/e/"
@@ -45,15 +46,21 @@ type chainRow struct {
 // sequence order. The chain of a workspace starts from its id, which the
 // first event carries.
 //
-// It also keeps the digest through each sequence it applied, so that
-// verify can tell which stored message changed or went missing after the
-// read models applied it (chainat.go).
+// It also keeps the digest of each message it applied, so that verify can
+// tell which stored message changed after the read models applied it
+// (chainat.go).
 type chainModel struct {
 	row     chainRow // Digest is rendered when written
 	digest  events.ChainDigest
 	touched bool
-	off     bool      // Options.NoChain
-	applied []chainAt // digests to write, in sequence order
+	off     bool // Options.NoChain
+	// cur is the block of the last sequence applied; done the blocks
+	// filled before it since the last write, and spare their buffers
+	// once written.
+	cur   chainBlock
+	done  []chainBlock
+	spare [][]byte
+	md    events.MessageDigester
 }
 
 func newChainModel() *chainModel { return &chainModel{} }
@@ -72,7 +79,7 @@ func (m *chainModel) apply(d decoded) {
 	}
 	m.digest = m.digest.Next(ev.Seq, ev.Raw)
 	m.row.Seq = ev.Seq
-	m.applied = append(m.applied, chainAt{ev.Seq, m.digest})
+	m.record(ev.Seq, m.md.Digest(ev.Seq, ev.Raw))
 	if ev.Type == events.TypeCheckpoint {
 		m.row.LastCheckpoint = ev.Seq
 		m.row.Checkpoints++
@@ -88,10 +95,29 @@ func (m *chainModel) write(w *rowWriter) {
 	row := m.row
 	row.Digest = m.digest.String()
 	w.json(keyChain, row)
-	for _, a := range m.applied {
-		w.set(chainAtKey(a.seq), a.digest[:])
+	for _, b := range m.done {
+		w.set(chainBlockKey(b.index), b.at)
+		m.spare = append(m.spare, b.at[:0])
 	}
-	m.applied = m.applied[:0]
+	m.done = m.done[:0]
+	if len(m.cur.at) > 0 {
+		w.set(chainBlockKey(m.cur.index), m.cur.at)
+	}
+}
+
+// record keeps d, the digest of the message at seq, in its block.
+func (m *chainModel) record(seq uint64, d events.MessageDigest) {
+	block, i := chainBlockOf(seq)
+	if block != m.cur.index {
+		if len(m.cur.at) > 0 {
+			m.done = append(m.done, m.cur)
+		}
+		m.cur = chainBlock{index: block}
+		if n := len(m.spare); n > 0 {
+			m.cur.at, m.spare = m.spare[n-1], m.spare[:n-1]
+		}
+	}
+	m.cur.put(i, d)
 }
 
 func (m *chainModel) load(key string, v []byte) error {

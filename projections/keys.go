@@ -29,7 +29,7 @@ import (
 //	t/<tool>                        4×u64 toolRow: calls, errors, total µs, max µs (tools.go)
 //	a/<sessionId>                   JSON  complianceRow (compliance.go)
 //	l/chain                         JSON  chainRow: the ledger's hash chain (chain.go)
-//	l/e/<seq u64>                   32 bytes  the chain digest through seq (chainat.go; not loaded at Open)
+//	l/e/<(seq-1)/64 u64>           ≤64×8 bytes  the digest of each message of the block (chainat.go; not loaded at Open)
 //	x/d/<day>                       JSON  dayRow: counts of one UTC day (dash.go)
 //	x/h/<tool>                      128×u64 latency histogram of a tool
 //	x/r/<ruleId>\x00<day>           u64   refs of a rule on one day
@@ -50,7 +50,7 @@ var (
 
 // schemaVersion is the layout written by this build. Open refuses a store
 // with any other version: read models are rebuilt, never migrated.
-const schemaVersion = 8
+const schemaVersion = 9
 
 func aggregateKey(a events.Aggregate) []byte { return []byte(prefixAggregate + string(a)) }
 

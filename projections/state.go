@@ -137,6 +137,9 @@ func loadState(db *pebble.DB) (*state, error) {
 	if err := it.Error(); err != nil {
 		return nil, err
 	}
+	if err := st.chain.resume(db); err != nil {
+		return nil, err
+	}
 	st.manifest.search.clip()
 	return st, nil
 }
