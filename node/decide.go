@@ -10,11 +10,11 @@ import (
 	"github.com/clumsies/clumsies/projections"
 )
 
-// DecideDraft records the event that decide makes of the facts of draft
+// decideDraft records the event that decide makes of the facts of draft
 // id, once the read models are open (else an error wrapping ErrProjector),
 // deciding again when another draft event came first, and waits until the
 // read models applied it. It returns false when decide records nothing.
-func (n *Node) DecideDraft(ctx context.Context, id string, decide DraftDecision) (bool, error) {
+func (n *Node) decideDraft(ctx context.Context, id string, decide DraftDecision) (bool, error) {
 	for attempt := 0; attempt < 5; attempt++ {
 		store, err := n.storeReady()
 		if err != nil {

@@ -43,7 +43,10 @@ type LinkHost struct {
 	WorkspaceID string
 	Logger      *slog.Logger
 	// Decide records the event that decide makes of the facts of a
-	// draft, as DecideDraft.
+	// draft: once the read models are open (else an error wrapping
+	// ErrProjector), deciding again when another draft event came first,
+	// and waiting until the read models applied it; false when decide
+	// records nothing.
 	Decide func(ctx context.Context, draftID string, decide DraftDecision) (bool, error)
 }
 
@@ -57,7 +60,7 @@ func (n *Node) openLink(ctx context.Context, l Link) {
 	if l == nil {
 		return
 	}
-	host := LinkHost{Conn: n.Conn, Linked: n.NATS.Linked, WorkspaceID: n.WS.ID(), Logger: n.logger, Decide: n.DecideDraft}
+	host := LinkHost{Conn: n.Conn, Linked: n.NATS.Linked, WorkspaceID: n.WS.ID(), Logger: n.logger, Decide: n.decideDraft}
 	if err := l.Open(ctx, host); err != nil {
 		n.logger.Error("working without the team's catalog", "err", err)
 		return
