@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -61,27 +60,6 @@ func (l *Link) Open(ctx context.Context, host node.LinkHost) error {
 	})
 	l.js, l.team = js, m
 	return nil
-}
-
-// Run keeps the team's side in step until ctx ends: the kick of the
-// mirrors when the leaf link comes up, the submission of the team's
-// drafts left unsubmitted, and the recording of the hub's review
-// outcomes. It closes the mirror when done.
-func (l *Link) Run(ctx context.Context) {
-	if l.team == nil {
-		return
-	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		l.team.FollowLink(ctx, l.host.Linked)
-	}()
-	l.followOutcomes(ctx)
-	wg.Wait()
-	if err := l.team.Close(); err != nil {
-		l.host.Logger.Warn("close the team catalog's mirror", "err", err)
-	}
 }
 
 // WaitRevision waits until the team's catalog has reached revision rev

@@ -23,10 +23,8 @@ var outcomeTypes = map[string]events.Type{
 	hubwire.LedgerReviewConflict: events.TypeDraftConflict,
 }
 
-// followOutcomes submits the drafts left unsubmitted, then runs the
-// mirror of the hub's outcomes until ctx ends.
+// followOutcomes runs the mirror of the hub's outcomes until ctx ends.
 func (l *Link) followOutcomes(ctx context.Context) {
-	l.retrySubmitPending(ctx)
 	FollowOutcomes(ctx, l.js, l.id.NodeID, l.id.Team, l.host.WorkspaceID, l.host.Logger, l.recordOutcome)
 }
 

@@ -1,4 +1,4 @@
-package node_test
+package hublink_test
 
 import (
 	"context"
