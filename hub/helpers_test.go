@@ -128,11 +128,11 @@ func joinNode(tb testing.TB, th *testHub, team, wsID string) *testNode {
 
 func (tn *testNode) open(tb testing.TB) {
 	tb.Helper()
-	leaf, err := tn.id.Leaf(tn.url)
+	link, err := hublink.New(tn.id, tn.url)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	n, err := node.Open(context.Background(), tn.ws, node.Options{Hub: leaf, Domain: tn.id.NodeID, Sync: 1, Logger: testLogger()})
+	n, err := node.Open(context.Background(), tn.ws, node.Options{Link: link, Sync: 1, Logger: testLogger()})
 	if err != nil {
 		tb.Fatalf("open the workspace: %v", err)
 	}

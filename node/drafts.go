@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/clumsies/clumsies/catalog"
-	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -17,15 +16,10 @@ func (o *owner) draftState(ctx context.Context, id string) (projections.DraftSta
 		return projections.DraftState{}, err
 	}
 	st, err := read(o, func(s *projections.Store) (projections.DraftState, error) { return s.DraftState(ctx, id) })
-	if err != nil || o.n.Team == nil {
-		return st, err
+	if err == nil {
+		st.Team = o.n.overlay().TeamDraft(id, st.Open)
 	}
-	if _, ok := o.n.Team.Get(id); ok {
-		st.Team = true
-	} else if st.Open != nil && st.Open.Op == events.DraftOpCreate && o.n.inTeamFolder(st.Open) {
-		st.Team = true
-	}
-	return st, nil
+	return st, err
 }
 
 // draftList lists the drafts (the closed ones too when closed is true)

@@ -15,7 +15,6 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/projections"
-	"github.com/clumsies/clumsies/teamcat"
 	"github.com/clumsies/clumsies/workspace"
 
 	"github.com/nats-io/nats.go"
@@ -39,14 +38,11 @@ type Options struct {
 	// process owns the workspace.
 	NATSListen string
 	NATSToken  string
-	// Hub is the owner's leaf link to a hub, with Domain, the node id, as
-	// the server's JetStream domain; nil means no hub. The owner keeps the
-	// link (redialing while the hub is away); work never waits for it.
-	Hub    *embeddednats.Leaf
-	Domain string
-	// Team is the hub's team of this node: with Hub, the owner mirrors the
-	// team's catalog and serves its objects next to the repository's.
-	Team string
+	// Link is the workspace's link to its team at a hub (hublink); nil
+	// means no hub. The owner's server dials its leaf link (redialing
+	// while the hub is away; work never waits for it), and the owner
+	// serves the team's catalog next to the repository's.
+	Link Link
 
 	// RetryFor bounds how long a Handle retries a call after the owner was
 	// lost; zero means DefaultRetryFor.
@@ -92,11 +88,10 @@ type Node struct {
 	// Durable makes acknowledged events durable (group commit); nil when
 	// the workspace runs with SyncInterval.
 	Durable *embeddednats.StreamSync
-	// Team is the mirror of the team's catalog; nil without a hub link.
-	Team *teamcat.Mirror
 
-	teamStop context.CancelFunc // ends the mirror's following of the link
-	teamDone sync.WaitGroup
+	link     Link               // nil without a hub, or when it failed to open
+	linkStop context.CancelFunc // ends the link's Run
+	linkDone sync.WaitGroup
 
 	logger  *slog.Logger
 	fault   func(uint64) error
@@ -134,10 +129,15 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 	if mode == embeddednats.SyncAlways {
 		mode = embeddednats.SyncGroup
 	}
+	var leaf *embeddednats.Leaf
+	var domain string
+	if opts.Link != nil {
+		leaf, domain = opts.Link.Leaf()
+	}
 	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: mode, Logger: logger,
 		MaxStore: ws.Config.StoreLimit(), // config.toml max_store; 0: the default
 		Listen:   opts.NATSListen, Token: opts.NATSToken,
-		Leaf: opts.Hub, Domain: opts.Domain,
+		Leaf: leaf, Domain: domain,
 		// External consumers may subscribe to the workspace's events; the
 		// read service (clumsiesrpc) stays out of their reach.
 		ReadSubjects: []string{events.StreamSubjects(ws.ID())},
@@ -178,16 +178,10 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	// The workspace works without its team's catalog: a mirror that
-	// cannot be opened is logged, and the repository's content served.
-	team, err := openTeam(ctx, nc, opts, logger)
-	if err != nil {
-		logger.Error("working without the team's catalog", "team", opts.Team, "err", err)
-	}
-	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, Team: team, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1), hold: newProjHold(), state: state}
-	if team != nil {
-		n.followTeam(team, opts)
-	}
+	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1), hold: newProjHold(), state: state}
+	// The workspace works without its team's catalog: a link that cannot
+	// be opened is logged, and the repository's content served.
+	n.openLink(ctx, opts.Link)
 	return n, nil
 }
 
@@ -370,14 +364,8 @@ func (n *Node) Close() error {
 	}
 	n.closed = true
 	n.mu.Unlock()
-	if n.teamStop != nil {
-		n.teamStop()
-		n.teamDone.Wait()
-	}
+	n.closeLink()
 	err := n.stopProjector()
-	if n.Team != nil {
-		err = errors.Join(err, n.Team.Close())
-	}
 	n.Conn.Drain()
 	waitClosed(n.Conn, 2*time.Second)
 	return errors.Join(err, n.NATS.Close())

@@ -254,12 +254,12 @@ func read[T any](o *owner, fn func(*projections.Store) (T, error)) (T, error) {
 
 func (o *owner) view(ctx context.Context, id string) (projections.Item, error) {
 	return read(o, func(s *projections.Store) (projections.Item, error) {
-		if it, ok, err := o.n.viewTeam(ctx, id, s); ok || err != nil {
+		if it, ok, err := o.n.overlay().View(ctx, id, s); ok || err != nil {
 			return it, err
 		}
 		it, err := s.View(ctx, id)
 		if err == nil {
-			o.n.markShadowed(&it)
+			o.n.overlay().Shadow(&it)
 		}
 		return it, err
 	})
@@ -271,14 +271,14 @@ func (o *owner) list(ctx context.Context, f projections.Filter) ([]projections.I
 		if err != nil {
 			return nil, err
 		}
-		return o.n.listTeam(ctx, items, f, s)
+		return o.n.overlay().List(ctx, items, f, s)
 	})
 }
 
 func (o *owner) draftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
 	f, err := read(o, func(s *projections.Store) (catalog.DraftFacts, error) { return s.DraftFacts(ctx, q) })
 	if err == nil {
-		o.n.teamFacts(&f, q)
+		o.n.overlay().Facts(&f, q)
 	}
 	return f, err
 }

@@ -138,10 +138,10 @@ func hubLink(ws *workspace.Workspace, o *node.Options) error {
 	if err != nil {
 		return err
 	}
-	leaf, err := id.Leaf(ws.Config.Hub.URL)
+	link, err := hublink.New(id, ws.Config.Hub.URL)
 	if err != nil {
 		return err
 	}
-	o.Hub, o.Domain, o.Team, o.CheckpointKey = leaf, id.NodeID, id.Team, id.Key()
+	o.Link, o.CheckpointKey = link, id.Key()
 	return nil
 }

@@ -105,13 +105,15 @@ func joinInProcess(ctx context.Context, b *bench, h *hub.Hub, team string) (*ben
 
 // open opens the node's workspace, linked to the hub or not.
 func (bn *benchNode) open(ctx context.Context, linked bool) error {
-	o := node.Options{Sync: embeddednats.SyncInterval, Domain: bn.id.NodeID}
+	o := node.Options{Sync: embeddednats.SyncInterval}
 	if linked {
-		leaf, err := bn.id.Leaf(bn.url)
+		id := bn.id
+		id.Team = "" // the leaf link alone, without the team's catalog
+		link, err := hublink.New(id, bn.url)
 		if err != nil {
 			return err
 		}
-		o.Hub = leaf
+		o.Link = link
 	}
 	n, err := node.Open(ctx, bn.ws, o)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 )
 
@@ -35,24 +36,23 @@ func benchTeamCatalog(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
-	leaf, err := bn.id.Leaf(bn.url)
+	id := bn.id
+	id.Team = "bench"
+	link, err := hublink.New(id, bn.url)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	n, err := node.Open(ctx, bn.ws, node.Options{Sync: embeddednats.SyncInterval, Domain: bn.id.NodeID, Team: "bench", Hub: leaf})
+	n, err := node.Open(ctx, bn.ws, node.Options{Sync: embeddednats.SyncInterval, Link: link})
 	if err != nil {
 		return err
 	}
 	defer n.Close()
-	if n.Team == nil {
-		return fmt.Errorf("the workspace opened without its team's catalog")
-	}
 	m, err := h.TeamManifest(ctx, "bench")
 	if err != nil {
 		return err
 	}
-	if err := n.Team.WaitRevision(ctx, m.Revision); err != nil {
+	if err := link.WaitRevision(ctx, m.Revision); err != nil {
 		return err
 	}
 	first := time.Since(start)
@@ -73,7 +73,7 @@ func benchTeamCatalog(ctx context.Context, b *bench) error {
 			return err
 		}
 		atHub = append(atHub, time.Since(start))
-		if err := n.Team.WaitRevision(ctx, res.Revision); err != nil {
+		if err := link.WaitRevision(ctx, res.Revision); err != nil {
 			return err
 		}
 		atWS = append(atWS, time.Since(start)-pushed)
@@ -96,7 +96,7 @@ func benchTeamCatalog(ctx context.Context, b *bench) error {
 	}
 	wctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if err := n.Team.WaitRevision(wctx, res.Revision); err != nil {
+	if err := link.WaitRevision(wctx, res.Revision); err != nil {
 		return err
 	}
 	b.printf("After a hub restart: a change pushed as soon as the hub serves is in the workspace's view %.0f ms later (the mirror is kicked when the link comes back; without the kick it waits out its retry, ~10 s).\n\n", ms(time.Since(start)))

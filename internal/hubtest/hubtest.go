@@ -90,6 +90,8 @@ type Node struct {
 	// without its team's catalog.
 	Team string
 	N    *node.Node
+	// Link is the link the owner was last opened with.
+	Link *hublink.Link
 }
 
 // Join makes a new workspace, joins it to th's hub as a member of team,
@@ -127,15 +129,17 @@ func Join(tb testing.TB, th *Hub, team string) *Node {
 // Open opens the workspace as its owner, with the leaf link.
 func (tn *Node) Open(tb testing.TB) {
 	tb.Helper()
-	leaf, err := tn.ID.Leaf(tn.URL)
+	id := tn.ID
+	id.Team = tn.Team
+	link, err := hublink.New(id, tn.URL)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	n, err := node.Open(context.Background(), tn.WS, node.Options{Hub: leaf, Domain: tn.ID.NodeID, Team: tn.Team, Sync: 1, Logger: Logger()})
+	n, err := node.Open(context.Background(), tn.WS, node.Options{Link: link, Sync: 1, Logger: Logger()})
 	if err != nil {
 		tb.Fatalf("open the workspace: %v", err)
 	}
-	tn.N = n
+	tn.N, tn.Link = n, link
 }
 
 // Close closes the workspace, if open.

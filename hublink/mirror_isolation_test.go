@@ -1,4 +1,4 @@
-package teamcat_test
+package hublink_test
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/internal/hubtest"
-	"github.com/clumsies/clumsies/teamcat"
 )
 
 // TestMirror_OtherTeamRefused checks that a node reads its own team's
@@ -31,7 +31,7 @@ func TestMirror_OtherTeamRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
 	defer cancel()
 	// A mirror of the other team's catalog, asked for before the own one.
-	blueMirror, err := js.CreateOrUpdateKeyValue(ctx, teamcat.Config(red.ID.NodeID, "blue"))
+	blueMirror, err := js.CreateOrUpdateKeyValue(ctx, hublink.MirrorConfig(red.ID.NodeID, "blue"))
 	if err != nil {
 		t.Fatal(err)
 	}

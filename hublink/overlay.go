@@ -1,20 +1,15 @@
-package node
+package hublink
 
 import (
 	"cmp"
 	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
-
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/projections"
-	"github.com/clumsies/clumsies/teamcat"
 )
 
 // Where an item comes from, as memdisc shows it.
@@ -22,41 +17,6 @@ const (
 	SourceRepo = "repo"
 	SourceTeam = "team"
 )
-
-// openTeam opens the mirror of the node's team catalog when the workspace
-// is linked to a hub; nil otherwise.
-func openTeam(ctx context.Context, nc *nats.Conn, opts Options, logger *slog.Logger) (*teamcat.Mirror, error) {
-	if opts.Hub == nil || opts.Team == "" {
-		return nil, nil
-	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return nil, fmt.Errorf("open the team catalog: %w", err)
-	}
-	return teamcat.Open(ctx, js, opts.Domain, opts.Team, logger)
-}
-
-// followTeam runs what keeps the team's side in step until Close: the
-// kick of the mirrors when the leaf link comes up, and the recording of
-// the hub's review outcomes.
-func (n *Node) followTeam(team *teamcat.Mirror, opts Options) {
-	ctx, stop := context.WithCancel(context.Background())
-	n.teamStop = stop
-	if js, err := jetstream.New(n.Conn); err == nil {
-		team.OnKick(func(ctx context.Context) error {
-			return teamcat.KickOutcomes(ctx, js, opts.Domain, opts.Team, n.WS.ID())
-		})
-	}
-	n.teamDone.Add(2)
-	go func() {
-		defer n.teamDone.Done()
-		team.FollowLink(ctx, n.NATS.Linked)
-	}()
-	go func() {
-		defer n.teamDone.Done()
-		n.followOutcomes(ctx, opts)
-	}()
-}
 
 // teamItem is a team object as memdisc and memload show it.
 func teamItem(o hubwire.CatalogObject, withBody bool) projections.Item {
@@ -86,14 +46,14 @@ func teamByPath(objs []hubwire.CatalogObject) map[string]hubwire.CatalogObject {
 	return m
 }
 
-// viewTeam lays the team catalog over a view: a team object's id gives the
-// team object; a repository object at a team object's path says which
-// team object shadows it. ok is false when id is no team object.
-func (n *Node) viewTeam(ctx context.Context, id string, s *projections.Store) (projections.Item, bool, error) {
-	if n.Team == nil {
+// View lays the team catalog over a view: a team object's id gives the
+// team object, with the state of its draft. ok is false when id is no
+// team object.
+func (l *Link) View(ctx context.Context, id string, s *projections.Store) (projections.Item, bool, error) {
+	if l.team == nil {
 		return projections.Item{}, false, nil
 	}
-	o, ok := n.Team.Get(id)
+	o, ok := l.team.Get(id)
 	if !ok {
 		return projections.Item{}, false, nil
 	}
@@ -117,13 +77,13 @@ func teamDraft(ctx context.Context, it *projections.Item, s *projections.Store) 
 	return nil
 }
 
-// markShadowed fills in ShadowedBy of a repository item at a team
-// object's path.
-func (n *Node) markShadowed(it *projections.Item) {
-	if n.Team == nil || it.Source == SourceTeam {
+// Shadow fills in ShadowedBy of a repository item at a team object's
+// path.
+func (l *Link) Shadow(it *projections.Item) {
+	if l.team == nil || it.Source == SourceTeam {
 		return
 	}
-	for _, o := range n.Team.Objects() {
+	for _, o := range l.team.Objects() {
 		if shadowKey(o.Kind, o.Path) == shadowKey(it.Kind, it.Path) {
 			it.ShadowedBy = o.ID
 			return
@@ -131,15 +91,15 @@ func (n *Node) markShadowed(it *projections.Item) {
 	}
 }
 
-// listTeam merges the team catalog into a listing of the repository's
-// items: team objects that match f join the list, and a repository item
-// at a team object's path leaves it (the team object wins and names it in
+// List merges the team catalog into a listing of the repository's items:
+// team objects that match f join the list, and a repository item at a
+// team object's path leaves it (the team object wins and names it in
 // Shadows). The order stays the inventory's: namespace, then path.
-func (n *Node) listTeam(ctx context.Context, items []projections.Item, f projections.Filter, s *projections.Store) ([]projections.Item, error) {
-	if n.Team == nil {
+func (l *Link) List(ctx context.Context, items []projections.Item, f projections.Filter, s *projections.Store) ([]projections.Item, error) {
+	if l.team == nil {
 		return items, nil
 	}
-	objs := n.Team.Objects()
+	objs := l.team.Objects()
 	if len(objs) == 0 {
 		return items, nil
 	}

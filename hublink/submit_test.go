@@ -1,4 +1,4 @@
-package node_test
+package hublink_test
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func TestTeam_PendingDraftSubmitted(t *testing.T) {
 	tn.Open(t)
 	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
 	defer cancel()
-	if err := tn.N.Team.WaitRevision(ctx, res.Revision); err != nil {
+	if err := tn.Link.WaitRevision(ctx, res.Revision); err != nil {
 		t.Fatal(err)
 	}
 	if err := tn.N.StartProjections(ctx); err != nil {

@@ -1,4 +1,4 @@
-package teamcat_test
+package hublink_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/internal/hubtest"
-	"github.com/clumsies/clumsies/teamcat"
 )
 
 const rule = "# Go style\n\nHow we write Go.\n\n## Errors\n\n- wrap them\n"
@@ -25,7 +25,7 @@ func push(tb testing.TB, th *hubtest.Hub, team string, files ...hubwire.CatalogF
 	return res
 }
 
-func openMirror(tb testing.TB, tn *hubtest.Node, team string) *teamcat.Mirror {
+func openMirror(tb testing.TB, tn *hubtest.Node, team string) *hublink.Mirror {
 	tb.Helper()
 	js, err := jetstream.New(tn.N.Conn)
 	if err != nil {
@@ -33,7 +33,7 @@ func openMirror(tb testing.TB, tn *hubtest.Node, team string) *teamcat.Mirror {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
 	defer cancel()
-	m, err := teamcat.Open(ctx, js, tn.ID.NodeID, team, hubtest.Logger())
+	m, err := hublink.OpenMirror(ctx, js, tn.ID.NodeID, team, hubtest.Logger())
 	if err != nil {
 		tb.Fatalf("open the mirror: %v", err)
 	}
@@ -41,7 +41,7 @@ func openMirror(tb testing.TB, tn *hubtest.Node, team string) *teamcat.Mirror {
 	return m
 }
 
-func waitRev(tb testing.TB, m *teamcat.Mirror, rev uint64) {
+func waitRev(tb testing.TB, m *hublink.Mirror, rev uint64) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hubtest.Wait)
 	defer cancel()

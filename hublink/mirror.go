@@ -1,4 +1,4 @@
-package teamcat
+package hublink
 
 import (
 	"context"
@@ -35,15 +35,15 @@ type Mirror struct {
 	done    chan struct{}
 }
 
-// Open creates the mirror of team's catalog in the server js talks to (the
+// OpenMirror creates the mirror of team's catalog in the server js talks to (the
 // server of node nodeID, linked to the hub), or opens the one there, and
 // follows it: what it already holds is served at once, whether the hub is
 // reachable or not.
-func Open(ctx context.Context, js jetstream.JetStream, nodeID, team string, logger *slog.Logger) (*Mirror, error) {
+func OpenMirror(ctx context.Context, js jetstream.JetStream, nodeID, team string, logger *slog.Logger) (*Mirror, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	cfg := Config(nodeID, team)
+	cfg := MirrorConfig(nodeID, team)
 	kv, err := js.CreateOrUpdateKeyValue(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open the mirror of team %s's catalog: %w", team, err)
@@ -69,10 +69,10 @@ func Open(ctx context.Context, js jetstream.JetStream, nodeID, team string, logg
 	return m, nil
 }
 
-// Config is the key-value configuration of the mirror of team's catalog
+// MirrorConfig is the key-value configuration of the mirror of team's catalog
 // in node nodeID's server: the hub's bucket, pulled through the hub's
 // JetStream domain and delivered on the node's own prefix.
-func Config(nodeID, team string) jetstream.KeyValueConfig {
+func MirrorConfig(nodeID, team string) jetstream.KeyValueConfig {
 	return jetstream.KeyValueConfig{
 		Bucket:      hubwire.CatalogBucket(team),
 		Description: "clumsies: mirror of team " + team + "'s catalog at the hub",
@@ -213,7 +213,7 @@ func (m *Mirror) WaitRevision(ctx context.Context, rev uint64) error {
 // workspace's server. A second Close returns an error.
 func (m *Mirror) Close() error {
 	if m.stop == nil {
-		return errors.New("teamcat: mirror already closed")
+		return errors.New("hublink: the team catalog's mirror is closed already")
 	}
 	m.stop()
 	m.stop = nil

@@ -1,4 +1,4 @@
-package teamcat_test
+package hublink_test
 
 import (
 	"context"

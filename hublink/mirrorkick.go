@@ -1,4 +1,4 @@
-package teamcat
+package hublink
 
 import (
 	"context"

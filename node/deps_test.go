@@ -1,0 +1,22 @@
+package node_test
+
+import (
+	"testing"
+
+	"github.com/clumsies/clumsies/internal/archtest"
+)
+
+// TestImportRules keeps node the workspace's core: it reaches a hub only
+// through its Link port (implemented by hublink), so it imports neither the
+// hub server, nor the hub's wire (hub/hubwire), nor hublink; and it serves
+// mcp, so it never imports it.
+func TestImportRules(t *testing.T) {
+	archtest.AllowImports(t, ".",
+		archtest.Module+"/events", archtest.Module+"/content", archtest.Module+"/catalog",
+		archtest.Module+"/projections", archtest.Module+"/ledger", archtest.Module+"/workspace",
+		archtest.Module+"/embedded-nats", archtest.Module+"/contentwatch", archtest.Module+"/dash",
+		archtest.Module+"/internal/gcpace",
+		"github.com/nats-io/nats-server/v2", "github.com/nats-io/nats.go",
+		"github.com/cockroachdb/pebble/v2", "golang.org/x/sync", "golang.org/x/sys",
+	)
+}
