@@ -182,17 +182,25 @@ func TestCLI_ExportImport(t *testing.T) {
 	}
 }
 
+// reported returns a workspace whose serve, now stopped, took n agent
+// reports with this summary in the session "damaged".
+func reported(t *testing.T, n int, summary string) string {
+	t.Helper()
+	dir := newWorkspace(t)
+	_, cl := serve(t, dir)
+	setup(t, cl, "damaged")
+	for range n {
+		call(t, cl, "agentreport", map[string]any{"summary": summary})
+	}
+	cl.Close()
+	return dir
+}
+
 // TestCLI_VerifyDamagedStore cuts the stream's message block in half with
 // nothing running, as a lost tail would: the owner cannot start its read
 // models, and verify still names the first sequence missing.
 func TestCLI_VerifyDamagedStore(t *testing.T) {
-	dir := newWorkspace(t)
-	_, cl := serve(t, dir)
-	setup(t, cl, "damaged")
-	for i := 0; i < 20; i++ {
-		call(t, cl, "agentreport", map[string]any{"summary": "a report long enough to fill the block a little"})
-	}
-	cl.Close()
+	dir := reported(t, 20, "a report long enough to fill the block a little")
 	blocks, _ := filepath.Glob(filepath.Join(dir, ".clumsies", "state", "jetstream", "*", "streams", "*", "msgs", "*.blk"))
 	if len(blocks) != 1 {
 		t.Fatalf("got message blocks %v, want one", blocks)
@@ -249,13 +257,7 @@ func TestCLI_ImportLineTooLong(t *testing.T) {
 // each sequence, and leaves the read models as they were (an owner would
 // have rebuilt them, ahead of the stream, and forgotten what they saw).
 func TestCLI_VerifyNamesDamage(t *testing.T) {
-	dir := newWorkspace(t)
-	_, cl := serve(t, dir)
-	setup(t, cl, "damaged")
-	for i := 0; i < 10; i++ {
-		call(t, cl, "agentreport", map[string]any{"summary": "work"})
-	}
-	cl.Close()
+	dir := reported(t, 10, "work")
 	var reports []uint64
 	for _, ev := range eventLines(t, dir) {
 		if ev["type"] == string(events.TypeAgentReport) {
