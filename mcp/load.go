@@ -11,6 +11,12 @@ import (
 	"github.com/clumsies/clumsies/projections"
 )
 
+// msgUnknownRuleID is memload's answer for an id it does not know. Its
+// text is the wire contract's ("Unknown rule id: <id>"), capital and all,
+// so it is the one message that does not start in lower case; a hint may
+// follow it.
+const msgUnknownRuleID = "Unknown rule id: %s"
+
 // memload returns the content of the ids an agent asks for, draft-aware,
 // with delta loading: content is null when the agent's known hash is
 // current. Rules and workflows always come with their constraints, and
@@ -121,9 +127,9 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 		it, err := s.cfg.Catalog.View(ctx, id)
 		switch {
 		case id == content.MetaPromptPath:
-			return nil, e, toolErr(events.CodeUnknownRule, "unknown rule id: %s; the META_PROMPT comes with memsetup", id)
+			return nil, e, toolErr(events.CodeUnknownRule, msgUnknownRuleID+"; the META_PROMPT comes with memsetup", id)
 		case errors.Is(err, projections.ErrNotFound) || err == nil && !loadable(it.Kind):
-			return nil, e, toolErr(events.CodeUnknownRule, "unknown rule id: %s; take ids from memdisc", id)
+			return nil, e, toolErr(events.CodeUnknownRule, msgUnknownRuleID+"; take ids from memdisc", id)
 		case err != nil:
 			return nil, e, fmt.Errorf("view %s: %w", id, err)
 		}
