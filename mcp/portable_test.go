@@ -49,11 +49,18 @@ func portabilityProblems(s map[string]any, input bool) []string {
 	if input && s["type"] != "object" {
 		out = append(out, fmt.Sprintf("root: an input schema must have type \"object\", got %v", s["type"]))
 	}
-	checkPortable(s, "#", &out)
+	checkPortable(s, "#", nil, !input, &out)
 	return out
 }
 
-func checkPortable(s map[string]any, at string, out *[]string) {
+// checkPortable checks s, found at at. outer are the properties of the
+// schema whose anyOf s is a branch of: a branch may require them. union
+// says whether s may hold anyOf next to its type: the root of an output
+// schema, whose type the MCP Tool contract fixes as "object" and whose
+// anyOf branches (each of type object) say which properties a result and
+// an error payload require. Output schemas are read by MCP clients'
+// validators, not sent to model providers as function declarations.
+func checkPortable(s map[string]any, at string, outer map[string]any, union bool, out *[]string) {
 	add := func(format string, args ...any) { *out = append(*out, at+": "+fmt.Sprintf(format, args...)) }
 	keys := make([]string, 0, len(s))
 	for k := range s {
@@ -85,7 +92,7 @@ func checkPortable(s map[string]any, at string, out *[]string) {
 	props, _ := s["properties"].(map[string]any)
 	if req, ok := s["required"].([]any); ok {
 		for _, r := range req {
-			if name, _ := r.(string); props[name] == nil {
+			if name, _ := r.(string); props[name] == nil && outer[name] == nil {
 				add("required names %v, which is not a property", r)
 			}
 		}
@@ -97,18 +104,18 @@ func checkPortable(s map[string]any, at string, out *[]string) {
 	sort.Strings(names)
 	for _, k := range names {
 		if m, ok := props[k].(map[string]any); ok {
-			checkPortable(m, at+"/properties/"+k, out)
+			checkPortable(m, at+"/properties/"+k, nil, false, out)
 		} else {
 			add("property %q is not a schema object", k)
 		}
 	}
 	for _, k := range []string{"items", "additionalProperties"} {
 		if m, ok := s[k].(map[string]any); ok {
-			checkPortable(m, at+"/"+k, out)
+			checkPortable(m, at+"/"+k, nil, false, out)
 		}
 	}
 	if list, ok := s["anyOf"].([]any); ok {
-		if hasType {
+		if hasType && (!union || typ != "object") {
 			add("anyOf next to type; put the type in each branch")
 		}
 		for i, v := range list {
@@ -120,7 +127,7 @@ func checkPortable(s map[string]any, at string, out *[]string) {
 			if _, ok := m["type"].(string); !ok {
 				add("anyOf branch %d has no type of its own", i)
 			}
-			checkPortable(m, fmt.Sprintf("%s/anyOf/%d", at, i), out)
+			checkPortable(m, fmt.Sprintf("%s/anyOf/%d", at, i), props, false, out)
 		}
 	}
 }
@@ -148,6 +155,10 @@ func TestSchemas_Portable(t *testing.T) {
 // TestSchemas_PortableCheck shows that the check above catches what each
 // rule is about, so that a pass means something.
 func TestSchemas_PortableCheck(t *testing.T) {
+	// union is an object that requires one of two sets of its properties:
+	// portable at the root of an output schema only.
+	union := map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}, "b": map[string]any{"type": "string"}},
+		"anyOf": []any{map[string]any{"type": "object", "required": []any{"a"}}, map[string]any{"type": "object", "required": []any{"b"}}}}
 	for _, tc := range []struct {
 		name   string
 		schema map[string]any
@@ -163,6 +174,8 @@ func TestSchemas_PortableCheck(t *testing.T) {
 		{"Format", map[string]any{"type": "string", "format": "uri"}, false, 1},
 		{"RequiredUnknown", map[string]any{"type": "object", "required": []any{"a"}}, true, 1},
 		{"BadPattern", map[string]any{"type": "string", "pattern": "(?<=a)b"}, false, 1},
+		{"InputUnion", union, true, 1},
+		{"OutputUnion", union, false, 0},
 		{"Portable", map[string]any{"type": "object", "properties": map[string]any{
 			"content": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "null"}}},
 		}, "required": []any{"content"}}, true, 0},

@@ -33,8 +33,8 @@ func (s *Server) referTool() *tool {
 			), 1)),
 		),
 		output: output("The accepted refs.",
-			optional("ok", boolean("True when every ref was recorded.")),
-			optional("count", integer("How many refs were recorded.")),
+			required("ok", boolean("True when every ref was recorded.")),
+			required("count", integer("How many refs were recorded.")),
 		),
 		run: s.refer,
 	}

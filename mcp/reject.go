@@ -17,7 +17,7 @@ func (s *Server) rejectTool() *tool {
 			optional("reason", str("Optional: why the result was not satisfactory, in a sentence or two.")),
 		),
 		output: output("The recorded rejection.",
-			optional("ok", boolean("True when the rejection was recorded.")),
+			required("ok", boolean("True when the rejection was recorded.")),
 		),
 		run: s.reject,
 	}

@@ -17,7 +17,7 @@ func (s *Server) reportTool() *tool {
 			required("summary", nonEmpty("A short summary of what you did this turn, in a sentence or two. Must not be empty.")),
 		),
 		output: output("The recorded report.",
-			optional("ok", boolean("True when the report was recorded.")),
+			required("ok", boolean("True when the report was recorded.")),
 		),
 		run: s.report,
 	}

@@ -81,14 +81,12 @@ func object(desc string, props ...prop) *schema {
 	return s
 }
 
-// openObject is an output object: every property optional, anything else
-// allowed, so that one schema admits both a result and an error payload.
+// openObject is an output object: the listed properties (the required
+// ones are those every answer carries), anything else allowed.
 func openObject(desc string, props ...prop) *schema {
-	ps := make(properties, len(props))
-	for i, p := range props {
-		ps[i] = prop{name: p.name, s: p.s}
-	}
-	return &schema{Type: "object", Description: desc, Properties: &ps}
+	s := object(desc, props...)
+	s.AdditionalProperties = nil
+	return s
 }
 
 func str(desc string) *schema { return &schema{Type: "string", Description: desc} }
@@ -153,10 +151,18 @@ func errorProps() []prop {
 	}
 }
 
+// errorRequired are the fields every error payload carries (errors.go).
+var errorRequired = []string{"error", "code", "retryable"}
+
 // output returns a tool's output schema: the result's properties plus the
-// error payload's, all optional.
+// error payload's, and one of two sets of required ones: the result's
+// (props declared required) or the error's. So an answer validates only
+// when it is a whole result or a whole error payload.
 func output(desc string, props ...prop) *schema {
-	return openObject(desc, append(props, errorProps()...)...)
+	s := openObject(desc, append(props, errorProps()...)...)
+	s.AnyOf = []*schema{{Type: "object", Required: s.Required}, {Type: "object", Required: errorRequired}}
+	s.Required = nil
+	return s
 }
 
 // sessionIDSchema is the schema of session_id, in step with

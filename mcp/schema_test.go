@@ -249,6 +249,25 @@ func TestOutputSchemas_AdmitErrorPayloads(t *testing.T) {
 	}
 }
 
+// TestOutputSchemas_RequireAnAnswer checks that an output schema says what
+// an answer carries: an empty object is neither a result nor an error
+// payload, and neither is half an error payload. (Every answer of the golden
+// transcripts is validated against its tool's schema in TestGolden.)
+func TestOutputSchemas_RequireAnAnswer(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	_, out := toolSchemas(t, e.connect())
+	if len(out) != 7 {
+		t.Fatalf("got %d tools, want 7", len(out))
+	}
+	for name, r := range out {
+		for _, v := range []string{`{}`, `{"code": "internal"}`, `{"error": "x", "code": "internal"}`} {
+			if err := validateJSON(r, []byte(v)); err == nil {
+				t.Errorf("%s: outputSchema accepts %s", name, v)
+			}
+		}
+	}
+}
+
 func TestErrorPayload(t *testing.T) {
 	e := toolErr(events.CodeUnknownConstraint, "bad").with("index", 2).with("code", "overridden?")
 	got := string(e.payload())
