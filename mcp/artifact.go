@@ -33,8 +33,10 @@ func (s *Server) artifactTool() *tool {
 		return optional("description", str("Optional: "+d+" Shown to the reviewer."))
 	}
 	return &tool{
-		name: "artifact",
-		typ:  events.TypeArtifactError,
+		name:   "artifact",
+		title:  "Stage a draft",
+		access: additive,
+		typ:    events.TypeArtifactError,
 		desc: "Stage a change to a rule, a context file or the META_PROMPT as a local draft for review. " +
 			"Use it only when the task is to refine them; never write draft files yourself. " +
 			"op holds exactly one operation: create, update, rename, delete or discard. " +

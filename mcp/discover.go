@@ -24,8 +24,10 @@ const (
 
 func (s *Server) discoverTool() *tool {
 	return &tool{
-		name: "memdisc",
-		typ:  events.TypeDiscover,
+		name:   "memdisc",
+		title:  "Discover rules, workflows and context",
+		access: readOnly,
+		typ:    events.TypeDiscover,
 		desc: "List the rules, workflows and context files of this workspace without their content, so you can choose what to load with memload. " +
 			"All filters are optional and combine. Items with a local draft have hasDraft true; new drafts appear under their tmp- ids; " +
 			"draftStatus says where a draft is in its review, and draftReason why a person declined it. " +

@@ -24,8 +24,10 @@ const msgUnknownRuleID = "Unknown rule id: %s"
 
 func (s *Server) loadTool() *tool {
 	return &tool{
-		name: "memload",
-		typ:  events.TypeLoad,
+		name:   "memload",
+		title:  "Load rules, workflows and context",
+		access: readOnly,
+		typ:    events.TypeLoad,
 		desc: "Load the content of rules, workflows and context files by id (ids come from memdisc). " +
 			"Rules and workflows come with their constraints: the parts you can declare with memref. " +
 			"Content is null when the hash you already know is current.",

@@ -19,8 +19,10 @@ import (
 
 func (s *Server) referTool() *tool {
 	return &tool{
-		name: "memref",
-		typ:  events.TypeRefer,
+		name:   "memref",
+		title:  "Declare the constraints you applied",
+		access: additive,
+		typ:    events.TypeRefer,
 		desc: "Declare the constraints you applied this turn, all in ONE call at the end of the turn. " +
 			"Each ref names a rule or workflow (ruleId) and one of its constraints (constraintId), both copied exactly from memload. " +
 			"Context files cannot be referred to.",

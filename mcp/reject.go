@@ -10,9 +10,11 @@ import (
 
 func (s *Server) rejectTool() *tool {
 	return &tool{
-		name: "agentrejected",
-		typ:  events.TypeReject,
-		desc: "Close an unsatisfactory turn: record that the result did not follow the loaded rules and constraints (for example when the user rejected it).",
+		name:   "agentrejected",
+		title:  "Record a rejected turn",
+		access: additive,
+		typ:    events.TypeReject,
+		desc:   "Close an unsatisfactory turn: record that the result did not follow the loaded rules and constraints (for example when the user rejected it).",
 		input: object("",
 			optional("reason", str("Optional: why the result was not satisfactory, in a sentence or two.")),
 		),

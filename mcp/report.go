@@ -10,9 +10,11 @@ import (
 
 func (s *Server) reportTool() *tool {
 	return &tool{
-		name: "agentreport",
-		typ:  events.TypeAgentReport,
-		desc: "Close a successful turn: record a short summary of the work you completed. Call it after memref, at the end of the turn.",
+		name:   "agentreport",
+		title:  "Report a finished turn",
+		access: additive,
+		typ:    events.TypeAgentReport,
+		desc:   "Close a successful turn: record a short summary of the work you completed. Call it after memref, at the end of the turn.",
 		input: object("",
 			required("summary", nonEmpty("A short summary of what you did this turn, in a sentence or two. Must not be empty.")),
 		),

@@ -165,6 +165,8 @@ func (c *closeOnce) shutdown() {
 // tool is one of the seven tools: its advertised definition and its body.
 type tool struct {
 	name   string
+	title  string // for people: hosts show it in place of the name
+	access access // what its calls change, for the host (annotations.go)
 	desc   string
 	input  *schema
 	output *schema
@@ -179,7 +181,8 @@ type tool struct {
 }
 
 func (t *tool) spec() *mcp.Tool {
-	return &mcp.Tool{Name: t.name, Description: t.desc, InputSchema: t.input, OutputSchema: t.output}
+	return &mcp.Tool{Name: t.name, Title: t.title, Description: t.desc, InputSchema: t.input, OutputSchema: t.output,
+		Annotations: annotations(t.title, t.access)}
 }
 
 // call is one tools/call as a tool sees it.

@@ -17,8 +17,10 @@ const descSessionID = "The real session or thread id that your host (the agent a
 
 func (s *Server) setupTool() *tool {
 	return &tool{
-		name: "memsetup",
-		typ:  events.TypeSetup,
+		name:   "memsetup",
+		title:  "Start a clumsies session",
+		access: readOnly,
+		typ:    events.TypeSetup,
 		desc: "Start a clumsies session. Call it once, before any other clumsies tool, with the real host session id. " +
 			"Returns the workspace id, the session id and the META_PROMPT frame (its content only when your known hash is out of date). " +
 			"Follow the frame: discover, load, apply, refer, refine, submit.",
