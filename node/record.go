@@ -65,10 +65,14 @@ func (h *Handle) RecordExpecting(ctx context.Context, ev events.Event, exp event
 // nil. The next read answers unavailable until a new owner has caught up.
 func (h *Handle) record(ctx context.Context, ev events.Event, exp *events.Expectation) error {
 	a := appendState{first: time.Now()}
-	sctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), a.first.Add(settleFor))
 	fctx, fcancel := context.WithDeadline(ctx, a.first.Add(settleFor))
 	seq, err := h.appendOnce(fctx, ev, exp, &a)
 	fcancel()
+	// Only a failed first attempt pays for the settling context.
+	sctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if err != nil {
+		sctx, cancel = context.WithDeadline(context.WithoutCancel(ctx), a.first.Add(settleFor))
+	}
 	// No owner starts on a full disk: the outcome stays open until space
 	// is freed, and the agent hears so at once.
 	for err != nil && a.open(err) && sctx.Err() == nil && h.noSpace() == nil {
