@@ -1,6 +1,9 @@
 package adapt
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // Gemini CLI: MCP servers and hooks both in .gemini/settings.json
 // (project) or ~/.gemini/settings.json (user). Hooks are event ->
@@ -10,7 +13,9 @@ import "path/filepath"
 // source, prompt, stop_hook_active, cwd); stdout must be JSON only.
 // SessionStart answers with hookSpecificOutput.additionalContext;
 // AfterAgent refuses with {"decision": "deny", "reason"}, which Gemini
-// sends to the agent as a new prompt.
+// sends to the agent as a new prompt: BeforeAgent fires again with that
+// reason as its prompt. Gemini puts the session-start context in front of
+// the first prompt, as <hook_context>...</hook_context> and a blank line.
 var geminiCLI = &Host{
 	Name:      "gemini-cli",
 	Title:     "Gemini CLI",
@@ -38,7 +43,11 @@ var geminiCLI = &Host{
 			},
 		}
 	},
-	read: readCommon,
+	read: func(ev Event, raw []byte) (Input, error) {
+		in, err := readCommon(ev, raw)
+		in.Prompt = withoutHookContext(in.Prompt)
+		return in, err
+	},
 	answer: func(ev Event, a Answer) []byte {
 		switch {
 		case ev == SessionStart && a.Context != "":
@@ -48,4 +57,18 @@ var geminiCLI = &Host{
 		}
 		return jsonLine(map[string]any{})
 	},
+}
+
+// withoutHookContext returns the user's prompt without the session-start
+// context blocks that Gemini CLI puts in front of it.
+func withoutHookContext(prompt string) string {
+	const open, end = "<hook_context>", "</hook_context>"
+	for strings.HasPrefix(prompt, open) {
+		i := strings.Index(prompt, end)
+		if i < 0 {
+			break
+		}
+		prompt = strings.TrimLeft(prompt[i+len(end):], "\r\n")
+	}
+	return prompt
 }

@@ -45,6 +45,10 @@ type Input struct {
 	Continuing bool
 	// Dir is the folder the host works in, when it says.
 	Dir string
+	// Echo is set on a user prompt that is the stop hook's own reason,
+	// which hosts that cannot refuse a stop in place send back as a new
+	// prompt (Gemini CLI, Copilot CLI): it is not the user's.
+	Echo bool `json:",omitempty"`
 }
 
 // Answer is what a hook tells the host.

@@ -77,6 +77,7 @@ func (h *Host) Read(ev Event, raw []byte) (Input, error) {
 	if in.SessionID == "" {
 		return Input{}, fmt.Errorf("read %s %s input: no session id in it", h.Name, ev)
 	}
+	in.Echo = ev == UserPrompt && isStopReason(in.Prompt, in.SessionID)
 	return in, nil
 }
 

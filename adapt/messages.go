@@ -1,6 +1,9 @@
 package adapt
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // SetupContext is what the session-start hook puts in the agent's context:
 // its real session id, and what the workspace expects of it.
@@ -17,4 +20,10 @@ func StopReason(sessionID string) string {
 	return fmt.Sprintf("clumsies: the user's last prompt has no report yet. Call the clumsies MCP tool "+
 		"agentreport with a short summary of what you did (or agentrejected with the reason you could not "+
 		"follow the guidance), then stop. Your session id is %q.", sessionID)
+}
+
+// isStopReason reports whether prompt is the StopReason of session id,
+// sent back by the host as a prompt.
+func isStopReason(prompt, sessionID string) bool {
+	return strings.TrimSpace(prompt) == StopReason(sessionID)
 }

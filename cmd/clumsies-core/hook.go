@@ -105,6 +105,9 @@ func (c *HookCommand) handle(ctx context.Context, h *adapt.Host, ev adapt.Event,
 	if ev == adapt.Stop && in.Continuing {
 		return answer, nil // the host's loop guard: never hold an agent twice in a row
 	}
+	if in.Echo {
+		return answer, nil // our stop reason sent back as a prompt: not the user's, and no reset of the bound
+	}
 	ws, err := hookWorkspace(dir, in.Dir)
 	if err != nil {
 		return answer, err

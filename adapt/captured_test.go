@@ -1,0 +1,39 @@
+package adapt
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestHosts_CapturedPrompts reads the prompts that real hosts sent
+// (testdata/captured/<host>/, as captured from the programs): the user's
+// prompt comes out alone, and the stop hook's reason sent back is marked
+// as an echo, not the user's.
+func TestHosts_CapturedPrompts(t *testing.T) {
+	for _, c := range []struct {
+		host, file, prompt string
+		echo               bool
+	}{
+		{"gemini-cli", "02-BeforeAgent", "say hi", false},
+		{"gemini-cli", "04-BeforeAgent", StopReason("779f388a-b4e5-401b-911e-a99560533502"), true},
+	} {
+		t.Run(c.host+"/"+c.file, func(t *testing.T) {
+			h, err := Lookup(c.host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := os.ReadFile(filepath.Join("testdata", "captured", c.host, c.file+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := h.Read(UserPrompt, raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Prompt != c.prompt || in.Echo != c.echo {
+				t.Errorf("got prompt %q echo %v, want %q echo %v", in.Prompt, in.Echo, c.prompt, c.echo)
+			}
+		})
+	}
+}
