@@ -17,6 +17,10 @@ func TestHosts_CapturedPrompts(t *testing.T) {
 	}{
 		{"gemini-cli", "02-BeforeAgent", "say hi", false},
 		{"gemini-cli", "04-BeforeAgent", StopReason("779f388a-b4e5-401b-911e-a99560533502"), true},
+		{"copilot", "03-userPromptSubmitted", "say hi", false},
+		{"copilot", "04-UserPromptSubmit", "say hi", false},
+		{"copilot", "07-userPromptSubmitted", StopReason("8f38e517-8a94-492f-9e2c-ed509d6e5eb6"), true},
+		{"copilot", "08-UserPromptSubmit", StopReason("8f38e517-8a94-492f-9e2c-ed509d6e5eb6"), true},
 	} {
 		t.Run(c.host+"/"+c.file, func(t *testing.T) {
 			h, err := Lookup(c.host)

@@ -1,5 +1,6 @@
 // Package adapt owns what clumsies knows of the agent hosts it wires to a
-// workspace (Claude Code, Codex, Cursor, Gemini CLI, opencode): where each
+// workspace (Claude Code, Codex, Cursor, Gemini CLI, opencode, GitHub
+// Copilot CLI): where each
 // keeps its MCP server list and its hooks, in which format, and what its
 // hooks read on stdin and must print on stdout.
 //

@@ -86,7 +86,7 @@ func (h *Host) Read(ev Event, raw []byte) (Input, error) {
 func (h *Host) Answer(ev Event, a Answer) []byte { return h.answer(ev, a) }
 
 // hosts lists every host, in the order the command line shows them.
-var hosts = []*Host{claudeCode, codex, cursor, geminiCLI, opencode}
+var hosts = []*Host{claudeCode, codex, cursor, geminiCLI, opencode, copilot}
 
 // Hosts returns every host.
 func Hosts() []*Host { return slices.Clone(hosts) }

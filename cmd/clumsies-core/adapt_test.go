@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clumsies/clumsies/adapt"
 	"github.com/clumsies/clumsies/internal/testbin"
 )
 
@@ -52,7 +53,7 @@ func TestCLI_Adapt(t *testing.T) {
 
 	var hosts []struct{ Host, Project, User string }
 	r = runIn(t, dir, home, "adapt", "--json")
-	if err := json.Unmarshal([]byte(r.stdout), &hosts); err != nil || len(hosts) != 5 {
+	if err := json.Unmarshal([]byte(r.stdout), &hosts); err != nil || len(hosts) != len(adapt.Hosts()) {
 		t.Fatalf("adapt --json: %v\n%s", err, r.stdout)
 	}
 	for _, h := range hosts {

@@ -71,11 +71,12 @@ func (c *HookCommand) Run(ctx context.Context, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, hookTimeout)
 	defer cancel()
-	answer, err := c.handle(ctx, h, ev, *dir)
+	by := adapt.RunBy(h, os.Getenv) // Copilot CLI runs Claude Code's hooks too
+	answer, err := c.handle(ctx, by, by != h, ev, *dir)
 	if err != nil {
 		fmt.Fprintf(c.m.Stderr, "clumsies hook %s: %v; the agent goes on\n", ev, err)
 	}
-	_, werr := c.m.Stdout.Write(h.Answer(ev, answer))
+	_, werr := c.m.Stdout.Write(by.Answer(ev, answer))
 	return werr
 }
 
@@ -88,8 +89,10 @@ func (c *HookCommand) misuse(format string, args ...any) error {
 
 // handle does the work of one hook and returns the answer. On error the
 // answer is still what the host should get (a session start still tells
-// the agent its id).
-func (c *HookCommand) handle(ctx context.Context, h *adapt.Host, ev adapt.Event, dir string) (adapt.Answer, error) {
+// the agent its id). guest is set when h runs a hook configured for
+// another host (Copilot CLI running Claude Code's): where h's own hooks
+// are wired too, they record the session and the guest stays silent.
+func (c *HookCommand) handle(ctx context.Context, h *adapt.Host, guest bool, ev adapt.Event, dir string) (adapt.Answer, error) {
 	raw, err := io.ReadAll(io.LimitReader(c.m.Stdin, maxHookInput))
 	if err != nil {
 		return adapt.Answer{}, fmt.Errorf("read stdin: %w", err)
@@ -111,6 +114,9 @@ func (c *HookCommand) handle(ctx context.Context, h *adapt.Host, ev adapt.Event,
 	ws, err := hookWorkspace(dir, in.Dir)
 	if err != nil {
 		return answer, err
+	}
+	if home, _ := os.UserHomeDir(); guest && adapt.CopilotHooked(ws.Root, home) {
+		return adapt.Answer{}, nil
 	}
 	hd, err := node.Attach(ctx, ws, node.Options{AttachWait: hookAttachWait, RetryFor: hookRetryFor})
 	if err != nil {

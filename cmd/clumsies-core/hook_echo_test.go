@@ -59,6 +59,7 @@ func TestHook_StopReasonSentBack(t *testing.T) {
 	dir := newWorkspace(t)
 	hosts := []echoHost{
 		{name: "gemini-cli", start: "01-SessionStart", prompt: "02-BeforeAgent", stop: "03-AfterAgent", reasonIn: "04-BeforeAgent"},
+		{name: "copilot", start: "01-sessionStart", prompt: "03-userPromptSubmitted", stop: "05-agentStop", reasonIn: "07-userPromptSubmitted"},
 	}
 	for _, h := range hosts {
 		t.Run(h.name, func(t *testing.T) {
