@@ -29,6 +29,8 @@ var claudeCode = &Host{
 		}}
 		if s == User {
 			p.Notes = []string{"Claude Code rewrites ~/.claude.json while it runs: adapt it with Claude Code closed."}
+		} else {
+			p.Notes = []string{"The interactive `claude` asks once to approve the clumsies server of the project's .mcp.json (it records the answer in .claude/settings.local.json, enabledMcpjsonServers): approve it, or the agent has no clumsies tools."}
 		}
 		return p
 	},

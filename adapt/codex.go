@@ -11,7 +11,11 @@ import (
 // next to it, in Claude Code's layout and with Claude Code's input and
 // output (session_id, source, prompt, stop_hook_active;
 // hookSpecificOutput.additionalContext; {"decision": "block", "reason"}).
-// config.toml expands no variables.
+// config.toml expands no variables. Codex ignores a project's config.toml
+// and hooks until the project is trusted ([projects."<dir>"] trust_level =
+// "trusted" in ~/.codex/config.toml), and under `codex exec` (approval
+// policy never) it refuses every MCP call of a server whose tools are not
+// approved up front (default_tools_approval_mode = "approve").
 var codex = &Host{
 	Name:      "codex",
 	Title:     "Codex",
@@ -21,7 +25,14 @@ var codex = &Host{
 		if s == User {
 			dir = filepath.Join(e.Home, ".codex")
 		}
-		body := fmt.Sprintf("[mcp_servers.clumsies]\ncommand = %s\nargs = [\"serve\"]\n", strconv.Quote(e.command()))
+		// The tools only read rules and add records: approved up front, or
+		// `codex exec` (approval policy "never") fails every call.
+		body := fmt.Sprintf("[mcp_servers.clumsies]\ncommand = %s\nargs = [\"serve\"]\ndefault_tools_approval_mode = \"approve\"\n",
+			strconv.Quote(e.command()))
+		trust := "Codex reads a project's .codex/config.toml and runs its hooks only in a trusted project"
+		if s == Project {
+			trust += fmt.Sprintf(": accept Codex's trust prompt in this folder, or add to ~/.codex/config.toml\n  [projects.%s]\n  trust_level = \"trusted\"", strconv.Quote(e.Root))
+		}
 		return Plan{
 			Files: []File{
 				{Path: filepath.Join(dir, "config.toml"), toml: &tomlEntry{host: "codex", body: body, tables: []string{"mcp_servers.clumsies"}}},
@@ -30,7 +41,9 @@ var codex = &Host{
 			},
 			Notes: []string{
 				"config.toml has no path variable: `clumsies serve` finds the workspace from the folder Codex runs in.",
-				"Codex runs a hook only once you trust it (Codex lists new hooks for review), and project hooks only in a trusted project.",
+				trust + ".",
+				"Codex runs a hook only once you trust it (Codex lists new hooks for review).",
+				"The server entry approves clumsies' tools (default_tools_approval_mode = \"approve\"): they only read rules and record calls, and without it every call fails under `codex exec`.",
 				"Codex releases from before hooks were on by default need `hooks = true` under [features] in config.toml.",
 			},
 		}
