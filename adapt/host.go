@@ -59,6 +59,16 @@ type Host struct {
 	plan   func(s Scope, e Env) Plan
 	read   func(ev Event, raw []byte) (Input, error)
 	answer func(ev Event, a Answer) []byte
+	// events are the events adapt wires hooks for; every event when nil.
+	events []Event
+}
+
+// Events returns the events adapt wires hooks for on h.
+func (h *Host) Events() []Event {
+	if h.events == nil {
+		return Events()
+	}
+	return slices.Clone(h.events)
 }
 
 // Plan returns the files that wire h in scope s.
@@ -86,7 +96,7 @@ func (h *Host) Read(ev Event, raw []byte) (Input, error) {
 func (h *Host) Answer(ev Event, a Answer) []byte { return h.answer(ev, a) }
 
 // hosts lists every host, in the order the command line shows them.
-var hosts = []*Host{claudeCode, codex, cursor, geminiCLI, opencode, copilot}
+var hosts = []*Host{claudeCode, codex, cursor, geminiCLI, opencode, copilot, vscode, windsurf}
 
 // Hosts returns every host.
 func Hosts() []*Host { return slices.Clone(hosts) }

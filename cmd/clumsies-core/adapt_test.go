@@ -84,7 +84,7 @@ func TestCLI_Adapt(t *testing.T) {
 		t.Fatalf("adapt cursor --user: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
-	for _, args := range [][]string{{"adapt", "claude-code", "extra"}, {"adapt", "vscode"}, {"adapt", "--remove"}, {"init", "--adapt", "nope"}} {
+	for _, args := range [][]string{{"adapt", "claude-code", "extra"}, {"adapt", "zed"}, {"adapt", "--remove"}, {"init", "--adapt", "nope"}} {
 		if r := runIn(t, dir, home, args...); r.code != 2 || r.stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q; want a usage error", args, r.code, r.stderr)
 		}

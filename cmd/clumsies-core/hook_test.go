@@ -218,7 +218,11 @@ func TestHook_ClaudeCodeSession(t *testing.T) {
 // that the answers are the host's forms and the events are in the ledger.
 func TestHook_Hosts(t *testing.T) {
 	dir := newWorkspace(t)
+	counts := map[adapt.Event]int{}
 	for _, h := range adapt.Hosts() {
+		if len(h.Events()) == 0 {
+			continue // a host adapt wires no hook for
+		}
 		input := func(ev adapt.Event) []byte {
 			b, err := os.ReadFile(filepath.Join("..", "..", "adapt", "testdata", h.Name, string(ev)+".json"))
 			if err != nil {
@@ -235,14 +239,14 @@ func TestHook_Hosts(t *testing.T) {
 			adapt.UserPrompt:   string(h.Answer(adapt.UserPrompt, adapt.Answer{})),
 			adapt.Stop:         string(h.Answer(adapt.Stop, adapt.Answer{Block: true, Reason: adapt.StopReason(in.SessionID)})),
 		}
-		for _, ev := range adapt.Events() {
+		for _, ev := range h.Events() {
+			counts[ev]++
 			if r := runHook(t, dir, h.Name, ev, input(ev)); r.code != 0 || r.stdout != want[ev] {
 				t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want stdout %q", h.Name, ev, r.code, r.stdout, r.stderr, want[ev])
 			}
 		}
 	}
-	n := len(adapt.Hosts())
-	for typ, n := range map[string]int{"attest.session_start": n, "attest.user_prompt": n, "attest.stop_blocked": n} {
+	for typ, n := range map[string]int{"attest.session_start": counts[adapt.SessionStart], "attest.user_prompt": counts[adapt.UserPrompt], "attest.stop_blocked": counts[adapt.Stop]} {
 		if got := len(eventLines(t, dir, "--type", typ)); got != n {
 			t.Errorf("%s: got %d events, want %d", typ, got, n)
 		}
@@ -283,7 +287,7 @@ func mustRead(tb testing.TB, path string) []byte {
 func TestHook_FailsOpen(t *testing.T) {
 	nowhere := t.TempDir()
 	for _, h := range adapt.Hosts() {
-		for _, ev := range adapt.Events() {
+		for _, ev := range h.Events() {
 			in := claudeInput(t, ev, "s-1", nowhere, false)
 			in = bytes.Replace(in, []byte(`"session_id"`), []byte(`"conversation_id":"s-1","session_id"`), 1)
 			r := runHook(t, nowhere, h.Name, ev, in)
