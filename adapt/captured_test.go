@@ -41,3 +41,26 @@ func TestHosts_CapturedPrompts(t *testing.T) {
 		})
 	}
 }
+
+// TestRunBy: Copilot CLI runs the hooks of Claude Code and VS Code that
+// it finds, with COPILOT_CLI=1; a hook of another host keeps its host.
+func TestRunBy(t *testing.T) {
+	copilotEnv := func(k string) string {
+		if k == "COPILOT_CLI" {
+			return "1"
+		}
+		return ""
+	}
+	for _, h := range Hosts() {
+		want := h
+		if h == claudeCode || h == vscode {
+			want = copilot
+		}
+		if got := RunBy(h, copilotEnv); got != want {
+			t.Errorf("%s under Copilot CLI: run by %s, want %s", h.Name, got.Name, want.Name)
+		}
+		if got := RunBy(h, func(string) string { return "" }); got != h {
+			t.Errorf("%s outside Copilot CLI: run by %s", h.Name, got.Name)
+		}
+	}
+}

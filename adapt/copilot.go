@@ -79,9 +79,10 @@ var copilot = &Host{
 
 // RunBy returns the host that really runs a hook configured for h:
 // Copilot CLI runs the hooks it finds for other hosts (Claude Code's
-// .claude/settings.json) with COPILOT_CLI=1 in their environment.
+// .claude/settings.json, VS Code's file in .github/hooks) with
+// COPILOT_CLI=1 in their environment.
 func RunBy(h *Host, getenv func(string) string) *Host {
-	if h != copilot && getenv("COPILOT_CLI") == "1" {
+	if (h == claudeCode || h == vscode) && getenv("COPILOT_CLI") == "1" {
 		return copilot
 	}
 	return h
