@@ -29,9 +29,9 @@ var codex = &Host{
 		// `codex exec` (approval policy "never") fails every call.
 		body := fmt.Sprintf("[mcp_servers.clumsies]\ncommand = %s\nargs = [\"serve\"]\ndefault_tools_approval_mode = \"approve\"\n",
 			strconv.Quote(e.command()))
-		trust := "Codex reads a project's .codex/config.toml and runs its hooks only in a trusted project"
+		trust := "Codex reads a project's .codex/config.toml and runs its hooks only in a trusted project."
 		if s == Project {
-			trust += fmt.Sprintf(": accept Codex's trust prompt in this folder, or add to ~/.codex/config.toml\n  [projects.%s]\n  trust_level = \"trusted\"", strconv.Quote(e.Root))
+			trust += fmt.Sprintf(" Accept Codex's trust prompt in this folder, or add these lines to ~/.codex/config.toml:\n  [projects.%s]\n  trust_level = \"trusted\"", strconv.Quote(e.Root))
 		}
 		return Plan{
 			Files: []File{
@@ -41,7 +41,7 @@ var codex = &Host{
 			},
 			Notes: []string{
 				"config.toml has no path variable: `clumsies serve` finds the workspace from the folder Codex runs in.",
-				trust + ".",
+				trust,
 				"Codex runs a hook only once you trust it (Codex lists new hooks for review).",
 				"The server entry approves clumsies' tools (default_tools_approval_mode = \"approve\"): they only read rules and record calls, and without it every call fails under `codex exec`.",
 				"Codex releases from before hooks were on by default need `hooks = true` under [features] in config.toml.",
