@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -116,6 +117,18 @@ func (p *project) checkTurn(t *testing.T, m *modelServer, host string) {
 // (`clumsies hook -h` lists them).
 func hasHookEvent(t *testing.T, name string) bool {
 	t.Helper()
-	out, _ := exec.Command(filepath.Join(binDir, "clumsies"), "hook", "-h").CombinedOutput()
-	return strings.Contains(string(out), name)
+	return helpNames(t, "hook", name)
+}
+
+// hasAdaptHost says whether `clumsies adapt` knows the host name.
+func hasAdaptHost(t *testing.T, name string) bool {
+	t.Helper()
+	return helpNames(t, "adapt", name)
+}
+
+// helpNames says whether `clumsies command -h` names name.
+func helpNames(t *testing.T, command, name string) bool {
+	t.Helper()
+	out, _ := exec.Command(filepath.Join(binDir, "clumsies"), command, "-h").CombinedOutput()
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).Match(out)
 }

@@ -22,12 +22,17 @@ const enabled = "CLUMSIES_TEST_HOSTS"
 const hostTimeout = 5 * time.Minute
 
 // binDir holds the clumsies binaries built for the run, put on the hosts'
-// PATH as an installed clumsies is.
+// PATH as an installed clumsies is: built from this tree, or taken from
+// $CLUMSIES_HOSTS_BIN.
 var binDir string
 
 func TestMain(m *testing.M) {
 	if os.Getenv(enabled) == "" {
 		os.Exit(m.Run()) // every test skips
+	}
+	if dir := os.Getenv("CLUMSIES_HOSTS_BIN"); dir != "" {
+		binDir = dir // binaries built elsewhere, e.g. from another branch
+		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "clumsies-hosts-")
 	if err != nil {
