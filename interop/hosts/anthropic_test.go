@@ -42,13 +42,17 @@ func anthropicAPI(s *modelServer, w http.ResponseWriter, r *http.Request, body [
 	}
 	for _, m := range req.Messages {
 		var blocks []struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
+			Type    string          `json:"type"`
+			Name    string          `json:"name"`
+			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(m.Content, &blocks) == nil {
 			for _, b := range blocks {
-				if b.Type == "tool_use" {
+				switch b.Type {
+				case "tool_use":
 					c.called = append(c.called, b.Name)
+				case "tool_result":
+					c.lastResult = string(b.Content)
 				}
 			}
 		}

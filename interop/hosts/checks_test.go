@@ -1,7 +1,9 @@
 package hosts
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -23,6 +25,12 @@ type sessionStats struct {
 	StopsBlocked int    `json:"stopsBlocked"`
 	Compliant    bool   `json:"compliant"`
 }
+
+// prompt is the user's prompt of every run.
+const prompt = "Add an API handler file."
+
+// promptHash is what attest.user_prompt records of prompt.
+var promptHash = fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(prompt)))
 
 // event is one line of `clumsies events --json`.
 type event struct {
@@ -83,6 +91,14 @@ func (p *project) checkTurn(t *testing.T, m *modelServer, host string) {
 	} {
 		if got := count(evs, id, c.typ); got != c.want {
 			t.Errorf("%s: %d %s events of session %q, want %d", c.what, got, c.typ, id, c.want)
+		}
+	}
+	for _, e := range evs {
+		var d struct {
+			SHA256 string `json:"sha256"`
+		}
+		if e.SessionID == id && e.Type == events.TypeUserPrompt && json.Unmarshal(e.Data, &d) == nil && d.SHA256 != promptHash {
+			t.Errorf("the prompt hook recorded a prompt other than the user's %q (sha256 %s, want %s): a host's own text around it, or the stop reason taken for a prompt", prompt, d.SHA256, promptHash)
 		}
 	}
 	var stats struct {

@@ -12,6 +12,9 @@ func TestClaudeCode(t *testing.T) {
 	bin := install(t, claudeCode)
 	m := startModel(t, anthropicAPI)
 	p := newProject(t, "claude-code")
+	h := p.prepareEdit(t, m, "Write", func(path string) map[string]any {
+		return map[string]any{"file_path": path, "content": editedText}
+	})
 	// What approving the project's .mcp.json in the interactive claude writes.
 	writeFile(t, filepath.Join(p.dir, ".claude", "settings.local.json"), `{"enabledMcpjsonServers":["clumsies"]}`)
 	p.runHost(t, []string{
@@ -19,6 +22,7 @@ func TestClaudeCode(t *testing.T) {
 		"ANTHROPIC_API_KEY=stand-in",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_AUTOUPDATER=1",
-	}, bin, "-p", "List the rules of this project.", "--allowedTools", "mcp__clumsies")
+	}, bin, "-p", prompt, "--allowedTools", "mcp__clumsies,Write")
 	p.checkTurn(t, m, "claude-code")
+	p.checkEdit(t, m, h)
 }

@@ -18,6 +18,6 @@ func TestCodex(t *testing.T) {
 		"-c", `model_providers.standin={name="stand-in", base_url="`+m.URL+`/v1", wire_api="responses", env_key="STANDIN_API_KEY"}`,
 		"-c", "model_provider=standin", "-c", "model=stand-in",
 		"--trust", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
-		"List the rules of this project.")
+		prompt)
 	p.checkTurn(t, m, "codex")
 }

@@ -22,6 +22,6 @@ func TestCopilotCLI(t *testing.T) {
 		"COPILOT_MODEL=claude-sonnet-4.5",
 		"COPILOT_OFFLINE=true",
 		"COPILOT_AUTO_UPDATE=false",
-	}, bin, "-p", "List the rules of this project.", "--trust-folder", "--allow-all-tools")
+	}, bin, "-p", prompt, "--trust-folder", "--allow-all-tools")
 	p.checkTurn(t, m, "copilot")
 }

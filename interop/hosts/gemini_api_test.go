@@ -13,6 +13,7 @@ type geminiRequest struct {
 			FunctionCall *struct {
 				Name string `json:"name"`
 			} `json:"functionCall"`
+			FunctionResponse json.RawMessage `json:"functionResponse"`
 		} `json:"parts"`
 	} `json:"contents"`
 	Tools []struct {
@@ -56,6 +57,9 @@ func geminiAPI(s *modelServer, w http.ResponseWriter, r *http.Request, body []by
 		for _, part := range content.Parts {
 			if part.FunctionCall != nil {
 				c.called = append(c.called, part.FunctionCall.Name)
+			}
+			if part.FunctionResponse != nil {
+				c.lastResult = string(part.FunctionResponse)
 			}
 		}
 	}

@@ -19,6 +19,6 @@ func TestGeminiCLI(t *testing.T) {
 	p.runHost(t, []string{
 		"GOOGLE_GEMINI_BASE_URL=" + m.URL,
 		"GEMINI_API_KEY=stand-in",
-	}, bin, "-p", "List the rules of this project.", "--approval-mode", "yolo")
+	}, bin, "-p", prompt, "--approval-mode", "yolo")
 	p.checkTurn(t, m, "gemini-cli")
 }

@@ -25,6 +25,6 @@ func TestOpencode(t *testing.T) {
 			"models":  map[string]any{"stand-in": map[string]any{"name": "stand-in", "tool_call": true}},
 		}},
 	}))
-	p.runHost(t, []string{"OPENCODE_DISABLE_AUTOUPDATE=1"}, bin, "run", "--model", "standin/stand-in", "List the rules of this project.")
+	p.runHost(t, []string{"OPENCODE_DISABLE_AUTOUPDATE=1"}, bin, "run", "--model", "standin/stand-in", prompt)
 	p.checkTurn(t, m, "opencode")
 }

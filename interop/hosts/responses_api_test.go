@@ -18,9 +18,9 @@ type responsesTool struct {
 type responsesRequest struct {
 	Tools []responsesTool `json:"tools"`
 	Input []struct {
-		Type      string `json:"type"`
-		Name      string `json:"name"`
-		Namespace string `json:"namespace"`
+		Type   string          `json:"type"`
+		Name   string          `json:"name"`
+		Output json.RawMessage `json:"output"`
 	} `json:"input"`
 }
 
@@ -52,8 +52,11 @@ func responsesAPI(s *modelServer, w http.ResponseWriter, r *http.Request, body [
 		c.tools = append(c.tools, tool.names()...)
 	}
 	for _, in := range req.Input {
-		if in.Type == "function_call" {
+		switch in.Type {
+		case "function_call":
 			c.called = append(c.called, in.Name)
+		case "function_call_output":
+			c.lastResult = string(in.Output)
 		}
 	}
 	st := s.next(c)

@@ -24,9 +24,10 @@ var announcedID = regexp.MustCompile(`session's id is \\*"([^"\\]+)\\*"`)
 // conversation is what the script needs of one model request, whichever
 // API it came in.
 type conversation struct {
-	body   string   // the request as sent
-	tools  []string // the tool names offered
-	called []string // the tool names the model called so far, in order
+	body       string   // the request as sent
+	tools      []string // the tool names offered
+	called     []string // the tool names the model called so far, in order
+	lastResult string   // the last tool result in the request, as sent
 }
 
 // step is the script's answer: a tool call (tool set) or a text ending the
@@ -45,33 +46,58 @@ type script struct {
 	calls     []string // the tool calls it made, "tool" or "tool:arg"
 	stopSeen  int      // requests that carried the stop hook's reason
 	requests  int
+	edit      *edit    // the edit to make after memdisc, if any
+	denials   []string // the edit's results that named memload
 }
 
-// offered returns the offered tool whose name ends with base (hosts prefix
-// MCP tools with the server's name in their own way), or "".
+// edit is the file-changing tool call a host's script makes after
+// memdisc: the host's own tool (Write, write_file, ...) with its
+// arguments, writing path.
+type edit struct {
+	tool string
+	args map[string]any
+	path string // absolute
+}
+
+// matches says whether the tool name is base, or base under a prefix
+// (hosts prefix MCP tools with the server's name in their own way).
+func matches(name, base string) bool {
+	return name == base || strings.HasSuffix(name, "_"+base) || strings.HasSuffix(name, "-"+base)
+}
+
+// offered returns the offered tool named for base, or "".
 func (c conversation) offered(base string) string {
 	for _, name := range c.tools {
-		if name == base || strings.HasSuffix(name, "_"+base) || strings.HasSuffix(name, "-"+base) {
+		if matches(name, base) {
 			return name
 		}
 	}
 	return ""
 }
 
-// hasCalled says whether the model already called the tool ending in base.
-func (c conversation) hasCalled(base string) bool {
+// calls says how many times the model already called the tool named for
+// base.
+func (c conversation) calls(base string) int {
+	n := 0
 	for _, name := range c.called {
-		if name == base || strings.HasSuffix(name, "_"+base) || strings.HasSuffix(name, "-"+base) {
-			return true
+		if matches(name, base) {
+			n++
 		}
 	}
-	return false
+	return n
 }
 
+func (c conversation) hasCalled(base string) bool { return c.calls(base) > 0 }
+
+// ruleID is the form of a published rule's or workflow's id.
+var ruleID = regexp.MustCompile(`\b[pw]-[0-9a-f]{32}\b`)
+
 // next decides the model's answer to c: memsetup with the announced id,
-// memdisc, end the turn; once the stop hook's reason is back, agentreport,
-// end the turn. A request that offers no memsetup (a host's own side
-// request, such as a title) gets a short text.
+// memdisc, the edit when the script has one (when a gate denies it
+// naming memload: memload the ids it names, then the edit again), end the
+// turn; once the stop hook's reason is back, agentreport, end the turn. A
+// request that offers no memsetup (a host's own side request, such as a
+// title) gets a short text.
 func (s *script) next(c conversation) step {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -87,6 +113,7 @@ func (s *script) next(c conversation) step {
 	if stopBack {
 		s.stopSeen++
 	}
+	e := s.edit
 	switch {
 	case !c.hasCalled("memsetup"):
 		if s.announced == "" {
@@ -95,6 +122,19 @@ func (s *script) next(c conversation) step {
 		return s.call(setup, map[string]any{"session_id": s.announced, "knownHashes": map[string]any{"META_PROMPT.md": ""}})
 	case !c.hasCalled("memdisc"):
 		return s.call(c.offered("memdisc"), map[string]any{})
+	case e != nil && c.calls(e.tool) == 0:
+		return s.call(e.tool, e.args)
+	case e != nil && c.calls(e.tool) == 1 && !c.hasCalled("memload") && strings.Contains(c.lastResult, "memload"):
+		s.denials = append(s.denials, c.lastResult)
+		ids, known := []string{}, map[string]any{}
+		for _, id := range ruleID.FindAllString(c.lastResult, -1) {
+			if _, dup := known[id]; !dup {
+				ids, known[id] = append(ids, id), ""
+			}
+		}
+		return s.call(c.offered("memload"), map[string]any{"ids": ids, "knownHashes": known})
+	case e != nil && c.calls(e.tool) == 1 && c.hasCalled("memload"):
+		return s.call(e.tool, e.args)
 	case c.hasCalled("agentreport"):
 		return step{text: reportedText}
 	case stopBack:
@@ -113,6 +153,20 @@ func (s *script) count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.requests
+}
+
+// setEdit has the script make e after memdisc.
+func (s *script) setEdit(e edit) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.edit = &e
+}
+
+// denied returns the edit's results that named memload: a gate's denials.
+func (s *script) denied() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.denials...)
 }
 
 // seen returns what the script saw and did, for the checks.
