@@ -96,9 +96,10 @@ func (p *project) checkTurn(t *testing.T, m *modelServer, host string) {
 	for _, e := range evs {
 		var d struct {
 			SHA256 string `json:"sha256"`
+			Text   string `json:"text"`
 		}
 		if e.SessionID == id && e.Type == events.TypeUserPrompt && json.Unmarshal(e.Data, &d) == nil && d.SHA256 != promptHash {
-			t.Errorf("the prompt hook recorded a prompt other than the user's %q (sha256 %s, want %s): a host's own text around it, or the stop reason taken for a prompt", prompt, d.SHA256, promptHash)
+			t.Errorf("the prompt hook recorded %q, not the user's prompt %q: a host's own text around it, or the stop reason taken for a prompt", d.Text, prompt)
 		}
 	}
 	var stats struct {

@@ -15,6 +15,9 @@ func TestCopilotCLI(t *testing.T) {
 	bin := install(t, copilotCLI)
 	m := startModel(t, anthropicAPI)
 	p := newProject(t, "copilot")
+	h := p.prepareEdit(t, m, "create", func(path string) map[string]any {
+		return map[string]any{"path": path, "file_text": editedText}
+	})
 	p.runHost(t, []string{
 		"COPILOT_PROVIDER_BASE_URL=" + m.URL,
 		"COPILOT_PROVIDER_TYPE=anthropic",
@@ -24,4 +27,5 @@ func TestCopilotCLI(t *testing.T) {
 		"COPILOT_AUTO_UPDATE=false",
 	}, bin, "-p", prompt, "--trust-folder", "--allow-all-tools")
 	p.checkTurn(t, m, "copilot")
+	p.checkEdit(t, m, h)
 }

@@ -88,6 +88,14 @@ func newProject(t *testing.T, host string) *project {
 		"NO_COLOR=1",
 	}
 	p.clumsies(t, "init")
+	// Keep the prompts' text, to show what a host sent when it is not the
+	// user's prompt.
+	config := filepath.Join(p.dir, ".clumsies", "config.toml")
+	b, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, config, strings.Replace(string(b), "record_prompts = false", "record_prompts = true", 1))
 	p.clumsies(t, "adapt", host)
 	return p
 }

@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -13,6 +14,9 @@ func TestOpencode(t *testing.T) {
 	bin := install(t, opencode)
 	m := startModel(t, anthropicAPI)
 	p := newProject(t, "opencode")
+	h := p.prepareEdit(t, m, "write", func(path string) map[string]any {
+		return map[string]any{"filePath": path, "content": editedText}
+	})
 	writeFile(t, filepath.Join(p.home, ".config", "opencode", "opencode.json"), mustJSON(map[string]any{
 		"$schema":    "https://opencode.ai/config.json",
 		"autoupdate": false,
@@ -25,6 +29,10 @@ func TestOpencode(t *testing.T) {
 			"models":  map[string]any{"stand-in": map[string]any{"name": "stand-in", "tool_call": true}},
 		}},
 	}))
-	p.runHost(t, []string{"OPENCODE_DISABLE_AUTOUPDATE=1"}, bin, "run", "--model", "standin/stand-in", prompt)
+	// opencode run quotes each argument holding a space in the message it
+	// sends, so the prompt goes as words, as typed without quotes.
+	args := append([]string{"run", "--model", "standin/stand-in"}, strings.Fields(prompt)...)
+	p.runHost(t, []string{"OPENCODE_DISABLE_AUTOUPDATE=1"}, bin, args...)
 	p.checkTurn(t, m, "opencode")
+	p.checkEdit(t, m, h)
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -28,7 +29,13 @@ func startModel(t *testing.T, api func(s *modelServer, w http.ResponseWriter, r 
 	if err != nil {
 		t.Fatalf("listen for the stand-in model: %v", err)
 	}
-	s := &modelServer{URL: "http://" + ln.Addr().String(), logf: filepath.Join(t.TempDir(), "model-requests.log")}
+	// $CLUMSIES_HOSTS_LOGS keeps the logs after the run.
+	dir := os.Getenv("CLUMSIES_HOSTS_LOGS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	logf := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "-")+"-model-requests.log")
+	s := &modelServer{URL: "http://" + ln.Addr().String(), logf: logf}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
