@@ -30,9 +30,9 @@ func startModel(t *testing.T, api func(s *modelServer, w http.ResponseWriter, r 
 		t.Fatalf("listen for the stand-in model: %v", err)
 	}
 	// $CLUMSIES_HOSTS_LOGS keeps the logs after the run.
-	dir := os.Getenv("CLUMSIES_HOSTS_LOGS")
+	dir, keep := os.Getenv("CLUMSIES_HOSTS_LOGS"), " (kept)"
 	if dir == "" {
-		dir = t.TempDir()
+		dir, keep = t.TempDir(), " (removed with the test's folder; set CLUMSIES_HOSTS_LOGS=DIR to keep it)"
 	}
 	logf := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "-")+"-model-requests.log")
 	s := &modelServer{URL: "http://" + ln.Addr().String(), logf: logf}
@@ -49,7 +49,7 @@ func startModel(t *testing.T, api func(s *modelServer, w http.ResponseWriter, r 
 	t.Cleanup(func() { srv.Close() })
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("the stand-in model's requests: %s", s.logf)
+			t.Logf("the stand-in model's requests: %s%s", s.logf, keep)
 		}
 	})
 	return s
