@@ -2,9 +2,11 @@ package hosts
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/clumsies/clumsies/events"
@@ -20,33 +22,36 @@ const (
 		"## Errors\n\n- Handlers return wrapped errors.\n"
 )
 
-// typeFileEdit is the post-tool hook's event (events.TypeFileEdit once the
-// hook is merged).
-const typeFileEdit events.Type = "attest.file_edit"
+// The events of the post-tool hook and the gate (events.TypeFileEdit and
+// events.TypeToolGated once they are merged).
+const (
+	typeFileEdit  events.Type = "attest.file_edit"
+	typeToolGated events.Type = "attest.tool_gated"
+)
 
-// editHooks is what the built binary has of the hooks the edit checks
-// need: `post-tool` (evidence) and `pre-tool` (the gate).
+// editHooks says which edit checks run: a check's field is empty when it
+// runs, else why it is skipped.
 type editHooks struct {
-	postTool, preTool bool
+	postTool, preTool string
 	// postToolGap, when set, is why the host runs no post-tool hook for
 	// the scripted edit: with no event recorded, the check is skipped
 	// with it.
 	postToolGap string
 }
 
-// prepareEdit has the script make e after memdisc and readies the
-// workspace for the checks the binary can run: a rule in scope for the
-// edited file, and the gate in block mode. Call it before adapt's
-// workspace is used by the host.
-func (p *project) prepareEdit(t *testing.T, m *modelServer, tool string, args func(path string) map[string]any) editHooks {
+// prepareEdit has the script make the edit with the host's tool after
+// memdisc (args gives its arguments for the absolute path), and readies
+// the workspace for the checks this binary and this host's wiring can
+// run: a rule in scope for the edited file, and the gate in block mode.
+func (p *project) prepareEdit(t *testing.T, m *modelServer, tool string, args func(path string) map[string]any) *editHooks {
 	t.Helper()
-	h := editHooks{postTool: hasHookEvent(t, "post-tool"), preTool: hasHookEvent(t, "pre-tool")}
+	h := &editHooks{postTool: p.hookSkip(t, "post-tool"), preTool: p.hookSkip(t, "pre-tool")}
 	path := filepath.Join(p.dir, filepath.FromSlash(editedFile))
 	m.setEdit(edit{tool: tool, args: args(path), path: path})
-	if h.postTool || h.preTool {
+	if hasHookEvent(t, "post-tool") || hasHookEvent(t, "pre-tool") {
 		writeFile(t, filepath.Join(p.dir, ".clumsies", "rules", filepath.FromSlash(scopedRule)), scopedRules)
 	}
-	if h.preTool {
+	if hasHookEvent(t, "pre-tool") {
 		f, err := os.OpenFile(filepath.Join(p.dir, ".clumsies", "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -59,11 +64,40 @@ func (p *project) prepareEdit(t *testing.T, m *modelServer, tool string, args fu
 	return h
 }
 
+// hookSkip returns why the check of the hook event is skipped, or "" when
+// it runs: the binary must have the event and adapt must have wired it for
+// the host (a file it wrote names it).
+func (p *project) hookSkip(t *testing.T, event string) string {
+	t.Helper()
+	if !hasHookEvent(t, event) {
+		return "this clumsies has no " + event + " hook event yet (`clumsies hook -h` does not list it)"
+	}
+	wired := false
+	filepath.WalkDir(p.dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // unreadable: not adapt's
+		case d.IsDir() && d.Name() == ".clumsies":
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		}
+		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), event) {
+			wired = true
+		}
+		return nil
+	})
+	if !wired {
+		return "clumsies adapt wired no " + event + " hook for this host (no file it wrote names " + event + ")"
+	}
+	return ""
+}
+
 // checkEdit checks the scripted edit: the host's tool wrote the file, a
 // post-tool hook recorded it with the rule in scope, and a gate in block
 // mode denied it until the rules were loaded. The last two are skipped
 // while the binary does not have those hook events.
-func (p *project) checkEdit(t *testing.T, m *modelServer, h editHooks) {
+func (p *project) checkEdit(t *testing.T, m *modelServer, h *editHooks) {
 	t.Helper()
 	id, _, _ := m.seen()
 	if b, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(editedFile))); err != nil || string(b) != editedText {
@@ -71,8 +105,8 @@ func (p *project) checkEdit(t *testing.T, m *modelServer, h editHooks) {
 	}
 	evs := p.ledger(t)
 	t.Run("PostToolRecordsTouchedFile", func(t *testing.T) {
-		if !h.postTool {
-			t.Skip("this clumsies has no post-tool hook event yet (`clumsies hook -h` does not list it)")
+		if h.postTool != "" {
+			t.Skip(h.postTool)
 		}
 		var edits []events.Type
 		for _, e := range evs {
@@ -99,11 +133,23 @@ func (p *project) checkEdit(t *testing.T, m *modelServer, h editHooks) {
 		}
 	})
 	t.Run("GateDeniesEditUntilRulesLoaded", func(t *testing.T) {
-		if !h.preTool {
-			t.Skip("this clumsies has no pre-tool hook event yet (`clumsies hook -h` does not list it)")
+		if h.preTool != "" {
+			t.Skip(h.preTool)
 		}
 		if denied := m.denied(); len(denied) != 1 {
 			t.Errorf("the gate denied the edit %d times naming memload, want once: %q", len(denied), denied)
+		}
+		var decisions []string
+		for _, e := range evs {
+			var d struct {
+				Decision string `json:"decision"`
+			}
+			if e.SessionID == id && e.Type == typeToolGated && json.Unmarshal(e.Data, &d) == nil {
+				decisions = append(decisions, d.Decision)
+			}
+		}
+		if !slices.Equal(decisions, []string{"deny"}) {
+			t.Errorf("the %s events of session %q decide %q, want one deny (the denied edit)", typeToolGated, id, decisions)
 		}
 		if n := count(evs, id, events.TypeLoad); n != 1 {
 			t.Errorf("%d %s events of session %q after the denial, want 1", n, events.TypeLoad, id)

@@ -12,7 +12,7 @@ import (
 
 // opencodeProject is a workspace wired for opencode, with the stand-in
 // model as a provider of the user's opencode.json, and the scripted edit.
-func opencodeProject(t *testing.T, m *modelServer) (*project, editHooks) {
+func opencodeProject(t *testing.T, m *modelServer) (*project, *editHooks) {
 	t.Helper()
 	p := newProject(t, "opencode")
 	h := p.prepareEdit(t, m, "write", func(path string) map[string]any {

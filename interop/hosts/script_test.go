@@ -89,8 +89,8 @@ func (c conversation) calls(base string) int {
 
 func (c conversation) hasCalled(base string) bool { return c.calls(base) > 0 }
 
-// ruleID is the form of a published rule's or workflow's id.
-var ruleID = regexp.MustCompile(`\b[pw]-[0-9a-f]{32}\b`)
+// ruleID is the form of a published object's id (p- a rule, ...).
+var ruleID = regexp.MustCompile(`\b[a-z]-[0-9a-f]{32}\b`)
 
 // next decides the model's answer to c: memsetup with the announced id,
 // memdisc, the edit when the script has one (when a gate denies it
