@@ -38,6 +38,10 @@ run: build ## show clumsies at work: a scripted agent session on a throw-away wo
 test: interop-deps browser-deps ## run every test (unit, golden, end-to-end, interop)
 	$(GO) test -count=1 $(PKGS)
 
+.PHONY: test-hosts
+test-hosts: ## drive the real host programs (npm, pinned, ~2 GB cached in ~/.cache/clumsies/hosts) through a scripted turn
+	CLUMSIES_TEST_HOSTS=1 $(GO) test -count=1 -timeout 60m -v ./interop/hosts
+
 .PHONY: race
 race: interop-deps browser-deps ## run the tests under the race detector
 	$(GO) test -race -count=1 $(PKGS)
