@@ -62,11 +62,13 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"changed":   "True if the hashes differed and the META_PROMPT text was sent.",
 	},
 	reflect.TypeFor[events.DiscoverData](): {
-		"kind":  "Kind filter (rule, workflow or context); absent for all kinds.",
-		"group": "Group filter; absent for all groups.",
-		"query": "Text query; absent when none was given.",
-		"count": "Number of items in the answer (at most the call's limit).",
-		"total": "Number of items that matched, in all pages; absent in events written before memdisc had pages (count was then the number that matched).",
+		"kind":    "Kind filter (rule, workflow or context); absent for all kinds.",
+		"group":   "Group filter; absent for all groups.",
+		"query":   "Text query; absent when none was given.",
+		"count":   "Number of items in the answer (at most the call's limit).",
+		"total":   "Number of items that matched, in all pages; absent in events written before memdisc had pages (count was then the number that matched).",
+		"paths":   "The files the agent said it is about to work on, workspace-relative; absent when it named none.",
+		"inScope": "Number of matching items in scope for paths (their front matter globs match one of them); absent when none is.",
 	},
 	reflect.TypeFor[events.LoadData](): {
 		"items": "One entry per item served, in the order requested.",
