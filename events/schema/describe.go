@@ -143,6 +143,13 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"blocks": "Stops blocked in a row since the session's last prompt, this one included.",
 		"limit":  "Blocks in a row after which the hook lets the agent stop.",
 	},
+	reflect.TypeFor[events.ToolGatedData](): {
+		"host":     "Adapter host that ran the hook.",
+		"tool":     "The host's name of the tool about to run (Write, Edit, write_file, replace, ...).",
+		"paths":    "The files the tool was about to change, relative to the workspace root.",
+		"decision": "deny: the tool was refused ([enforce] mode = \"block\"); warn: it ran and the agent was told what to load (mode = \"warn\").",
+		"missing":  "Ids of the rules and workflows in scope for paths that the session had not loaded: the memload the gate asked for.",
+	},
 	reflect.TypeFor[events.CheckpointData](): {
 		"seq": "Sequence the digest covers: every stored message up to and including it. The checkpoint is " +
 			"stored after it, within 65536 messages (at seq+1 when nothing else was appended meanwhile).",
