@@ -28,12 +28,7 @@ type preToolHook struct {
 // The pre-tool hooks, by host (see the hosts' files for their formats).
 func init() {
 	claudeCode.preTool = &preToolHook{
-		settings: func(s Scope, e Env) string {
-			if s == User {
-				return filepath.Join(e.Home, ".claude", "settings.json")
-			}
-			return filepath.Join(e.Root, ".claude", "settings.json")
-		},
+		settings: settingsIn(".claude"),
 		entry: func(e Env) jsonEntry {
 			return jsonEntry{
 				path: []string{"hooks", "PreToolUse"},
@@ -57,12 +52,7 @@ func init() {
 		},
 	}
 	geminiCLI.preTool = &preToolHook{
-		settings: func(s Scope, e Env) string {
-			if s == User {
-				return filepath.Join(e.Home, ".gemini", "settings.json")
-			}
-			return filepath.Join(e.Root, ".gemini", "settings.json")
-		},
+		settings: settingsIn(".gemini"),
 		entry: func(e Env) jsonEntry {
 			return jsonEntry{
 				path: []string{"hooks", "BeforeTool"},
@@ -83,6 +73,17 @@ func init() {
 			}
 			return jsonLine(map[string]any{})
 		},
+	}
+}
+
+// settingsIn returns where settings.json lives in folder dir of the
+// project, or of the home folder (scope User).
+func settingsIn(dir string) func(s Scope, e Env) string {
+	return func(s Scope, e Env) string {
+		if s == User {
+			return filepath.Join(e.Home, dir, "settings.json")
+		}
+		return filepath.Join(e.Root, dir, "settings.json")
 	}
 }
 

@@ -38,19 +38,7 @@ func TestHosts_PreToolGolden(t *testing.T) {
 			b.WriteString("deny: " + show(h.Answer(PreTool, Answer{Block: true, Reason: "load the rules first"})))
 			b.WriteString("warn: " + show(h.Answer(PreTool, Answer{Context: "rules apply"})))
 			b.WriteString("neutral: " + show(h.Answer(PreTool, Answer{})))
-			golden := filepath.Join("testdata", h.Name, "pre-tool.golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./adapt -update)", err)
-			}
-			if b.String() != string(want) {
-				t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-			}
+			checkGolden(t, filepath.Join("testdata", h.Name, "pre-tool.golden"), b.String())
 		})
 	}
 }

@@ -19,21 +19,11 @@ import (
 // attest.tool_gated append, and the deny). The baselines, in the same run:
 // /bin/true and a bare Go binary that reads its stdin and exits.
 func benchPreTool(ctx context.Context, b *bench) error {
-	runs, events := 40, 10_000
-	if b.quick {
-		runs, events = 10, 1_000
-	}
-	bare, err := buildGo(b.tmp, "stdin", "./internal/bench/stdin")
+	setup, err := newHookSetup(ctx, b, "pretool")
 	if err != nil {
 		return err
 	}
-	ws, _, err := workspace.Init(b.tempDir("pretool"))
-	if err != nil {
-		return err
-	}
-	if err := fillWorkspace(ctx, ws, events); err != nil {
-		return err
-	}
+	runs, events, bare, ws := setup.runs, setup.events, setup.bare, setup.ws
 	rule := filepath.Join(ws.ContentRoot(), "rules", "api", "HANDLERS.md")
 	if err := os.MkdirAll(filepath.Dir(rule), 0o755); err != nil {
 		return err
