@@ -54,6 +54,9 @@ func fenceLine(l, mark string) bool {
 // frontMatter returns the lines inside body's front matter (without the
 // two "---" lines) and body without it; block is nil when body has none.
 func frontMatter(body string) (block []string, rest string) {
+	if !strings.HasPrefix(strings.TrimPrefix(body, "\ufeff"), "---") {
+		return nil, body // the common case, without splitting the body
+	}
 	raw := strings.Split(normalizeNewlines(body), "\n")
 	n := frontMatterLen(raw)
 	if n == 0 {
