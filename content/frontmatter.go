@@ -217,7 +217,10 @@ func scalar(v string) (string, error) {
 		return "", errors.New("an empty glob")
 	}
 	if v[0] != '"' && v[0] != '\'' {
-		if strings.ContainsAny(v[:1], "[]{}&*!|>%@`,") && v[0] != '*' {
+		// YAML reads these as flow collections, anchors, tags, block
+		// scalars or reserved: a glob starting so must be quoted. ("*",
+		// an alias in YAML, is taken as the glob it obviously is.)
+		if strings.IndexByte("[]{}&!|>%@`,", v[0]) >= 0 {
 			return "", fmt.Errorf("the value %s starts with %q: quote it", v, v[0])
 		}
 		return v, nil
