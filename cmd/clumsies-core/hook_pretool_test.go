@@ -163,9 +163,15 @@ func TestHook_PreToolGate(t *testing.T) {
 	}
 }
 
-// TestHook_PreToolFailsOpen: an owner that does not answer lets the edit
-// run, and the hook says why on stderr.
+// TestHook_PreToolFailsOpen: no workspace, or an owner that does not
+// answer, lets the edit run, and the hook says why on stderr.
 func TestHook_PreToolFailsOpen(t *testing.T) {
+	nowhere := t.TempDir()
+	r := runHook(t, nowhere, "claude-code", adapt.PreTool, toolInput(t, "claude-code", "s-1", nowhere, "Edit", filepath.Join(nowhere, "api", "h.go")))
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "clumsies init") {
+		t.Errorf("no workspace: exit %d, stdout %q, stderr %q; want the edit allowed and the reason on stderr", r.code, r.stdout, r.stderr)
+	}
+
 	dir := scopedWorkspace(t, "block")
 	cmd, cl := serve(t, dir)
 	setup(t, cl, "owner-alive")
@@ -174,8 +180,22 @@ func TestHook_PreToolFailsOpen(t *testing.T) {
 	}
 	defer cmd.Process.Signal(syscall.SIGCONT)
 	in := toolInput(t, "claude-code", "s-stopped", dir, "Edit", filepath.Join(dir, "api", "handler.go"))
-	r := runHook(t, dir, "claude-code", adapt.PreTool, in)
+	r = runHook(t, dir, "claude-code", adapt.PreTool, in)
 	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "the agent goes on") {
 		t.Errorf("owner stopped: exit %d, stdout %q, stderr %q; want the edit allowed and the reason on stderr", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestHook_PreToolWithoutOwner: with no process owning the workspace the
+// hook owns it for the check, as the other hooks do, and gates alike.
+func TestHook_PreToolWithoutOwner(t *testing.T) {
+	dir := scopedWorkspace(t, "block")
+	mustRun(t, dir, "publish")
+	out := preTool(t, dir, "gemini-cli", toolInput(t, "gemini-cli", "s-alone", dir, "replace", filepath.Join(dir, "api", "h.go")))
+	if !strings.Contains(out, `"decision":"deny"`) {
+		t.Fatalf("no owner: got %q, want the deny", out)
+	}
+	if evs := eventLines(t, dir, "--type", "attest.tool_gated"); len(evs) != 1 {
+		t.Fatalf("got %d attest.tool_gated events, want 1", len(evs))
 	}
 }
