@@ -59,59 +59,50 @@ func CheckGlob(g string) error {
 // refuses may match nothing, or what its literal text suggests.
 func MatchGlob(g, p string) bool {
 	gs, ps := strings.Split(g, "/"), strings.Split(p, "/")
-	// Each glob segment but "**" matches exactly one path segment, so the
-	// matching of "*" over characters works over segments too: remember
-	// the last "**" and, on a mismatch, let it take one more segment.
-	gi, pi := 0, 0
-	star, taken := -1, 0
-	for pi < len(ps) {
-		switch {
-		case gi < len(gs) && gs[gi] == "**":
-			star, taken = gi, pi
-			gi++
-		case gi < len(gs) && matchSegment(gs[gi], ps[pi]):
-			gi++
-			pi++
-		case star >= 0:
-			taken++
-			gi, pi = star+1, taken
-		default:
-			return false
-		}
-	}
-	for gi < len(gs) && gs[gi] == "**" {
-		gi++
-	}
-	return gi == len(gs)
+	return wildcard(len(gs), len(ps),
+		func(i int) bool { return gs[i] == "**" },
+		func(i, j int) bool { return matchSegment(gs[i], ps[j]) })
 }
 
 // matchSegment reports whether one path segment s matches one glob
 // segment g, where "*" matches any run of characters and "?" one.
 func matchSegment(g, s string) bool {
-	gi, si := 0, 0
-	star, taken := -1, 0
-	for si < len(s) {
+	if !strings.ContainsAny(g, "*?") {
+		return g == s
+	}
+	gr, sr := []rune(g), []rune(s)
+	return wildcard(len(gr), len(sr),
+		func(i int) bool { return gr[i] == '*' },
+		func(i, j int) bool { return gr[i] == '?' || gr[i] == sr[j] })
+}
+
+// wildcard matches a pattern of np elements against a subject of ns
+// elements, where star(i) says that pattern element i matches any run of
+// subject elements (none included) and one(i, j) whether pattern element
+// i matches subject element j alone. It remembers the last star and, on a
+// mismatch, lets it take one more element: every other pattern element
+// matches exactly one subject element, so that choice is the only one to
+// revisit, and the match costs at most np*ns steps.
+func wildcard(np, ns int, star func(i int) bool, one func(i, j int) bool) bool {
+	pi, si := 0, 0
+	last, taken := -1, 0
+	for si < ns {
 		switch {
-		case gi < len(g) && g[gi] == '*':
-			star, taken = gi, si
-			gi++
-		case gi < len(g) && g[gi] == '?':
-			_, n := utf8.DecodeRuneInString(s[si:])
-			gi++
-			si += n
-		case gi < len(g) && g[gi] == s[si]:
-			gi++
+		case pi < np && star(pi):
+			last, taken = pi, si
+			pi++
+		case pi < np && one(pi, si):
+			pi++
 			si++
-		case star >= 0:
-			_, n := utf8.DecodeRuneInString(s[taken:])
-			taken += n
-			gi, si = star+1, taken
+		case last >= 0:
+			taken++
+			pi, si = last+1, taken
 		default:
 			return false
 		}
 	}
-	for gi < len(g) && g[gi] == '*' {
-		gi++
+	for pi < np && star(pi) {
+		pi++
 	}
-	return gi == len(g)
+	return pi == np
 }
