@@ -22,10 +22,10 @@ func Events() []Event { return []Event{SessionStart, UserPrompt, Stop} }
 // ParseEvent checks an event name.
 func ParseEvent(s string) (Event, error) {
 	switch e := Event(s); e {
-	case SessionStart, UserPrompt, Stop:
+	case SessionStart, UserPrompt, Stop, PreTool:
 		return e, nil
 	}
-	return "", fmt.Errorf("unknown hook event %q: want session-start, user-prompt or stop", s)
+	return "", fmt.Errorf("unknown hook event %q: want session-start, user-prompt, stop or pre-tool", s)
 }
 
 // Input is what clumsies reads of a host's hook input.
@@ -49,13 +49,20 @@ type Input struct {
 	// which hosts that cannot refuse a stop in place send back as a new
 	// prompt (Gemini CLI, Copilot CLI): it is not the user's.
 	Echo bool `json:",omitempty"`
+	// Tool is the host's name of the tool about to run (pre-tool).
+	Tool string `json:",omitempty"`
+	// Files are the files the tool is about to change, as the host named
+	// them (absolute, or relative to Dir); none for a tool that changes
+	// no file (pre-tool).
+	Files []string `json:",omitempty"`
 }
 
 // Answer is what a hook tells the host.
 type Answer struct {
 	// Context is text for the agent's context (session-start).
 	Context string
-	// Block refuses a stop, with Reason for the agent to act on.
+	// Block refuses a stop, or a tool (pre-tool), with Reason for the
+	// agent to act on. Context on a pre-tool answer is a warning.
 	Block  bool
 	Reason string
 }

@@ -38,19 +38,7 @@ func TestHosts_HookGolden(t *testing.T) {
 					b.WriteString("allow: " + show(h.Answer(ev, Answer{})))
 					b.WriteString("block: " + show(h.Answer(ev, Answer{Block: true, Reason: StopReason(in.SessionID)})))
 				}
-				golden := filepath.Join("testdata", h.Name, string(ev)+".golden")
-				if *update {
-					if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./adapt -update)", err)
-				}
-				if b.String() != string(want) {
-					t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-				}
+				checkGolden(t, filepath.Join("testdata", h.Name, string(ev)+".golden"), b.String())
 				for _, out := range [][]byte{h.Answer(ev, Answer{}), h.Answer(ev, Answer{Block: true, Reason: "r", Context: "c"})} {
 					if len(out) > 0 && !json.Valid(out) {
 						t.Errorf("answer %q is not JSON", out)
@@ -58,6 +46,23 @@ func TestHosts_HookGolden(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// checkGolden compares got with the golden file, which -update rewrites.
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./adapt -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 

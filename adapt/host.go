@@ -56,9 +56,10 @@ type Host struct {
 	// memsetup needs.
 	SessionID string
 
-	plan   func(s Scope, e Env) Plan
-	read   func(ev Event, raw []byte) (Input, error)
-	answer func(ev Event, a Answer) []byte
+	plan    func(s Scope, e Env) Plan
+	read    func(ev Event, raw []byte) (Input, error)
+	answer  func(ev Event, a Answer) []byte
+	preTool *preToolHook // nil for a host without a pre-tool hook (pretool.go)
 	// events are the events adapt wires hooks for; every event when nil.
 	events []Event
 }
@@ -74,13 +75,23 @@ func (h *Host) Events() []Event {
 // Plan returns the files that wire h in scope s.
 func (h *Host) Plan(s Scope, e Env) Plan {
 	p := h.plan(s, e)
+	if h.preTool != nil {
+		h.preTool.wire(&p, s, e)
+	}
 	p.Host, p.Scope = h.Name, s
 	return p
 }
 
 // Read decodes the host's hook input for ev.
 func (h *Host) Read(ev Event, raw []byte) (Input, error) {
-	in, err := h.read(ev, raw)
+	read := h.read
+	if ev == PreTool {
+		if h.preTool == nil {
+			return Input{}, fmt.Errorf("read %s %s input: %s has no pre-tool hook", h.Name, ev, h.Title)
+		}
+		read = func(_ Event, raw []byte) (Input, error) { return h.preTool.read(raw) }
+	}
+	in, err := read(ev, raw)
 	if err != nil {
 		return Input{}, fmt.Errorf("read %s %s input: %w", h.Name, ev, err)
 	}
@@ -93,7 +104,15 @@ func (h *Host) Read(ev Event, raw []byte) (Input, error) {
 
 // Answer renders a for ev in the host's output format: what the hook
 // prints on stdout, possibly nothing.
-func (h *Host) Answer(ev Event, a Answer) []byte { return h.answer(ev, a) }
+func (h *Host) Answer(ev Event, a Answer) []byte {
+	if ev == PreTool {
+		if h.preTool == nil {
+			return nil
+		}
+		return h.preTool.answer(a)
+	}
+	return h.answer(ev, a)
+}
 
 // hosts lists every host, in the order the command line shows them.
 var hosts = []*Host{claudeCode, codex, cursor, geminiCLI, opencode, copilot, vscode, windsurf}

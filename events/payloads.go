@@ -18,6 +18,10 @@ type DiscoverData struct {
 	Query string `json:"query,omitempty"`
 	Count int    `json:"count"`           // items in the answer
 	Total int    `json:"total,omitempty"` // items that matched, in all pages`
+	// Paths are the files the agent named (workspace-relative), and
+	// InScope how many of the matching items are in scope for them.
+	Paths   []string `json:"paths,omitempty"`
+	InScope int      `json:"inScope,omitempty"`
 }
 
 // LoadData is the payload of attest.load.

@@ -126,6 +126,12 @@ var table = []typeInfo{
 			"refuses to let the agent stop because the session's last prompt has no report after it. The hook " +
 			"lets the agent go after limit blocks in a row, or when the host says it is already continuing " +
 			"because of a stop hook. Not a tool call."},
+	{typ: TypeToolGated, family: familyHook, payload: newPayload[ToolGatedData],
+		title: "edit gated", description: "Written by the pre-tool hook (clumsies hook pre-tool) " +
+			"when the workspace's gate ([enforce] mode = \"warn\" or \"block\" in config.toml) met a tool about to " +
+			"change files that rules or workflows apply to (their front matter paths) which the session had not " +
+			"loaded with memload: decision deny when the tool was refused, warn when it ran and the agent was told " +
+			"what to load. missing names the ids to load. Not a tool call."},
 	{typ: TypeCheckpoint, family: familyLedger, payload: newPayload[CheckpointData],
 		title: "hash chain pinned", description: "Written by the workspace's owner every " +
 			"so many events and when it shuts down, after the events it covers: the chain digest over " +

@@ -22,6 +22,9 @@ const (
 func teamItem(o hubwire.CatalogObject, withBody bool) projections.Item {
 	it := projections.Item{ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Hash: o.Hash,
 		Description: o.Description, Published: true, Source: SourceTeam, Revision: o.Revision}
+	if o.Kind == content.KindRule || o.Kind == content.KindWorkflow {
+		it.Paths, _ = content.ParsePaths(o.Body) // checked when the hub accepted it
+	}
 	if withBody {
 		it.Body = o.Body
 		if o.Kind == content.KindRule || o.Kind == content.KindWorkflow {

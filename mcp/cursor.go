@@ -16,9 +16,12 @@ import (
 // starts after it, so items published or removed between two pages neither
 // repeat nor shift the pages. It travels as opaque base64url JSON.
 type cursor struct {
-	Rank int    `json:"r"`
-	Path string `json:"p"`
-	ID   string `json:"i"`
+	// Scope is 1 for an item after those in scope for memdisc's paths,
+	// which come first; 0 for an item in scope, and without paths.
+	Scope int    `json:"s,omitempty"`
+	Rank  int    `json:"r"`
+	Path  string `json:"p"`
+	ID    string `json:"i"`
 }
 
 // cursorOf returns the sort key of an item.
@@ -28,7 +31,7 @@ func cursorOf(it projections.Item) cursor {
 
 // before reports whether c sorts before k.
 func (c *cursor) before(k cursor) bool {
-	return cmp.Or(cmp.Compare(c.Rank, k.Rank), strings.Compare(c.Path, k.Path), strings.Compare(c.ID, k.ID)) < 0
+	return cmp.Or(cmp.Compare(c.Scope, k.Scope), cmp.Compare(c.Rank, k.Rank), strings.Compare(c.Path, k.Path), strings.Compare(c.ID, k.ID)) < 0
 }
 
 func (c cursor) encode() string {

@@ -38,6 +38,8 @@ func (s *Server) discoverTool() *tool {
 			optional("query", str("Only items whose id, path, name, group or description contain every word of this text (case-insensitive).")),
 			optional("limit", integer(fmt.Sprintf("At most this many items in the answer, from 1 to %d; %d when omitted. total says how many matched.", maxDiscoverLimit, defaultDiscoverLimit))),
 			optional("cursor", str("To get the next page of a truncated answer: its nextCursor, with the same filters.")),
+			optional("paths", array("The files you are about to work on (relative to the workspace root, or absolute inside it). "+
+				"The rules and workflows whose paths match one of them come first, each with matched: load those before you edit the files.", str(""), 1)),
 		),
 		output: output("The inventory.",
 			required("items", array("The matching items, ordered by path.", openObject("",
@@ -54,8 +56,11 @@ func (s *Server) discoverTool() *tool {
 					string(catalog.StatusDraft), string(catalog.StatusInReview), string(catalog.StatusApplied),
 					string(catalog.StatusDeclined), string(catalog.StatusConflicted))),
 				optional("draftReason", str("Why the last draft was declined or conflicted.")),
+				optional("paths", array("The files this rule or workflow applies to, as globs (** spans folders, * and ? stay within one); absent when it applies to no file in particular.", str(""), 0)),
+				optional("matched", array("Which of the paths you passed this item applies to; present only on the items in scope for them, which come first.", str(""), 1)),
 			), 0)),
 			required("total", integer("How many items matched the filters, in all pages.")),
+			optional("inScope", integer("When you passed paths: how many of the matching items are in scope for them (they come first).")),
 			required("truncated", boolean("True when more items matched than this answer holds: narrow the filters, or ask for the next page with nextCursor.")),
 			optional("nextCursor", str("Pass it as cursor, with the same filters, for the next page; present when truncated.")),
 			optional("hint", str("When truncated: how to narrow the search.")),
@@ -67,6 +72,7 @@ func (s *Server) discoverTool() *tool {
 type discoverResult struct {
 	Items      []discoverItem `json:"items"`
 	Total      int            `json:"total"`
+	InScope    *int           `json:"inScope,omitempty"` // with paths only
 	Truncated  bool           `json:"truncated"`
 	NextCursor string         `json:"nextCursor,omitempty"`
 	Hint       string         `json:"hint,omitempty"`
@@ -83,6 +89,8 @@ type discoverItem struct {
 	HasDraft    bool         `json:"hasDraft"`
 	DraftStatus string       `json:"draftStatus,omitempty"`
 	DraftReason string       `json:"draftReason,omitempty"`
+	Paths       []string     `json:"paths,omitempty"`   // the item's globs
+	Matched     []string     `json:"matched,omitempty"` // the call's paths they match
 	// Source is "repo" (the repository's content tree) or "team" (the
 	// team's catalog at the hub); Revision is a team object's revision.
 	Source   string `json:"source"`
@@ -105,7 +113,7 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 	if err := requireSession(c); err != nil {
 		return nil, e, err
 	}
-	f, err := decodeObject(c.raw, "", "kind", "group", "query", "limit", "cursor")
+	f, err := decodeObject(c.raw, "", "kind", "group", "query", "limit", "cursor", "paths")
 	if err != nil {
 		return nil, e, err
 	}
@@ -138,17 +146,25 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 	if err != nil {
 		return nil, e, err
 	}
+	scope, err := s.readScopePaths(f)
+	if err != nil {
+		return nil, e, err
+	}
 	items, err := s.cfg.Catalog.List(ctx, projections.Filter{Kind: kind, Group: group, Query: query})
 	if err != nil {
 		return nil, e, fmt.Errorf("list the catalog: %w", err)
 	}
 	res := discoverResult{Items: make([]discoverItem, 0, min(len(items), limit))}
-	for _, it := range items {
+	items, matched := scopeFirst(items, scope)
+	for i, it := range items {
 		if it.Kind == content.KindMPF {
 			continue
 		}
 		res.Total++
 		key := cursorOf(it)
+		if scope != nil && matched[i] == nil {
+			key.Scope = 1 // after the items in scope
+		}
 		if after != nil && !after.before(key) {
 			continue
 		}
@@ -161,14 +177,29 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 			Hash: it.Hash, Description: it.Description, HasDraft: it.HasDraft,
 			DraftStatus: string(it.DraftStatus), DraftReason: it.DraftReason,
 			Source: sourceOf(it), Revision: it.Revision, Shadows: it.Shadows,
+			Paths: it.Paths, Matched: matched[i],
 		})
 	}
 	if res.Truncated {
 		last := res.Items[len(res.Items)-1]
-		res.NextCursor = cursor{Rank: content.NamespaceOf(last.Kind).Rank(), Path: last.Path, ID: last.ID}.encode()
+		next := cursor{Rank: content.NamespaceOf(last.Kind).Rank(), Path: last.Path, ID: last.ID}
+		if scope != nil && last.Matched == nil {
+			next.Scope = 1
+		}
+		res.NextCursor = next.encode()
 		res.Hint = fmt.Sprintf("%d items matched and this answer holds %d: narrow it with kind, group or query words (from the paths and descriptions you see), or pass nextCursor as cursor for the next page.", res.Total, len(res.Items))
 	}
-	e.payload = events.DiscoverData{Kind: kind, Group: group, Query: query, Count: len(res.Items), Total: res.Total}
+	data := events.DiscoverData{Kind: kind, Group: group, Query: query, Count: len(res.Items), Total: res.Total}
+	if scope != nil {
+		n := 0
+		for i, it := range items {
+			if matched[i] != nil && it.Kind != content.KindMPF {
+				n++
+			}
+		}
+		res.InScope, data.Paths, data.InScope = &n, scope.rel, n
+	}
+	e.payload = data
 	return res, e, nil
 }
 

@@ -21,6 +21,10 @@ import (
 
 const testWorkspace = "ws-mcp-test"
 
+// testRoot is the workspace folder the test server names: memdisc reads
+// absolute paths under it.
+const testRoot = "/home/dev/project"
+
 // env is a server over real parts: a MemoryLog, a projections store on an
 // in-memory file system following it, and a LogLedger.
 type env struct {
@@ -52,6 +56,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 	tb.Cleanup(cancel)
 	e.srv = NewServer(Config{
 		WorkspaceID: testWorkspace,
+		Root:        testRoot,
 		Catalog:     e.catalog,
 		Ledger:      LogLedger{Log: e.ledger, Store: waiter},
 		Logger:      slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

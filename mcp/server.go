@@ -42,6 +42,7 @@ type Catalog interface {
 // Config configures a Server.
 type Config struct {
 	WorkspaceID string       // ws-...; stamped on every event
+	Root        string       // the workspace's folder: memdisc reads absolute paths inside it
 	Catalog     Catalog      // what the tools read
 	Ledger      Ledger       // where every call is recorded
 	Logger      *slog.Logger // failures in full (never stdout: it is the protocol); nil means stderr

@@ -71,6 +71,9 @@ type complianceRow struct {
 	StopsBlocked uint64 `json:"stopsBlocked"`
 	Pending      bool   `json:"pending"`
 	BlocksInRow  uint64 `json:"blocksInRow"`
+	// Loaded are the ids the session loaded with memload, sorted (the
+	// pre-tool gate's question: gate.go).
+	Loaded []string `json:"loaded,omitempty"`
 }
 
 func (r *complianceRow) compliance() Compliance {
@@ -105,7 +108,7 @@ func (m *complianceModel) apply(d decoded) {
 	}
 	if !ev.Type.IsHook() {
 		switch ev.Type {
-		case events.TypeSetup, events.TypeRefer, events.TypeAgentReport, events.TypeReject:
+		case events.TypeSetup, events.TypeRefer, events.TypeAgentReport, events.TypeReject, events.TypeLoad:
 		default:
 			return
 		}
@@ -146,6 +149,12 @@ func (m *complianceModel) apply(d decoded) {
 	case events.TypeRefer:
 		if r, ok := d.payload.(refs); ok {
 			c.Refs += uint64(len(r))
+		}
+	case events.TypeLoad:
+		if p, ok := d.payload.(*events.LoadData); ok {
+			for _, it := range p.Items {
+				c.load(it.ID)
+			}
 		}
 	}
 	m.touched[ev.SessionID] = struct{}{}

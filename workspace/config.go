@@ -42,6 +42,8 @@ type Config struct {
 	ReadOnly bool `toml:"read_only"`
 	// Hub holds the optional hub connection.
 	Hub HubConfig `toml:"hub"`
+	// Enforce is the pre-tool gate's [enforce] table (enforce.go).
+	Enforce EnforceConfig `toml:"enforce"`
 }
 
 // HubConfig is the [hub] table.
@@ -90,6 +92,9 @@ func ReadConfig(file string) (Config, error) {
 		if _, err := ParseSize(cfg.MaxStore); err != nil {
 			return cfg, fmt.Errorf("read %s: max_store: %w", file, err)
 		}
+	}
+	if err := cfg.Enforce.check(); err != nil {
+		return cfg, fmt.Errorf("read %s: %w", file, err)
 	}
 	if !insideWorkspace(cfg.Content) {
 		return cfg, fmt.Errorf("read %s: content %q points outside the workspace; give a folder relative to the workspace, like %q", file, cfg.Content, DefaultContent)

@@ -105,6 +105,9 @@ func TestReadConfig(t *testing.T) {
 		{"MaxStoreBad", "workspace_id = \"ws-abc\"\nmax_store = \"lots\"\n", "max_store: size \"lots\": want a positive whole number"},
 		{"MaxStoreZero", "workspace_id = \"ws-abc\"\nmax_store = \"0GiB\"\n", "max_store"},
 		{"DriveLetter", "workspace_id = \"ws-abc\"\ncontent = \"C:/agents\"\n", "outside"},
+		{"EnforceBlock", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"block\"\n", ""},
+		{"EnforceBad", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"strict\"\n", `enforce mode "strict": want "off", "warn" or "block"`},
+		{"EnforceUnknownKey", "workspace_id = \"ws-abc\"\n[enforce]\nlevel = \"block\"\n", "unknown setting"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -79,7 +79,7 @@ func (c *DemoCommand) Run(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(out, "Demo workspace %s in %s\nPublished %d content files from .clumsies/ (META_PROMPT.md, rules/).\n\n", ws.ID(), dir, published.Count)
 
-	srv := mcp.NewServer(mcp.Config{WorkspaceID: ws.ID(), Catalog: n.Store, Ledger: mcp.LogLedger{Log: n.Log, Store: n.Store}, Version: version()})
+	srv := mcp.NewServer(mcp.Config{WorkspaceID: ws.ID(), Root: ws.Root, Catalog: n.Store, Ledger: mcp.LogLedger{Log: n.Log, Store: n.Store}, Version: version()})
 	cl, err := mcp.Connect(ctx, srv)
 	if err != nil {
 		return err

@@ -45,7 +45,7 @@ const (
 
 // Run implements command.
 func (c *HookCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("hook", "hook EVENT --host HOST [--workspace DIR]   (EVENT: session-start, user-prompt, stop)")
+	fs := c.m.newFlags("hook", "hook EVENT --host HOST [--workspace DIR]   (EVENT: session-start, user-prompt, stop, pre-tool)")
 	host := fs.String("host", "", "the `HOST` whose hook this is: "+strings.Join(adapt.Names(), ", "))
 	dir := fs.String("workspace", "", "workspace `DIR` (default: found from the folder the host names in its input, else the current folder)")
 	var event string
@@ -100,6 +100,9 @@ func (c *HookCommand) handle(ctx context.Context, h *adapt.Host, guest bool, ev 
 	in, err := h.Read(ev, raw)
 	if err != nil {
 		return adapt.Answer{}, err
+	}
+	if ev == adapt.PreTool {
+		return c.preTool(ctx, h, in, dir)
 	}
 	var answer adapt.Answer
 	if ev == adapt.SessionStart {

@@ -101,7 +101,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		opts.WatchContent = published.report
 	}
 	if ln == nil {
-		return c.serveStdio(ctx, ws.ID(), earlyFrame(ws), readOnly, opts, published)
+		return c.serveStdio(ctx, ws.ID(), ws.Root, earlyFrame(ws), readOnly, opts, published)
 	}
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
@@ -120,6 +120,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
 		WorkspaceID: h.Workspace().ID(),
+		Root:        h.Workspace().Root,
 		Catalog:     h,
 		Ledger:      h,
 		Logger:      logger,
@@ -138,7 +139,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 // ledger, the read models and the publish scan. A workspace that cannot be
 // opened makes every call answer unavailable with the reason (logged on
 // stderr too), and is serve's error when the session ends.
-func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func() (string, error), readOnly bool, opts node.Options, published *publishReport) error {
+func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame func() (string, error), readOnly bool, opts node.Options, published *publishReport) error {
 	// Mistakes in the flags are answered before anything is served.
 	if _, err := c.ws.syncMode(); err != nil {
 		return err
@@ -165,6 +166,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
 		WorkspaceID: wsID,
+		Root:        root,
 		Catalog:     o,
 		Ledger:      o,
 		Logger:      logger,

@@ -62,11 +62,13 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"changed":   "True if the hashes differed and the META_PROMPT text was sent.",
 	},
 	reflect.TypeFor[events.DiscoverData](): {
-		"kind":  "Kind filter (rule, workflow or context); absent for all kinds.",
-		"group": "Group filter; absent for all groups.",
-		"query": "Text query; absent when none was given.",
-		"count": "Number of items in the answer (at most the call's limit).",
-		"total": "Number of items that matched, in all pages; absent in events written before memdisc had pages (count was then the number that matched).",
+		"kind":    "Kind filter (rule, workflow or context); absent for all kinds.",
+		"group":   "Group filter; absent for all groups.",
+		"query":   "Text query; absent when none was given.",
+		"count":   "Number of items in the answer (at most the call's limit).",
+		"total":   "Number of items that matched, in all pages; absent in events written before memdisc had pages (count was then the number that matched).",
+		"paths":   "The files the agent said it is about to work on, workspace-relative; absent when it named none.",
+		"inScope": "Number of matching items in scope for paths (their front matter globs match one of them); absent when none is.",
 	},
 	reflect.TypeFor[events.LoadData](): {
 		"items": "One entry per item served, in the order requested.",
@@ -140,6 +142,13 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"host":   "Adapter host that ran the hook.",
 		"blocks": "Stops blocked in a row since the session's last prompt, this one included.",
 		"limit":  "Blocks in a row after which the hook lets the agent stop.",
+	},
+	reflect.TypeFor[events.ToolGatedData](): {
+		"host":     "Adapter host that ran the hook.",
+		"tool":     "The host's name of the tool about to run (Write, Edit, write_file, replace, ...).",
+		"paths":    "The files the tool was about to change, relative to the workspace root.",
+		"decision": "deny: the tool was refused ([enforce] mode = \"block\"); warn: it ran and the agent was told what to load (mode = \"warn\").",
+		"missing":  "Ids of the rules and workflows in scope for paths that the session had not loaded: the memload the gate asked for.",
 	},
 	reflect.TypeFor[events.CheckpointData](): {
 		"seq": "Sequence the digest covers: every stored message up to and including it. The checkpoint is " +

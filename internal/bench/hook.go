@@ -22,24 +22,11 @@ import (
 // baselines, in the same run: /bin/true and a bare Go binary that reads
 // its stdin and exits.
 func benchHook(ctx context.Context, b *bench) error {
-	runs, events := 40, 10_000
-	if b.quick {
-		runs, events = 10, 1_000
-	}
-	bare, err := buildGo(b.tmp, "stdin", "./internal/bench/stdin")
+	setup, err := newHookSetup(ctx, b, "hook")
 	if err != nil {
 		return err
 	}
-	ws, _, err := workspace.Init(b.tempDir("hook"))
-	if err != nil {
-		return err
-	}
-	if err := fillWorkspace(ctx, ws, events); err != nil {
-		return err
-	}
-	if _, _, err := timeRun(b.bin, "stats", "--workspace", ws.Root); err != nil { // catch the read models up
-		return err
-	}
+	runs, events, bare, ws := setup.runs, setup.events, setup.bare, setup.ws
 	input, err := json.Marshal(map[string]any{"session_id": "bench-session", "cwd": ws.Root,
 		"hook_event_name": "UserPromptSubmit", "prompt": "Add a retry to the payment client"})
 	if err != nil {

@@ -72,6 +72,7 @@ func main() {
 		{"concurrency", benchConcurrency},
 		{"takeover", benchTakeover},
 		{"hook", benchHook},
+		{"pretool", benchPreTool},
 		{"liveedit", benchLiveEdit},
 		{"hub", benchHub},
 		{"teamcatalog", benchTeamCatalog},

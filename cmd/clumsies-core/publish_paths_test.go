@@ -1,0 +1,35 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A rule whose front matter has a bad glob is not published: publish
+// names the file and the glob, as for other bad files; fixed, it is
+// published with its paths.
+func TestCLI_PublishBadPaths(t *testing.T) {
+	dir := newWorkspace(t)
+	rule := filepath.Join(dir, ".clumsies/rules/api/HANDLERS.md")
+	if err := os.MkdirAll(filepath.Dir(rule), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const body = "# Handlers\n\nHow handlers answer.\n\n## Errors\n\n- Map errors once.\n"
+	if err := os.WriteFile(rule, []byte("---\npaths:\n  - \"api/**/*.{go,ts}\"\n---\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, "publish")
+	if r.code == 0 || !strings.Contains(r.stderr, "rules/api/HANDLERS.md") || !strings.Contains(r.stderr, `"api/**/*.{go,ts}"`) {
+		t.Fatalf("got exit %d, stderr %q; want an error naming the file and the glob", r.code, r.stderr)
+	}
+	if evs := eventLines(t, dir); len(evs) != 0 {
+		t.Fatalf("a bad file published %d events, want none", len(evs))
+	}
+	if err := os.WriteFile(rule, []byte("---\npaths:\n  - \"api/**/*.go\"\n---\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, "publish")
+	mustRun(t, dir, "verify")
+}

@@ -1,0 +1,41 @@
+package node
+
+import (
+	"context"
+
+	"github.com/clumsies/clumsies/projections"
+)
+
+// GateQuery asks what the pre-tool gate needs of a session about to change
+// files: Paths are workspace-relative.
+type GateQuery struct {
+	Session string   `json:"session"`
+	Paths   []string `json:"paths"`
+}
+
+var mGate = register("gate", (*owner).gate)
+
+// Gate returns the rules and workflows in scope for q.Paths (team objects
+// included) that session q.Session has not loaded, with every event
+// appended before the call applied: a memload the agent has just made
+// counts.
+func (h *Handle) Gate(ctx context.Context, q GateQuery) (projections.Gate, error) {
+	return mGate.call(ctx, h, q)
+}
+
+// gate catches the read models up with the log, then reads.
+func (o *owner) gate(ctx context.Context, q GateQuery) (projections.Gate, error) {
+	if _, err := o.catchUp(ctx, struct{}{}); err != nil {
+		return projections.Gate{}, err
+	}
+	return read(o, func(s *projections.Store) (projections.Gate, error) {
+		items, err := s.List(ctx, projections.Filter{})
+		if err == nil {
+			items, err = o.n.overlay().List(ctx, items, projections.Filter{}, s)
+		}
+		if err != nil {
+			return projections.Gate{}, err
+		}
+		return projections.GateOf(items, q.Paths, s.SessionLoaded(q.Session)), nil
+	})
+}
