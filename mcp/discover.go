@@ -30,7 +30,7 @@ func (s *Server) discoverTool() *tool {
 		typ:    events.TypeDiscover,
 		desc: "List the rules, workflows and context files of this workspace without their content, so you can choose what to load with memload. " +
 			"All filters are optional and combine. Items with a local draft have hasDraft true; new drafts appear under their tmp- ids; " +
-			"draftStatus says where a draft is in its review, and draftReason why a person declined it. " +
+			"draftStatus says where a draft is in its review, and draftReason why a person declined it (a declined new file stays listed under its tmp- id). " +
 			"An answer holds at most limit items (200 unless you ask otherwise) and says total and truncated: when truncated, narrow the filters or pass nextCursor as cursor.",
 		input: object("",
 			optional("kind", enum("Only items of this kind.", string(content.KindRule), string(content.KindWorkflow), string(content.KindContext))),
