@@ -191,6 +191,9 @@ type call struct {
 	raw     json.RawMessage // the arguments as sent
 	session string          // the agent session bound to conn, "" before memsetup
 	state   any             // what run leaves for commit
+	// openWait is how long the call waited for the workspace to open
+	// (Config.Ready) before it began; 0 when it was open.
+	openWait time.Duration
 }
 
 // recordTimeout bounds how long a call waits for its event to be recorded.
@@ -212,8 +215,9 @@ const decideFor = 5 * time.Second
 // when another writer came first it reads and decides again.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		start := time.Now()
 		c := &call{conn: req.Session, raw: req.Params.Arguments}
+		c.openWait = s.waitReady(ctx)
+		start := time.Now()
 		c.session = s.sessions.of(c.conn)
 		for {
 			res, err := s.attempt(ctx, t, c, start)
@@ -226,6 +230,29 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 			return res, nil
 		}
 	}
+}
+
+// waitReady waits, if the workspace is still opening (Config.Ready), until
+// it is open or ctx ends, and returns how long it waited: a call's
+// recorded duration is its own, and the wait is recorded apart
+// (events.Event.OpenWaitUs), so that the first call after a start does not
+// skew the tools' timings.
+func (s *Server) waitReady(ctx context.Context) time.Duration {
+	r := s.cfg.Ready
+	if r == nil {
+		return 0
+	}
+	select {
+	case <-r:
+		return 0
+	default:
+	}
+	begin := time.Now()
+	select {
+	case <-r:
+	case <-ctx.Done():
+	}
+	return max(time.Since(begin), time.Microsecond)
 }
 
 // attempt runs one decision of a call and records it. It returns an
@@ -249,6 +276,7 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	took := time.Since(start)
 	ev, fail := s.newEvent(t.name, e, c.raw, fail, took)
 	ev, fail = s.fitEvent(ev, c.raw, fail, took)
+	ev.OpenWaitUs = c.openWait.Microseconds()
 	// The call happened: record it even if the client has given up on the
 	// answer (a cancelled request still leaves its event).
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)

@@ -53,7 +53,8 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"tool":        "MCP tool called (memsetup, memdisc, memload, memref, agentreport, agentrejected, artifact); absent for non-tool events.",
 		"outcome":     "ok if the call succeeded, error if it failed. Non-tool events are always ok.",
 		"errorCode":   "Error code the agent got, from the closed set of the error contract; present exactly when outcome is error.",
-		"durationUs":  "How long the tool call took, in microseconds; 0 for non-tool events.",
+		"durationUs":  "How long the tool call took, in microseconds; 0 for non-tool events. A call's wait for the workspace to open is not part of it (see openWaitUs), except in events recorded before openWaitUs existed.",
+		"openWaitUs":  "How long the tool call waited for the workspace to open before it began (the first calls after serve starts), in microseconds; absent when it did not wait.",
 		"data":        "Type-specific payload: an object matching <type>.json, or failure.json when outcome is error.",
 	},
 	reflect.TypeFor[events.SetupData](): {
