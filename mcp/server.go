@@ -64,6 +64,7 @@ type Server struct {
 	mcp      *mcp.Server
 	sessions sessions
 	tools    []*tool
+	prompts  prompts // the workflows served as prompts (prompts.go)
 }
 
 // NewServer returns a Server for cfg. Catalog and Ledger must be set.
@@ -79,11 +80,12 @@ func NewServer(cfg Config) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "clumsies", Title: "clumsies", Version: s.version()}, &mcp.ServerOptions{
 		// The SDK logs every connection at info level; keep its warnings.
 		Logger:       slog.New(minLevel{slog.LevelWarn, log.Handler()}),
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{ListChanged: true}},
 	})
 	// The instructions are the current META_PROMPT, so they are filled in
 	// per connection rather than fixed in ServerOptions.
-	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware, s.negotiateMiddleware)
+	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware, s.negotiateMiddleware, s.promptsMiddleware)
+	s.mcp.AddSendingMiddleware(s.quietPromptsMiddleware)
 	s.tools = s.toolset()
 	for _, t := range s.tools {
 		s.mcp.AddTool(t.spec(), s.handler(t))
