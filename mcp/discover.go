@@ -178,5 +178,6 @@ func requireSession(c *call) error {
 		return nil
 	}
 	return toolErr(events.CodeSessionRequired,
-		"no session yet: call memsetup first, with session_id set to the real session or thread id your host gave you (never invent one), then repeat this call")
+		"no session yet: call memsetup first, with session_id set to the real session or thread id your host gave you (never invent one), then repeat this call. "+
+			"If you called memsetup already, this connection keeps no session (HTTP at protocol 2026-07-28): repeat the call with session_id, the id you gave memsetup")
 }

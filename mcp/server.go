@@ -127,12 +127,18 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, r 
 	return err
 }
 
-// HTTPHandler serves MCP over Streamable HTTP at the handler's root. Every
-// MCP session is one connection and so binds its own agent session. A
-// request outside a session that needs one is answered Invalid Request
-// (-32600) with HTTP 400.
+// HTTPHandler serves MCP over Streamable HTTP at the handler's root, in
+// every protocol version stdio serves. Up to 2025-11-25 every MCP session
+// is one connection and so binds its own agent session; a request outside
+// a session that needs one is answered Invalid Request (-32600) with HTTP
+// 400. Protocol 2026-07-28 is stateless: each request is served on its
+// own (the SDK's stateless mode), and its tool calls name their agent
+// session with session_id (sessionarg.go).
 func (s *Server) HTTPHandler() http.Handler {
-	return requireInitialize(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil))
+	get := func(*http.Request) *mcp.Server { return s.mcp }
+	return byProtocol(
+		requireInitialize(mcp.NewStreamableHTTPHandler(get, nil)),
+		mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
 }
 
 // closeOnce is the input of a stdio session. Its Close closes once (both a
@@ -183,7 +189,11 @@ type tool struct {
 }
 
 func (t *tool) spec() *mcp.Tool {
-	return &mcp.Tool{Name: t.name, Title: t.title, Description: t.desc, InputSchema: t.input, OutputSchema: t.output,
+	in := t.input
+	if t.name != "memsetup" {
+		in = withSessionArg(in)
+	}
+	return &mcp.Tool{Name: t.name, Title: t.title, Description: t.desc, InputSchema: in, OutputSchema: t.output,
 		Annotations: annotations(t.title, t.access)}
 }
 
@@ -220,7 +230,7 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 		c := &call{conn: req.Session, raw: req.Params.Arguments}
 		c.openWait = s.waitReady(ctx)
 		start := time.Now()
-		c.session = s.sessions.of(c.conn)
+		c.session = s.sessionOf(t, c)
 		for {
 			res, err := s.attempt(ctx, t, c, start)
 			if errors.Is(err, events.ErrConflict) && time.Since(start) < decideFor && ctx.Err() == nil {
