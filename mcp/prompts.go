@@ -110,18 +110,22 @@ func promptDescription(sp servedPrompt) string {
 // client uses prompts.
 const PromptsInterval = time.Second
 
-// WatchPrompts keeps the prompts in line with the catalog until ctx ends,
-// looking every interval while a connection that asked for prompts is
-// open (a server whose clients never ask looks at nothing). A look that
-// fails is logged and the next one tries again.
+// WatchPrompts keeps the prompts in line with the catalog until ctx ends:
+// once the workspace is open (Config.Ready), then every interval while a
+// connection that asked for prompts is open (a server whose clients never
+// ask looks no more). A look that fails is logged and the next one tries
+// again.
 func (s *Server) WatchPrompts(ctx context.Context, interval time.Duration) {
+	if s.waitReady(ctx); ctx.Err() != nil {
+		return
+	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
-	for {
+	for first := true; ; first = false {
 		s.prompts.mu.Lock()
 		listening := len(s.prompts.asked) > 0
 		s.prompts.mu.Unlock()
-		if listening {
+		if first || listening {
 			if err := s.syncPrompts(ctx); err != nil && ctx.Err() == nil {
 				s.log.Warn("follow the workflows as prompts", "error", err)
 			}
