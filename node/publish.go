@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	"github.com/clumsies/clumsies/catalog"
@@ -146,7 +147,10 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 		}
 		ev, err := changeEvent(n.WS.ID(), r, c)
 		var fe *content.FileError
-		if errors.As(err, &fe) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // gone since the scan: the next publish removes it
+		case errors.As(err, &fe):
 			done.Held = append(done.Held, heldFile(fe))
 			continue
 		}
