@@ -29,7 +29,8 @@ type Index struct {
 	root    string // the content root it describes, absolute and free of symlinks
 	scanned int64  // when the scan that made it began, Unix nanoseconds
 	files   map[string]indexEntry
-	read    int // files the scan that made it opened and hashed
+	read    int          // files the scan that made it opened and hashed
+	held    []*FileError // content files the scan could not take (never saved)
 }
 
 // RacyWindow is how close to the start of a scan a file's modification or
@@ -59,6 +60,17 @@ func (x *Index) Read() int {
 		return 0
 	}
 	return x.read
+}
+
+// Held returns the content files the scan that made the index could not
+// take (not UTF-8, too large, an unsafe name, a link outside the root, a
+// failed read), in walk order: they are neither in its result nor in the
+// index, and the rest of the tree was scanned as if they were absent.
+func (x *Index) Held() []*FileError {
+	if x == nil {
+		return nil
+	}
+	return x.held
 }
 
 // Len returns the number of files the index describes.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -366,5 +367,36 @@ func TestScanIndexed_AfterAMissingRoot(t *testing.T) {
 	}
 	if len(files) != 3 || idx2.Len() != 3 || idx2.Read() != 3 {
 		t.Fatalf("root made: %d files, %d indexed, %d read; want 3 of each", len(files), idx2.Len(), idx2.Read())
+	}
+}
+
+// TestScanIndexed_HoldsBadFiles checks that ScanIndexed leaves bad content
+// files out, names them with why in the index's Held, and returns the rest
+// of the tree, where Scan fails on the first.
+func TestScanIndexed_HoldsBadFiles(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"rules/go/STYLE.md":  "# Style\n",
+		"rules/go/BAD.md":    "# bad \xff\n",
+		"context/x/NOTES.md": "notes\n",
+		"rules/ BLANK.md":    "# blank name\n",
+	})
+	files, idx, err := ScanIndexed(root, nil)
+	if err != nil {
+		t.Fatalf("ScanIndexed with bad files: %v, want them held", err)
+	}
+	if got, want := sources(files), []string{"rules/go/STYLE.md", "context/x/NOTES.md"}; !slices.Equal(got, want) {
+		t.Fatalf("files: got %v, want %v", got, want)
+	}
+	held := idx.Held()
+	if len(held) != 2 || held[0].Path != "rules/ BLANK.md" || !errors.Is(held[0], ErrUnsafeName) ||
+		held[1].Path != "rules/go/BAD.md" || !errors.Is(held[1], ErrNotUTF8) {
+		t.Fatalf("held: got %v, want the blank name (unsafe) and BAD.md (not UTF-8)", held)
+	}
+	if idx.Len() != 2 {
+		t.Fatalf("the index describes %d files, want the 2 good ones", idx.Len())
+	}
+	if _, err := Scan(root); err == nil {
+		t.Fatal("Scan of the same tree: no error, want the first bad file")
 	}
 }

@@ -66,9 +66,12 @@ func Scan(root string) ([]File, error) {
 // vouch for (see Index), and returns the files without their bodies: Body
 // is empty and Hash is set; ReadFile reads a body when it is needed. It
 // checks the files it reads as Scan does; the others passed the same
-// checks when they were read. The index it returns describes every content
-// file of this scan; it is made of prev's entries, so prev must not be used
-// afterwards.
+// checks when they were read. Unlike Scan, one bad content file does not
+// stop it: the file is left out of the result and named, with why, by the
+// index's Held; only a problem of the tree (a folder it cannot walk, a
+// hard link to a file outside it) is an error. The index it returns
+// describes every other content file of this scan; it is made of prev's
+// entries, so prev must not be used afterwards.
 func ScanIndexed(root string, prev *Index) ([]File, *Index, error) {
 	return scanIndexed(root, prev, RacyWindow)
 }
@@ -90,12 +93,13 @@ func scanIndexed(root string, prev *Index, window time.Duration) ([]File, *Index
 		}
 		s.files = make([]File, 0, prev.Len())
 		s.prev, s.next, s.window = prev, next, window
+		s.holding = true
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	if s != nil {
-		next.read = s.opened
+		next.read, next.held = s.opened, s.held
 	}
 	for rel, e := range next.files {
 		if !e.seen {
@@ -176,6 +180,10 @@ type scanner struct {
 	// With a stamp (StampTree): every content file is counted in it by
 	// its stat, and none is read or kept.
 	stamp *Stamp
+	// With holding (ScanIndexed), a content file that cannot be taken is
+	// recorded in held and the walk goes on.
+	holding bool
+	held    []*FileError
 }
 
 // linkedFile is a content file with more than one hard link.
@@ -210,8 +218,22 @@ func (s *scanner) checkLinks() error {
 	return nil
 }
 
-// visit is the fs.WalkDirFunc of Scan; rel is slash separated.
+// visit is the fs.WalkDirFunc of Scan; rel is slash separated. With
+// holding, a content file it cannot take is held, not an error.
 func (s *scanner) visit(rel string, d fs.DirEntry, err error) error {
+	err = s.visitFile(rel, d, err)
+	var fe *FileError
+	if err != nil && s.holding && d != nil && !d.IsDir() && errors.As(err, &fe) && fe.Path == rel {
+		if _, _, isContent := Classify(rel); isContent {
+			s.held = append(s.held, fe)
+			return nil
+		}
+	}
+	return err
+}
+
+// visitFile is visit without the holding of bad content files.
+func (s *scanner) visitFile(rel string, d fs.DirEntry, err error) error {
 	if err != nil {
 		if rel == "." {
 			return err

@@ -28,18 +28,23 @@ const (
 type Event struct {
 	// Seq is the stream sequence. It is set when an event is read from a Log
 	// and is never part of the stored bytes.
-	Seq         uint64          `json:"seq,omitempty"`
-	V           int             `json:"v"`
-	ID          string          `json:"id"`
-	Type        Type            `json:"type"`
-	Time        string          `json:"time"`
-	WorkspaceID string          `json:"workspaceId"`
-	SessionID   string          `json:"sessionId"`
-	Tool        string          `json:"tool,omitempty"`
-	Outcome     Outcome         `json:"outcome"`
-	ErrorCode   string          `json:"errorCode,omitempty"`
-	DurationUs  int64           `json:"durationUs"`
-	Data        json.RawMessage `json:"data"`
+	Seq         uint64  `json:"seq,omitempty"`
+	V           int     `json:"v"`
+	ID          string  `json:"id"`
+	Type        Type    `json:"type"`
+	Time        string  `json:"time"`
+	WorkspaceID string  `json:"workspaceId"`
+	SessionID   string  `json:"sessionId"`
+	Tool        string  `json:"tool,omitempty"`
+	Outcome     Outcome `json:"outcome"`
+	ErrorCode   string  `json:"errorCode,omitempty"`
+	DurationUs  int64   `json:"durationUs"`
+	// OpenWaitUs is how long a tool call waited for the workspace to open
+	// before it began, in microseconds (the first calls after serve
+	// starts); absent when it did not wait, and in events recorded before
+	// it was kept apart, whose durationUs may include it.
+	OpenWaitUs int64           `json:"openWaitUs,omitempty"`
+	Data       json.RawMessage `json:"data"`
 	// Raw is the event exactly as the log stores it. Like Seq, it is set
 	// when an event is read from a Log and is never encoded; the ledger's
 	// hash chain (ChainDigest) is computed over it.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"regexp"
@@ -85,8 +86,18 @@ func mcpgoSession(t *testing.T, c *client.Client, session string) {
 		t.Fatalf("tools/list: got %s, want the seven tools", got)
 	}
 
+	// Each call but memsetup names its session, as an agent does on a
+	// connection that keeps none (HTTP at 2026-07-28); over stdio the
+	// connection's session is the one used.
 	call := func(name string, args map[string]any) (map[string]any, bool) {
 		t.Helper()
+		if _, ok := args["session_id"]; !ok && name != "memsetup" {
+			args = maps.Clone(args)
+			if args == nil {
+				args = map[string]any{}
+			}
+			args["session_id"] = session
+		}
 		res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -16,6 +18,16 @@ import (
 type Client struct {
 	cs *mcp.ClientSession
 	ss *mcp.ServerSession // nil when the server runs in another process
+	// promptsChanged counts the notifications/prompts/list_changed heard.
+	promptsChanged *atomic.Int32
+}
+
+// newClient is the SDK client of a Client, counting the prompt list
+// changes it hears of in changed.
+func newClient(version string, changed *atomic.Int32) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "clumsies-client", Version: version}, &mcp.ClientOptions{
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) { changed.Add(1) },
+	})
 }
 
 // Connect connects a new client to s over in-memory transports and runs
@@ -26,13 +38,13 @@ func Connect(ctx context.Context, s *Server) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect server: %w", err)
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "clumsies-client", Version: s.version()}, nil)
-	cs, err := c.Connect(ctx, ct, nil)
+	changed := new(atomic.Int32)
+	cs, err := newClient(s.version(), changed).Connect(ctx, ct, nil)
 	if err != nil {
 		_ = ss.Close()
 		return nil, fmt.Errorf("connect client: %w", err)
 	}
-	return &Client{cs: cs, ss: ss}, nil
+	return &Client{cs: cs, ss: ss, promptsChanged: changed}, nil
 }
 
 // ConnectCommand starts cmd, an MCP server speaking over its stdin and
@@ -40,12 +52,12 @@ func Connect(ctx context.Context, s *Server) (*Client, error) {
 // closes the server's stdin and waits for the process to exit (it is
 // terminated if it does not, after a few seconds).
 func ConnectCommand(ctx context.Context, cmd *exec.Cmd) (*Client, error) {
-	c := mcp.NewClient(&mcp.Implementation{Name: "clumsies-client", Version: "dev"}, nil)
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	changed := new(atomic.Int32)
+	cs, err := newClient("dev", changed).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", cmd.Path, err)
 	}
-	return &Client{cs: cs}, nil
+	return &Client{cs: cs, promptsChanged: changed}, nil
 }
 
 // Call calls a tool with args (anything that encodes as a JSON object; nil
@@ -81,6 +93,38 @@ func (c *Client) Tools(ctx context.Context) ([]string, error) {
 	}
 	return names, nil
 }
+
+// Prompts returns the names of the prompts the server lists (the
+// workflows), in its order.
+func (c *Client) Prompts(ctx context.Context) ([]string, error) {
+	var names []string
+	for p, err := range c.cs.Prompts(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list prompts: %w", err)
+		}
+		names = append(names, p.Name)
+	}
+	return names, nil
+}
+
+// Prompt returns the text of the prompt name.
+func (c *Client) Prompt(ctx context.Context, name string) (string, error) {
+	res, err := c.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name})
+	if err != nil {
+		return "", fmt.Errorf("get prompt %s: %w", name, err)
+	}
+	var b strings.Builder
+	for _, m := range res.Messages {
+		if tc, ok := m.Content.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), nil
+}
+
+// PromptsChanged returns how many notifications/prompts/list_changed the
+// client has heard.
+func (c *Client) PromptsChanged() int { return int(c.promptsChanged.Load()) }
 
 // Instructions returns the instructions the server sent at connection.
 func (c *Client) Instructions() string {

@@ -59,6 +59,9 @@ func decodeObject(raw json.RawMessage, path string, allowed ...string) (*fields,
 	}
 	f := &fields{path: path, m: make(map[string]json.RawMessage, len(allowed))}
 	err := eachMember(raw, func(name string, v json.RawMessage) error {
+		if path == "" && name == argSessionID && !slices.Contains(allowed, name) {
+			return nil // every tool's optional session_id (sessionarg.go)
+		}
 		if !slices.Contains(allowed, name) {
 			return invalidParams(f.at(name), "unknown property %q in %s; the allowed properties are: %s",
 				name, what, strings.Join(allowed, ", "))
@@ -103,6 +106,9 @@ func decodeObjectTokens(raw json.RawMessage, path string, allowed ...string) (*f
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
 			return nil, invalidParams(path, "%s is not valid JSON", what)
+		}
+		if path == "" && name == argSessionID && !slices.Contains(allowed, name) {
+			continue
 		}
 		if !slices.Contains(allowed, name) {
 			return nil, invalidParams(f.at(name), "unknown property %q in %s; the allowed properties are: %s",

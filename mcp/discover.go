@@ -30,7 +30,7 @@ func (s *Server) discoverTool() *tool {
 		typ:    events.TypeDiscover,
 		desc: "List the rules, workflows and context files of this workspace without their content, so you can choose what to load with memload. " +
 			"All filters are optional and combine. Items with a local draft have hasDraft true; new drafts appear under their tmp- ids; " +
-			"draftStatus says where a draft is in its review, and draftReason why a person declined it. " +
+			"draftStatus says where a draft is in its review, and draftReason why a person declined it (a declined new file stays listed under its tmp- id). " +
 			"An answer holds at most limit items (200 unless you ask otherwise) and says total and truncated: when truncated, narrow the filters or pass nextCursor as cursor.",
 		input: object("",
 			optional("kind", enum("Only items of this kind.", string(content.KindRule), string(content.KindWorkflow), string(content.KindContext))),
@@ -209,5 +209,6 @@ func requireSession(c *call) error {
 		return nil
 	}
 	return toolErr(events.CodeSessionRequired,
-		"no session yet: call memsetup first, with session_id set to the real session or thread id your host gave you (never invent one), then repeat this call")
+		"no session yet: call memsetup first, with session_id set to the real session or thread id your host gave you (never invent one), then repeat this call. "+
+			"If you called memsetup already, this connection keeps no session (HTTP at protocol 2026-07-28): repeat the call with session_id, the id you gave memsetup")
 }

@@ -27,6 +27,8 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts in testd
 //
 //	-- content/<source path> --   published before the session starts
 //	-- call <tool> --             the arguments of a call, sent as they are
+//	-- prompts/list --            list the prompts (the workflows)
+//	-- prompts/get <name> --      get a prompt; its want holds the events it recorded
 //	-- want <tool> --             the answer and the event it recorded
 //	-- publish <source path> --   publish (a new version of) a file mid-session
 //	-- submit <draft id> --       hand a draft to review (attest.draft.submit)
@@ -95,6 +97,17 @@ func runTranscript(t *testing.T, file string) {
 				t.Errorf("%s: call %s (section %d) has no want %s after it", file, arg, i, arg)
 			}
 			out = append(out, txtar.File{Name: "want " + arg, Data: got})
+		case verb == "prompts/list" || verb == "prompts/get":
+			got := e.transcriptPrompt(ctx, c, verb, arg)
+			if i+1 < len(ar.Files) && ar.Files[i+1].Name == "want "+verb {
+				i++
+				if want := ar.Files[i].Data; !bytes.Equal(got, want) && !*update {
+					t.Errorf("%s: %s (section %d):\ngot:\n%s\nwant:\n%s", file, f.Name, i, got, want)
+				}
+			} else if !*update {
+				t.Errorf("%s: %s (section %d) has no want %s after it", file, f.Name, i, verb)
+			}
+			out = append(out, txtar.File{Name: "want " + verb, Data: got})
 		case verb == "want":
 			t.Fatalf("%s: want %s (section %d) follows no call %s", file, arg, i, arg)
 		case verb == "publish":
@@ -242,4 +255,34 @@ func checkSchemas(tb testing.TB, tool string, args, got []byte, in, out *jsonsch
 			tb.Errorf("%s: accepted arguments that the inputSchema rejects: %v\n%s", tool, err, args)
 		}
 	}
+}
+
+// transcriptPrompt makes a prompts/list or prompts/get (of name) and
+// returns the want text: the answer, or the protocol error, and the events
+// it recorded, normalised.
+func (e *env) transcriptPrompt(ctx context.Context, c *Client, method, name string) []byte {
+	t := e.tb
+	t.Helper()
+	before := len(e.events())
+	var res any
+	var err error
+	if method == "prompts/list" {
+		res, err = c.cs.ListPrompts(ctx, nil)
+	} else {
+		res, err = c.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name})
+	}
+	want := struct {
+		Result   any              `json:"result,omitempty"`
+		RPCError string           `json:"rpcError,omitempty"`
+		Events   []map[string]any `json:"events"`
+	}{Events: []map[string]any{}}
+	if err != nil {
+		want.RPCError = err.Error()
+	} else {
+		want.Result = res
+	}
+	for _, ev := range e.events()[before:] {
+		want.Events = append(want.Events, normalizeEvent(t, ev))
+	}
+	return append([]byte(jsonOf(t, want)), '\n')
 }

@@ -41,6 +41,8 @@ type envOptions struct {
 	// separateCatalog makes the server read from a store of its own, so that
 	// closing it (closeCatalog) breaks reads while the ledger still works.
 	separateCatalog bool
+	// ready, if set, is the server's Config.Ready.
+	ready <-chan struct{}
 }
 
 func newEnv(tb testing.TB, opts envOptions) *env {
@@ -62,6 +64,7 @@ func newEnv(tb testing.TB, opts envOptions) *env {
 		Logger:      slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Version:     "test",
 		ReadOnly:    opts.readOnly,
+		Ready:       opts.ready,
 	})
 	return e
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // sessionHeader names the Streamable HTTP session of a request.
@@ -81,4 +82,55 @@ func writeHTTPError(w http.ResponseWriter, id json.RawMessage, code int64, messa
 type bodyAgain struct {
 	io.Reader
 	io.Closer
+}
+
+// protocolHeader names the protocol version of a Streamable HTTP request.
+const protocolHeader = "Mcp-Protocol-Version"
+
+// statelessVersion is the first protocol version without sessions.
+const statelessVersion = "2026-07-28"
+
+// maxPeek bounds how much of a POST byProtocol reads to find its version:
+// the SDK's own bound on a request body (a longer one it refuses anyway).
+const maxPeek = mcp.DefaultMaxRequestBodyBytes
+
+// byProtocol sends a request of the stateless protocol (2026-07-28 and
+// later: the Mcp-Protocol-Version header says so, or, without it, the
+// _meta of the JSON-RPC request in a POST) to stateless, and every other
+// request to stateful.
+func byProtocol(stateful, stateless http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := r.Header.Get(protocolHeader); v != "" {
+			if v >= statelessVersion {
+				stateless.ServeHTTP(w, r)
+			} else {
+				stateful.ServeHTTP(w, r)
+			}
+			return
+		}
+		if r.Method != http.MethodPost || r.Body == nil || r.Header.Get(sessionHeader) != "" {
+			stateful.ServeHTTP(w, r)
+			return
+		}
+		orig := r.Body
+		body, err := io.ReadAll(io.LimitReader(orig, maxPeek+1))
+		r.Body = bodyAgain{Reader: io.MultiReader(bytes.NewReader(body), orig), Closer: orig}
+		if err == nil && len(body) <= maxPeek && statelessRequest(body) {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	})
+}
+
+// statelessRequest reports whether body is a JSON-RPC request whose params
+// carry a protocol version of their own (the stateless protocol).
+func statelessRequest(body []byte) bool {
+	if first(body) != '{' || !json.Valid(body) {
+		return false
+	}
+	var req struct {
+		Params json.RawMessage `json:"params"`
+	}
+	return json.Unmarshal(body, &req) == nil && sessionless(req.Params)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
@@ -48,6 +49,9 @@ func (s *Server) loadTool() *tool {
 				required("hash", str("The current hash; pass it as ruleHash to memref and as knownHashes next time.")),
 				required("hasDraft", boolean("Whether this content comes from a local draft.")),
 				optional("draftBaseHash", str("With a draft: the published hash the draft is based on.")),
+				optional("draftStatus", enum("When the last draft of this id was declined or conflicted; for a tmp- id the content is that draft's, which was not published.",
+					string(catalog.StatusDeclined), string(catalog.StatusConflicted))),
+				optional("draftReason", str("Why the last draft was declined or conflicted.")),
 				required("content", nullableStr("The content; null when unchanged.")),
 				optional("constraints", array("Rules and workflows only: what you can declare with memref. Copy id exactly as constraintId.",
 					openObject("",
@@ -75,6 +79,8 @@ type loadItem struct {
 	Hash          string               `json:"hash"`
 	HasDraft      bool                 `json:"hasDraft"`
 	DraftBaseHash string               `json:"draftBaseHash,omitempty"`
+	DraftStatus   string               `json:"draftStatus,omitempty"`
+	DraftReason   string               `json:"draftReason,omitempty"`
 	Content       *string              `json:"content"`
 	Constraints   []content.Constraint `json:"constraints,omitzero"`
 	// Source is "repo" or "team"; Revision is a team object's revision.
@@ -141,7 +147,10 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 			HasDraft: it.HasDraft, DraftBaseHash: it.DraftBaseHash,
 			Source: sourceOf(it), Revision: it.Revision, ShadowedBy: it.ShadowedBy,
 		}
-		if referable(it.Kind) {
+		if st := it.DraftStatus; st == catalog.StatusDeclined || st == catalog.StatusConflicted {
+			item.DraftStatus, item.DraftReason = string(st), it.DraftReason
+		}
+		if referable(it.Kind) && !unborn(it) {
 			item.Constraints = it.Constraints
 			if item.Constraints == nil {
 				item.Constraints = []content.Constraint{}
@@ -149,7 +158,7 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 		}
 		if item.Changed {
 			body := it.Body
-			if referable(it.Kind) {
+			if referable(it.Kind) && !unborn(it) {
 				body = withFooter(body, id, it.Hash, it.Constraints)
 			}
 			item.Content = &body
@@ -159,6 +168,13 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 	}
 	e.payload = data
 	return res, e, nil
+}
+
+// unborn reports whether it is a new file whose draft was declined or
+// conflicted: it is shown with the reason, but is no rule to apply or
+// refer to.
+func unborn(it projections.Item) bool {
+	return !it.Published && !it.HasDraft && it.DraftStatus.Final()
 }
 
 // loadable reports whether memload serves items of kind k.

@@ -13,10 +13,12 @@ import (
 // connection cannot serve, instead of answering it.
 //
 // A client of protocol 2026-07-28 probes with server/discover before
-// anything else. Over stdio the SDK serves that version. Over stateful
-// Streamable HTTP it does not, yet the SDK answers the probe successfully
-// with the older versions only; a client that takes any successful answer
-// as "this server speaks 2026-07-28" (mcp-go does) then sends its next
+// anything else. Over stdio the SDK serves that version, and over HTTP
+// HTTPHandler hands requests of that version to the SDK's stateless mode,
+// which serves it too. Over stateful Streamable HTTP the SDK does not,
+// yet answers the probe successfully with the older versions only; a
+// client that takes any successful answer as "this server speaks
+// 2026-07-28" (mcp-go does) then sends its next
 // request in that version and has it refused. Answered with the
 // unsupported-protocol-version error and the versions the connection does
 // serve, every client falls back to the initialize handshake, as the

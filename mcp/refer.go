@@ -82,6 +82,11 @@ func (s *Server) refer(ctx context.Context, c *call) (any, entry, error) {
 			case err != nil:
 				return nil, e, fmt.Errorf("view %s: %w", r.ruleID, err)
 			}
+			if unborn(it) {
+				return nil, e, toolErr(events.CodeUnknownRuleOrWorkflow,
+					"refs[%d]: %q is a new file whose draft was %s, not a rule or workflow of this workspace; leave it out", i, r.ruleID, it.DraftStatus).
+					with("index", i)
+			}
 			views[r.ruleID] = it
 		}
 		if !referable(it.Kind) {

@@ -65,6 +65,7 @@ type Server struct {
 	mcp      *mcp.Server
 	sessions sessions
 	tools    []*tool
+	prompts  prompts // the workflows served as prompts (prompts.go)
 }
 
 // NewServer returns a Server for cfg. Catalog and Ledger must be set.
@@ -80,11 +81,12 @@ func NewServer(cfg Config) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "clumsies", Title: "clumsies", Version: s.version()}, &mcp.ServerOptions{
 		// The SDK logs every connection at info level; keep its warnings.
 		Logger:       slog.New(minLevel{slog.LevelWarn, log.Handler()}),
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{ListChanged: true}},
 	})
 	// The instructions are the current META_PROMPT, so they are filled in
 	// per connection rather than fixed in ServerOptions.
-	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware, s.negotiateMiddleware)
+	s.mcp.AddReceivingMiddleware(s.instructionsMiddleware, s.unknownToolMiddleware, s.negotiateMiddleware, s.promptsMiddleware)
+	s.mcp.AddSendingMiddleware(s.quietPromptsMiddleware)
 	s.tools = s.toolset()
 	for _, t := range s.tools {
 		s.mcp.AddTool(t.spec(), s.handler(t))
@@ -126,12 +128,18 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, r 
 	return err
 }
 
-// HTTPHandler serves MCP over Streamable HTTP at the handler's root. Every
-// MCP session is one connection and so binds its own agent session. A
-// request outside a session that needs one is answered Invalid Request
-// (-32600) with HTTP 400.
+// HTTPHandler serves MCP over Streamable HTTP at the handler's root, in
+// every protocol version stdio serves. Up to 2025-11-25 every MCP session
+// is one connection and so binds its own agent session; a request outside
+// a session that needs one is answered Invalid Request (-32600) with HTTP
+// 400. Protocol 2026-07-28 is stateless: each request is served on its
+// own (the SDK's stateless mode), and its tool calls name their agent
+// session with session_id (sessionarg.go).
 func (s *Server) HTTPHandler() http.Handler {
-	return requireInitialize(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil))
+	get := func(*http.Request) *mcp.Server { return s.mcp }
+	return byProtocol(
+		requireInitialize(mcp.NewStreamableHTTPHandler(get, nil)),
+		mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
 }
 
 // closeOnce is the input of a stdio session. Its Close closes once (both a
@@ -182,7 +190,11 @@ type tool struct {
 }
 
 func (t *tool) spec() *mcp.Tool {
-	return &mcp.Tool{Name: t.name, Title: t.title, Description: t.desc, InputSchema: t.input, OutputSchema: t.output,
+	in := t.input
+	if t.name != "memsetup" {
+		in = withSessionArg(in)
+	}
+	return &mcp.Tool{Name: t.name, Title: t.title, Description: t.desc, InputSchema: in, OutputSchema: t.output,
 		Annotations: annotations(t.title, t.access)}
 }
 
@@ -192,6 +204,9 @@ type call struct {
 	raw     json.RawMessage // the arguments as sent
 	session string          // the agent session bound to conn, "" before memsetup
 	state   any             // what run leaves for commit
+	// openWait is how long the call waited for the workspace to open
+	// (Config.Ready) before it began; 0 when it was open.
+	openWait time.Duration
 }
 
 // recordTimeout bounds how long a call waits for its event to be recorded.
@@ -213,9 +228,10 @@ const decideFor = 5 * time.Second
 // when another writer came first it reads and decides again.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		start := time.Now()
 		c := &call{conn: req.Session, raw: req.Params.Arguments}
-		c.session = s.sessions.of(c.conn)
+		c.openWait = s.waitReady(ctx)
+		start := time.Now()
+		c.session = s.sessionOf(t, c)
 		for {
 			res, err := s.attempt(ctx, t, c, start)
 			if errors.Is(err, events.ErrConflict) && time.Since(start) < decideFor && ctx.Err() == nil {
@@ -227,6 +243,29 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 			return res, nil
 		}
 	}
+}
+
+// waitReady waits, if the workspace is still opening (Config.Ready), until
+// it is open or ctx ends, and returns how long it waited: a call's
+// recorded duration is its own, and the wait is recorded apart
+// (events.Event.OpenWaitUs), so that the first call after a start does not
+// skew the tools' timings.
+func (s *Server) waitReady(ctx context.Context) time.Duration {
+	r := s.cfg.Ready
+	if r == nil {
+		return 0
+	}
+	select {
+	case <-r:
+		return 0
+	default:
+	}
+	begin := time.Now()
+	select {
+	case <-r:
+	case <-ctx.Done():
+	}
+	return max(time.Since(begin), time.Microsecond)
 }
 
 // attempt runs one decision of a call and records it. It returns an
@@ -250,6 +289,7 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	took := time.Since(start)
 	ev, fail := s.newEvent(t.name, e, c.raw, fail, took)
 	ev, fail = s.fitEvent(ev, c.raw, fail, took)
+	ev.OpenWaitUs = c.openWait.Microseconds()
 	// The call happened: record it even if the client has given up on the
 	// answer (a cancelled request still leaves its event).
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)

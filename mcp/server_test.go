@@ -2,10 +2,13 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,8 +83,10 @@ func TestHTTPHandler(t *testing.T) {
 	t.Cleanup(hs.Close) // after the clients close: Close waits for their streams
 	ctx := context.Background()
 	connect := func() *mcp.ClientSession {
+		// Protocol 2025-11-25, the last with sessions (2026-07-28:
+		// TestHTTPHandler_Stateless).
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test"}, nil).
-			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
+			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,6 +114,58 @@ func TestHTTPHandler(t *testing.T) {
 	evs := e.toolEvents()
 	if got := evs[len(evs)-1].SessionID; got != "http-a" {
 		t.Fatalf("got session %q on a's event, want http-a: each HTTP session binds its own", got)
+	}
+}
+
+// TestHTTPHandler_Stateless checks that protocol 2026-07-28 is served
+// over HTTP (the SDK's client asks for it first): the client connects in
+// it, memsetup sets a session up, and as no request is bound to it, the
+// other tools run in it when they name it with session_id and answer
+// session_required, saying so, when they do not.
+func TestHTTPHandler_Stateless(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.seed()
+	hs := httptest.NewServer(e.srv.HTTPHandler())
+	t.Cleanup(hs.Close)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-modern"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
+	if err != nil {
+		t.Fatalf("connect at protocol 2026-07-28 over HTTP: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("negotiated protocol %q over HTTP, want 2026-07-28", v)
+	}
+	if got := cs.InitializeResult().Instructions; got != metaPrompt {
+		t.Fatalf("got instructions %q, want the META_PROMPT", got)
+	}
+	call := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return m
+	}
+	if res := call("memsetup", map[string]any{"session_id": "modern-1", "knownHashes": map[string]any{"META_PROMPT.md": ""}}); res["sessionId"] != "modern-1" {
+		t.Fatalf("memsetup: %v", res)
+	}
+	if res := call("memdisc", map[string]any{}); res["code"] != "session_required" || !strings.Contains(fmt.Sprint(res["error"]), "session_id") {
+		t.Fatalf("memdisc without session_id: %v, want session_required saying to pass session_id", res)
+	}
+	if res := call("memdisc", map[string]any{"session_id": "never-set-up"}); res["code"] != "session_required" {
+		t.Fatalf("memdisc with a session no memsetup set up: %v, want session_required", res)
+	}
+	if res := call("memdisc", map[string]any{"session_id": "modern-1"}); res["items"] == nil {
+		t.Fatalf("memdisc with session_id: %v, want the items", res)
+	}
+	evs := e.toolEvents()
+	if last := evs[len(evs)-1]; last.SessionID != "modern-1" || last.Outcome != "ok" {
+		t.Fatalf("the last event: session %q, outcome %s; want modern-1, ok", last.SessionID, last.Outcome)
 	}
 }
 

@@ -13,6 +13,27 @@ import (
 type sessions struct {
 	mu    sync.Mutex
 	bound map[*mcp.ServerSession]string
+	// setUp holds the sessions a memsetup of this server set up, for the
+	// calls of connections that keep no session (sessionarg.go).
+	setUp map[string]struct{}
+}
+
+// noteSetUp records that a memsetup set session id up.
+func (s *sessions) noteSetUp(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.setUp == nil {
+		s.setUp = map[string]struct{}{}
+	}
+	s.setUp[id] = struct{}{}
+}
+
+// wasSetUp reports whether a memsetup of this server set session id up.
+func (s *sessions) wasSetUp(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.setUp[id]
+	return ok
 }
 
 // of returns the session bound to conn, "" when none is.

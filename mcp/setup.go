@@ -58,7 +58,10 @@ type mpfResult struct {
 
 // setupState tells commitSetup which binding to undo when the event could
 // not be recorded.
-type setupState struct{ fresh bool }
+type setupState struct {
+	id    string
+	fresh bool
+}
 
 func (s *Server) setup(ctx context.Context, c *call) (any, entry, error) {
 	e := entry{typ: events.TypeSetup}
@@ -95,7 +98,7 @@ func (s *Server) setup(ctx context.Context, c *call) (any, entry, error) {
 			"this connection is already bound to session %q; one connection serves one session. Keep using %q, or open a new connection for the other session.",
 			other, other)
 	}
-	c.state = setupState{fresh: fresh}
+	c.state = setupState{id: id, fresh: fresh}
 	changed := content.NormalizeHash(knownHash) != hash
 	res := setupResult{WorkspaceID: s.cfg.WorkspaceID, SessionID: id, MPF: mpfResult{Hash: hash, Changed: changed}}
 	if changed {
@@ -108,8 +111,14 @@ func (s *Server) setup(ctx context.Context, c *call) (any, entry, error) {
 
 // commitSetup undoes a fresh binding whose event was not recorded, so the
 // agent's retry starts from scratch.
+// A recorded one sets its session up for the calls of connections that
+// keep no session (sessionarg.go).
 func (s *Server) commitSetup(c *call, recorded bool) {
-	if st, ok := c.state.(setupState); ok && st.fresh && !recorded {
+	st, ok := c.state.(setupState)
+	switch {
+	case ok && recorded:
+		s.sessions.noteSetUp(st.id)
+	case ok && st.fresh:
 		s.sessions.release(c.conn)
 	}
 }

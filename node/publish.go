@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	"github.com/clumsies/clumsies/catalog"
@@ -18,23 +19,29 @@ import (
 // changed since the last one, and the plan holds no body. When neither
 // the tree nor the catalog changed since a publish left them in line
 // (publishmark.go), nothing is scanned or compared: the plan is empty.
-func (n *Node) Plan() ([]catalog.Change, uint64, error) {
+//
+// A content file the scan cannot take (not UTF-8, too large, an unsafe
+// name) is held back: it is returned with why, and the plan keeps what
+// was last published at its path, neither changed nor removed; the rest
+// of the tree is planned as usual.
+func (n *Node) Plan() ([]catalog.Change, []HeldFile, uint64, error) {
 	if seq := n.Store.CatalogSeq(); n.unchanged(seq) {
 		n.skipped()
-		return nil, seq, nil
+		return nil, nil, seq, nil
 	}
-	files, err := n.scan()
+	files, bad, err := n.scan()
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	pub, seq := n.Store.Published()
-	return catalog.Diff(files, pub), seq, nil
+	files, held := keepHeld(files, bad, pub)
+	return catalog.Diff(files, pub), held, seq, nil
 }
 
 // changeEvent returns the event of one change of a plan, reading the body
 // of a file to publish from the tree as it is now (a file edited since the
-// scan is published as it reads now, or stops the publish if it became
-// unfit).
+// scan is published as it reads now; one that became unfit is a
+// *content.FileError, and is held back).
 func changeEvent(wsID string, r *content.Reader, c catalog.Change) (events.Event, error) {
 	if c.Remove == nil {
 		f, err := r.Read(c.File.Source)
@@ -65,8 +72,10 @@ const maxPlans = 8
 // still where the plan (or the event before it) left it. If another writer
 // came first, the manifest is read again and what is left is planned
 // again. The tree is scanned and checked whole before anything is
-// appended, so a bad file publishes nothing; the bodies are read one at a
-// time as their events are appended, and no event is kept once it is
+// appended; a bad file is held back (Published.Held names it and why),
+// keeps what was last published at its path, and stops nothing else. A
+// publish that held files back leaves no publish mark, so that the next
+// one looks at them again. The bodies are read one at a time as their events are appended, and no event is kept once it is
 // applied, so a publish of any size holds at most a few (ownBatch).
 func (n *Node) Publish(ctx context.Context) (Published, error) {
 	var done Published
@@ -74,10 +83,11 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 		return done, err
 	}
 	for attempt := 1; ; attempt++ {
-		changes, seq, err := n.Plan()
+		changes, held, seq, err := n.Plan()
+		done.Held = held
 		if err != nil || len(changes) == 0 {
 			if err == nil {
-				n.markPublished(seq)
+				n.markPublished(seq, done.Held)
 			}
 			return done, err
 		}
@@ -85,7 +95,7 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 		done.merge(round)
 		if err != nil || !conflict {
 			if err == nil {
-				n.markPublished(last)
+				n.markPublished(last, done.Held)
 			}
 			return done, err
 		}
@@ -136,6 +146,14 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 			changes, held = slices.Clone(changes), len(changes)
 		}
 		ev, err := changeEvent(n.WS.ID(), r, c)
+		var fe *content.FileError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // gone since the scan: the next publish removes it
+		case errors.As(err, &fe):
+			done.Held = append(done.Held, heldFile(fe))
+			continue
+		}
 		if err != nil {
 			return done, seq, false, err
 		}

@@ -24,6 +24,9 @@ type Published struct {
 	// Runs are the sequences of the events appended, ascending; another
 	// writer's events between two of them split a run.
 	Runs []SeqRun `json:"runs,omitempty"`
+	// Held names the content files the publish held back, with why: each
+	// keeps what was last published at its path (or stays unpublished).
+	Held []HeldFile `json:"held,omitempty"`
 }
 
 // PublishedChange is one change of a publish: an object published (its
@@ -58,6 +61,7 @@ func (p *Published) add(seq uint64, c catalog.Change) {
 // merge adds what a later round of the same publish appended.
 func (p *Published) merge(q Published) {
 	p.Count += q.Count
+	p.Held = append(p.Held, q.Held...)
 	p.First = append(p.First, q.First[:min(len(q.First), FirstChanges-len(p.First))]...)
 	for _, r := range q.Runs {
 		if n := len(p.Runs); n > 0 && p.Runs[n-1].To+1 == r.From {

@@ -56,15 +56,16 @@ func (n *Node) unchanged(seq uint64) bool {
 
 // markPublished records that the manifest, with the catalog aggregate at
 // seq, is in line with the tree the last plan's scan saw; after a plan
-// without a scan (or a failed one) it does nothing. A mark that cannot be
+// without a scan (or a failed one), or one that held files back, it does
+// nothing: the next plan scans and names them again. A mark that cannot be
 // saved is logged: the next plan is a full one.
-func (n *Node) markPublished(seq uint64) {
+func (n *Node) markPublished(seq uint64, held []HeldFile) {
 	s := &n.scanIdx
 	s.mu.Lock()
 	last := s.last
 	s.last = nil
 	s.mu.Unlock()
-	if last == nil {
+	if last == nil || len(held) > 0 {
 		return
 	}
 	m := publishMark{Workspace: n.WS.ID(), Root: last.root, Catalog: seq, Scanned: last.at.UnixNano(), Stamp: last.stamp}

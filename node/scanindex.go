@@ -25,7 +25,7 @@ type scanIndex struct {
 
 // scan scans the content tree of n with the index and keeps the index
 // that scan makes.
-func (n *Node) scan() ([]content.File, error) {
+func (n *Node) scan() ([]content.File, []*content.FileError, error) {
 	s := &n.scanIdx
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -38,7 +38,7 @@ func (n *Node) scan() ([]content.File, error) {
 	had := prev.Len() // ScanIndexed takes prev over
 	files, idx, err := content.ScanIndexed(n.WS.ContentRoot(), prev)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.read = idx.Read()
 	s.last = &scanned{root: idx.Root(), at: idx.Scanned(), stamp: idx.Stamp()}
@@ -47,7 +47,7 @@ func (n *Node) scan() ([]content.File, error) {
 			n.logger.Warn("the next scan reads every content file again", "reason", err)
 		}
 	}
-	return files, nil
+	return files, idx.Held(), nil
 }
 
 // skipped records that a plan found the tree unchanged without a scan:

@@ -96,7 +96,10 @@ func (n *Node) verifyModels(ctx context.Context, live *projections.Store, r *Rep
 	for _, meta := range objs {
 		r.Problems = append(r.Problems, checkObject(live, meta.ID)...)
 	}
-	plan, _, err := n.Plan()
+	plan, held, _, err := n.Plan()
+	for _, h := range held {
+		r.Problems = append(r.Problems, fmt.Sprintf("content tree: %s: %s", h.Path, h.Reason))
+	}
 	if err != nil {
 		r.Problems = append(r.Problems, "content tree: "+err.Error())
 	} else if len(plan) > 0 {

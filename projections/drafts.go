@@ -92,8 +92,12 @@ type draftsModel struct {
 	byID map[string]*draft // open drafts
 	// closed holds the closed drafts by their d/c/ key; last the newest
 	// closed draft of each id.
-	closed  map[string]*draft
-	last    map[string]*draft
+	closed map[string]*draft
+	last   map[string]*draft
+	// unborn holds, by tmp- id, the create drafts whose last review ended
+	// without the file (declined or conflicted): memdisc and memload show
+	// them with the reason until the id has an open draft again.
+	unborn  map[string]*draft
 	touched map[string]struct{} // ids whose open draft changed, since the last write
 	// newClosed holds the d/c/ keys added since the last write.
 	newClosed []string
@@ -105,7 +109,7 @@ type draftsModel struct {
 func newDraftsModel() *draftsModel {
 	return &draftsModel{
 		byID: make(map[string]*draft), closed: make(map[string]*draft), last: make(map[string]*draft),
-		touched: make(map[string]struct{}), bodies: make(map[string]*string),
+		unborn: make(map[string]*draft), touched: make(map[string]struct{}), bodies: make(map[string]*string),
 	}
 }
 
@@ -145,6 +149,7 @@ func (m *draftsModel) apply(d decoded) {
 		cd.Body = ""
 		k := seqKey(prefixDraftClosed, id, d.ev.Seq)
 		m.closed[k], m.last[id] = cd, cd
+		m.noteUnborn(cd)
 		m.newClosed = append(m.newClosed, k)
 	default:
 		nd := &draft{Draft: *next}
@@ -163,6 +168,17 @@ func (m *draftsModel) apply(d decoded) {
 		nd.Body = ""
 		m.byID[id] = nd
 	}
+}
+
+// noteUnborn records closed draft d, the newest of its id, in unborn when
+// it is a create draft of a rule, workflow or context that did not end
+// applied, and takes its id out of unborn otherwise.
+func (m *draftsModel) noteUnborn(d *draft) {
+	if d.Op == events.DraftOpCreate && d.Resource != events.ResourceMPF && d.Status != catalog.StatusApplied {
+		m.unborn[d.ID] = d
+		return
+	}
+	delete(m.unborn, d.ID)
 }
 
 // dropBody deletes the body of open draft d, if it has one.
@@ -215,6 +231,7 @@ func (m *draftsModel) load(k string, v []byte) error {
 		}
 		d := r.draft()
 		m.closed[k], m.last[r.ID] = d, d // rows come in key order: the newest of an id last
+		m.noteUnborn(d)
 	default:
 		return fmt.Errorf("unknown draft row")
 	}

@@ -67,6 +67,9 @@ type Filter struct {
 // content.MetaPromptPath. An update or create draft gives the draft's body
 // and hash, a rename draft the new path.
 //
+// The tmp- id of a create draft declined or conflicted gives that draft,
+// with no open draft (HasDraft false), its status and reason.
+//
 // It returns ErrNotFound for an unknown id and for an object with a delete
 // draft, ErrClosed after Close, ctx.Err() if ctx has ended, and the storage
 // error if a body cannot be read.
@@ -84,6 +87,18 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 	switch {
 	case d != nil && d.Op == events.DraftOpCreate:
 		it = createdItem(d)
+	case o == nil && d == nil && s.st.drafts.unborn[id] != nil:
+		u := s.st.drafts.unborn[id]
+		it = unbornItem(u)
+		body, err := s.draftBody(u)
+		if err != nil {
+			return Item{}, err
+		}
+		it.Body = body
+		if it.Kind == content.KindRule || it.Kind == content.KindWorkflow {
+			it.Constraints = content.ParseConstraints(it.Name, it.Body)
+		}
+		return it, nil
 	case o == nil:
 		return Item{}, ErrNotFound
 	case d == nil:
@@ -124,7 +139,8 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 // List returns the draft-aware inventory that memdisc shows, without
 // bodies, constraints and the meta prompt: published rules, workflows and
 // context with their drafts laid over them (objects with a delete draft
-// left out), and create drafts under their tmp- ids. Items are sorted by
+// left out), and create drafts under their tmp- ids, a declined or
+// conflicted one (no open draft) with its status and reason. Items are sorted by
 // namespace (rules and workflows, then context), then path. It returns
 // ErrClosed after Close and ctx.Err() if ctx has ended.
 func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
@@ -165,6 +181,14 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 			}
 		}
 		if f.selectsItem(&it, words) {
+			drafted = append(drafted, it)
+		}
+	}
+	for id, u := range s.st.drafts.unborn {
+		if s.st.drafts.byID[id] != nil || s.st.manifest.objects[id] != nil {
+			continue
+		}
+		if it := unbornItem(u); f.selectsItem(&it, words) {
 			drafted = append(drafted, it)
 		}
 	}
@@ -249,6 +273,15 @@ func createdItem(d *draft) Item {
 		Group: content.GroupOf(d.Path), Hash: d.hash, Description: d.Description,
 		HasDraft: true, DraftOp: events.DraftOpCreate, DraftStatus: d.Status,
 	}
+}
+
+// unbornItem returns the item of a create draft whose review ended
+// without the file (declined or conflicted), without body: no open draft,
+// its status and the reason.
+func unbornItem(d *draft) Item {
+	it := createdItem(d)
+	it.HasDraft, it.DraftReason = false, d.Reason
+	return it
 }
 
 // outcome sets the status and reason of the last closed draft of it, a

@@ -123,15 +123,11 @@ func TestCLI_BadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := run(t, dir, "publish")
-		if r.code == 0 || !strings.Contains(r.stderr, "rules/style/BAD.md") || !strings.Contains(r.stderr, "UTF-8") {
-			t.Fatalf("got exit %d, stderr %q; want an error naming the file and UTF-8", r.code, r.stderr)
+		if r.code != 3 || !strings.Contains(r.stderr, "rules/style/BAD.md") || !strings.Contains(r.stderr, "UTF-8") {
+			t.Fatalf("got exit %d, stderr %q; want exit 3 (held back) naming the file and UTF-8", r.code, r.stderr)
 		}
 		if n := strings.Count(strings.TrimSpace(r.stderr), "\n"); n != 0 {
-			t.Fatalf("got a %d-line error, want one line: %q", n+1, r.stderr)
-		}
-		os.Remove(bad)
-		if evs := eventLines(t, dir); len(evs) != 0 {
-			t.Fatalf("a bad file published %d events, want none", len(evs))
+			t.Fatalf("got a %d-line report, want one line: %q", n+1, r.stderr)
 		}
 	})
 	t.Run("TooLarge", func(t *testing.T) {
@@ -142,7 +138,7 @@ func TestCLI_BadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := run(t, dir, "publish")
-		if r.code == 0 || !strings.Contains(r.stderr, "context/BIG.md") {
+		if r.code != 3 || !strings.Contains(r.stderr, "context/BIG.md") {
 			t.Fatalf("got exit %d, stderr %q; want an error naming the file", r.code, r.stderr)
 		}
 	})

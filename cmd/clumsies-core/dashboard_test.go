@@ -57,7 +57,9 @@ func mcpSession(tb testing.TB, base, token, sessionID string) *sdk.ClientSession
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cl := sdk.NewClient(&sdk.Implementation{Name: "dashboard-test", Version: "1"}, nil)
-	cs, err := cl.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: bearerClient(token)}, nil)
+	// Protocol 2025-11-25: an MCP session over HTTP binds the agent
+	// session, so the calls after memsetup need not name it.
+	cs, err := cl.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: bearerClient(token)}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		tb.Fatalf("connect to %s/mcp: %v", base, err)
 	}

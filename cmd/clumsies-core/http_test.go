@@ -178,3 +178,45 @@ func TestServe_HTTPTokenFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestServe_HTTPStatelessProtocol checks that serve --http serves protocol
+// 2026-07-28 as Inspector's modern era speaks it: server/discover, then a
+// tools/call, each a POST of its own with the version in its header and
+// _meta and no session.
+func TestServe_HTTPStatelessProtocol(t *testing.T) {
+	dir := newWorkspace(t)
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	token := testbin.HTTPToken(t, dir)
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"e2e","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	post := func(method, name, body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
+		req.Header.Set("Mcp-Method", method)
+		if name != "" {
+			req.Header.Set("Mcp-Name", name)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, string(b)
+	}
+	code, body := post("server/discover", "", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`}}`)
+	if code != http.StatusOK || !strings.Contains(body, `"2026-07-28"`) || !strings.Contains(body, `"clumsies"`) {
+		t.Fatalf("server/discover at 2026-07-28: got %d %q, want 200 from clumsies listing 2026-07-28", code, body)
+	}
+	code, body = post("tools/call", "memsetup", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memsetup","arguments":{"session_id":"modern-e2e","knownHashes":{"META_PROMPT.md":""}},`+meta+`}}`)
+	if code != http.StatusOK || !strings.Contains(body, `modern-e2e`) || strings.Contains(body, `"isError":true`) {
+		t.Fatalf("memsetup at 2026-07-28: got %d %q, want it answered", code, body)
+	}
+	code, body = post("tools/call", "memdisc", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memdisc","arguments":{"session_id":"modern-e2e"},`+meta+`}}`)
+	if code != http.StatusOK || !strings.Contains(body, `CODING`) || strings.Contains(body, `"isError":true`) {
+		t.Fatalf("memdisc at 2026-07-28 with session_id: got %d %q, want the catalog", code, body)
+	}
+}

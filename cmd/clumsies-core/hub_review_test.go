@@ -165,6 +165,21 @@ func TestHubReview_EndToEnd(t *testing.T) {
 		it := discItem(t, acl, "team/NAMING.md")
 		return it != nil && it["source"] == "team"
 	})
+
+	// A new team file declined at the hub stays in memdisc under its tmp-
+	// id with the reason, and memload of the id answers with it.
+	declinedRule := "# Spelling\n\n## British\n\n- colour\n"
+	tmp := call(t, acl, "artifact", map[string]any{"resource": "rule", "op": map[string]any{"create": map[string]any{"path": "team/SPELLING.md", "body": declinedRule}}})["id"].(string)
+	waitFor(t, "the second new team file in review", func() bool { rs = reviews(t, hp); return len(rs) == 1 })
+	mustRun(t, hp.dir, "hub", "review", "decline", rs[0].ID, "--reason", "we write American English", "--url", hp.api, "--token", reviewer)
+	waitFor(t, "the declined new team file in A", func() bool {
+		it := discItem(t, acl, "team/SPELLING.md")
+		return it != nil && it["id"] == tmp && it["draftStatus"] == "declined" && it["draftReason"] == "we write American English"
+	})
+	res := call(t, acl, "memload", map[string]any{"ids": []string{tmp}, "knownHashes": map[string]any{tmp: ""}})
+	if it := res["items"].([]any)[0].(map[string]any); it["content"] != declinedRule || it["draftStatus"] != "declined" || it["draftReason"] != "we write American English" {
+		t.Fatalf("memload of the declined new team file: %v, want its content, declined and the reason", it)
+	}
 }
 
 // TestHubReview_Restarts: the hub restarts while a draft waits for review

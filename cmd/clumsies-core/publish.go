@@ -39,11 +39,38 @@ func (c *PublishCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if !c.json {
-		if pub.Count == 0 {
-			fmt.Fprintln(c.m.Stdout, "Nothing to publish: the manifest matches the content tree.")
-		} else {
+		switch {
+		case pub.Count > 0:
 			fmt.Fprintf(c.m.Stdout, "%d change(s) published.\n", pub.Count)
+		case len(pub.Held) == 0:
+			fmt.Fprintln(c.m.Stdout, "Nothing to publish: the manifest matches the content tree.")
+		default:
+			fmt.Fprintln(c.m.Stdout, "Nothing else to publish.")
 		}
+	}
+	return c.held(pub.Held)
+}
+
+// exitHeld is publish's exit status when it published the tree but held
+// files back: the rest of the tree is published, those files are not.
+const exitHeld = 3
+
+// held names each file the publish held back, with why, on stderr, and
+// with --json as a line {"held": {"path", "reason"}} after the events;
+// any makes the exit status exitHeld.
+func (c *PublishCommand) held(held []node.HeldFile) error {
+	for _, h := range held {
+		fmt.Fprintln(c.m.Stderr, heldLine(h, "then publish again"))
+		if c.json {
+			b, err := json.Marshal(map[string]node.HeldFile{"held": h})
+			if err != nil {
+				return fmt.Errorf("encode a held file: %w", err)
+			}
+			fmt.Fprintln(c.m.Stdout, string(b))
+		}
+	}
+	if len(held) > 0 {
+		return errSilent{exitHeld}
 	}
 	return nil
 }

@@ -1,8 +1,12 @@
 package main_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -61,4 +65,62 @@ func TestCLI_PublishJSON(t *testing.T) {
 	check("an edit and a removal", publishLines(t, dir), map[string]string{
 		"style/ERRORS.md": "catalog.publish", "workflow/CODING.md": "catalog.remove",
 	})
+}
+
+// TestCLI_PublishHoldsBackBadFile checks that a file that cannot be
+// published holds back only itself: a good new file and a good edit made
+// with it are published, the bad file keeps its last published content,
+// publish names it once on stderr and in --json, and exits 3; fixed, it
+// is published and publish exits 0 again.
+func TestCLI_PublishHoldsBackBadFile(t *testing.T) {
+	dir := newWorkspace(t)
+	mustRun(t, dir, "publish")
+	rules := filepath.Join(dir, ".clumsies", "rules", "style")
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(rules, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ERRORS.md", "# Errors\n\nbroken \xff\n")
+	write("NEW.md", "# New\n\nA new rule.\n")
+
+	r := run(t, dir, "publish", "--json")
+	if r.code != 3 {
+		t.Fatalf("publish with a bad file: got exit %d, want 3 (published, files held back); stderr %q", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "rules/style/ERRORS.md"); n != 1 || !strings.Contains(r.stderr, "UTF-8") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Fatalf("stderr: got %q, want one line naming rules/style/ERRORS.md and UTF-8", r.stderr)
+	}
+	var published []string
+	var held []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			t.Fatalf("publish --json printed a line that is not JSON: %q", line)
+		}
+		if h, ok := obj["held"].(map[string]any); ok {
+			held = append(held, h)
+			continue
+		}
+		data, _ := obj["data"].(map[string]any)
+		published = append(published, fmt.Sprint(obj["type"], " ", data["path"]))
+	}
+	if !slices.Equal(published, []string{"catalog.publish style/NEW.md"}) {
+		t.Fatalf("published %v, want only the new good file", published)
+	}
+	if len(held) != 1 || held[0]["path"] != "rules/style/ERRORS.md" || !strings.Contains(fmt.Sprint(held[0]["reason"]), "UTF-8") {
+		t.Fatalf("held lines: got %v, want rules/style/ERRORS.md, not UTF-8", held)
+	}
+	if out := mustRun(t, dir, "stats"); !strings.Contains(out, "4 published objects") {
+		t.Fatalf("stats: got %q, want the 3 published before (the bad one kept) and the new one", out)
+	}
+	if r := run(t, dir, "publish"); r.code != 3 || !strings.Contains(r.stderr, "rules/style/ERRORS.md") {
+		t.Fatalf("publish again: got exit %d, stderr %q; want the file held back again, exit 3", r.code, r.stderr)
+	}
+
+	write("ERRORS.md", "# Errors\n\nFixed.\n")
+	if r := run(t, dir, "publish"); r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "1 change(s) published") {
+		t.Fatalf("publish after the fix: got exit %d, stdout %q, stderr %q; want the fixed file published", r.code, r.stdout, r.stderr)
+	}
 }

@@ -130,6 +130,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	handler := web.Handler(dashboardOptions(h, logger, token.value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
 	token.announce(c.m.Stderr, ln.Addr())
+	go srv.WatchPrompts(ctx, mcp.PromptsInterval)
 	return web.Serve(ctx, ln, handler)
 }
 
@@ -178,6 +179,9 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
 	}
+	watch, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go srv.WatchPrompts(watch, mcp.PromptsInterval)
 	var err error
 	if r := c.m.Resumed; r != nil {
 		logger.Debug("stdio: resuming the session the front began", "answered", string(r.Request), "handedOverBytes", len(r.Rest))

@@ -84,27 +84,31 @@ func TestServe_LiveContentEdits(t *testing.T) {
 	}
 	eventually("a deletion", func() bool { return !slices.Contains(paths(t, cl), "style/LOGS.md") })
 
-	// A bad file: nothing of the tree is published (not even a good edit
-	// made with it), the agent keeps the last good content, and stderr
-	// names the file.
+	// A bad file holds back only itself: a good edit made with it is
+	// published, the bad file is not, and stderr names it once. A rule
+	// that turns bad keeps its last published content.
 	bad := filepath.Join(rules, "BAD.md")
 	writeFile(bad, "# bad \xff\n")
 	writeFile(filepath.Join(rules, "WRAP.md"), "# Wrap\n\nAn edit made while BAD.md is broken.\n")
+	eventually("the good edit made with a bad file", func() bool { return strings.Contains(load(t, cl, id), "while BAD.md is broken") })
 	eventually("the bad file reported", func() bool { return strings.Contains(stderr.String(), "rules/style/BAD.md") })
-	if got := load(t, cl, id); !strings.Contains(got, "live-edit marker") {
-		t.Fatalf("with a bad file in the tree the agent got %q, want the last good content", got)
-	}
 	if p := paths(t, cl); slices.Contains(p, "style/BAD.md") {
 		t.Fatalf("the bad file was published: %v", p)
+	}
+	writeFile(filepath.Join(rules, "WRAP.md"), "# Wrap\n\nBroken \xff\n")
+	eventually("the second bad file reported", func() bool { return strings.Contains(stderr.String(), "rules/style/WRAP.md") })
+	if got := load(t, cl, id); !strings.Contains(got, "while BAD.md is broken") {
+		t.Fatalf("a rule turned bad: the agent got %q, want its last published content", got)
 	}
 	if n := strings.Count(stderr.String(), "rules/style/BAD.md"); n != 1 {
 		t.Errorf("the bad file was reported %d times, want once:\n%s", n, stderr.String())
 	}
 
-	// Fixed, the tree is published with the edit made meanwhile.
+	// Fixed, each is published.
 	writeFile(bad, "# Fine now\n")
+	writeFile(filepath.Join(rules, "WRAP.md"), "# Wrap\n\nFixed while serving.\n")
 	eventually("the fixed tree", func() bool {
-		return strings.Contains(load(t, cl, id), "while BAD.md is broken") && slices.Contains(paths(t, cl), "style/BAD.md")
+		return strings.Contains(load(t, cl, id), "Fixed while serving") && slices.Contains(paths(t, cl), "style/BAD.md")
 	})
 	cl.Close() // closes stdin and waits for serve to exit
 	if out := mustRun(t, dir, "verify"); !strings.Contains(out, "ok:") {

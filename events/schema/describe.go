@@ -50,10 +50,11 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"time":        "When the event was created: RFC 3339, UTC, always with milliseconds (2006-01-02T15:04:05.000Z).",
 		"workspaceId": "Workspace the event belongs to: ws- and 1 to 63 lowercase letters, digits and dashes. Also the second token of the subject.",
 		"sessionId":   "Host session id the agent bound with memsetup, or that a host hook reported (attest.session_start, attest.user_prompt, attest.stop_blocked); empty for events outside a session (publishing, review, calls before memsetup).",
-		"tool":        "MCP tool called (memsetup, memdisc, memload, memref, agentreport, agentrejected, artifact); absent for non-tool events.",
+		"tool":        "MCP tool called (memsetup, memdisc, memload, memref, agentreport, agentrejected, artifact), or prompts/get for a workflow got as an MCP prompt (recorded as attest.load); absent for non-tool events.",
 		"outcome":     "ok if the call succeeded, error if it failed. Non-tool events are always ok.",
 		"errorCode":   "Error code the agent got, from the closed set of the error contract; present exactly when outcome is error.",
-		"durationUs":  "How long the tool call took, in microseconds; 0 for non-tool events.",
+		"durationUs":  "How long the tool call took, in microseconds; 0 for non-tool events. A call's wait for the workspace to open is not part of it (see openWaitUs), except in events recorded before openWaitUs existed.",
+		"openWaitUs":  "How long the tool call waited for the workspace to open before it began (the first calls after serve starts), in microseconds; absent when it did not wait.",
 		"data":        "Type-specific payload: an object matching <type>.json, or failure.json when outcome is error.",
 	},
 	reflect.TypeFor[events.SetupData](): {

@@ -32,7 +32,7 @@ func envelope() (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	p := s.Properties
-	for _, name := range []string{"seq", "v", "id", "type", "time", "workspaceId", "outcome", "errorCode", "durationUs", "data"} {
+	for _, name := range []string{"seq", "v", "id", "type", "time", "workspaceId", "outcome", "errorCode", "durationUs", "openWaitUs", "data"} {
 		if p[name] == nil {
 			return nil, fmt.Errorf("build envelope schema: no property %s in events.Event", name)
 		}
@@ -48,6 +48,7 @@ func envelope() (*jsonschema.Schema, error) {
 	p["outcome"].Enum = []any{string(events.OutcomeOK), string(events.OutcomeError)}
 	p["errorCode"].Enum = stringsAsAny(errorCodes())
 	p["durationUs"].Minimum = jsonschema.Ptr(0.0)
+	p["openWaitUs"].Minimum = jsonschema.Ptr(1.0)
 	p["data"].Type = "object"
 	s.If = &jsonschema.Schema{
 		Properties: map[string]*jsonschema.Schema{"outcome": {Const: jsonschema.Ptr[any](string(events.OutcomeError))}},

@@ -76,6 +76,7 @@ func Answer(request []byte, srv Server) (answer []byte, ok bool) {
 			return nil, false
 		}
 		result = initializeResult{
+			Capabilities:    served,
 			Instructions:    srv.Instructions,
 			ProtocolVersion: version,
 			ServerInfo:      serverInfo{Name: "clumsies", Title: "clumsies", Version: srv.Version},
@@ -89,6 +90,7 @@ func Answer(request []byte, srv Server) (answer []byte, ok bool) {
 			Meta:              discoverMeta{ServerInfo: serverInfo{Name: "clumsies", Title: "clumsies", Version: srv.Version}},
 			CacheScope:        "public",
 			SupportedVersions: Supported,
+			Capabilities:      served,
 			Instructions:      srv.Instructions,
 		}
 	default:
@@ -179,7 +181,18 @@ type discoverMeta struct {
 	ServerInfo serverInfo `json:"io.modelcontextprotocol/serverInfo"`
 }
 
+// served is what the server serves: tools, and prompts whose list
+// changes (the workflows).
+var served = func() capabilities {
+	var c capabilities
+	c.Prompts.ListChanged = true
+	return c
+}()
+
 type capabilities struct {
+	Prompts struct {
+		ListChanged bool `json:"listChanged"`
+	} `json:"prompts"`
 	Tools struct{} `json:"tools"`
 }
 
