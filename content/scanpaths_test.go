@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// A rule with a bad glob fails the scan, by its name and the glob's, as
-// other bad files do; context files are markdown for agents to read and
-// their front matter is not checked.
+// A rule with a bad glob is named with the glob, as other bad files are:
+// Scan fails, ScanIndexed holds the file back and returns the rest;
+// context files are markdown for agents to read and their front matter is
+// not checked.
 func TestScan_BadPaths(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
@@ -17,7 +18,19 @@ func TestScan_BadPaths(t *testing.T) {
 	})
 	for name, scan := range map[string]func() error{
 		"Scan":        func() error { _, err := Scan(root); return err },
-		"ScanIndexed": func() error { _, _, err := ScanIndexed(root, nil); return err },
+		"ScanIndexed": func() error {
+			files, idx, err := ScanIndexed(root, nil)
+			if err != nil {
+				return err
+			}
+			if len(files) != 1 || files[0].Source != "context/NOTES.md" {
+				t.Errorf("ScanIndexed: got %d files, want context/NOTES.md alone", len(files))
+			}
+			if held := idx.Held(); len(held) == 1 {
+				return held[0]
+			}
+			return nil
+		},
 	} {
 		err := scan()
 		var fe *FileError
