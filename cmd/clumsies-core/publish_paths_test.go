@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// A rule whose front matter has a bad glob is not published: publish
-// names the file and the glob, as for other bad files; fixed, it is
-// published with its paths.
+// A rule whose front matter has a bad glob is held back, as other bad
+// files are: publish names the file and the glob, publishes the rest and
+// exits 3; fixed, the rule is published with its paths.
 func TestCLI_PublishBadPaths(t *testing.T) {
 	dir := newWorkspace(t)
 	rule := filepath.Join(dir, ".clumsies/rules/api/HANDLERS.md")
@@ -21,15 +21,26 @@ func TestCLI_PublishBadPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, dir, "publish")
-	if r.code == 0 || !strings.Contains(r.stderr, "rules/api/HANDLERS.md") || !strings.Contains(r.stderr, `"api/**/*.{go,ts}"`) {
+	if r.code != 3 || !strings.Contains(r.stderr, "rules/api/HANDLERS.md") || !strings.Contains(r.stderr, `"api/**/*.{go,ts}"`) {
 		t.Fatalf("got exit %d, stderr %q; want an error naming the file and the glob", r.code, r.stderr)
 	}
-	if evs := eventLines(t, dir); len(evs) != 0 {
-		t.Fatalf("a bad file published %d events, want none", len(evs))
+	published := func() bool {
+		for _, ev := range eventLines(t, dir) {
+			if d, _ := ev["data"].(map[string]any); d != nil && d["path"] == "api/HANDLERS.md" {
+				return true
+			}
+		}
+		return false
+	}
+	if published() {
+		t.Fatal("the held-back file was published")
 	}
 	if err := os.WriteFile(rule, []byte("---\npaths:\n  - \"api/**/*.go\"\n---\n"+body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	mustRun(t, dir, "publish")
+	if !published() {
+		t.Fatal("the fixed file was not published")
+	}
 	mustRun(t, dir, "verify")
 }
