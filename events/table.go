@@ -126,6 +126,12 @@ var table = []typeInfo{
 			"refuses to let the agent stop because the session's last prompt has no report after it. The hook " +
 			"lets the agent go after limit blocks in a row, or when the host says it is already continuing " +
 			"because of a stop hook. Not a tool call."},
+	{typ: TypeFileEdit, family: familyHook, payload: newPayload[FileEditData],
+		title: "agent changed files", description: "Written by the post-tool hook (clumsies hook " +
+			"post-tool) for each tool use of the host that changed files: the tool, the files it touched, " +
+			"relative to the workspace (never their contents; a file outside the workspace is recorded as " +
+			"(outside)), and the rules in scope for them at that moment. The host saw the edit; the agent " +
+			"did not report it. Not a tool call."},
 	{typ: TypeCheckpoint, family: familyLedger, payload: newPayload[CheckpointData],
 		title: "hash chain pinned", description: "Written by the workspace's owner every " +
 			"so many events and when it shuts down, after the events it covers: the chain digest over " +
