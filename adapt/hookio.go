@@ -22,10 +22,10 @@ func Events() []Event { return []Event{SessionStart, UserPrompt, Stop} }
 // ParseEvent checks an event name.
 func ParseEvent(s string) (Event, error) {
 	switch e := Event(s); e {
-	case SessionStart, UserPrompt, Stop:
+	case SessionStart, UserPrompt, Stop, PostTool:
 		return e, nil
 	}
-	return "", fmt.Errorf("unknown hook event %q: want session-start, user-prompt or stop", s)
+	return "", fmt.Errorf("unknown hook event %q: want session-start, user-prompt, stop or post-tool", s)
 }
 
 // Input is what clumsies reads of a host's hook input.
@@ -45,6 +45,11 @@ type Input struct {
 	Continuing bool
 	// Dir is the folder the host works in, when it says.
 	Dir string
+	// Tool is the host's name of the tool that ran (post-tool).
+	Tool string `json:",omitempty"`
+	// Paths are the files a file-changing tool touched, as the host named
+	// them (post-tool): absolute, or relative to Dir.
+	Paths []string `json:",omitempty"`
 }
 
 // Answer is what a hook tells the host.

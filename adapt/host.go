@@ -63,14 +63,18 @@ type Host struct {
 
 // Plan returns the files that wire h in scope s.
 func (h *Host) Plan(s Scope, e Env) Plan {
-	p := h.plan(s, e)
+	p := withPostTool(h.Name, e, h.plan(s, e))
 	p.Host, p.Scope = h.Name, s
 	return p
 }
 
 // Read decodes the host's hook input for ev.
 func (h *Host) Read(ev Event, raw []byte) (Input, error) {
-	in, err := h.read(ev, raw)
+	read := h.read
+	if ev == PostTool {
+		read = func(_ Event, raw []byte) (Input, error) { return readPostTool(raw) }
+	}
+	in, err := read(ev, raw)
 	if err != nil {
 		return Input{}, fmt.Errorf("read %s %s input: %w", h.Name, ev, err)
 	}
