@@ -1,0 +1,114 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/clumsies/clumsies/projections"
+)
+
+// evidenceJSON is the "evidence" part of `clumsies stats --json`: what
+// the post-tool hooks saw the agents do (files touched, attest.file_edit),
+// held against what they loaded and claimed, per rule and per session.
+type evidenceJSON struct {
+	// Edits counts the file-changing tool uses the hooks recorded.
+	Edits uint64 `json:"edits"`
+	// Unsupported counts memref refs claimed without evidence: of a rule
+	// the session had not loaded, or of a rule with paths none of the
+	// session's touched files is in scope of.
+	Unsupported uint64                        `json:"unsupported"`
+	Rules       []ruleEvidenceJSON            `json:"rules"`
+	Sessions    []projections.SessionEvidence `json:"sessions"`
+}
+
+// ruleEvidenceJSON is one rule over every session: in how many sessions it
+// was in scope of an edit, loaded and referenced, and its claims without
+// evidence.
+type ruleEvidenceJSON struct {
+	ID string `json:"id"`
+	// InScope counts sessions with an edit in the rule's scope;
+	// UnloadedEdits the edits in its scope made before it was loaded.
+	InScope       int    `json:"inScope"`
+	UnloadedEdits uint64 `json:"unloadedEdits"`
+	Loaded        int    `json:"loaded"`
+	Referenced    int    `json:"referenced"`
+	Unsupported   uint64 `json:"unsupported"`
+}
+
+func evidenceOf(ss []projections.SessionEvidence) evidenceJSON {
+	out := evidenceJSON{Rules: []ruleEvidenceJSON{}, Sessions: ss}
+	if out.Sessions == nil {
+		out.Sessions = []projections.SessionEvidence{}
+	}
+	rules := map[string]*ruleEvidenceJSON{}
+	for _, s := range ss {
+		out.Edits += s.Edits
+		out.Unsupported += s.Unsupported
+		for _, r := range s.Rules {
+			rj := rules[r.ID]
+			if rj == nil {
+				rj = &ruleEvidenceJSON{ID: r.ID}
+				rules[r.ID] = rj
+			}
+			rj.InScope += b2i(r.InScope > 0)
+			rj.UnloadedEdits += r.UnloadedEdits
+			rj.Loaded += b2i(r.Loaded)
+			rj.Referenced += b2i(r.Refs > 0)
+			rj.Unsupported += r.Unsupported
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(rules)) {
+		out.Rules = append(out.Rules, *rules[id])
+	}
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// session returns the evidence of session id in e, and whether
+// there is any.
+func (e evidenceJSON) session(id string) (projections.SessionEvidence, bool) {
+	i, ok := slices.BinarySearchFunc(e.Sessions, id, func(s projections.SessionEvidence, id string) int { return cmp.Compare(s.ID, id) })
+	if !ok {
+		return projections.SessionEvidence{}, false
+	}
+	return e.Sessions[i], true
+}
+
+// printEvidence prints the rules' evidence and each session's claims
+// without evidence.
+func printEvidence(w io.Writer, e evidenceJSON) error {
+	if len(e.Rules) == 0 && e.Edits == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nEvidence: %d file edits recorded by hooks; %d claims without evidence\n\n", e.Edits, e.Unsupported)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RULE\tIN SCOPE\tEDITS BEFORE LOAD\tLOADED\tREFERENCED\tUNSUPPORTED")
+	for _, r := range e.Rules {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", r.ID, r.InScope, r.UnloadedEdits, r.Loaded, r.Referenced, r.Unsupported)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range e.Sessions {
+		for _, r := range s.Rules {
+			if r.Unsupported > 0 {
+				fmt.Fprintf(w, "session %s: %d refs of %s claimed without evidence (%s)\n", s.ID, r.Unsupported, r.ID, r.Why)
+			}
+		}
+		if len(s.Paths) > 0 {
+			fmt.Fprintf(w, "session %s touched: %s\n", s.ID, strings.Join(s.Paths, " "))
+		}
+	}
+	return nil
+}
