@@ -3,19 +3,22 @@ package catalog
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/clumsies/clumsies/content"
 )
 
 // maxDescription bounds a derived description, in bytes.
 const maxDescription = 200
 
 // Describe derives a one-line description from a markdown body: the first
-// line of prose after any headings, without a list marker ("- ", "* ",
+// line of prose after the front matter (content.StripFrontMatter) and any
+// headings, without a list marker ("- ", "* ",
 // "+ ", "1. ", "1) "), cut to 200 bytes at a rune boundary.
 // memdisc shows it and its query searches it, so an agent can choose
 // without loading the body.
 func Describe(body string) string {
 	inFence := false
-	for _, l := range strings.Split(body, "\n") {
+	for _, l := range strings.Split(content.StripFrontMatter(body), "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			inFence = !inFence

@@ -137,6 +137,7 @@ func TestDescribe(t *testing.T) {
 		"-\n- \n1.5 is a version\n":    "1.5 is a version",
 		"-dash without a space\n":      "-dash without a space",
 		"x" + strings.Repeat("é", 200): "x" + strings.Repeat("é", 99) + "…",
+		"---\npaths:\n  - \"api/**\"\n---\n# API\n\nHow handlers answer.\n": "How handlers answer.",
 	}
 	for in, want := range cases {
 		if got := catalog.Describe(in); got != want {

@@ -17,7 +17,8 @@ type line struct {
 }
 
 // splitLines splits body into lines, taking CRLF and a lone CR as LF and
-// dropping a leading byte order mark, and marks fenced code.
+// dropping a leading byte order mark and the front matter
+// (frontmatter.go), and marks fenced code.
 //
 // A fence opens with three or more backticks or tildes indented at most
 // three spaces (a backtick fence's info string may not hold a backtick) and
@@ -26,10 +27,8 @@ type line struct {
 // closes runs to the end of the body. Fences are found before any other
 // structure, so they hold in every context alike.
 func splitLines(body string) []line {
-	body = strings.TrimPrefix(body, "\ufeff")
-	body = strings.ReplaceAll(body, "\r\n", "\n")
-	body = strings.ReplaceAll(body, "\r", "\n")
-	raw := strings.Split(body, "\n")
+	raw := strings.Split(normalizeNewlines(body), "\n")
+	raw = raw[frontMatterLen(raw):]
 	lines := make([]line, len(raw))
 	var fence byte // the open fence's character, 0 outside fenced code
 	var fenceLen int

@@ -54,7 +54,8 @@ type File struct {
 // lexical order when a content file is not valid UTF-8 (ErrNotUTF8), is
 // larger than MaxFileSize (ErrTooLarge), has a name that CleanPath would not
 // return unchanged or that IsMetaPrompt matches outside the root
-// (ErrUnsafeName), or cannot be read (the read error).
+// (ErrUnsafeName), is a rule or workflow whose front matter has bad paths
+// (ErrBadPaths), or cannot be read (the read error).
 func Scan(root string) ([]File, error) {
 	files, _, err := scan(root, nil)
 	return files, err
@@ -359,6 +360,11 @@ func (s *scanner) read(rel, from string, kind Kind, public string) error {
 	}
 	if info == nil {
 		return nil // replaced by something else since the walk saw it
+	}
+	if kind == KindRule || kind == KindWorkflow {
+		if _, err := ParsePaths(string(b)); err != nil {
+			return &FileError{Path: rel, Err: err}
+		}
 	}
 	if id, links, ok := fileID(info); ok && links > 1 {
 		s.linked = append(s.linked, linkedFile{rel: rel, id: id, links: links})

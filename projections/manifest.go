@@ -20,7 +20,10 @@ type Object struct {
 	Group       string       `json:"group,omitempty"`
 	Hash        string       `json:"hash"`
 	Description string       `json:"description,omitempty"`
-	Body        string       `json:"body,omitempty"`
+	// Paths are the globs of the files a rule or workflow applies to, from
+	// its front matter (content.ParsePaths); none for one that does not say.
+	Paths []string `json:"paths,omitempty"`
+	Body  string   `json:"body,omitempty"`
 	// Constraints are those of the published body; rules and workflows only.
 	Constraints []content.Constraint `json:"constraints,omitempty"`
 	// Seq is the sequence of the catalog.publish event that published it.
@@ -65,6 +68,7 @@ type objectRow struct {
 	Group       string
 	Hash        string
 	Description string
+	Paths       []string
 	Constraints []constraintRow
 	Seq         uint64
 }
@@ -81,7 +85,7 @@ type constraintRow struct {
 func (r objectRow) api() Object {
 	o := Object{
 		ID: r.ID, Kind: content.Kind(r.Kind), Path: r.Path, Name: r.Name, Group: r.Group,
-		Hash: r.Hash, Description: r.Description, Seq: r.Seq,
+		Hash: r.Hash, Description: r.Description, Paths: r.Paths, Seq: r.Seq,
 	}
 	for _, c := range r.Constraints {
 		o.Constraints = append(o.Constraints, content.Constraint{ID: c.ID, Name: c.Name, Text: c.Text, TextHash: c.TextHash})
@@ -92,9 +96,9 @@ func (r objectRow) api() Object {
 // objectHead is an object row up to its constraints' ids: all but the
 // names, texts and hashes of the constraints (objectrow.go).
 type objectHead struct {
-	ID, Kind, Path, Name, Group, Hash, Description string
-	Seq                                            uint64
-	ConstraintIDs                                  []string
+	ID, Kind, Path, Name, Group, Hash, Description, Scope string
+	Seq                                                   uint64
+	ConstraintIDs                                         []string
 }
 
 // manifestModel is the read model of the published catalog: the objects,
@@ -155,6 +159,9 @@ func (m *manifestModel) publish(seq uint64, d *events.PublishData) {
 		Hash: d.Hash, Description: d.Description, Seq: seq,
 	}
 	if kind == content.KindRule || kind == content.KindWorkflow {
+		// A publish checked the globs (content.Scan); a body that came
+		// with bad ones (an older build's) is scoped to no path.
+		r.Paths, _ = content.ParsePaths(d.Body)
 		for _, c := range content.ParseConstraints(d.Name, d.Body) {
 			r.Constraints = append(r.Constraints, constraintRow{ID: c.ID, Name: c.Name, Text: c.Text, TextHash: c.TextHash})
 		}

@@ -28,6 +28,7 @@ const (
 	fieldGroup
 	fieldHash
 	fieldDescription
+	fieldScope // the globs of the front matter's paths, joined with "\n"
 	stringFields
 )
 
@@ -137,7 +138,7 @@ func (o *object) api() Object {
 	f := o.fields()
 	return Object{
 		ID: f[fieldID], Kind: content.Kind(f[fieldKind]), Path: f[fieldPath], Name: f[fieldName],
-		Group: f[fieldGroup], Hash: f[fieldHash], Description: f[fieldDescription], Seq: o.seq(),
+		Group: f[fieldGroup], Hash: f[fieldHash], Description: f[fieldDescription], Paths: splitScope(f[fieldScope]), Seq: o.seq(),
 	}
 }
 

@@ -3,6 +3,7 @@ package projections
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +32,7 @@ func TestObject_FieldsOfItsRow(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("fields %q, want %q", got, want)
 		}
+		want = append(want, strings.Join(r.Paths, "\n"))
 		if f := o.fields(); !slices.Equal(f[:], want) {
 			t.Errorf("fields() %q, want %q", f, want)
 		}

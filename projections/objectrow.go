@@ -3,6 +3,7 @@ package projections
 import (
 	"encoding/binary"
 	"errors"
+	"strings"
 )
 
 // An object row (m/o/<id>) is binary, so that Open decodes a catalog of
@@ -10,20 +11,24 @@ import (
 // keep: a format byte, then the fields as uvarint-length strings and
 // uvarints, the constraints' ids before their names, texts and hashes.
 //
-//	0x01 id kind path name group hash description seq:uvarint
+//	0x02 id kind path name group hash description scope seq:uvarint
 //	n:uvarint id×n (name text textHash)×n
+//
+// scope is the globs of the object's front matter "paths" (rules and
+// workflows), joined with line feeds, which no glob holds.
 //
 // Open keeps everything up to the constraint ids (the head) as one string
 // out of which an object's fields are read (object.go); the texts are read
 // only when a caller asks for them (decodeObjectRow).
-const objectRowFormat = 1
+const objectRowFormat = 2
 
 var errBadObjectRow = errors.New("bad object row")
 
 // encode returns the stored bytes of r.
 func (r objectRow) encode() []byte {
 	size := 16
-	for _, s := range []string{r.ID, r.Kind, r.Path, r.Name, r.Group, r.Hash, r.Description} {
+	scope := strings.Join(r.Paths, "\n")
+	for _, s := range []string{r.ID, r.Kind, r.Path, r.Name, r.Group, r.Hash, r.Description, scope} {
 		size += len(s) + 2
 	}
 	for _, c := range r.Constraints {
@@ -31,7 +36,7 @@ func (r objectRow) encode() []byte {
 	}
 	b := make([]byte, 0, size)
 	b = append(b, objectRowFormat)
-	for _, s := range []string{r.ID, r.Kind, r.Path, r.Name, r.Group, r.Hash, r.Description} {
+	for _, s := range []string{r.ID, r.Kind, r.Path, r.Name, r.Group, r.Hash, r.Description, scope} {
 		b = appendString(b, s)
 	}
 	b = binary.AppendUvarint(b, r.Seq)
@@ -109,7 +114,7 @@ func readHead(s string, h *objectHead) *rowReader {
 	}
 	r.pos = 1
 	h.ID, h.Kind, h.Path, h.Name = r.str(), r.str(), r.str(), r.str()
-	h.Group, h.Hash, h.Description = r.str(), r.str(), r.str()
+	h.Group, h.Hash, h.Description, h.Scope = r.str(), r.str(), r.str(), r.str()
 	h.Seq = r.uvarint()
 	n := r.uvarint()
 	if n > uint64(len(s)) {
@@ -151,7 +156,7 @@ func headEnd(v []byte) (int, error) {
 		}
 		pos += int(n)
 	}
-	for range 7 {
+	for range stringFields {
 		skip()
 	}
 	if pos < 0 {
@@ -178,7 +183,7 @@ func headEnd(v []byte) (int, error) {
 func decodeObjectRow(v []byte) (objectRow, error) {
 	var h objectHead
 	r := readHead(string(v), &h)
-	row := objectRow{ID: h.ID, Kind: h.Kind, Path: h.Path, Name: h.Name, Group: h.Group, Hash: h.Hash, Description: h.Description, Seq: h.Seq}
+	row := objectRow{ID: h.ID, Kind: h.Kind, Path: h.Path, Name: h.Name, Group: h.Group, Hash: h.Hash, Description: h.Description, Paths: splitScope(h.Scope), Seq: h.Seq}
 	for _, id := range h.ConstraintIDs {
 		c := constraintRow{ID: id}
 		c.Name, c.Text, c.TextHash = r.str(), r.str(), r.str()
@@ -188,4 +193,12 @@ func decodeObjectRow(v []byte) (objectRow, error) {
 		return objectRow{}, errBadObjectRow
 	}
 	return row, nil
+}
+
+// splitScope returns the globs of a stored scope field; nil for none.
+func splitScope(scope string) []string {
+	if scope == "" {
+		return nil
+	}
+	return strings.Split(scope, "\n")
 }

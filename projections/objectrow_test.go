@@ -9,7 +9,7 @@ import (
 func sampleRow() objectRow {
 	return objectRow{
 		ID: "p-0123456789abcdef0123456789abcdef", Kind: "rule", Path: "go/STYLE.md", Name: "STYLE", Group: "go",
-		Hash: "sha256:00ff", Description: "How we write Go: é and 日本", Seq: 1 << 40,
+		Hash: "sha256:00ff", Description: "How we write Go: é and 日本", Paths: []string{"**/*.go", "go.mod"}, Seq: 1 << 40,
 		Constraints: []constraintRow{
 			{ID: "Style/1", Name: "Style", Text: "Run gofmt.", TextHash: "sha256:aa"},
 			{ID: "Style/2", Name: "Style", Text: "", TextHash: "sha256:bb"},
@@ -53,7 +53,7 @@ func TestObjectRow_Damaged(t *testing.T) {
 			}
 		}
 	}
-	if _, err := newObject(append([]byte{2}, b[1:]...)); err == nil {
+	if _, err := newObject(append([]byte{objectRowFormat + 1}, b[1:]...)); err == nil {
 		t.Fatal("a row of another format decoded")
 	}
 }

@@ -22,7 +22,11 @@ type Item struct {
 	Group       string       `json:"group,omitempty"`
 	Hash        string       `json:"hash"`
 	Description string       `json:"description,omitempty"`
-	Body        string       `json:"body,omitempty"` // View only
+	// Paths are the globs of the files a rule or workflow applies to
+	// (Object.Paths); an item with a draft has those of its published
+	// version until the draft is applied and published.
+	Paths []string `json:"paths,omitempty"`
+	Body  string   `json:"body,omitempty"` // View only
 	// Constraints are parsed from the current body (the draft's, if it has
 	// one); rules and workflows only, View only.
 	Constraints   []content.Constraint `json:"constraints,omitempty"`
@@ -212,7 +216,7 @@ func publishedItem(o *object) Item { return itemOf(o.fields()) }
 func itemOf(f [stringFields]string) Item {
 	return Item{
 		ID: f[fieldID], Kind: content.Kind(f[fieldKind]), Path: f[fieldPath], Name: f[fieldName], Group: f[fieldGroup],
-		Hash: f[fieldHash], Description: f[fieldDescription], Published: true,
+		Hash: f[fieldHash], Description: f[fieldDescription], Paths: splitScope(f[fieldScope]), Published: true,
 	}
 }
 
