@@ -238,5 +238,6 @@ func (m *manifestModel) isRule(id string) bool {
 }
 
 func (m *manifestModel) scoped(id string) bool {
-	return false
+	o := m.objects[id]
+	return o != nil && o.field(fieldScope) != ""
 }

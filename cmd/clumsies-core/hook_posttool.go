@@ -2,14 +2,16 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/projections"
 )
 
 // postTool records what a file-changing tool use touched: one
@@ -30,8 +32,8 @@ func postTool(ctx context.Context, hd *node.Handle, h *adapt.Host, in adapt.Inpu
 // and each once, with events.OutsidePath for those outside it. A root
 // reached through a symbolic link matches paths named either way.
 func workspacePaths(root, dir string, paths []string) []string {
-	roots := []string{filepath.Clean(root)}
-	if real, err := filepath.EvalSymlinks(root); err == nil && real != roots[0] {
+	roots := []string{root}
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != filepath.Clean(root) {
 		roots = append(roots, real)
 	}
 	out := make([]string, 0, len(paths))
@@ -43,27 +45,32 @@ func workspacePaths(root, dir string, paths []string) []string {
 			}
 			p = filepath.Join(base, p)
 		}
-		out = append(out, relativeTo(roots, filepath.Clean(p)))
+		rel := events.OutsidePath
+		for _, r := range roots {
+			if wp, ok := content.WorkspacePath(r, p); ok {
+				rel = wp
+				break
+			}
+		}
+		out = append(out, rel)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// relativeTo returns p relative to the first of roots that holds it, or
-// events.OutsidePath.
-func relativeTo(roots []string, p string) string {
-	for _, r := range roots {
-		rel, err := filepath.Rel(r, p)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue
-		}
-		return filepath.ToSlash(rel)
-	}
-	return events.OutsidePath
-}
-
 // rulesInScope returns the ids of the published rules and workflows whose
 // paths match one of paths, sorted.
 func rulesInScope(ctx context.Context, hd *node.Handle, paths []string) ([]string, error) {
-	return []string{}, nil
+	items, err := hd.List(ctx, projections.Filter{})
+	if err != nil {
+		return nil, fmt.Errorf("list the rules: %w", err)
+	}
+	items = slices.DeleteFunc(items, func(it projections.Item) bool { return !it.Published })
+	paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == events.OutsidePath })
+	ids := []string{}
+	for _, sc := range projections.InScope(items, paths) {
+		ids = append(ids, sc.Item.ID)
+	}
+	slices.Sort(ids)
+	return ids, nil
 }

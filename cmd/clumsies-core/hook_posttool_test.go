@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,10 +17,14 @@ import (
 // `clumsies serve` owning the workspace: each file-changing tool use is
 // one attest.file_edit with the touched paths relative to the workspace
 // (outside ones as "(outside)"), a read records nothing, and the hook
-// answers the host's neutral answer.
+// answers the host's neutral answer. The rules in scope of the touched
+// files at that moment are in the event.
 func TestHook_PostToolEvidence(t *testing.T) {
 	dir := newWorkspace(t)
-	serve(t, dir)
+	writeRule(t, dir, "api/HANDLERS.md", "api/**/*.go")
+	_, cl := serve(t, dir)
+	setup(t, cl, "a-reader")
+	api := ruleID(t, cl, "api/HANDLERS.md")
 	want := map[string][]string{
 		"claude-code/post-tool":          {"api/handler.go"},
 		"claude-code/post-tool-notebook": {"notebooks/load.ipynb"},
@@ -61,8 +66,12 @@ func TestHook_PostToolEvidence(t *testing.T) {
 		for _, p := range data["paths"].([]any) {
 			paths = append(paths, p.(string))
 		}
-		if rules, ok := data["rules"].([]any); !ok || len(rules) != 0 {
-			t.Errorf("event %v: want an empty list of rules in scope (no rule declares paths)", data)
+		wantRules := "[]"
+		if strings.Contains(strings.Join(paths, " "), ".go") {
+			wantRules = `["` + api + `"]`
+		}
+		if rules, _ := json.Marshal(data["rules"]); string(rules) != wantRules {
+			t.Errorf("event %v: got rules in scope %s, want %s", data, rules, wantRules)
 		}
 		sid := ev["sessionId"].(string)
 		got[sid] = append(got[sid], strings.Join(paths, " ")+" by "+data["tool"].(string))
@@ -86,9 +95,11 @@ func TestHook_PostToolEvidence(t *testing.T) {
 
 // TestHook_ClaimWithoutEvidence: a session that edits a file (post-tool
 // hook) and claims a rule it never loaded is flagged, in `stats --json`
-// per session and per rule and in `stats`; a claim after loading is not.
+// per session and per rule and in `stats`; a claim after loading is not;
+// a claim of a loaded rule whose paths none of the touched files match is.
 func TestHook_ClaimWithoutEvidence(t *testing.T) {
 	dir := newWorkspace(t)
+	writeRule(t, dir, "web/UI.md", "web/**")
 	_, cl := serve(t, dir)
 	id := hookSession(t, dir, "3c1d2e4f-claims", func(id string) { setup(t, cl, id) })
 	edit := claudeInput(t, adapt.UserPrompt, id, dir, false)
@@ -107,11 +118,15 @@ func TestHook_ClaimWithoutEvidence(t *testing.T) {
 	call(t, cl, "memref", refer) // never loaded: without evidence
 	load(t, cl, wf)
 	call(t, cl, "memref", refer) // loaded: supported
+	web := ruleID(t, cl, "web/UI.md")
+	load(t, cl, web)
+	call(t, cl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": web, "constraintId": "Do/1"}}}) // out of scope
 	call(t, cl, "agentreport", map[string]any{"summary": "wrote the handler"})
 
-	c := complianceOf(t, dir, id, 9) // start, setup, prompt, edit, memdisc, 2 refs, load, report
-	if c["unsupported"] != 1.0 || c["edits"] != 1.0 || c["rulesLoaded"] != 1.0 || c["compliant"] != false {
-		t.Fatalf("compliance: got %v, want 1 edit, 1 rule loaded, 1 claim without evidence, not compliant", c)
+	// start, setup, prompt, edit, memdisc, ref, load, ref, memdisc, load, ref, report
+	c := complianceOf(t, dir, id, 12)
+	if c["unsupported"] != 2.0 || c["edits"] != 1.0 || c["rulesLoaded"] != 2.0 || c["rulesInScope"] != 0.0 || c["compliant"] != false {
+		t.Fatalf("compliance: got %v, want 1 edit, 2 rules loaded, none in scope, 2 claims without evidence, not compliant", c)
 	}
 	var st struct {
 		Evidence struct {
@@ -128,13 +143,21 @@ func TestHook_ClaimWithoutEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := st.Evidence
-	if e.Edits != 1 || e.Unsupported != 1 || len(e.Rules) != 1 || e.Rules[0]["id"] != wf ||
-		e.Rules[0]["loaded"] != 1.0 || e.Rules[0]["referenced"] != 1.0 || e.Rules[0]["unsupported"] != 1.0 {
-		t.Fatalf("evidence: got %+v, want 1 edit and the workflow loaded, referenced, with 1 unsupported claim", e)
+	why := map[string]string{}
+	for _, r := range e.Rules {
+		if r["loaded"] != 1.0 || r["referenced"] != 1.0 || r["unsupported"] != 1.0 {
+			t.Errorf("evidence of rule %v: want loaded, referenced, 1 unsupported claim", r)
+		}
 	}
-	if len(e.Sessions) != 1 || !slices.Equal(e.Sessions[0].Paths, []string{"api/handler.go"}) ||
-		e.Sessions[0].Rules[0]["why"] != "not loaded" || e.Sessions[0].Rules[0]["refs"] != 2.0 {
-		t.Fatalf("evidence per session: got %+v", e.Sessions)
+	if e.Edits != 1 || e.Unsupported != 2 || len(e.Rules) != 2 || len(e.Sessions) != 1 ||
+		!slices.Equal(e.Sessions[0].Paths, []string{"api/handler.go"}) {
+		t.Fatalf("evidence: got %+v, want 1 edit of api/handler.go and 2 unsupported claims of 2 rules", e)
+	}
+	for _, r := range e.Sessions[0].Rules {
+		why[r["id"].(string)] = r["why"].(string)
+	}
+	if why[wf] != "not loaded" || why[web] != "no touched file in scope" {
+		t.Fatalf("why the claims are unsupported: got %v", why)
 	}
 	out := mustRun(t, dir, "stats")
 	if !strings.Contains(out, "claimed without evidence") || !strings.Contains(out, "touched: api/handler.go") {
@@ -142,4 +165,18 @@ func TestHook_ClaimWithoutEvidence(t *testing.T) {
 	}
 	// The evidence rows are what a replay of the ledger gives.
 	mustRun(t, dir, "verify")
+}
+
+// writeRule writes a rule at rules/path that applies to the files glob
+// matches (front matter paths).
+func writeRule(tb testing.TB, dir, path, glob string) {
+	tb.Helper()
+	p := filepath.Join(dir, ".clumsies", "rules", filepath.FromSlash(path))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	body := "---\npaths:\n  - \"" + glob + "\"\n---\n# Scoped\n\nWhere it applies.\n\n## Do\n\n- Keep it so.\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		tb.Fatal(err)
+	}
 }
