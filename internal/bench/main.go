@@ -72,6 +72,7 @@ func main() {
 		{"concurrency", benchConcurrency},
 		{"takeover", benchTakeover},
 		{"hook", benchHook},
+		{"posttool", benchPostTool},
 		{"liveedit", benchLiveEdit},
 		{"hub", benchHub},
 		{"teamcatalog", benchTeamCatalog},
