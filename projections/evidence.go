@@ -241,3 +241,92 @@ func (m *manifestModel) scoped(id string) bool {
 	o := m.objects[id]
 	return o != nil && o.field(fieldScope) != ""
 }
+
+// RuleTotals is one rule's evidence over sessions.
+type RuleTotals struct {
+	ID string `json:"id"`
+	// InScope counts the sessions with an edit in the rule's scope;
+	// UnloadedEdits the edits in its scope made before the session had
+	// loaded it.
+	InScope       int    `json:"inScope"`
+	UnloadedEdits uint64 `json:"unloadedEdits"`
+	// Loaded and Referenced count the sessions that loaded it and that
+	// claimed it (memref).
+	Loaded     int `json:"loaded"`
+	Referenced int `json:"referenced"`
+	// Unsupported counts the refs claimed without evidence.
+	Unsupported uint64 `json:"unsupported"`
+}
+
+func (t *RuleTotals) add(r RuleEvidence) {
+	t.InScope += count(r.InScope > 0)
+	t.UnloadedEdits += r.UnloadedEdits
+	t.Loaded += count(r.Loaded)
+	t.Referenced += count(r.Refs > 0)
+	t.Unsupported += r.Unsupported
+}
+
+func count(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Totals sums ss per rule, sorted by rule id.
+func Totals(ss []SessionEvidence) []RuleTotals {
+	byID := map[string]*RuleTotals{}
+	for _, s := range ss {
+		for _, r := range s.Rules {
+			t := byID[r.ID]
+			if t == nil {
+				t = &RuleTotals{ID: r.ID}
+				byID[r.ID] = t
+			}
+			t.add(r)
+		}
+	}
+	out := make([]RuleTotals, 0, len(byID))
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
+		out = append(out, *byID[id])
+	}
+	return out
+}
+
+// RuleEvidenceOf is one rule's evidence: its totals over every session
+// and the sessions that claimed it without evidence.
+type RuleEvidenceOf struct {
+	RuleTotals
+	Claims []UnsupportedClaim `json:"unsupportedClaims"`
+}
+
+// UnsupportedClaim is a session's refs of a rule claimed without
+// evidence, and why.
+type UnsupportedClaim struct {
+	SessionID string `json:"sessionId"`
+	Refs      uint64 `json:"refs"`
+	Why       string `json:"why"`
+}
+
+// RuleEvidence returns the evidence of rule id over every session.
+func (s *Store) RuleEvidence(id string) RuleEvidenceOf {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := RuleEvidenceOf{RuleTotals: RuleTotals{ID: id}, Claims: []UnsupportedClaim{}}
+	for sid, r := range s.st.evidence.byID {
+		if r.Rules[id] == nil {
+			continue
+		}
+		for _, re := range r.evidence(sid, s.st.manifest).Rules {
+			if re.ID != id {
+				continue
+			}
+			out.add(re)
+			if re.Unsupported > 0 {
+				out.Claims = append(out.Claims, UnsupportedClaim{SessionID: sid, Refs: re.Unsupported, Why: re.Why})
+			}
+		}
+	}
+	slices.SortFunc(out.Claims, func(a, b UnsupportedClaim) int { return cmp.Compare(a.SessionID, b.SessionID) })
+	return out
+}

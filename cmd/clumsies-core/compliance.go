@@ -76,8 +76,12 @@ func complianceOf(cs []projections.Compliance, ev evidenceJSON) complianceJSON {
 			StopsBlocked: c.StopsBlocked, Edits: e.Edits, Unsupported: e.Unsupported, Compliant: compliant})
 		s := &out.Sessions[len(out.Sessions)-1]
 		for _, r := range e.Rules {
-			s.RulesInScope += b2i(r.InScope > 0)
-			s.RulesLoaded += b2i(r.Loaded)
+			if r.InScope > 0 {
+				s.RulesInScope++
+			}
+			if r.Loaded {
+				s.RulesLoaded++
+			}
 		}
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -21,58 +20,24 @@ type evidenceJSON struct {
 	// Unsupported counts memref refs claimed without evidence: of a rule
 	// the session had not loaded, or of a rule with paths none of the
 	// session's touched files is in scope of.
-	Unsupported uint64                        `json:"unsupported"`
-	Rules       []ruleEvidenceJSON            `json:"rules"`
-	Sessions    []projections.SessionEvidence `json:"sessions"`
-}
-
-// ruleEvidenceJSON is one rule over every session: in how many sessions it
-// was in scope of an edit, loaded and referenced, and its claims without
-// evidence.
-type ruleEvidenceJSON struct {
-	ID string `json:"id"`
-	// InScope counts sessions with an edit in the rule's scope;
-	// UnloadedEdits the edits in its scope made before it was loaded.
-	InScope       int    `json:"inScope"`
-	UnloadedEdits uint64 `json:"unloadedEdits"`
-	Loaded        int    `json:"loaded"`
-	Referenced    int    `json:"referenced"`
-	Unsupported   uint64 `json:"unsupported"`
+	Unsupported uint64 `json:"unsupported"`
+	// Rules are per rule over every session: sessions with an edit in
+	// its scope, edits before it was loaded, sessions that loaded and
+	// claimed it, claims without evidence.
+	Rules    []projections.RuleTotals      `json:"rules"`
+	Sessions []projections.SessionEvidence `json:"sessions"`
 }
 
 func evidenceOf(ss []projections.SessionEvidence) evidenceJSON {
-	out := evidenceJSON{Rules: []ruleEvidenceJSON{}, Sessions: ss}
+	out := evidenceJSON{Rules: projections.Totals(ss), Sessions: ss}
 	if out.Sessions == nil {
 		out.Sessions = []projections.SessionEvidence{}
 	}
-	rules := map[string]*ruleEvidenceJSON{}
 	for _, s := range ss {
 		out.Edits += s.Edits
 		out.Unsupported += s.Unsupported
-		for _, r := range s.Rules {
-			rj := rules[r.ID]
-			if rj == nil {
-				rj = &ruleEvidenceJSON{ID: r.ID}
-				rules[r.ID] = rj
-			}
-			rj.InScope += b2i(r.InScope > 0)
-			rj.UnloadedEdits += r.UnloadedEdits
-			rj.Loaded += b2i(r.Loaded)
-			rj.Referenced += b2i(r.Refs > 0)
-			rj.Unsupported += r.Unsupported
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(rules)) {
-		out.Rules = append(out.Rules, *rules[id])
 	}
 	return out
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // session returns the evidence of session id in e, and whether

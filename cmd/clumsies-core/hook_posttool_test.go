@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // TestHook_PostToolEvidence runs every host's post-tool inputs
@@ -162,6 +165,20 @@ func TestHook_ClaimWithoutEvidence(t *testing.T) {
 	out := mustRun(t, dir, "stats")
 	if !strings.Contains(out, "claimed without evidence") || !strings.Contains(out, "touched: api/handler.go") {
 		t.Fatalf("stats does not show the claim without evidence:\n%s", out)
+	}
+	// The dashboard's session and rule pages show the same.
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	tok := testbin.HTTPToken(t, dir)
+	var se dash.Session
+	getJSON(t, base, "/api/sessions/"+url.PathEscape(id), tok, &se)
+	if se.Evidence == nil || se.Evidence.Unsupported != 2 || !slices.Equal(se.Evidence.Paths, []string{"api/handler.go"}) {
+		t.Errorf("dashboard session page: got evidence %+v, want api/handler.go touched and 2 claims without evidence", se.Evidence)
+	}
+	var ru dash.Rule
+	getJSON(t, base, "/api/rules/"+url.PathEscape(web), tok, &ru)
+	if ev := ru.Evidence; !slices.Equal(ru.Paths, []string{"web/**"}) || ev.Loaded != 1 || ev.Referenced != 1 || ev.InScope != 0 ||
+		len(ev.Claims) != 1 || ev.Claims[0].SessionID != id || ev.Claims[0].Why != "no touched file in scope" {
+		t.Errorf("dashboard rule page: got paths %q, evidence %+v", ru.Paths, ev)
 	}
 	// The evidence rows are what a replay of the ledger gives.
 	mustRun(t, dir, "verify")
