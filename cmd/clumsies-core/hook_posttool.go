@@ -11,7 +11,6 @@ import (
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
-	"github.com/clumsies/clumsies/projections"
 )
 
 // postTool records what a file-changing tool use touched: one
@@ -59,18 +58,16 @@ func workspacePaths(root, dir string, paths []string) []string {
 }
 
 // rulesInScope returns the ids of the published rules and workflows whose
-// paths match one of paths, sorted.
+// paths match one of paths, sorted; none for paths all outside the
+// workspace, without asking the owner.
 func rulesInScope(ctx context.Context, hd *node.Handle, paths []string) ([]string, error) {
-	items, err := hd.List(ctx, projections.Filter{})
-	if err != nil {
-		return nil, fmt.Errorf("list the rules: %w", err)
-	}
-	items = slices.DeleteFunc(items, func(it projections.Item) bool { return !it.Published })
 	paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == events.OutsidePath })
-	ids := []string{}
-	for _, sc := range projections.InScope(items, paths) {
-		ids = append(ids, sc.Item.ID)
+	if len(paths) == 0 {
+		return []string{}, nil
 	}
-	slices.Sort(ids)
+	ids, err := hd.RulesInScope(ctx, paths)
+	if err != nil {
+		return nil, fmt.Errorf("read the rules in scope: %w", err)
+	}
 	return ids, nil
 }
