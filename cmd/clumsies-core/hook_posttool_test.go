@@ -197,3 +197,25 @@ func writeRule(tb testing.TB, dir, path, glob string) {
 		tb.Fatal(err)
 	}
 }
+
+// TestHook_PostToolFailsOpen: without a workspace, or with input it cannot
+// read, the post-tool hook exits 0 with the host's neutral answer and one
+// line on stderr; the agent goes on.
+func TestHook_PostToolFailsOpen(t *testing.T) {
+	nowhere := t.TempDir()
+	for _, h := range adapt.Hosts() {
+		raw := []byte(`{"session_id":"s-1","conversation_id":"s-1","cwd":"` + nowhere + `","tool_name":"Write","file_path":"` +
+			nowhere + `/a.go","tool_input":{"file_path":"` + nowhere + `/a.go"}}`)
+		r := runHook(t, nowhere, h.Name, adapt.PostTool, raw)
+		if r.code != 0 || r.stdout != string(h.Answer(adapt.PostTool, adapt.Answer{})) || !strings.Contains(r.stderr, "clumsies init") {
+			t.Errorf("%s without a workspace: exit %d, stdout %q, stderr %q", h.Name, r.code, r.stdout, r.stderr)
+		}
+	}
+	dir := newWorkspace(t)
+	for _, garbage := range []string{"", "not json", `{"tool_name": "Write"}`} {
+		r := runHook(t, dir, "claude-code", adapt.PostTool, []byte(garbage))
+		if r.code != 0 || r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || r.stderr == "" {
+			t.Errorf("stdin %q: exit %d, stdout %q, stderr %q; want exit 0, no answer, one line", garbage, r.code, r.stdout, r.stderr)
+		}
+	}
+}
