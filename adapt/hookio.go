@@ -16,7 +16,8 @@ const (
 	Stop         Event = "stop"
 )
 
-// Events returns the hook events.
+// Events returns the hook events every host wires alike; PostTool is
+// wired per host (postToolHooks).
 func Events() []Event { return []Event{SessionStart, UserPrompt, Stop} }
 
 // ParseEvent checks an event name.
