@@ -135,5 +135,5 @@ func printStats(w io.Writer, st statsJSON) error {
 	if err := printCompliance(w, st.Compliance); err != nil {
 		return err
 	}
-	return printEvidence(w, st.Evidence)
+	return printEvidence(w, st.Evidence, st.Rules)
 }
