@@ -16,16 +16,17 @@ const (
 	Stop         Event = "stop"
 )
 
-// Events returns the hook events.
+// Events returns the hook events every host wires alike; PostTool is
+// wired per host (postToolHooks).
 func Events() []Event { return []Event{SessionStart, UserPrompt, Stop} }
 
 // ParseEvent checks an event name.
 func ParseEvent(s string) (Event, error) {
 	switch e := Event(s); e {
-	case SessionStart, UserPrompt, Stop, PreTool:
+	case SessionStart, UserPrompt, Stop, PreTool, PostTool:
 		return e, nil
 	}
-	return "", fmt.Errorf("unknown hook event %q: want session-start, user-prompt, stop or pre-tool", s)
+	return "", fmt.Errorf("unknown hook event %q: want session-start, user-prompt, stop, pre-tool or post-tool", s)
 }
 
 // Input is what clumsies reads of a host's hook input.
@@ -49,11 +50,12 @@ type Input struct {
 	// which hosts that cannot refuse a stop in place send back as a new
 	// prompt (Gemini CLI, Copilot CLI): it is not the user's.
 	Echo bool `json:",omitempty"`
-	// Tool is the host's name of the tool about to run (pre-tool).
+	// Tool is the host's name of the tool about to run (pre-tool) or that
+	// ran (post-tool).
 	Tool string `json:",omitempty"`
-	// Files are the files the tool is about to change, as the host named
-	// them (absolute, or relative to Dir); none for a tool that changes
-	// no file (pre-tool).
+	// Files are the files the tool is about to change (pre-tool) or
+	// changed (post-tool), as the host named them: absolute, or relative
+	// to Dir; none for a tool that changes no file.
 	Files []string `json:",omitempty"`
 }
 

@@ -74,7 +74,7 @@ func (h *Host) Events() []Event {
 
 // Plan returns the files that wire h in scope s.
 func (h *Host) Plan(s Scope, e Env) Plan {
-	p := h.plan(s, e)
+	p := withPostTool(h.Name, e, h.plan(s, e))
 	if h.preTool != nil {
 		h.preTool.wire(&p, s, e)
 	}
@@ -85,11 +85,14 @@ func (h *Host) Plan(s Scope, e Env) Plan {
 // Read decodes the host's hook input for ev.
 func (h *Host) Read(ev Event, raw []byte) (Input, error) {
 	read := h.read
-	if ev == PreTool {
+	switch ev {
+	case PreTool:
 		if h.preTool == nil {
 			return Input{}, fmt.Errorf("read %s %s input: %s has no pre-tool hook", h.Name, ev, h.Title)
 		}
 		read = func(_ Event, raw []byte) (Input, error) { return h.preTool.read(raw) }
+	case PostTool:
+		read = func(_ Event, raw []byte) (Input, error) { return readPostTool(raw) }
 	}
 	in, err := read(ev, raw)
 	if err != nil {

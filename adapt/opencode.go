@@ -50,7 +50,7 @@ var opencode = &Host{
 				{Path: filepath.Join(plugins, "clumsies.js"), owned: []byte(plugin)},
 			},
 			Notes: []string{
-				"opencode has no command hooks: a plugin (clumsies.js) runs `clumsies hook` on session.created, chat.message and session.idle.",
+				"opencode has no command hooks: a plugin (clumsies.js) runs `clumsies hook` on session.created, chat.message, session.idle and tool.execute.after (a tool that changed files).",
 				"opencode cannot refuse a stop: when the stop hook blocks, the plugin sends its request to report as a new prompt. `opencode run` exits when the session is idle, before that prompt runs: there the request is lost and the prompt stays unreported (`opencode serve` and the TUI run it).",
 				"The session-start context reaches the agent through the system prompt (experimental.chat.system.transform).",
 			},

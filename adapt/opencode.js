@@ -1,7 +1,8 @@
 // clumsies adapter for opencode, written by `clumsies adapt opencode`;
 // `clumsies adapt opencode --remove` deletes it. opencode has no command
 // hooks, so this plugin runs `clumsies hook <event> --host opencode` on
-// opencode's own events and passes on what it answers. Any failure lets
+// opencode's own events (and post-tool after each tool that changes
+// files) and passes on what it answers. Any failure lets
 // opencode go on.
 const COMMAND = "clumsies"
 
@@ -24,6 +25,7 @@ async function hook(event, input, cwd) {
 export const ClumsiesPlugin = async ({ client, directory }) => {
   const context = new Map() // session id -> what the agent must know from the start
   const followUp = new Map() // session id -> the report request the plugin sent
+  const toolArgs = new Map() // call id -> the arguments of a tool that has not finished
 
   return {
     event: async ({ event }) => {
@@ -50,6 +52,16 @@ export const ClumsiesPlugin = async ({ client, directory }) => {
       const prompt = (output?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("\n")
       if (prompt === followUp.get(id)) return // the plugin's own request, not the user's
       await hook("user-prompt", { session_id: id, prompt, cwd: directory }, directory)
+    },
+    "tool.execute.before": async (input, output) => {
+      if (input?.callID && output?.args) toolArgs.set(input.callID, output.args)
+    },
+    "tool.execute.after": async (input, output) => {
+      const args = input?.args ?? toolArgs.get(input?.callID) ?? output?.metadata ?? {}
+      toolArgs.delete(input?.callID)
+      const id = input?.sessionID
+      if (!id || !["write", "edit", "multiedit", "patch", "apply_patch"].includes(input?.tool)) return
+      await hook("post-tool", { session_id: id, tool_name: input.tool, tool_input: args, cwd: directory }, directory)
     },
     "experimental.chat.system.transform": async (input, output) => {
       const text = context.get(input?.sessionID)

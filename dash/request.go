@@ -45,6 +45,8 @@ type Source interface {
 	Sessions() []projections.Session
 	Session(id string) (projections.Session, error)
 	SessionCompliance(id string) (projections.Compliance, error)
+	SessionEvidence(id string) (projections.SessionEvidence, error)
+	RuleEvidence(id string) projections.RuleEvidenceOf
 	Object(id string) (projections.Object, error)
 	Days() []projections.Day
 	Latencies() []projections.Latency

@@ -28,6 +28,11 @@ type Rule struct {
 	Applied     []Application              `json:"applications"` // newest first, at most MaxApplications
 	More        bool                       `json:"moreApplications"`
 	Publishes   []projections.PublishEntry `json:"publishes"` // oldest first
+	// Paths are the globs of the files it applies to (front matter).
+	Paths []string `json:"paths"`
+	// Evidence is the sessions that edited files in its scope, loaded it
+	// and claimed it, and the claims without evidence.
+	Evidence projections.RuleEvidenceOf `json:"evidence"`
 }
 
 // MaxApplications bounds the applications a rule's page lists.
@@ -67,6 +72,10 @@ func rule(ctx context.Context, src Source, evs Events, id string) (Rule, error) 
 	r := Rule{
 		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description,
 		Hash: o.Hash, Constraints: []Constraint{}, Days: src.RuleDays(id), Applied: []Application{},
+		Paths: o.Paths, Evidence: src.RuleEvidence(id),
+	}
+	if r.Paths == nil {
+		r.Paths = []string{}
 	}
 	u := src.UsageOf(id)
 	r.Refs = u.Refs

@@ -64,6 +64,9 @@ type Session struct {
 	// Compliance is what the host's hooks show of it; nil when no hook
 	// event or setup was counted.
 	Compliance *projections.Compliance `json:"compliance,omitempty"`
+	// Evidence is what the post-tool hooks saw it touch, the rules in
+	// scope, loaded and claimed; nil when it has none.
+	Evidence *projections.SessionEvidence `json:"evidence,omitempty"`
 	// Timeline is the session's events in ledger order, the last
 	// MaxTimeline of them; Older is set when older ones were left out.
 	Timeline []TimelineEntry `json:"timeline"`
@@ -96,6 +99,11 @@ func session(ctx context.Context, src Source, evs Events, id string) (Session, e
 	out := Session{Session: s}
 	if c, err := src.SessionCompliance(id); err == nil {
 		out.Compliance = &c
+	} else if !errors.Is(err, projections.ErrNotFound) {
+		return Session{}, err
+	}
+	if e, err := src.SessionEvidence(id); err == nil {
+		out.Evidence = &e
 	} else if !errors.Is(err, projections.ErrNotFound) {
 		return Session{}, err
 	}

@@ -132,6 +132,12 @@ var table = []typeInfo{
 			"change files that rules or workflows apply to (their front matter paths) which the session had not " +
 			"loaded with memload: decision deny when the tool was refused, warn when it ran and the agent was told " +
 			"what to load. missing names the ids to load. Not a tool call."},
+	{typ: TypeFileEdit, family: familyHook, payload: newPayload[FileEditData],
+		title: "agent changed files", description: "Written by the post-tool hook (clumsies hook " +
+			"post-tool) for each tool use of the host that changed files: the tool, the files it touched, " +
+			"relative to the workspace (never their contents; a file outside the workspace is recorded as " +
+			"(outside)), and the rules in scope for them at that moment. The host saw the edit; the agent " +
+			"did not report it. Not a tool call."},
 	{typ: TypeCheckpoint, family: familyLedger, payload: newPayload[CheckpointData],
 		title: "hash chain pinned", description: "Written by the workspace's owner every " +
 			"so many events and when it shuts down, after the events it covers: the chain digest over " +

@@ -33,6 +33,12 @@ await hooks.event({ event: { type: "session.created", properties: { info: { id }
 const system = { system: [] }
 await hooks["experimental.chat.system.transform"]({ sessionID: id }, system)
 await say("Add a retry to the payment client")
+// An edit (its arguments reach the plugin before the tool runs) and a read.
+for (const [callID, tool] of [["call_1", "edit"], ["call_2", "read"]]) {
+  await hooks["tool.execute.before"]({ tool, sessionID: id, callID },
+    { args: { filePath: directory + "/api/handler.go", oldString: "return nil", newString: "return err" } })
+  await hooks["tool.execute.after"]({ tool, sessionID: id, callID }, { title: "", output: "", metadata: {} })
+}
 await idle() // the prompt has no report: the plugin asks for one
 const asked = sent.length
 if (asked > 0) await say(sent[0].body.parts[0].text) // the request comes back as a message: not the user's

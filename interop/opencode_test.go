@@ -13,8 +13,8 @@ import (
 // into node and fires opencode's events at it (opencode_plugin.mjs): the
 // plugin must run the real `clumsies hook` for a session start, a user
 // prompt and a stop, put the session id in the system prompt, send the
-// request to report as a prompt when the stop is blocked, and not count
-// that request as the user's prompt.
+// request to report as a prompt when the stop is blocked, not count that
+// request as the user's prompt, and record an edit (post-tool), not a read.
 func TestOpencodePlugin(t *testing.T) {
 	node := requireNode(t)
 	dir := newWorkspace(t)
@@ -60,6 +60,12 @@ func TestOpencodePlugin(t *testing.T) {
 	count := map[string]int{}
 	for _, ev := range ledger(t, dir, "ses_interop1") {
 		count[string(ev.Type)]++
+		if ev.Type == "attest.file_edit" && !strings.Contains(string(ev.Data), `"paths":["api/handler.go"]`) {
+			t.Errorf("file edit %s: want the edited file relative to the workspace", ev.Data)
+		}
+	}
+	if count["attest.file_edit"] != 1 {
+		t.Errorf("ledger of the session: got %d file edits, want 1 (the edit, not the read)", count["attest.file_edit"])
 	}
 	if count["attest.session_start"] != 1 || count["attest.user_prompt"] != 1 || count["attest.stop_blocked"] != 1 {
 		t.Errorf("ledger of the session: got %v, want one session start, one user prompt, one blocked stop", count)

@@ -32,6 +32,7 @@ var (
 	mSync       = register("sync", (*owner).sync)
 	mSubmitTeam = register("submitteam", (*owner).submitTeam)
 	mDash       = register("dash", (*owner).dash)
+	mInScope    = register("inscope", (*owner).inScope)
 )
 
 // Compile-time checks of the request and reply types the table uses.

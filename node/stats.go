@@ -10,11 +10,13 @@ type Stats struct {
 	Sessions []projections.Session     `json:"sessions"`
 	// Compliance is per session, sorted by id.
 	Compliance []projections.Compliance `json:"compliance"`
+	// Evidence is per session, sorted by id.
+	Evidence []projections.SessionEvidence `json:"evidence"`
 }
 
 // StatsOf reads the Stats of a store.
 func StatsOf(s *projections.Store) Stats {
-	return Stats{Summary: s.Summary(), Usage: s.Usage(), Tools: s.Tools(), Sessions: s.Sessions(), Compliance: s.Compliance()}
+	return Stats{Summary: s.Summary(), Usage: s.Usage(), Tools: s.Tools(), Sessions: s.Sessions(), Compliance: s.Compliance(), Evidence: s.Evidence()}
 }
 
 // Rebuilt is the outcome of a rebuild: the events replayed and the digest

@@ -30,11 +30,16 @@ func payloadOf(ev *events.Event) (any, error) {
 
 // readsPayload reports whether a model reads the payload of events of type
 // t: the events of an aggregate (the manifest, the drafts), the refs of
-// attest.refer (usage, sessions, compliance) and the host of
-// attest.session_start and the ids of attest.load (compliance). The others are counted by their
+// attest.refer (usage, sessions, compliance, evidence), the host of
+// attest.session_start (compliance), and the items of attest.load and the
+// paths of attest.file_edit (evidence). The others are counted by their
 // envelope alone, and decoding their payloads would only cost time.
 func readsPayload(t events.Type) bool {
-	return t.Aggregate() != "" || t == events.TypeRefer || t == events.TypeSessionStart || t == events.TypeLoad
+	switch t {
+	case events.TypeRefer, events.TypeSessionStart, events.TypeLoad, events.TypeFileEdit:
+		return true
+	}
+	return t.Aggregate() != ""
 }
 
 // refs is what the projector reads of an attest.refer payload: the rule

@@ -173,16 +173,17 @@ func renderModels(tb testing.TB, s *projections.Store) string {
 		tb.Fatal(err)
 	}
 	models := struct {
-		Summary    projections.Summary       `json:"summary"`
-		Objects    []projections.Object      `json:"objects"`
-		Drafts     any                       `json:"drafts"`
-		Closed     any                       `json:"closedDrafts"`
-		Items      []projections.Item        `json:"items"`
-		Usage      []projections.RuleUsage   `json:"usage"`
-		Sessions   []projections.Session     `json:"sessions"`
-		Tools      []projections.ToolMetrics `json:"tools"`
-		Compliance []projections.Compliance  `json:"compliance"`
-	}{s.Summary(), objects(tb, s), allDrafts(tb, s), closedDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools(), s.Compliance()}
+		Summary    projections.Summary           `json:"summary"`
+		Objects    []projections.Object          `json:"objects"`
+		Drafts     any                           `json:"drafts"`
+		Closed     any                           `json:"closedDrafts"`
+		Items      []projections.Item            `json:"items"`
+		Usage      []projections.RuleUsage       `json:"usage"`
+		Sessions   []projections.Session         `json:"sessions"`
+		Tools      []projections.ToolMetrics     `json:"tools"`
+		Compliance []projections.Compliance      `json:"compliance"`
+		Evidence   []projections.SessionEvidence `json:"evidence,omitempty"`
+	}{s.Summary(), objects(tb, s), allDrafts(tb, s), closedDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools(), s.Compliance(), s.Evidence()}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")

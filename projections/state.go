@@ -24,6 +24,7 @@ type state struct {
 	sessions   *sessionsModel
 	tools      *toolsModel
 	compliance *complianceModel
+	evidence   *evidenceModel
 	chain      *chainModel
 	dash       *dashModel
 
@@ -44,6 +45,7 @@ func newState() *state {
 		register(&st.sessions, newSessionsModel()),
 		register(&st.tools, newToolsModel()),
 		register(&st.compliance, newComplianceModel()),
+		register(&st.evidence, newEvidenceModel()),
 		register(&st.chain, newChainModel()),
 		register(&st.dash, newDashModel()),
 	}

@@ -24,7 +24,8 @@ type complianceJSON struct {
 	Answered     uint64 `json:"answered"`
 	StopsBlocked uint64 `json:"stopsBlocked"`
 	// Compliant counts sessions that were announced, set up with the
-	// announced id, and answered every prompt.
+	// announced id, answered every prompt and claimed nothing without
+	// evidence.
 	Compliant int                     `json:"compliant"`
 	Sessions  []sessionComplianceJSON `json:"sessions"`
 }
@@ -39,10 +40,18 @@ type sessionComplianceJSON struct {
 	Answered     uint64 `json:"answered"`
 	Refs         uint64 `json:"refs"`
 	StopsBlocked uint64 `json:"stopsBlocked"`
-	Compliant    bool   `json:"compliant"`
+	// Edits counts the file edits the hooks recorded; RulesInScope the
+	// rules in scope of them; RulesLoaded the rules the session loaded.
+	Edits        uint64 `json:"edits"`
+	RulesInScope int    `json:"rulesInScope"`
+	RulesLoaded  int    `json:"rulesLoaded"`
+	// Unsupported counts refs claimed without evidence (evidence.go);
+	// a session with one is not compliant.
+	Unsupported uint64 `json:"unsupported"`
+	Compliant   bool   `json:"compliant"`
 }
 
-func complianceOf(cs []projections.Compliance) complianceJSON {
+func complianceOf(cs []projections.Compliance, ev evidenceJSON) complianceJSON {
 	out := complianceJSON{Sessions: []sessionComplianceJSON{}}
 	for _, c := range cs {
 		if c.HookStarts > 0 {
@@ -54,7 +63,9 @@ func complianceOf(cs []projections.Compliance) complianceJSON {
 		if c.InventedID {
 			out.InventedIDs++
 		}
-		if c.Compliant() {
+		e, _ := ev.session(c.ID)
+		compliant := c.Compliant() && e.Unsupported == 0
+		if compliant {
 			out.Compliant++
 		}
 		out.Prompts += c.Prompts
@@ -62,7 +73,16 @@ func complianceOf(cs []projections.Compliance) complianceJSON {
 		out.StopsBlocked += c.StopsBlocked
 		out.Sessions = append(out.Sessions, sessionComplianceJSON{ID: c.ID, Host: c.Host, HookStarts: c.HookStarts,
 			Setups: c.Setups, InventedID: c.InventedID, Prompts: c.Prompts, Answered: c.Answered, Refs: c.Refs,
-			StopsBlocked: c.StopsBlocked, Compliant: c.Compliant()})
+			StopsBlocked: c.StopsBlocked, Edits: e.Edits, Unsupported: e.Unsupported, Compliant: compliant})
+		s := &out.Sessions[len(out.Sessions)-1]
+		for _, r := range e.Rules {
+			if r.InScope > 0 {
+				s.RulesInScope++
+			}
+			if r.Loaded {
+				s.RulesLoaded++
+			}
+		}
 	}
 	return out
 }
@@ -75,7 +95,7 @@ func printCompliance(w io.Writer, c complianceJSON) error {
 		"%d of %d prompts answered by a report; %d stops blocked; %d compliant sessions\n\n",
 		c.HookSessions, c.SetupWithHookID, c.InventedIDs, c.Answered, c.Prompts, c.StopsBlocked, c.Compliant)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tHOST\tHOOK\tSETUP\tPROMPTS\tANSWERED\tREFS\tBLOCKED\tFLAG")
+	fmt.Fprintln(tw, "SESSION\tHOST\tHOOK\tSETUP\tPROMPTS\tANSWERED\tREFS\tBLOCKED\tEDITS\tIN SCOPE\tLOADED\tFLAG")
 	for _, s := range c.Sessions {
 		flag := ""
 		switch {
@@ -85,10 +105,13 @@ func printCompliance(w io.Writer, c complianceJSON) error {
 			flag = "no memsetup"
 		case s.Prompts > s.Answered:
 			flag = "unreported prompts"
+		case s.Unsupported > 0:
+			flag = "claimed without evidence"
 		case s.Compliant:
 			flag = "ok"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", s.ID, s.Host, s.HookStarts, s.Setups, s.Prompts, s.Answered, s.Refs, s.StopsBlocked, flag)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", s.ID, s.Host, s.HookStarts, s.Setups, s.Prompts,
+			s.Answered, s.Refs, s.StopsBlocked, s.Edits, s.RulesInScope, s.RulesLoaded, flag)
 	}
 	return tw.Flush()
 }

@@ -45,7 +45,7 @@ const (
 
 // Run implements command.
 func (c *HookCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("hook", "hook EVENT --host HOST [--workspace DIR]   (EVENT: session-start, user-prompt, stop, pre-tool)")
+	fs := c.m.newFlags("hook", "hook EVENT --host HOST [--workspace DIR]   (EVENT: session-start, user-prompt, stop, pre-tool, post-tool)")
 	host := fs.String("host", "", "the `HOST` whose hook this is: "+strings.Join(adapt.Names(), ", "))
 	dir := fs.String("workspace", "", "workspace `DIR` (default: found from the folder the host names in its input, else the current folder)")
 	var event string
@@ -114,6 +114,9 @@ func (c *HookCommand) handle(ctx context.Context, h *adapt.Host, guest bool, ev 
 	if in.Echo {
 		return answer, nil // our stop reason sent back as a prompt: not the user's, and no reset of the bound
 	}
+	if ev == adapt.PostTool && len(in.Files) == 0 {
+		return answer, nil // a tool that changed no file: nothing to record
+	}
 	ws, err := hookWorkspace(dir, in.Dir)
 	if err != nil {
 		return answer, err
@@ -132,6 +135,8 @@ func (c *HookCommand) handle(ctx context.Context, h *adapt.Host, guest bool, ev 
 			events.SessionStartData{Host: h.Name, Source: in.Source, Model: in.Model})
 	case adapt.UserPrompt:
 		return answer, record(ctx, hd, in.SessionID, events.TypeUserPrompt, promptData(h.Name, in.Prompt, ws.Config.RecordPrompts))
+	case adapt.PostTool:
+		return answer, postTool(ctx, hd, h, in)
 	}
 	return c.stop(ctx, hd, h, in)
 }

@@ -138,7 +138,7 @@ Commands:
   export          write the ledger as compressed JSON lines to stdout (--since SEQ)
   import FILE     store an export into this workspace's empty ledger, checking its chain first
   adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace
-  hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop, pre-tool); reads the host's JSON on stdin
+  hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop, pre-tool, post-tool); reads the host's JSON on stdin
   ui              serve the dashboard of the workspace in the browser (--addr, default 127.0.0.1:7334)
   hub ...         run and administer a hub; join it from a workspace ('clumsies hub' lists them)
   version         print the version and the commit it was built from

@@ -31,6 +31,8 @@ type statsJSON struct {
 	SessionList []sessionJSON `json:"sessionList"`
 	// Compliance is what the adapters' hooks show (compliance.go).
 	Compliance complianceJSON `json:"compliance"`
+	// Evidence is what the post-tool hooks show (evidence.go).
+	Evidence evidenceJSON `json:"evidence"`
 }
 
 type ruleJSON struct {
@@ -91,7 +93,8 @@ func collectStats(wsID string, s *projections.Store) statsJSON {
 func statsOf(wsID string, s node.Stats) statsJSON {
 	sum := s.Summary
 	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, Drafts: sum.Drafts, Objects: sum.Objects,
-		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Compliance: complianceOf(s.Compliance)}
+		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Evidence: evidenceOf(s.Evidence)}
+	st.Compliance = complianceOf(s.Compliance, st.Evidence)
 	for _, u := range s.Usage {
 		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Refs: u.Refs, Constraints: []constraintJSON{}}
 		for _, c := range u.Constraints {
@@ -129,5 +132,8 @@ func printStats(w io.Writer, st statsJSON) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	return printCompliance(w, st.Compliance)
+	if err := printCompliance(w, st.Compliance); err != nil {
+		return err
+	}
+	return printEvidence(w, st.Evidence, st.Rules)
 }

@@ -49,7 +49,7 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"type":        "Event type: what happened. Tool calls are attest.*; see the payload schema <type>.json.",
 		"time":        "When the event was created: RFC 3339, UTC, always with milliseconds (2006-01-02T15:04:05.000Z).",
 		"workspaceId": "Workspace the event belongs to: ws- and 1 to 63 lowercase letters, digits and dashes. Also the second token of the subject.",
-		"sessionId":   "Host session id the agent bound with memsetup, or that a host hook reported (attest.session_start, attest.user_prompt, attest.stop_blocked); empty for events outside a session (publishing, review, calls before memsetup).",
+		"sessionId":   "Host session id the agent bound with memsetup, or that a host hook reported (attest.session_start, attest.user_prompt, attest.stop_blocked, attest.tool_gated, attest.file_edit); empty for events outside a session (publishing, review, calls before memsetup).",
 		"tool":        "MCP tool called (memsetup, memdisc, memload, memref, agentreport, agentrejected, artifact), or prompts/get for a workflow got as an MCP prompt (recorded as attest.load); absent for non-tool events.",
 		"outcome":     "ok if the call succeeded, error if it failed. Non-tool events are always ok.",
 		"errorCode":   "Error code the agent got, from the closed set of the error contract; present exactly when outcome is error.",
@@ -150,6 +150,12 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"paths":    "The files the tool was about to change, relative to the workspace root.",
 		"decision": "deny: the tool was refused ([enforce] mode = \"block\"); warn: it ran and the agent was told what to load (mode = \"warn\").",
 		"missing":  "Ids of the rules and workflows in scope for paths that the session had not loaded: the memload the gate asked for.",
+	},
+	reflect.TypeFor[events.FileEditData](): {
+		"host":  "Adapter host that ran the hook.",
+		"tool":  "The host's name of the tool that changed the files (Write, Edit, replace, apply_patch, ...).",
+		"paths": "Files the tool touched, relative to the workspace root with forward slashes, sorted, each once; (outside) for every file outside the workspace. Never their contents.",
+		"rules": "Ids of the published rules and workflows in scope for paths when the hook ran, sorted; empty when none is.",
 	},
 	reflect.TypeFor[events.CheckpointData](): {
 		"seq": "Sequence the digest covers: every stored message up to and including it. The checkpoint is " +

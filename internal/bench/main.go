@@ -73,6 +73,7 @@ func main() {
 		{"takeover", benchTakeover},
 		{"hook", benchHook},
 		{"pretool", benchPreTool},
+		{"posttool", benchPostTool},
 		{"liveedit", benchLiveEdit},
 		{"hub", benchHub},
 		{"teamcatalog", benchTeamCatalog},

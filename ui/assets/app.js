@@ -247,6 +247,14 @@ pages.rule = {
           h("td", {}, a.refs.map((r) => h("div", {}, h("span", {class: "mono"}, r.constraintId), r.reason ? " — " + r.reason : "")))))) :
         h("p", {class: "empty"}, "No session applied it yet."),
       d.moreApplications ? h("p", {class: "muted"}, "Older ones are left out.") : null),
+      panel("Evidence", h("p", {class: "muted"}, d.paths.length ? ["applies to ", h("span", {class: "mono"}, d.paths.join(" "))] : "applies to no paths of its own"),
+        h("div", {class: "cards", "data-evidence": ""}, card("sessions with an edit in scope", num(d.evidence.inScope), "inScope"),
+          card("edits before it was loaded", num(d.evidence.unloadedEdits), "unloadedEdits"),
+          card("sessions that loaded it", num(d.evidence.loaded), "loaded"), card("sessions that claimed it", num(d.evidence.referenced), "referenced"),
+          card("claims without evidence", num(d.evidence.unsupported), "unsupported")),
+        d.evidence.unsupportedClaims.length ? table([{label: "session"}, {label: "refs", num: 1}, {label: "why"}],
+          d.evidence.unsupportedClaims.map((c) => h("tr", {}, h("td", {}, sessionLink(c.sessionId)), h("td", {class: "num"}, num(c.refs)),
+            h("td", {}, c.why)))) : null),
       panel("Publish history", table([{label: "seq", num: 1}, {label: "time"}, {label: "path"}, {label: "hash"}],
         d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
           h("td", {}, p.path), h("td", {class: "mono"}, p.hash))))),
@@ -277,6 +285,8 @@ function detail(e) {
     case "attest.user_prompt": return `prompt of ${num(d.length)} characters`;
     case "attest.stop_blocked": return `stop blocked (${d.blocks} of ${d.limit})`;
     case "attest.session_start": return `${d.host || ""} ${d.source || ""}`;
+    case "attest.file_edit": return [h("span", {class: "mono"}, (d.paths || []).join(" ")), " by ", d.tool || "",
+      (d.rules || []).length ? [" · in scope: ", d.rules.map((id) => h("span", {}, ruleLink(id), " "))] : ""];
   }
   if (e.type.startsWith("attest.draft.")) return [d.op || e.type.slice(13), " ", d.path || d.id || ""];
   return e.dataOmitted ? "payload too large for the timeline; see the ledger" : "";
@@ -286,7 +296,7 @@ pages.session = {
   title: "Session",
   async load(id) { return api("sessions/" + encodeURIComponent(id)); },
   render(d) {
-    const c = d.compliance;
+    const c = d.compliance, ev = d.evidence;
     return [
       h("h1", {}, "Session ", h("span", {class: "mono"}, d.id)),
       h("div", {class: "cards"}, card("calls", num(d.calls), "calls"), card("refs", num(d.refs), "refs"),
@@ -295,6 +305,14 @@ pages.session = {
         c ? card("stops blocked", num(c.stopsBlocked), "stopsBlocked") : null),
       h("p", {class: "muted"}, `from ${when(d.first)} to ${when(d.last)}`, d.setUp ? "" : " · never set up",
         c && c.host ? ` · ${c.host}` : ""),
+      ev ? panel("Evidence", h("p", {}, `${num(ev.edits)} file edits recorded by the host`, ev.paths.length ? ": " : "",
+          h("span", {class: "mono", "data-figure": "touched"}, ev.paths.join(" "))),
+        h("div", {class: "cards"}, card("claims without evidence", num(ev.unsupported), "unsupported")),
+        ev.rules.length ? table([{label: "rule"}, {label: "edits in scope", num: 1}, {label: "before load", num: 1}, {label: "loaded"},
+          {label: "refs", num: 1}, {label: "without evidence"}],
+          ev.rules.map((r) => h("tr", {"data-rule": r.id}, h("td", {}, ruleLink(r.id)), h("td", {class: "num"}, num(r.inScope)),
+            h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {}, r.loaded ? "yes" : "no"), h("td", {class: "num"}, num(r.refs)),
+            h("td", {}, r.unsupported ? h("span", {class: "tag bad"}, `${r.unsupported}: ${r.why}`) : "")))) : null) : null,
       panel("Timeline", d.older ? h("p", {class: "muted"}, "Older events are left out.") : null,
         h("ol", {class: "timeline", "data-timeline": ""}, d.timeline.map((e) =>
           h("li", {class: e.outcome === "error" ? "error" : e.type === "attest.refer" ? "refer" : "", "data-seq": e.seq},
