@@ -193,16 +193,31 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// parseArgs parses args, leaving the arguments after the flags to the
-// caller.
+// parseArgs parses args with flags and positional arguments in any order
+// (`import FILE --json` as `import --json FILE`), leaving the positional
+// ones to the caller in fs.Args(). After "--" every argument is positional.
 func parseArgs(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return errSilent{2}
 		}
-		return errSilent{2}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	// Parsing "--" alone sets no flag and leaves pos as fs.Args().
+	return fs.Parse(append([]string{"--"}, pos...))
 }
 
 // strayArgs is the error for arguments a command does not take. A folder
@@ -214,9 +229,6 @@ func strayArgs(fs *flag.FlagSet) error {
 		if fi, err := os.Stat(first); err == nil && fi.IsDir() {
 			hint = fmt.Sprintf("; to use the workspace in %s, pass --workspace %s", first, first)
 		}
-	}
-	if strings.HasPrefix(first, "-") {
-		hint = "; flags go before any other argument"
 	}
 	return fmt.Errorf("%w: %s takes no arguments, got %q%s (see clumsies %s -h)", errUsage, fs.Name(), strings.Join(fs.Args(), " "), hint, fs.Name())
 }
