@@ -101,14 +101,12 @@ func (f *wsFlags) attach(ctx context.Context, m *Main, o node.Options) (*node.Ha
 	return node.Attach(ctx, ws, o)
 }
 
-// isTerminal reports whether w (or a reader) is a terminal.
+// isTerminal reports whether w (or a reader) is a terminal: a file the
+// terminal's own calls answer for, not any character device (/dev/null is
+// one and is no terminal).
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && isatty(f.Fd())
 }
 
 // attachData parses the flags of a workspace command that prints data
