@@ -25,7 +25,7 @@ type DraftsCommand struct{ m *Main }
 
 // Run implements command.
 func (c *DraftsCommand) Run(ctx context.Context, args []string) error {
-	if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+	if len(args) > 0 && isHelp(args[0]) {
 		c.usage(c.m.Stdout)
 		return nil
 	}

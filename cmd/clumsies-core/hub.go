@@ -31,7 +31,7 @@ func (c *HubCommand) Run(ctx context.Context, args []string) error {
 		"catalog": &HubCatalogCommand{m: c.m},
 		"review":  &HubReviewCommand{m: c.m},
 	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || isHelp(args[0]) {
 		w := c.m.Stderr
 		if len(args) > 0 {
 			w = c.m.Stdout

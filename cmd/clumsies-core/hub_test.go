@@ -314,6 +314,14 @@ func TestHub_CLIBadInput(t *testing.T) {
 		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("clumsies %s: exit %d, stderr %q; want a failure saying %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
 		}
+		if strings.Contains(r.stderr, "hub: hub:") {
+			t.Errorf("clumsies %s: stderr %q names the hub twice", strings.Join(c.args, " "), r.stderr)
+		}
+	}
+	for _, args := range [][]string{{"hub", "-h"}, {"hub", "catalog", "-h"}, {"hub", "review", "--help"}, {"hub", "catalog", "push", "-h"}, {"hub", "review", "list", "-h"}} {
+		if r := run(t, hp.dir, args...); r.code != 0 || r.stdout+r.stderr == "" || !strings.Contains(r.stdout+r.stderr, "Usage: clumsies hub") {
+			t.Errorf("clumsies %s: exit %d, stdout %q, stderr %q; want its help and exit 0", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
 	}
 	// A used token is refused the second time.
 	token := strings.TrimSpace(mustRun(t, hp.dir, "hub", "invite", "--workspace", workspaceID(t, ws), "--team", "red"))

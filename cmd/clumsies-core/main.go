@@ -105,11 +105,11 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"hub":     &HubCommand{m: m},
 		"ui":      &UICommand{m: m},
 	}
-	switch args[0] {
-	case "help", "-h", "--help", "-help":
+	if isHelp(args[0]) {
 		m.usage(m.Stdout)
 		return nil
-	case "--version", "-version":
+	}
+	if args[0] == "--version" || args[0] == "-version" {
 		args[0] = "version"
 	}
 	cmd, ok := cmds[args[0]]
@@ -149,6 +149,11 @@ take --workspace DIR (default: the nearest parent holding .clumsies/);
 init takes the folder as DIR or --workspace DIR.
 Run 'clumsies <command> -h' for its flags.
 `)
+}
+
+// isHelp reports whether arg asks a command for its help.
+func isHelp(arg string) bool {
+	return arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
 }
 
 // newFlags returns a flag set that reports errors as usage errors and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // The codes of a failed API request: the closed set the hub answers with.
@@ -54,7 +55,9 @@ type Error struct {
 	Message string
 }
 
-func (e *Error) Error() string { return "hub: " + e.Message }
+// Error says the failure is the hub's once: the hub's own messages may
+// already start with "hub: ".
+func (e *Error) Error() string { return "hub: " + strings.TrimPrefix(e.Message, "hub: ") }
 
 // CodeOf returns the hub's code of the failure err holds; "" when err is
 // no answer of the hub.
