@@ -51,13 +51,12 @@ type Error struct {
 	// Code is the hub's code (one of the Code constants); "" when the
 	// answer was not the hub's (a proxy's, say).
 	Code string
-	// Message is the hub's message, or the HTTP status without one.
+	// Message is the hub's message without the "hub: " its errors start
+	// with (Error adds it once), or the HTTP status without one.
 	Message string
 }
 
-// Error says the failure is the hub's once: the hub's own messages may
-// already start with "hub: ".
-func (e *Error) Error() string { return "hub: " + strings.TrimPrefix(e.Message, "hub: ") }
+func (e *Error) Error() string { return "hub: " + e.Message }
 
 // CodeOf returns the hub's code of the failure err holds; "" when err is
 // no answer of the hub.
@@ -80,7 +79,7 @@ var ErrBadJoinToken = errors.New("hub: not a join token")
 func decodeError(status int, body []byte) *Error {
 	var a APIError
 	if json.Unmarshal(body, &a) == nil && a.Error != "" {
-		return &Error{Status: status, Code: a.Code, Message: a.Error}
+		return &Error{Status: status, Code: a.Code, Message: strings.TrimPrefix(a.Error, "hub: ")}
 	}
 	return &Error{Status: status, Message: fmt.Sprintf("%d %s", status, http.StatusText(status))}
 }
