@@ -98,7 +98,7 @@ func (d *draftsRun) id(fs *flag.FlagSet, args []string) (string, error) {
 // attach opens the workspace: as its owner when no process owns it, else
 // through the owner.
 func (d *draftsRun) attach(ctx context.Context) (*node.Handle, error) {
-	return d.ws.attach(ctx, d.m, node.Options{})
+	return d.ws.attach(ctx, d.m, node.Options{LinkQuiet: true})
 }
 
 func (d *draftsRun) printJSON(v any) error {

@@ -82,7 +82,7 @@ func (c *HubStatusCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	h, err := c.ws.attach(ctx, c.m, node.Options{LinkQuiet: true})
 	if err != nil {
 		return err
 	}
