@@ -81,6 +81,10 @@ func (a *slogLogger) Errorf(format string, v ...any) {
 		a.leafDown(msg)
 		a.log(slog.LevelDebug, format, v)
 		return
+	case strings.Contains(msg, "Leafnode Error"): // the hub's answer on the link
+		a.leafRefused(msg)
+		a.log(slog.LevelDebug, format, v)
+		return
 	}
 	if strings.Contains(strings.ToLower(msg), "critical write error") {
 		a.wroteOnce.Do(func() { close(a.writeFailed) })
@@ -110,15 +114,28 @@ func isRefusal(msg string) bool {
 
 // leafDown says once, in clumsies' words, that the hub cannot be reached.
 func (a *slogLogger) leafDown(msg string) {
+	reason := msg
+	if i := strings.LastIndex(msg, "): "); i >= 0 {
+		reason = msg[i+len("): "):]
+	}
+	a.sayLeaf("the hub at %s cannot be reached (%s); the workspace works on and dials it again every %s (clumsies hub status tells when the link is up)", reason, leafReconnect)
+}
+
+// leafRefused says once, in clumsies' words, that the hub refuses the
+// link.
+func (a *slogLogger) leafRefused(msg string) {
+	reason := msg[strings.Index(msg, "Leafnode Error")+len("Leafnode Error"):]
+	a.sayLeaf("the hub at %s refuses this node's link (%s): the node was revoked, or its key is not the one the hub knows; the workspace works on without the hub (clumsies hub status tells more)", strings.Trim(reason, " '"))
+}
+
+// sayLeaf logs the first of the link's problems at warn level, unless the
+// link is Quiet; format's first verb is the hub's URL.
+func (a *slogLogger) sayLeaf(format string, v ...any) {
 	if a.leaf == nil || a.leaf.Quiet {
 		return
 	}
 	a.leafOnce.Do(func() {
-		reason := msg
-		if i := strings.LastIndex(msg, "): "); i >= 0 {
-			reason = msg[i+len("): "):]
-		}
-		a.base.Warn(fmt.Sprintf("the hub at %s cannot be reached (%s); the workspace works on and dials it again every %s (clumsies hub status tells when the link is up)", a.leaf.URL, reason, leafReconnect), "component", "hublink")
+		a.base.Warn(fmt.Sprintf(format, append([]any{a.leaf.URL}, v...)...), "component", "hublink")
 	})
 }
 

@@ -28,14 +28,16 @@ type Status struct {
 	Since time.Time `json:"since,omitzero"`
 	// HubSeq is the last sequence of this node's ledger the hub has.
 	HubSeq uint64 `json:"hubSeq"`
-	// Revoked reports that the hub revoked this node.
+	// Revoked reports that the hub revoked this node, or refuses its
+	// signature (a revoked node's requests are refused as unsigned ones).
 	Revoked bool `json:"revoked,omitempty"`
 }
 
 // ReadStatus asks the hub about this node, signing the request with the
-// node's key. A hub that cannot be reached, or that refuses the request,
-// gives a Status with Reachable false, not an error; a damaged identity is
-// an error.
+// node's key. A hub that cannot be reached, or that refuses the request
+// for another reason than the node's signature, gives a Status with
+// Reachable false, not an error; a refused signature gives Reachable and
+// Revoked; a damaged identity is an error.
 func (id Identity) ReadStatus(ctx context.Context) (Status, error) {
 	cl, err := id.client()
 	if err != nil {
@@ -47,7 +49,8 @@ func (id Identity) ReadStatus(ctx context.Context) (Status, error) {
 	if err != nil {
 		var e *hubwire.Error
 		if errors.As(err, &e) {
-			return Status{Error: e.Message}, nil
+			revoked := e.Code == hubwire.CodeUnauthorized
+			return Status{Reachable: revoked, Revoked: revoked, Error: e.Message}, nil
 		}
 		return Status{Error: err.Error()}, nil
 	}

@@ -2,7 +2,10 @@ package main_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -67,5 +70,43 @@ func TestHub_DownSaidOnceInOurWords(t *testing.T) {
 	said := stderr.String()
 	if n := strings.Count(said, "cannot be reached"); n != 1 || strings.Contains(said, "nats-server") || strings.Contains(said, "leafnode") {
 		t.Fatalf("serve with the hub down said:\n%s\nwant one line that the hub cannot be reached, and none of nats-server's", said)
+	}
+}
+
+// TestHub_StatusSaysWhatToDo: `hub status` with the link down says what
+// brings it up, and after a revoke says the node is revoked and how to
+// link again, not that the hub catches up.
+func TestHub_StatusSaysWhatToDo(t *testing.T) {
+	hp := newHub(t)
+	ws := newWorkspace(t)
+	mustRun(t, ws, "publish")
+	node := hp.join(t, ws, "red", "ann")
+
+	// A leaf URL where nothing listens: the hub's API answers, the link
+	// stays down, as it does while no process owns the workspace.
+	config := filepath.Join(ws, ".clumsies", "config.toml")
+	b, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leafURL := regexp.MustCompile(`(?m)^url = ".*"$`)
+	if err := os.WriteFile(config, leafURL.ReplaceAll(b, []byte(`url = "nats-leaf://`+freeAddr(t)+`"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := mustRun(t, ws, "hub", "status")
+	if !strings.Contains(out, "Link: down") || !strings.Contains(out, "clumsies serve") {
+		t.Errorf("hub status with the link down:\n%s\nwant it down, and what brings it up", out)
+	}
+	if err := os.WriteFile(config, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	mustRun(t, hp.dir, "hub", "revoke", node)
+	r := run(t, ws, "hub", "status")
+	if r.code != 0 || !strings.Contains(r.stdout, "revoked") || strings.Contains(r.stdout, "catches up") || !strings.Contains(r.stdout, "hub join") {
+		t.Errorf("hub status after a revoke: exit %d\n%s\nwant it revoked and how to join again, not that the hub catches up", r.code, r.stdout)
+	}
+	if strings.Contains(r.stderr, "nats-server") || strings.Contains(r.stderr, "Leafnode") {
+		t.Errorf("hub status after a revoke said on stderr:\n%s\nwant none of nats-server's lines (the hub refusing the link)", r.stderr)
 	}
 }
