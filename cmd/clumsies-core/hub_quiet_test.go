@@ -1,16 +1,12 @@
 package main_test
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/clumsies/clumsies/mcp"
 )
 
 // TestHub_ServeSaysOnlyOurs: at the default log level `hub serve` prints
@@ -49,16 +45,7 @@ func TestHub_DownSaidOnceInOurWords(t *testing.T) {
 		}
 	}
 
-	var stderr syncWriter
-	cmd := exec.Command(binary, "serve", "--workspace", ws)
-	cmd.Stderr = &stderr
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cl, err := mcp.ConnectCommand(ctx, cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cmd, cl, stderr := serveStderr(t, ws)
 	setup(t, cl, "hub-down")
 	deadline := time.Now().Add(time.Minute)
 	for !strings.Contains(stderr.String(), "cannot be reached") && time.Now().Before(deadline) {
