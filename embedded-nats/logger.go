@@ -81,8 +81,8 @@ func (a *slogLogger) Errorf(format string, v ...any) {
 		a.leafDown(msg)
 		a.log(slog.LevelDebug, format, v)
 		return
-	case strings.Contains(msg, "Leafnode Error"): // the hub's answer on the link
-		a.leafRefused(msg)
+	case strings.Contains(msg, "Leafnode Error 'Authorization Violation'"): // the hub refuses the link
+		a.leafRefused()
 		a.log(slog.LevelDebug, format, v)
 		return
 	}
@@ -123,9 +123,8 @@ func (a *slogLogger) leafDown(msg string) {
 
 // leafRefused says once, in clumsies' words, that the hub refuses the
 // link.
-func (a *slogLogger) leafRefused(msg string) {
-	reason := msg[strings.Index(msg, "Leafnode Error")+len("Leafnode Error"):]
-	a.sayLeaf("the hub at %s refuses this node's link (%s): the node was revoked, or its key is not the one the hub knows; the workspace works on without the hub (clumsies hub status tells more)", strings.Trim(reason, " '"))
+func (a *slogLogger) leafRefused() {
+	a.sayLeaf("the hub at %s refuses this node's link (authorization violation): the node was revoked, or its key is not the one the hub knows; the workspace works on without the hub (clumsies hub status tells more)")
 }
 
 // sayLeaf logs the first of the link's problems at warn level, unless the

@@ -96,4 +96,17 @@ func TestHub_StatusSaysWhatToDo(t *testing.T) {
 	if strings.Contains(r.stderr, "nats-server") || strings.Contains(r.stderr, "Leafnode") {
 		t.Errorf("hub status after a revoke said on stderr:\n%s\nwant none of nats-server's lines (the hub refusing the link)", r.stderr)
 	}
+
+	// serve says the hub refuses the link, once, in its own words.
+	cmd, cl, stderr := serveStderr(t, ws)
+	setup(t, cl, "revoked")
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(stderr.String(), "refuses this node's link") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	cl.Close()
+	cmd.Wait()
+	if said := stderr.String(); strings.Count(said, "refuses this node's link") != 1 || strings.Contains(said, "nats-server") {
+		t.Errorf("serve of a revoked node said:\n%s\nwant one line that the hub refuses the link, and none of nats-server's", said)
+	}
 }
