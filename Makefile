@@ -20,31 +20,40 @@ CGO      ?= 0
 
 .PHONY: help
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {t[++n] = $$1; d[n] = $$2; if (length($$1) > w) w = length($$1)} \
+		END {for (i = 1; i <= n; i++) printf "  %-" w "s  %s\n", t[i], d[i]}' $(MAKEFILE_LIST)
 
+# build counts the packages as the go command names them, read with the
+# shell's read, which takes each line as it comes (Debian's awk, mawk,
+# reads a pipe in blocks: the count moved in bursts).
 .PHONY: build
 build: ## build bin/clumsies and bin/clumsies-core, showing progress (a first build compiles every dependency)
 	@echo "building $(BIN): the first build downloads and compiles every dependency (a minute or two on 2 cores); later ones take seconds"
-	@{ CGO_ENABLED=$(CGO) $(GO) build -v -ldflags '$(LDFLAGS)' -o bin/ ./cmd/clumsies ./cmd/clumsies-core 2>&1; echo "@@status $$?"; } | awk '\
-		/^@@status / { if (p) printf "\n"; exit $$2 } \
-		/^[^ :]+$$/ { n++; p = 1; printf "\r  compiled %d packages", n; fflush(); next } \
-		{ if (p) printf "\n"; p = 0; print; fflush() }'
+	@{ CGO_ENABLED=$(CGO) $(GO) build -v -ldflags '$(LDFLAGS)' -o bin/ ./cmd/clumsies ./cmd/clumsies-core 2>&1; echo "@@status $$?"; } | { n=0; p=0; \
+		while IFS= read -r line; do \
+			case "$$line" in \
+			"@@status "*) [ $$p = 0 ] || printf '\n'; exit $${line#@@status }; ;; \
+			""|*" "*|*:*) [ $$p = 0 ] || printf '\n'; p=0; printf '%s\n' "$$line" ;; \
+			*) n=$$((n+1)); p=1; printf '\r  compiled %d packages' $$n ;; \
+			esac; \
+		done; }
 
 .PHONY: run
 run: build ## show clumsies at work: a scripted agent session on a throw-away workspace
 	./$(BIN) demo
 
 .PHONY: test
-test: interop-deps browser-deps ## run every test (unit, golden, end-to-end, interop)
-	$(GO) test -count=1 $(PKGS)
+test: interop-deps browser-deps ## run every test (unit, golden, end-to-end, interop), a line per package as it ends
+	@echo "testing every package: each prints a line as it ends (about 6 minutes on 2 cores)"
+	@$(GO) test -json -count=1 $(PKGS) | $(GO) run ./internal/testprogress
 
 .PHONY: test-hosts
 test-hosts: ## drive the real host programs (npm, pinned, ~2 GB cached in ~/.cache/clumsies/hosts) through a scripted turn
 	CLUMSIES_TEST_HOSTS=1 $(GO) test -count=1 -timeout 60m -v ./interop/hosts
 
 .PHONY: race
-race: interop-deps browser-deps ## run the tests under the race detector
-	$(GO) test -race -count=1 $(PKGS)
+race: interop-deps browser-deps ## run the tests under the race detector, a line per package as it ends
+	@$(GO) test -json -race -count=1 $(PKGS) | $(GO) run ./internal/testprogress
 
 .PHONY: lint
 lint: ## gofmt, go vet and staticcheck

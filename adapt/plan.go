@@ -126,7 +126,8 @@ func (t pending) write() (Change, error) {
 		c.Action = "unchanged"
 		return c, nil
 	}
-	if t.exists {
+	// A file deleted holds nothing of the user's: no backup of it.
+	if t.exists && !t.del {
 		c.Backup = t.f.Path + BackupSuffix
 		if err := writeBackup(t.f.Path, c.Backup, t.old); err != nil {
 			return c, fmt.Errorf("back up %s: %w", t.f.Path, err)
@@ -143,6 +144,7 @@ func (t pending) write() (Change, error) {
 		if err := os.Remove(path); err != nil {
 			return c, fmt.Errorf("delete %s: %w", t.f.Path, err)
 		}
+		t.f.dropOwnBackup()
 		return c, nil
 	}
 	c.Action = "updated"
@@ -153,6 +155,34 @@ func (t pending) write() (Change, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// dropOwnBackup removes the backup next to the file when it holds nothing
+// of the user's (only what adapt wrote, as when adapt created the file and
+// updated it later): once the file is gone it backs nothing up. A backup
+// with anything of the user's stays.
+func (f File) dropOwnBackup() {
+	backup := f.Path + BackupSuffix
+	b, err := os.ReadFile(backup)
+	if err != nil {
+		return
+	}
+	if f.nothingOfTheUsers(b) {
+		os.Remove(backup)
+	}
+}
+
+// nothingOfTheUsers reports whether b, a version of the file, holds only
+// what adapt writes into it.
+func (f File) nothingOfTheUsers(b []byte) bool {
+	if len(trimSpace(b)) == 0 {
+		return true
+	}
+	if f.owned != nil {
+		return string(b) == string(f.owned)
+	}
+	_, del, err := f.drop(b)
+	return err == nil && del
 }
 
 // writeBackup writes the previous bytes of file to backup, readable by no

@@ -137,6 +137,13 @@ func TestPlan_ApplyTwiceThenRemove(t *testing.T) {
 						t.Errorf("remove left %s behind", path)
 					}
 				}
+				for _, c := range changes {
+					if _, had := before[c.Path]; !had {
+						if _, err := os.Stat(c.Path + BackupSuffix); err == nil {
+							t.Errorf("remove left the backup %s of a file adapt created", c.Path+BackupSuffix)
+						}
+					}
+				}
 				if st := p.State(); st != NotWired {
 					t.Errorf("after remove: got state %s, want %s", st, NotWired)
 				}

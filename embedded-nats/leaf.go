@@ -27,6 +27,10 @@ type Leaf struct {
 	// Compress turns on S2 compression of the link (worth it over a WAN;
 	// it costs about 2.5 MB of buffers per link at the hub).
 	Compress bool
+	// Quiet keeps the failed dials of the hub at debug level. Without it
+	// the first one is said once at warn level, in clumsies' words; a
+	// command that does not need the hub sets it.
+	Quiet bool
 }
 
 // DeniedSubjects are never carried by a leaf link, in either direction:

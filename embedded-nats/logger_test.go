@@ -10,7 +10,7 @@ import (
 func TestSlogLogger(t *testing.T) {
 	t.Run("Levels", func(t *testing.T) {
 		var buf bytes.Buffer
-		l := newSlogLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+		l := newSlogLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})), nil)
 		l.Noticef("notice %d", 1)
 		l.Warnf("warn %d", 2)
 		l.Errorf("error %d", 3)
@@ -31,7 +31,7 @@ func TestSlogLogger(t *testing.T) {
 
 	t.Run("FatalDoesNotExit", func(t *testing.T) {
 		var buf bytes.Buffer
-		l := newSlogLogger(slog.New(slog.NewTextHandler(&buf, nil)))
+		l := newSlogLogger(slog.New(slog.NewTextHandler(&buf, nil)), nil)
 		if err := l.fatalError(); err != nil {
 			t.Fatalf("got fatalError %v before any Fatalf, want nil", err)
 		}
@@ -46,7 +46,7 @@ func TestSlogLogger(t *testing.T) {
 	})
 
 	t.Run("NilDiscards", func(t *testing.T) {
-		newSlogLogger(nil).Noticef("nowhere") // must not panic
+		newSlogLogger(nil, nil).Noticef("nowhere") // must not panic
 	})
 
 	t.Run("ServerLogsThroughLogger", func(t *testing.T) {

@@ -119,7 +119,7 @@ func (s *Server) run(opts *server.Options) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("configure nats-server: %w", err)
 	}
-	logger := newSlogLogger(s.Logger)
+	logger := newSlogLogger(s.Logger, s.Leaf)
 	s.logger = logger // Start holds s.mu
 	ns.SetLoggerV2(logger, false, false, false)
 	ns.Start()
@@ -184,6 +184,18 @@ func (s *Server) WriteFailed() <-chan struct{} {
 		return nil
 	}
 	return s.logger.writeFailed
+}
+
+// Refused returns how many operations the server refused its clients
+// since Start: a permission they lack, a limit, a failed authentication.
+// They are logged at debug level only (a reader can repeat them at will).
+func (s *Server) Refused() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.logger == nil {
+		return 0
+	}
+	return s.logger.refused.Load()
 }
 
 // NATS returns the underlying nats-server, for adapters that need it. It is

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
@@ -37,11 +38,13 @@ type Hub struct {
 	// aggregate's sources: both are one shared object each.
 	ctrl sync.Mutex
 	// catMu serializes pushes to the team catalogs within this hub.
-	catMu    sync.Mutex
-	password string
-	ns       *server.Server
-	nc       *nats.Conn
-	js       jetstream.JetStream
+	catMu sync.Mutex
+	// user is the key of the hub process's own user in hubAccount, new
+	// at each start: the configuration names its public key only.
+	user nkeys.KeyPair
+	ns   *server.Server
+	nc   *nats.Conn
+	js   jetstream.JetStream
 
 	links   *linkWatcher
 	proj    *projector
@@ -67,7 +70,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, password: randomHex(24), reviews: newReviewQueue(), changes: newChanges()}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), reviews: newReviewQueue(), changes: newChanges()}
 	h.reviews.touched = h.changes.touch
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
@@ -129,7 +132,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 // the data folder and parses it.
 func (h *Hub) serverOptions() (*server.Options, error) {
 	file := filepath.Join(h.cfg.DataDir(), natsConfName)
-	conf := natsConf(h.cfg, h.password, h.reg.nodes())
+	conf := natsConf(h.cfg, userPublic(h.user), h.reg.nodes())
 	if err := writeFileAtomic(file, []byte(conf), 0o600); err != nil {
 		return nil, fmt.Errorf("write %s: %w", file, err)
 	}
@@ -162,7 +165,7 @@ func (h *Hub) startServer() error {
 		ns.Shutdown()
 		return fmt.Errorf("nats-server not ready after %s", readyTimeout)
 	}
-	nc, err := nats.Connect(ns.ClientURL(), nats.InProcessServer(ns), nats.UserInfo(hubUser, h.password),
+	nc, err := nats.Connect(ns.ClientURL(), nats.InProcessServer(ns), userAuth(h.user),
 		nats.MaxReconnects(-1))
 	if err != nil {
 		ns.Shutdown()
@@ -311,7 +314,7 @@ func (h *Hub) Connect() (*nats.Conn, error) {
 	var err error
 	for range connectTries {
 		var nc *nats.Conn
-		if nc, err = nats.Connect(h.ns.ClientURL(), nats.InProcessServer(h.ns), nats.UserInfo(hubUser, h.password)); err == nil {
+		if nc, err = nats.Connect(h.ns.ClientURL(), nats.InProcessServer(h.ns), userAuth(h.user)); err == nil {
 			return nc, nil
 		}
 		if errors.Is(err, nats.ErrAuthorization) {

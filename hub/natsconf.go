@@ -12,8 +12,6 @@ import (
 const (
 	// hubAccount holds the hub's JetStream: the aggregate stream.
 	hubAccount = "HUB"
-	// hubUser is the hub process's own user in hubAccount.
-	hubUser = "hub"
 )
 
 // nodeAccount is the account a node's leaf link is bound to.
@@ -38,7 +36,7 @@ func flowControl(nodeID string) string { return "$JS.FC." + nodeID + ".>" }
 // and receive only those requests. The file is regenerated and reloaded
 // whenever a node joins or is revoked (nats-server must know every account
 // before it starts).
-func natsConf(cfg *Config, password string, nodes []hubwire.Node) string {
+func natsConf(cfg *Config, userKey string, nodes []hubwire.Node) string {
 	var b strings.Builder
 	q := func(s string) string { return fmt.Sprintf("%q", s) }
 	fmt.Fprintf(&b, "server_name: %s\n", q(cfg.Name))
@@ -64,7 +62,7 @@ func natsConf(cfg *Config, password string, nodes []hubwire.Node) string {
 		b.WriteString("]\n}\n")
 	}
 	b.WriteString("accounts {\n")
-	fmt.Fprintf(&b, "  %s {\n    jetstream: enabled\n    users: [{user: %s, password: %s}]\n    imports: [\n", hubAccount, q(hubUser), q(password))
+	fmt.Fprintf(&b, "  %s {\n    jetstream: enabled\n    users: [{nkey: %s}]\n    imports: [\n", hubAccount, q(userKey))
 	for _, n := range nodes {
 		if !n.Active() {
 			continue

@@ -8,7 +8,9 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 )
 
-// natsLogger passes nats-server's log lines to a slog.Logger.
+// natsLogger passes nats-server's log lines to a slog.Logger. Its notices
+// (the start-up banner, versions, listeners) are debug lines: at info
+// level the hub's admin hears from clumsies, not from the server inside.
 type natsLogger struct{ l *slog.Logger }
 
 var _ server.Logger = natsLogger{}
@@ -21,7 +23,7 @@ func (n natsLogger) log(level slog.Level, format string, v []any) {
 	}
 }
 
-func (n natsLogger) Noticef(format string, v ...any) { n.log(slog.LevelInfo, format, v) }
+func (n natsLogger) Noticef(format string, v ...any) { n.log(slog.LevelDebug, format, v) }
 func (n natsLogger) Warnf(format string, v ...any)   { n.log(slog.LevelWarn, format, v) }
 func (n natsLogger) Fatalf(format string, v ...any)  { n.log(slog.LevelError, format, v) }
 func (n natsLogger) Errorf(format string, v ...any)  { n.log(slog.LevelError, format, v) }

@@ -36,8 +36,8 @@ func TestStatus_AskedByTheNode(t *testing.T) {
 	if _, err := th.h.Revoke(context.Background(), tn.id.NodeID); err != nil {
 		t.Fatal(err)
 	}
-	if st := waitStatus(t, tn, func(hublink.Status) bool { return true }); st.Reachable {
-		t.Fatalf("a revoked node read its status: %+v", st)
+	if st := waitStatus(t, tn, func(hublink.Status) bool { return true }); st.Reachable || !st.Revoked {
+		t.Fatalf("a revoked node read its status: %+v, want it refused as revoked", st)
 	}
 }
 

@@ -107,6 +107,10 @@ func (id Identity) Leaf(url string) (*embeddednats.Leaf, error) {
 
 func identityPath(stateDir string) string { return filepath.Join(stateDir, identityName) }
 
+// IdentityFile is the file in stateDir that holds a joined clone's node
+// identity; Join refuses a clone that has one.
+func IdentityFile(stateDir string) string { return identityPath(stateDir) }
+
 // Key is the node's key as node.CheckpointKey: it signs the ledger's
 // checkpoints.
 type Key struct{ id Identity }

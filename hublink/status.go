@@ -16,8 +16,9 @@ const statusTimeout = 10 * time.Second
 
 // Status is the state of this node's link as the hub sees it.
 type Status struct {
-	// Reachable reports whether the hub answered; the other fields are
-	// the hub's answer and are zero when it did not.
+	// Reachable reports whether the hub answered with the node's status;
+	// the fields below are the hub's answer and are zero when it did not
+	// (but Revoked).
 	Reachable bool `json:"reachable"`
 	// Error says why the hub did not answer.
 	Error string `json:"error,omitempty"`
@@ -28,14 +29,16 @@ type Status struct {
 	Since time.Time `json:"since,omitzero"`
 	// HubSeq is the last sequence of this node's ledger the hub has.
 	HubSeq uint64 `json:"hubSeq"`
-	// Revoked reports that the hub revoked this node.
+	// Revoked reports that the hub revoked this node, or refuses its
+	// signature (a revoked node's requests are refused as unsigned ones).
 	Revoked bool `json:"revoked,omitempty"`
 }
 
 // ReadStatus asks the hub about this node, signing the request with the
 // node's key. A hub that cannot be reached, or that refuses the request,
-// gives a Status with Reachable false, not an error; a damaged identity is
-// an error.
+// gives a Status with Reachable false, not an error; one that refuses the
+// node's signature (a revoked node's) also sets Revoked. A damaged
+// identity is an error.
 func (id Identity) ReadStatus(ctx context.Context) (Status, error) {
 	cl, err := id.client()
 	if err != nil {
@@ -47,7 +50,7 @@ func (id Identity) ReadStatus(ctx context.Context) (Status, error) {
 	if err != nil {
 		var e *hubwire.Error
 		if errors.As(err, &e) {
-			return Status{Error: e.Message}, nil
+			return Status{Revoked: e.Code == hubwire.CodeUnauthorized, Error: e.Message}, nil
 		}
 		return Status{Error: err.Error()}, nil
 	}

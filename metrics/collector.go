@@ -25,6 +25,10 @@ type Source interface {
 	// appends they made durable; ok is false when this process counts
 	// none (not the owner, or the server fsyncs by itself).
 	SyncStats() (rounds, calls uint64, ok bool)
+	// NATSRefused reports the operations the owner's NATS server refused
+	// its clients (readers' mistakes, logged at debug level only); ok is
+	// false when this process is not the owner.
+	NATSRefused() (n uint64, ok bool)
 }
 
 // Options configure a Registry.
@@ -107,6 +111,8 @@ var (
 		"Fsync rounds of the ledger's group commit run by this process while it owned the workspace (each makes every append acknowledged before it durable).", nil, nil)
 	descSyncCalls = prometheus.NewDesc("clumsies_ledger_synced_appends_total",
 		"Appends (of every process) made durable by this process's group commit while it owned the workspace; divided by clumsies_ledger_fsyncs_total, the appends one fsync served.", nil, nil)
+	descRefused = prometheus.NewDesc("clumsies_nats_refused_total",
+		"Operations the workspace's NATS server refused a client (a permission it lacks, a limit, a wrong token: mostly external readers' mistakes) while this process owned the workspace; each is logged at debug level only.", nil, nil)
 	descTakeovers = prometheus.NewDesc("clumsies_owner_changes_total",
 		"Times this process had to find a new owner of the workspace since it started (a takeover).", nil, nil)
 )
@@ -147,6 +153,9 @@ func (c *ledgerCollector) Collect(ch chan<- prometheus.Metric) {
 		// starts again at a takeover, which rate() reads as a reset.
 		ch <- prometheus.MustNewConstMetric(descSyncRounds, prometheus.CounterValue, float64(rounds))
 		ch <- prometheus.MustNewConstMetric(descSyncCalls, prometheus.CounterValue, float64(calls))
+	}
+	if n, ok := c.src.NATSRefused(); ok {
+		ch <- prometheus.MustNewConstMetric(descRefused, prometheus.CounterValue, float64(n))
 	}
 	m, err := c.read()
 	if err != nil {

@@ -90,13 +90,31 @@ func (n *Node) syncFailed() <-chan struct{} {
 // fsyncs by itself (--sync interval, or an owner without group commit):
 // then nothing here counts fsyncs.
 func (h *Handle) SyncStats() (rounds, calls uint64, ok bool) {
-	h.mu.Lock()
-	b := h.b
-	h.mu.Unlock()
-	o, isOwner := b.(*owner)
+	o, isOwner := h.ownerNow()
 	if !isOwner || o.n.Durable == nil {
 		return 0, 0, false
 	}
 	rounds, calls = o.n.Durable.Stats()
 	return rounds, calls, true
+}
+
+// NATSRefused returns how many operations the owner's NATS server refused
+// its clients (embeddednats.Server.Refused); ok is false when this
+// process is not the owner.
+func (h *Handle) NATSRefused() (n uint64, ok bool) {
+	o, isOwner := h.ownerNow()
+	if !isOwner {
+		return 0, false
+	}
+	return o.n.NATS.Refused(), true
+}
+
+// ownerNow returns this process's owner backend, if it owns the
+// workspace now.
+func (h *Handle) ownerNow() (*owner, bool) {
+	h.mu.Lock()
+	b := h.b
+	h.mu.Unlock()
+	o, isOwner := b.(*owner)
+	return o, isOwner
 }

@@ -43,6 +43,9 @@ type Options struct {
 	// while the hub is away; work never waits for it), and the owner
 	// serves the team's catalog next to the repository's.
 	Link Link
+	// LinkQuiet keeps the link's failed dials of the hub at debug level
+	// (embeddednats.Leaf.Quiet): for a command that does not need the hub.
+	LinkQuiet bool
 
 	// RetryFor bounds how long a Handle retries a call after the owner was
 	// lost; zero means DefaultRetryFor.
@@ -133,6 +136,11 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 	var domain string
 	if opts.Link != nil {
 		leaf, domain = opts.Link.Leaf()
+		if leaf != nil && opts.LinkQuiet {
+			quiet := *leaf
+			quiet.Quiet = true
+			leaf = &quiet
+		}
 	}
 	srv := &embeddednats.Server{Dir: ws.StateDir(), Sync: mode, Logger: logger,
 		MaxStore: ws.Config.StoreLimit(), // config.toml max_store; 0: the default

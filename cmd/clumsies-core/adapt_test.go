@@ -99,4 +99,7 @@ func TestCLI_Adapt(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".mcp.json")); !os.IsNotExist(err) {
 		t.Errorf(".mcp.json, which adapt created, is still there after remove (%v)", err)
 	}
+	if _, err := os.Stat(filepath.Join(dir, ".mcp.json.clumsies-backup")); !os.IsNotExist(err) {
+		t.Errorf("remove left a backup of .mcp.json, which adapt created (%v)", err)
+	}
 }

@@ -247,3 +247,25 @@ func TestCLI_DemoTableEqualsItsLedger(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_DemoSaysHowToKeep: the demo deletes its workspace and says how
+// to keep it; with --keep the workspace stays where it says.
+func TestCLI_DemoSaysHowToKeep(t *testing.T) {
+	where := regexp.MustCompile(`Demo workspace ws-[0-9a-f]+ in (\S+)`)
+	out := mustRun(t, t.TempDir(), "demo")
+	m := where.FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "clumsies demo --keep") {
+		t.Fatalf("demo printed:\n%s\nwant where its workspace is and how to keep it", out)
+	}
+	if _, err := os.Stat(m[1]); !os.IsNotExist(err) {
+		t.Errorf("the demo workspace %s is still there (%v)", m[1], err)
+	}
+
+	out = mustRun(t, t.TempDir(), "demo", "--keep")
+	m = where.FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "Kept the workspace in "+m[1]) {
+		t.Fatalf("demo --keep printed:\n%s\nwant where it kept the workspace", out)
+	}
+	t.Cleanup(func() { os.RemoveAll(m[1]) })
+	mustRun(t, t.TempDir(), "stats", "--workspace", m[1])
+}

@@ -221,18 +221,33 @@ func TestServe_JunkOnStdin(t *testing.T) {
 	}
 }
 
-func TestServe_Stderr(t *testing.T) {
-	dir := newWorkspace(t)
-	addr := freeAddr(t)
-	cmd := exec.Command(binary, "serve", "--workspace", dir, "--log-level", "info", "--nats-listen", addr, "--nats-token", "stderr-test")
-	var stderr syncWriter
-	cmd.Stderr = &stderr
+// serveStderr starts `clumsies serve` on dir, connects a real MCP client
+// and keeps what the process writes on stderr: close the client and wait
+// for cmd before reading it whole.
+func serveStderr(tb testing.TB, dir string, args ...string) (*exec.Cmd, *mcp.Client, *syncWriter) {
+	tb.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--workspace", dir}, args...)...)
+	stderr := &syncWriter{}
+	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cl, err := mcp.ConnectCommand(ctx, cmd)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	tb.Cleanup(func() {
+		cl.Close()
+		if cmd.Process != nil {
+			cmd.Process.Kill()
+		}
+	})
+	return cmd, cl, stderr
+}
+
+func TestServe_Stderr(t *testing.T) {
+	dir := newWorkspace(t)
+	addr := freeAddr(t)
+	cmd, cl, stderr := serveStderr(t, dir, "--log-level", "info", "--nats-listen", addr, "--nats-token", "stderr-test")
 	setup(t, cl, "stderr")
 	cl.Close()
 	cmd.Wait()

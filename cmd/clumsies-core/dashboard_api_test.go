@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/clumsies/clumsies/dash"
@@ -38,11 +39,17 @@ func TestDashboard_API(t *testing.T) {
 		} `json:"tools"`
 		Drafts int `json:"drafts"`
 	}
-	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	natsAddr := freeAddr(t)
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0", "--nats-listen", natsAddr, "--nats-token", "metrics-reader")
 	tok := testbin.HTTPToken(t, dir)
 	// A call through the serve process, which owns the workspace: its
 	// event is made durable by the owner's group commit.
 	mcpSession(t, base, tok, "metrics-session")
+	// A reader with a wrong token is refused: counted, not logged.
+	if nc, err := nats.Connect("nats://"+natsAddr, nats.Token("wrong"), nats.NoReconnect()); err == nil {
+		nc.Close()
+		t.Fatal("the NATS listener let in a wrong token")
+	}
 	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +149,17 @@ func TestDashboard_Metrics(t *testing.T) {
 			Errors uint64 `json:"errors"`
 		} `json:"tools"`
 	}
-	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	natsAddr := freeAddr(t)
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0", "--nats-listen", natsAddr, "--nats-token", "metrics-reader")
 	tok := testbin.HTTPToken(t, dir)
 	// A call through the serve process, which owns the workspace: its
 	// event is made durable by the owner's group commit.
 	mcpSession(t, base, tok, "metrics-session")
+	// A reader with a wrong token is refused: counted, not logged.
+	if nc, err := nats.Connect("nats://"+natsAddr, nats.Token("wrong"), nats.NoReconnect()); err == nil {
+		nc.Close()
+		t.Fatal("the NATS listener let in a wrong token")
+	}
 	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
@@ -223,6 +236,9 @@ func TestDashboard_Metrics(t *testing.T) {
 	// appends.
 	if rounds, synced := value("clumsies_ledger_fsyncs_total"), value("clumsies_ledger_synced_appends_total"); rounds < 1 || synced < rounds {
 		t.Errorf("group commit: %v fsyncs for %v appends", rounds, synced)
+	}
+	if got := value("clumsies_nats_refused_total"); got != 1 {
+		t.Errorf("clumsies_nats_refused_total: %v, want 1 (the wrong token)", got)
 	}
 	for _, name := range []string{"go_goroutines", "process_resident_memory_bytes", "clumsies_owner_changes_total"} {
 		if _, ok := fams[name]; !ok {

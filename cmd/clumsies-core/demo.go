@@ -126,7 +126,9 @@ func (c *DemoCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if c.keep {
-		fmt.Fprintf(out, "\nKept the workspace: clumsies events --workspace %s\n", dir)
+		fmt.Fprintf(out, "\nKept the workspace in %s: look around with clumsies ui --workspace %s (or stats, events)\n", dir, dir)
+	} else {
+		fmt.Fprintf(out, "\nThe demo workspace is deleted as the demo ends; clumsies demo --keep keeps it to look around.\n")
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ type DraftsCommand struct{ m *Main }
 
 // Run implements command.
 func (c *DraftsCommand) Run(ctx context.Context, args []string) error {
-	if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+	if len(args) > 0 && isHelp(args[0]) {
 		c.usage(c.m.Stdout)
 		return nil
 	}
@@ -98,7 +98,7 @@ func (d *draftsRun) id(fs *flag.FlagSet, args []string) (string, error) {
 // attach opens the workspace: as its owner when no process owns it, else
 // through the owner.
 func (d *draftsRun) attach(ctx context.Context) (*node.Handle, error) {
-	return d.ws.attach(ctx, d.m, node.Options{})
+	return d.ws.attach(ctx, d.m, node.Options{LinkQuiet: true})
 }
 
 func (d *draftsRun) printJSON(v any) error {

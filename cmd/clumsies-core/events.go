@@ -33,7 +33,7 @@ func (c *EventsCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	var opts node.Options
+	opts := node.Options{LinkQuiet: true} // the ledger is local: no need of the hub
 	if c.follow {
 		// A long-lived process may own the workspace while agents work
 		// through it: as the owner, it publishes content edits too.

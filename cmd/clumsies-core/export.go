@@ -33,7 +33,7 @@ func (c *ExportCommand) Run(ctx context.Context, args []string) error {
 	if isTerminal(c.m.Stdout) {
 		return fmt.Errorf("%w: export writes compressed data; redirect it to a file: clumsies export > ledger.jsonl.gz", errUsage)
 	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	h, err := c.ws.attach(ctx, c.m, node.Options{LinkQuiet: true})
 	if err != nil {
 		return err
 	}

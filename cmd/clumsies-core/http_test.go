@@ -22,8 +22,16 @@ var servingRE = regexp.MustCompile(`serving MCP at http://([^/\s]+)/mcp`)
 // serveHTTP starts `clumsies serve --http` and returns its base URL.
 func serveHTTP(tb testing.TB, dir string, args ...string) string {
 	tb.Helper()
+	return "http://" + startSaying(tb, servingRE, append([]string{"serve", "--workspace", dir}, args...)...)[1]
+}
+
+// startSaying starts the binary with args and returns the submatches of
+// the first line it writes on stderr that matches re. The process is
+// interrupted when the test ends.
+func startSaying(tb testing.TB, re *regexp.Regexp, args ...string) []string {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binary, append([]string{"serve", "--workspace", dir}, args...)...)
+	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -37,14 +45,16 @@ func serveHTTP(tb testing.TB, dir string, args ...string) string {
 		cmd.Wait()
 	})
 	lines := bufio.NewScanner(stderr)
+	var said strings.Builder
 	for lines.Scan() {
-		if m := servingRE.FindStringSubmatch(lines.Text()); m != nil {
+		said.WriteString(lines.Text() + "\n")
+		if m := re.FindStringSubmatch(lines.Text()); m != nil {
 			go io.Copy(io.Discard, stderr)
-			return "http://" + m[1]
+			return m
 		}
 	}
-	tb.Fatalf("serve --http never said where it serves")
-	return ""
+	tb.Fatalf("clumsies %s never said a line matching %s; it said:\n%s", strings.Join(args, " "), re, said.String())
+	return nil
 }
 
 // bearerClient is an HTTP client that sends token as a bearer token.

@@ -34,6 +34,9 @@ type httpToken struct {
 	// kept is the state file the token was read from or made into; ""
 	// when it was given.
 	kept string
+	// given says where a given token is, as the browser step names it:
+	// "" when it is shown (given with --token, or kept).
+	given string
 }
 
 // resolve returns the token: the one of --token (with a warning on
@@ -58,11 +61,11 @@ func (f *tokenFlags) resolve(stderr io.Writer, stateDir string) (httpToken, erro
 		if err != nil {
 			return httpToken{}, fmt.Errorf("%w: --token-file: %v", errUsage, err)
 		}
-		return httpToken{value: t}, nil
+		return httpToken{value: t, given: "the token in " + f.file}, nil
 	case f.none:
 		return httpToken{}, nil
 	case os.Getenv(httpTokenEnv) != "":
-		return httpToken{value: os.Getenv(httpTokenEnv)}, nil
+		return httpToken{value: os.Getenv(httpTokenEnv), given: "$" + httpTokenEnv}, nil
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return httpToken{}, fmt.Errorf("keep the HTTP token: %w", err)
@@ -80,8 +83,10 @@ func (t httpToken) announce(stderr io.Writer, addr net.Addr) {
 	switch {
 	case t.kept != "":
 		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=%s in a browser (the token is kept in %s)\n", addr, t.value, t.kept)
+	case t.value != "" && t.given == "":
+		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=%s once in a browser; it keeps the token as a cookie\n", addr, t.value)
 	case t.value != "":
-		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=<your token> once in a browser; it keeps the token as a cookie\n", addr)
+		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=<%s> once in a browser; it keeps the token as a cookie\n", addr, t.given)
 	default:
 		fmt.Fprintf(stderr, "clumsies: warning: no token (--no-token): every local user can use http://%s/\n", addr)
 	}

@@ -31,7 +31,7 @@ func (c *HubCommand) Run(ctx context.Context, args []string) error {
 		"catalog": &HubCatalogCommand{m: c.m},
 		"review":  &HubReviewCommand{m: c.m},
 	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || isHelp(args[0]) {
 		w := c.m.Stderr
 		if len(args) > 0 {
 			w = c.m.Stdout
@@ -81,21 +81,13 @@ In a workspace:
 // parsePositional parses args with flags and positional arguments in any
 // order, and refuses more than maxArgs positional arguments.
 func parsePositional(fs *flag.FlagSet, args []string, maxArgs int) ([]string, error) {
-	var pos []string
-	for {
-		if err := parseArgs(fs, args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	if err := parseArgs(fs, args); err != nil {
+		return nil, err
 	}
-	if len(pos) > maxArgs {
-		return nil, fmt.Errorf("%w: %s: unexpected argument %q (see clumsies %s -h)", errUsage, fs.Name(), pos[maxArgs], fs.Name())
+	if fs.NArg() > maxArgs {
+		return nil, fmt.Errorf("%w: %s: unexpected argument %q (see clumsies %s -h)", errUsage, fs.Name(), fs.Arg(maxArgs), fs.Name())
 	}
-	return pos, nil
+	return fs.Args(), nil
 }
 
 // Environment variables of the hub commands.

@@ -23,6 +23,20 @@ func (c *HubCatalogCommand) Run(ctx context.Context, args []string) error {
 		"show":    &HubCatalogShowCommand{m: c.m},
 		"history": &HubCatalogHistoryCommand{m: c.m},
 	}
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(c.m.Stdout, `Usage: clumsies hub catalog <command> [flags]
+
+A team's catalog on the hub: the rules, workflows and context its members'
+workspaces receive.
+
+  push DIR --team T      load or update the team's catalog from a content tree
+  show [ID] --team T     the team's catalog, or one object with its body
+  history ID --team T    the revisions of one object
+
+Run 'clumsies hub catalog <command> -h' for its flags.
+`)
+		return nil
+	}
 	if len(args) == 0 {
 		return fmt.Errorf("%w: hub catalog needs a command: push DIR, show [ID] or history ID (with --team T)", errUsage)
 	}

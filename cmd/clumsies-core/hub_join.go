@@ -82,7 +82,7 @@ func (c *HubStatusCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	h, err := c.ws.attach(ctx, c.m, node.Options{LinkQuiet: true})
 	if err != nil {
 		return err
 	}
@@ -100,22 +100,28 @@ func (c *HubStatusCommand) Run(ctx context.Context, args []string) error {
 		return printJSON(c.m.Stdout, out)
 	}
 	fmt.Fprintf(c.m.Stdout, "Node %s of %s, hub %s\n", id.NodeID, ws.ID(), ws.Config.Hub.URL)
-	if !st.Reachable {
+	switch {
+	case st.Revoked:
+		fmt.Fprintf(c.m.Stdout, "Link: revoked: the hub refuses this node and takes none of its events again.\n"+
+			"The workspace works on without the hub. To link it again, ask the hub's admin for a new token (clumsies hub invite), remove %s, then run `clumsies hub join TOKEN`.\nLocal ledger: %d events\n",
+			hublink.IdentityFile(ws.StateDir()), local)
+		return nil
+	case !st.Reachable:
 		fmt.Fprintf(c.m.Stdout, "Hub not reachable: %s\nThe workspace works on; the hub catches up when it is back.\nLocal ledger: %d events\n", st.Error, local)
 		return nil
 	}
 	state := "down"
-	switch {
-	case st.Revoked:
-		state = "revoked (join again with a new token)"
-	case st.Linked:
+	if st.Linked {
 		state = "up"
 	}
 	since := ""
 	if !st.Since.IsZero() {
 		since = " since " + st.Since.Local().Format(time.DateTime)
 	}
-	fmt.Fprintf(c.m.Stdout, "Link: %s%s\nHub has sequence %d of %d (%d behind)\n",
-		state, since, st.HubSeq, local, local-min(st.HubSeq, local))
+	behind := local - min(st.HubSeq, local)
+	fmt.Fprintf(c.m.Stdout, "Link: %s%s\nHub has sequence %d of %d (%d behind)\n", state, since, st.HubSeq, local, behind)
+	if !st.Linked {
+		fmt.Fprintln(c.m.Stdout, "The link is up while a process owns the workspace: `clumsies serve` (your agent host starts it) or `clumsies ui`. Start one and the hub catches up.")
+	}
 	return nil
 }

@@ -13,6 +13,20 @@ type HubReviewCommand struct{ m *Main }
 
 // Run implements command.
 func (c *HubReviewCommand) Run(ctx context.Context, args []string) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(c.m.Stdout, `Usage: clumsies hub review <command> [flags]
+
+The drafts members' agents submitted to the team catalogs, and their review.
+
+  list [--team T] [--all]   the drafts in review (--all: the decided ones too)
+  show ID                   one submitted draft with its body
+  accept ID                 write it into the catalog if its object is still at the draft's base
+  decline ID --reason R     decline it; the reason reaches the member's agent
+
+Run 'clumsies hub review <command> -h' for its flags.
+`)
+		return nil
+	}
 	if len(args) == 0 {
 		return fmt.Errorf("%w: hub review needs a command: list, show ID, accept ID or decline ID --reason R", errUsage)
 	}

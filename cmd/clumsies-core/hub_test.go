@@ -21,16 +21,26 @@ import (
 type hubProcess struct {
 	dir, api string
 	cmd      *exec.Cmd
+	// logLevel is serve's --log-level; "" is warn.
+	logLevel string
+	// said is what serve wrote on stderr.
+	said *syncWriter
 }
 
 // newHub runs `clumsies hub init` with free loopback ports and starts
 // `clumsies hub serve`.
 func newHub(tb testing.TB) *hubProcess {
 	tb.Helper()
+	return newHubAt(tb, "")
+}
+
+// newHubAt is newHub with serve's --log-level ("" is warn).
+func newHubAt(tb testing.TB, logLevel string) *hubProcess {
+	tb.Helper()
 	dir := tb.TempDir()
 	leaf, api := freeAddr(tb), freeAddr(tb)
 	mustRun(tb, dir, "hub", "init", "--leaf", leaf, "--http", api, "--name", "e2e")
-	hp := &hubProcess{dir: dir, api: "http://" + api}
+	hp := &hubProcess{dir: dir, api: "http://" + api, logLevel: logLevel}
 	hp.start(tb)
 	tb.Cleanup(hp.stop)
 	return hp
@@ -46,7 +56,11 @@ func (hp *hubProcess) start(tb testing.TB) {
 // tryStart starts `clumsies hub serve` and waits until it serves. It may be
 // called from any goroutine; its error quotes what the hub said.
 func (hp *hubProcess) tryStart() error {
-	cmd := exec.Command(binary, "hub", "serve", "--hub", hp.dir, "--log-level", "warn")
+	level := hp.logLevel
+	if level == "" {
+		level = "warn"
+	}
+	cmd := exec.Command(binary, "hub", "serve", "--hub", hp.dir, "--log-level", level)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		return err
@@ -77,7 +91,7 @@ func (hp *hubProcess) tryStart() error {
 		cmd.Wait()
 		return fmt.Errorf("clumsies hub serve did not start within a minute:\n%s", said.String())
 	}
-	hp.cmd = cmd
+	hp.cmd, hp.said = cmd, &said
 	return nil
 }
 
@@ -313,6 +327,14 @@ func TestHub_CLIBadInput(t *testing.T) {
 		r := run(t, c.dir, c.args...)
 		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("clumsies %s: exit %d, stderr %q; want a failure saying %q", strings.Join(c.args, " "), r.code, r.stderr, c.want)
+		}
+		if strings.Contains(r.stderr, "hub: hub:") {
+			t.Errorf("clumsies %s: stderr %q names the hub twice", strings.Join(c.args, " "), r.stderr)
+		}
+	}
+	for _, args := range [][]string{{"hub", "-h"}, {"hub", "catalog", "-h"}, {"hub", "review", "--help"}, {"hub", "catalog", "push", "-h"}, {"hub", "review", "list", "-h"}} {
+		if r := run(t, hp.dir, args...); r.code != 0 || r.stdout+r.stderr == "" || !strings.Contains(r.stdout+r.stderr, "Usage: clumsies hub") {
+			t.Errorf("clumsies %s: exit %d, stdout %q, stderr %q; want its help and exit 0", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 		}
 	}
 	// A used token is refused the second time.

@@ -42,13 +42,10 @@ func (c *InitCommand) Run(_ context.Context, args []string) error {
 		return err
 	}
 	var folder string
-	if fs.NArg() > 0 { // flags may follow the folder
+	if fs.NArg() > 0 {
 		folder = fs.Arg(0)
-		if err := parseArgs(fs, fs.Args()[1:]); err != nil {
-			return err
-		}
-		if fs.NArg() > 0 {
-			return fmt.Errorf("%w: init takes at most one folder, got %q and %q", errUsage, folder, strings.Join(fs.Args(), " "))
+		if fs.NArg() > 1 {
+			return fmt.Errorf("%w: init takes at most one folder, got %q and %q", errUsage, folder, strings.Join(fs.Args()[1:], " "))
 		}
 	}
 	dir := c.dir

@@ -113,7 +113,7 @@ func TestCLI_ExportImport(t *testing.T) {
 		ReadModels string
 		Events     int
 	}
-	if err := json.Unmarshal([]byte(mustRun(t, clone, "import", "--json", file)), &imp); err != nil {
+	if err := json.Unmarshal([]byte(mustRun(t, clone, "import", file, "--json")), &imp); err != nil {
 		t.Fatal(err)
 	}
 	if imp.Digest != src.Chain.Digest || imp.ReadModels != src.Digest || imp.Events != src.Chain.Through {

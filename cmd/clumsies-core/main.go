@@ -105,11 +105,11 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"hub":     &HubCommand{m: m},
 		"ui":      &UICommand{m: m},
 	}
-	switch args[0] {
-	case "help", "-h", "--help", "-help":
+	if isHelp(args[0]) {
 		m.usage(m.Stdout)
 		return nil
-	case "--version", "-version":
+	}
+	if args[0] == "--version" || args[0] == "-version" {
 		args[0] = "version"
 	}
 	cmd, ok := cmds[args[0]]
@@ -149,6 +149,11 @@ take --workspace DIR (default: the nearest parent holding .clumsies/);
 init takes the folder as DIR or --workspace DIR.
 Run 'clumsies <command> -h' for its flags.
 `)
+}
+
+// isHelp reports whether arg asks a command for its help.
+func isHelp(arg string) bool {
+	return arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
 }
 
 // newFlags returns a flag set that reports errors as usage errors and
@@ -193,16 +198,31 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// parseArgs parses args, leaving the arguments after the flags to the
-// caller.
+// parseArgs parses args with flags and positional arguments in any order
+// (`import FILE --json` as `import --json FILE`), leaving the positional
+// ones to the caller in fs.Args(). After "--" every argument is positional.
 func parseArgs(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return errSilent{2}
 		}
-		return errSilent{2}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	// Parsing "--" alone sets no flag and leaves pos as fs.Args().
+	return fs.Parse(append([]string{"--"}, pos...))
 }
 
 // strayArgs is the error for arguments a command does not take. A folder
@@ -214,9 +234,6 @@ func strayArgs(fs *flag.FlagSet) error {
 		if fi, err := os.Stat(first); err == nil && fi.IsDir() {
 			hint = fmt.Sprintf("; to use the workspace in %s, pass --workspace %s", first, first)
 		}
-	}
-	if strings.HasPrefix(first, "-") {
-		hint = "; flags go before any other argument"
 	}
 	return fmt.Errorf("%w: %s takes no arguments, got %q%s (see clumsies %s -h)", errUsage, fs.Name(), strings.Join(fs.Args(), " "), hint, fs.Name())
 }

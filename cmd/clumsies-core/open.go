@@ -83,7 +83,9 @@ func checkFolder(flagName, dir string) error {
 
 // attach opens the workspace as its owner, or as a client of the process
 // that owns it (see node.Attach). o carries the command's own options;
-// the durability and the logger come from the flags.
+// the durability and the logger come from the flags. A command that does
+// not need the hub sets o.LinkQuiet: a hub that is down then costs it no
+// line on stderr.
 func (f *wsFlags) attach(ctx context.Context, m *Main, o node.Options) (*node.Handle, error) {
 	ws, err := f.workspace()
 	if err != nil {
@@ -101,14 +103,12 @@ func (f *wsFlags) attach(ctx context.Context, m *Main, o node.Options) (*node.Ha
 	return node.Attach(ctx, ws, o)
 }
 
-// isTerminal reports whether w (or a reader) is a terminal.
+// isTerminal reports whether w (or a reader) is a terminal: a file the
+// terminal's own calls answer for, not any character device (/dev/null is
+// one and is no terminal).
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && isatty(f.Fd())
 }
 
 // attachData parses the flags of a workspace command that prints data
@@ -120,7 +120,7 @@ func (m *Main) attachData(ctx context.Context, fs *flag.FlagSet, args []string, 
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
-	return ws.attach(ctx, m, node.Options{})
+	return ws.attach(ctx, m, node.Options{LinkQuiet: true})
 }
 
 // hubLink adds the hub link to o when the workspace names a hub and this

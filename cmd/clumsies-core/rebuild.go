@@ -26,7 +26,7 @@ func (c *RebuildCommand) Run(ctx context.Context, args []string) error {
 	}
 	// Repair: as the owner, do not open read models that may be unreadable;
 	// as a client, have the owner rebuild.
-	h, err := c.ws.attach(ctx, c.m, node.Options{Repair: true})
+	h, err := c.ws.attach(ctx, c.m, node.Options{Repair: true, LinkQuiet: true})
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 			return c.print(r, nil)
 		}
 	}
-	h, err := c.ws.attach(ctx, c.m, node.Options{})
+	h, err := c.ws.attach(ctx, c.m, node.Options{LinkQuiet: true})
 	if err != nil {
 		return err
 	}

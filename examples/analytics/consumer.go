@@ -92,7 +92,28 @@ func openConsumer(ctx context.Context, cfg config) (*consumer, error) {
 		nc.Close()
 		return nil, fmt.Errorf("create consumer %s on %s: %w", cfg.durable, cfg.streamName(), err)
 	}
+	if err := sayWhereItResumes(ctx, cons, cfg, t); err != nil {
+		nc.Close()
+		return nil, err
+	}
 	return &consumer{nc: nc, cons: cons, tally: t, state: cfg.state, wait: pullWait}, nil
+}
+
+// sayWhereItResumes logs where the durable consumer carries on: after the
+// last event acknowledged under its name, by this program or by any other
+// reader that used the same name.
+func sayWhereItResumes(ctx context.Context, cons jetstream.Consumer, cfg config, t *tally) error {
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("read consumer %s: %w", cfg.durable, err)
+	}
+	if info.AckFloor.Stream == 0 {
+		log.Printf("consumer %s on %s starts at the beginning of the ledger; %d events wait", cfg.durable, cfg.streamName(), info.NumPending)
+		return nil
+	}
+	log.Printf("consumer %s on %s resumes after stream seq %d, the last event acknowledged under that name (%d wait; counts kept through seq %d)",
+		cfg.durable, cfg.streamName(), info.AckFloor.Stream, info.NumPending, t.LastSeq)
+	return nil
 }
 
 // close drops the connection; the durable consumer stays on the server.

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"log"
 	"maps"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -83,7 +87,13 @@ func TestConsumer_Resume(t *testing.T) {
 		first.close()
 
 		appendCalls(t, l, laterCalls...)
+		var said bytes.Buffer
+		log.SetOutput(&said)
 		again := open(t, cfg)
+		log.SetOutput(os.Stderr)
+		if !strings.Contains(said.String(), "consumer counts on CLUMSIES_"+workspace+" resumes after stream seq 5") {
+			t.Errorf("on a restart it said %q, want where its consumer resumes (after seq 5)", said.String())
+		}
 		drain(t, again, len(laterCalls))
 		checkTally(t, again.tally, laterCounts)
 		if again.tally.LastSeq != 9 {

@@ -44,6 +44,9 @@ func wantCode(t *testing.T, err error, code string, status int, context string) 
 	if e.Message == "" || !strings.HasPrefix(err.Error(), context+": hub: "+e.Message) {
 		t.Fatalf("err = %q, want %q followed by the hub's message", err, context)
 	}
+	if strings.Contains(err.Error(), "hub: hub:") {
+		t.Fatalf("err = %q names the hub twice", err)
+	}
 	if errors.Is(err, hubwire.ErrUnreachable) {
 		t.Fatalf("err = %v: an answer of the hub is no unreachable hub", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // The codes of a failed API request: the closed set the hub answers with.
@@ -50,7 +51,8 @@ type Error struct {
 	// Code is the hub's code (one of the Code constants); "" when the
 	// answer was not the hub's (a proxy's, say).
 	Code string
-	// Message is the hub's message, or the HTTP status without one.
+	// Message is the hub's message without the "hub: " its errors start
+	// with (Error adds it once), or the HTTP status without one.
 	Message string
 }
 
@@ -77,7 +79,7 @@ var ErrBadJoinToken = errors.New("hub: not a join token")
 func decodeError(status int, body []byte) *Error {
 	var a APIError
 	if json.Unmarshal(body, &a) == nil && a.Error != "" {
-		return &Error{Status: status, Code: a.Code, Message: a.Error}
+		return &Error{Status: status, Code: a.Code, Message: strings.TrimPrefix(a.Error, "hub: ")}
 	}
 	return &Error{Status: status, Message: fmt.Sprintf("%d %s", status, http.StatusText(status))}
 }

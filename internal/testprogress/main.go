@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Stdin, os.Stdout, time.Now))
+}
+
+// event is one line of `go test -json` (cmd/test2json), and the build
+// events the go command interleaves with them.
+type event struct {
+	Action     string
+	Package    string
+	Test       string
+	Elapsed    float64
+	Output     string
+	ImportPath string // build-output, build-fail
+}
+
+// progress is what is known of the run so far.
+type progress struct {
+	w       io.Writer
+	output  map[string]*strings.Builder // each package's output and its failed tests', kept until it ends
+	tests   map[string]*strings.Builder // each running test's output ("package test")
+	builds  map[string]*strings.Builder // each package's build output
+	running map[string]bool
+	passed  int
+	failed  []string
+}
+
+// run reads go test -json from r, reports on w as packages finish, and
+// returns the exit status.
+func run(r io.Reader, w io.Writer, now func() time.Time) int {
+	start := now()
+	p := &progress{w: w, output: map[string]*strings.Builder{}, tests: map[string]*strings.Builder{}, builds: map[string]*strings.Builder{}, running: map[string]bool{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var ev event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || ev.Action == "" {
+			fmt.Fprintln(w, sc.Text()) // the go command's own words (a build error)
+			continue
+		}
+		p.add(ev)
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(w, "testprogress: read go test's output: %v\n", err)
+		return 1
+	}
+	return p.end(now().Sub(start))
+}
+
+// add takes one event.
+func (p *progress) add(ev event) {
+	switch ev.Action {
+	case "build-output":
+		pkg, _, _ := strings.Cut(ev.ImportPath, " ") // "m/b [m/b.test]"
+		buf(p.builds, pkg).WriteString(ev.Output)
+		return
+	case "build-fail":
+		return // the package's own fail event follows
+	}
+	if ev.Package == "" {
+		return
+	}
+	if ev.Test != "" {
+		p.addTest(ev)
+		return
+	}
+	if ev.Action == "output" {
+		buf(p.output, ev.Package).WriteString(ev.Output)
+		return
+	}
+	switch ev.Action {
+	case "start":
+		p.running[ev.Package] = true
+	case "pass", "skip":
+		delete(p.running, ev.Package)
+		p.passed++
+		status := "ok  "
+		if ev.Action == "skip" || strings.Contains(buf(p.output, ev.Package).String(), "[no test files]") {
+			status = "--  "
+		}
+		fmt.Fprintf(p.w, "%s %-50s %6.1fs%s\n", status, ev.Package, ev.Elapsed, p.still())
+		delete(p.output, ev.Package)
+	case "fail":
+		delete(p.running, ev.Package)
+		p.failed = append(p.failed, ev.Package)
+		fmt.Fprintf(p.w, "FAIL %-50s %6.1fs%s\n", ev.Package, ev.Elapsed, p.still())
+		for _, m := range []map[string]*strings.Builder{p.builds, p.output} {
+			if b := m[ev.Package]; b != nil {
+				fmt.Fprint(p.w, indent(b.String()))
+			}
+		}
+		delete(p.output, ev.Package)
+	}
+}
+
+// addTest takes an event of one test: its output is kept until it ends,
+// and joins its package's output only if it failed.
+func (p *progress) addTest(ev event) {
+	key := ev.Package + " " + ev.Test
+	switch ev.Action {
+	case "output":
+		buf(p.tests, key).WriteString(ev.Output)
+	case "fail":
+		buf(p.output, ev.Package).WriteString(buf(p.tests, key).String())
+		delete(p.tests, key)
+	case "pass", "skip":
+		delete(p.tests, key)
+	}
+}
+
+// still says which packages are still running, so that a long wait has a
+// name.
+func (p *progress) still() string {
+	if len(p.running) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(p.running))
+	for n := range p.running {
+		names = append(names, n[strings.LastIndex(n, "/")+1:])
+	}
+	sort.Strings(names)
+	if len(names) > 4 {
+		names = append(names[:4], "...")
+	}
+	return "   (running: " + strings.Join(names, ", ") + ")"
+}
+
+// end prints the summary and returns the exit status.
+func (p *progress) end(took time.Duration) int {
+	took = took.Round(time.Second)
+	if len(p.failed) > 0 {
+		fmt.Fprintf(p.w, "\n%d packages ok, %d FAILED in %s: %s\n", p.passed, len(p.failed), took, strings.Join(p.failed, " "))
+		return 1
+	}
+	if p.passed == 0 {
+		fmt.Fprintf(p.w, "\nno package reported a result in %s\n", took)
+		return 1
+	}
+	fmt.Fprintf(p.w, "\n%d packages ok in %s\n", p.passed, took)
+	return 0
+}
+
+func buf(m map[string]*strings.Builder, key string) *strings.Builder {
+	b := m[key]
+	if b == nil {
+		b = &strings.Builder{}
+		m[key] = b
+	}
+	return b
+}
+
+// indent indents every line of s by four spaces.
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return ""
+	}
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ") + "\n"
+}
