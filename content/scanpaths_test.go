@@ -17,7 +17,7 @@ func TestScan_BadPaths(t *testing.T) {
 		"context/NOTES.md":      "---\npaths: [\"/etc/*\"]\n---\nnotes\n",
 	})
 	for name, scan := range map[string]func() error{
-		"Scan":        func() error { _, err := Scan(root); return err },
+		"Scan": func() error { _, err := Scan(root); return err },
 		"ScanIndexed": func() error {
 			files, idx, err := ScanIndexed(root, nil)
 			if err != nil {
