@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"sync/atomic"
@@ -140,7 +141,10 @@ func (c *Client) Close() error {
 	if c.ss == nil {
 		return err
 	}
-	if werr := c.ss.Wait(); werr != nil && !errors.Is(werr, mcp.ErrConnectionClosed) {
+	// The server may be writing (a notification, a late answer) when the
+	// client's end goes: the in-memory pipe then reports it closed, which
+	// is this same closing.
+	if werr := c.ss.Wait(); werr != nil && !errors.Is(werr, mcp.ErrConnectionClosed) && !errors.Is(werr, io.ErrClosedPipe) {
 		err = errors.Join(err, werr)
 	}
 	return err

@@ -32,6 +32,8 @@ func TestHook_PostToolEvidence(t *testing.T) {
 		"claude-code/post-tool":          {"api/handler.go"},
 		"claude-code/post-tool-notebook": {"notebooks/load.ipynb"},
 		"claude-code/post-tool-copilot":  {"api/handler.go"},
+		"copilot/post-tool":              {"api/handler.go"},
+		"vscode/post-tool":               {"api/handler.go"},
 		"codex/post-tool":                {"api/client.go", "api/handler.go", "api/old.go", "docs/retry.md"},
 		"cursor/post-tool":               {"api/handler.go"},
 		"gemini-cli/post-tool":           {"api/handler.go"},
