@@ -1,8 +1,8 @@
-// Command clumsies-core is clumsies: the MCP server that brings a team's
-// rules, workflows and context to coding agents and records which rules
-// they applied, and its command line. People and agent hosts run it as
-// `clumsies` (cmd/clumsies), a small front that answers an MCP client's
-// initialize at once and execs this binary with the same arguments.
+// Command clumsies is the MCP server that brings a team's rules, workflows
+// and context to coding agents and records which rules they applied, and
+// its command line. `serve` answers an MCP client's initialize before the
+// workspace opens, so that a host spawning it waits no longer than for a
+// bare MCP server.
 //
 // This package is wiring only: flags, config and one file per subcommand.
 package main
@@ -17,9 +17,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-
-	"github.com/clumsies/clumsies/internal/front"
-	"github.com/clumsies/clumsies/mcp"
 )
 
 // Main runs one invocation of the command line. The end-to-end tests build
@@ -28,9 +25,6 @@ type Main struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
-	// Resumed is the start of a stdio session the front (the small
-	// `clumsies` binary) read before it exec'd this one, if any.
-	Resumed *mcp.Resumed
 }
 
 // command is one subcommand.
@@ -42,12 +36,6 @@ type command interface {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	m := &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	switch st, ok, err := front.Take(); {
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "clumsies:", err)
-	case ok:
-		m.Resumed = &mcp.Resumed{Request: st.Request, Answer: st.Answer, Rest: st.Rest}
-	}
 	writeProfiles := startProfiles()
 	err := m.Run(ctx, os.Args[1:])
 	stop()

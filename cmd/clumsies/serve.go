@@ -58,9 +58,6 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
 	fs.IntVar(&c.every, "checkpoint-every", node.DefaultCheckpointEvery, "while this process owns the workspace, pin the ledger's hash chain with a ledger.checkpoint event every `N` events and at shutdown; 0: none")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every change (artifact answers read_only) and do not publish the content tree; also read_only = true in config.toml")
-	// The front (cmd/clumsies) checks --workspace, --log-level, --sync,
-	// --read-only and --checkpoint-every as this does before it answers
-	// initialize for this process: a new rule for them belongs there too.
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -176,13 +173,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
 	}
-	var err error
-	if r := c.m.Resumed; r != nil {
-		logger.Debug("stdio: resuming the session the front began", "answered", string(r.Request), "handedOverBytes", len(r.Rest))
-		err = srv.ResumeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout, *c.m.Resumed)
-	} else {
-		err = srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
-	}
+	err := srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
 	// The session is over: a workspace that could not be opened is
 	// serve's error (its calls said so already); an open one is closed.
 	<-o.ready
