@@ -3,9 +3,6 @@
 GO       ?= go
 PKGS     := ./...
 BIN      := bin/clumsies
-# clumsies is a small front that answers an MCP client's initialize at once
-# and execs clumsies-core (the server and the command line) beside it.
-CORE     := bin/clumsies-core
 INTEROP  := interop
 # The version `clumsies version` reports; without git, the module's.
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
@@ -23,9 +20,9 @@ help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
-build: ## build bin/clumsies and bin/clumsies-core, showing progress (a first build compiles every dependency)
+build: ## build bin/clumsies, showing progress (a first build compiles every dependency)
 	@echo "building $(BIN): the first build downloads and compiles every dependency (a minute or two on 2 cores); later ones take seconds"
-	@{ CGO_ENABLED=$(CGO) $(GO) build -v -ldflags '$(LDFLAGS)' -o bin/ ./cmd/clumsies ./cmd/clumsies-core 2>&1; echo "@@status $$?"; } | awk '\
+	@{ CGO_ENABLED=$(CGO) $(GO) build -v -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/clumsies 2>&1; echo "@@status $$?"; } | awk '\
 		/^@@status / { if (p) printf "\n"; exit $$2 } \
 		/^[^ :]+$$/ { n++; p = 1; printf "\r  compiled %d packages", n; fflush(); next } \
 		{ if (p) printf "\n"; p = 0; print; fflush() }'
@@ -68,7 +65,7 @@ soak: build ## kill serve processes (owners and others) under load for ROUNDS ro
 
 .PHONY: screenshots
 screenshots: browser-deps ## the dashboard's pages at laptop and phone width into docs/screenshots (needs chromium)
-	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestDashboard_Browser|TestHub_Dashboard' ./cmd/clumsies-core
+	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestDashboard_Browser|TestHub_Dashboard' ./cmd/clumsies
 
 .PHONY: interop-deps
 CHROMIUM ?= /usr/bin/chromium
