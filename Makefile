@@ -57,6 +57,10 @@ soak-hub: ## the hub's full-size loops: 20 rounds of hub and workspace restarts,
 bench: build ## measure against same-run baselines; see BENCHMARKS.md
 	CGO_ENABLED=$(CGO) $(GO) run ./internal/bench
 
+.PHONY: dist
+dist: ## static archives for linux, darwin (amd64, arm64) and windows/amd64 into dist/, with SHA256SUMS
+	$(GO) run ./internal/dist -out dist -version '$(VERSION)'
+
 ROUNDS ?= 50
 
 .PHONY: soak
