@@ -61,10 +61,6 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	go followMemory(ctx, func() bool {
-		h := c.serving.Load()
-		return h == nil || h.IsOwner()
-	})
 	opts, err := c.natsOptions()
 	if err != nil {
 		return err
@@ -100,6 +96,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if ln == nil {
 		return c.serveStdio(ctx, ws.ID(), earlyFrame(ws), readOnly, opts, published)
 	}
+	go followMemory(ctx, c.owner)
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
@@ -144,6 +141,21 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 		return err
 	}
 	o := newOpening()
+	out := newFirstWrite(c.m.Stdout)
+	go func() {
+		// The collector is paced from the session's first answer on (or
+		// from the open, for a client that sends nothing): at gcPercent
+		// from the start it collects once or twice before initialize is
+		// answered, and on a loaded machine a collection's pauses cost
+		// the answer milliseconds (BENCHMARKS.md, "One binary").
+		select {
+		case <-out.written:
+		case <-o.ready:
+		case <-ctx.Done():
+			return
+		}
+		followMemory(ctx, c.owner)
+	}()
 	go func() {
 		h, err := c.ws.attach(ctx, c.m, opts)
 		if err != nil {
@@ -173,7 +185,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
 	}
-	err := srv.ServeStdio(ctx, interruptible(c.m.Stdin), c.m.Stdout)
+	err := srv.ServeStdio(ctx, interruptible(c.m.Stdin), out)
 	// The session is over: a workspace that could not be opened is
 	// serve's error (its calls said so already); an open one is closed.
 	<-o.ready
@@ -185,6 +197,13 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID string, frame func()
 	}
 	o.h.Close()
 	return err
+}
+
+// owner reports whether this process owns the workspace; true until it
+// is open (followMemory).
+func (c *ServeCommand) owner() bool {
+	h := c.serving.Load()
+	return h == nil || h.IsOwner()
 }
 
 // announceListener says where the NATS listener is, when this process
