@@ -3,9 +3,6 @@
 GO       ?= go
 PKGS     := ./...
 BIN      := bin/clumsies
-# clumsies is a small front that answers an MCP client's initialize at once
-# and execs clumsies-core (the server and the command line) beside it.
-CORE     := bin/clumsies-core
 INTEROP  := interop
 # The version `clumsies version` reports; without git, the module's.
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
@@ -27,9 +24,9 @@ help: ## list the targets
 # shell's read, which takes each line as it comes (Debian's awk, mawk,
 # reads a pipe in blocks: the count moved in bursts).
 .PHONY: build
-build: ## build bin/clumsies and bin/clumsies-core, showing progress (a first build compiles every dependency)
+build: ## build bin/clumsies, showing progress (a first build compiles every dependency)
 	@echo "building $(BIN): the first build downloads and compiles every dependency (a minute or two on 2 cores); later ones take seconds"
-	@{ CGO_ENABLED=$(CGO) $(GO) build -v -ldflags '$(LDFLAGS)' -o bin/ ./cmd/clumsies ./cmd/clumsies-core 2>&1; echo "@@status $$?"; } | { n=0; p=0; \
+	@{ CGO_ENABLED=$(CGO) $(GO) build -v -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/clumsies 2>&1; echo "@@status $$?"; } | { n=0; p=0; \
 		while IFS= read -r line; do \
 			case "$$line" in \
 			"@@status "*) [ $$p = 0 ] || printf '\n'; exit $${line#@@status }; ;; \
@@ -73,6 +70,10 @@ soak-hub: ## the hub's full-size loops: 20 rounds of hub and workspace restarts,
 bench: build ## measure against same-run baselines; see BENCHMARKS.md
 	CGO_ENABLED=$(CGO) $(GO) run ./internal/bench
 
+.PHONY: dist
+dist: ## static archives for linux, darwin (amd64, arm64) and windows/amd64 into dist/, with SHA256SUMS
+	$(GO) run ./internal/dist -out dist -version '$(VERSION)'
+
 ROUNDS ?= 50
 
 .PHONY: soak
@@ -81,7 +82,7 @@ soak: build ## kill serve processes (owners and others) under load for ROUNDS ro
 
 .PHONY: screenshots
 screenshots: browser-deps ## the dashboard's pages at laptop and phone width into docs/screenshots (needs chromium)
-	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestDashboard_Browser|TestHub_Dashboard' ./cmd/clumsies-core
+	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestDashboard_Browser|TestHub_Dashboard' ./cmd/clumsies
 
 .PHONY: interop-deps
 CHROMIUM ?= /usr/bin/chromium

@@ -10,6 +10,6 @@
 // and then removing gives back the original bytes.
 //
 // It imports only the standard library and BurntSushi/toml: it knows
-// nothing of the ledger or of MCP. cmd/clumsies-core ties it to them (the
+// nothing of the ledger or of MCP. cmd/clumsies ties it to them (the
 // adapt and hook commands).
 package adapt

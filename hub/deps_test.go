@@ -19,7 +19,7 @@ func TestImportRules(t *testing.T) {
 // benchmarks. Everything else talks to a hub through hubwire.
 func TestServerImporters(t *testing.T) {
 	allowed := map[string]bool{
-		"cmd/clumsies-core/hub_serve.go": true,
+		"cmd/clumsies/hub_serve.go": true,
 	}
 	allowedDirs := map[string]bool{"hub": true, "internal/hubtest": true, "internal/bench": true}
 	for _, f := range archtest.Importers(t, "..", archtest.Module+"/hub") {

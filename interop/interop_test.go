@@ -39,9 +39,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// The front (clumsies) execs the core beside it, as installed.
 	binary = filepath.Join(dir, "clumsies")
-	if err := testbin.Build(testbin.Dir(dir), "../cmd/clumsies", "../cmd/clumsies-core"); err != nil {
+	if err := testbin.Build(binary, "../cmd/clumsies"); err != nil {
 		fmt.Fprintln(os.Stderr, "build clumsies:", err)
 		os.Exit(1)
 	}

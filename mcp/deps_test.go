@@ -10,7 +10,7 @@ func TestImportRules(t *testing.T) {
 	archtest.AllowImports(t, ".",
 		archtest.Module+"/events",
 		archtest.Module+"/content", archtest.Module+"/catalog",
-		archtest.Module+"/projections", archtest.Module+"/mcp/frame", archtest.Module+"/internal/front",
+		archtest.Module+"/projections", archtest.Module+"/mcp/frame",
 		"github.com/modelcontextprotocol/go-sdk",
 	)
 }

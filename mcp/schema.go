@@ -169,6 +169,6 @@ func output(desc string, props ...prop) *schema {
 // sessionIDPattern.
 func sessionIDSchema() *schema {
 	s := nonEmpty(descSessionID)
-	s.Pattern = sessionIDPattern.String()
+	s.Pattern = sessionIDPattern
 	return s
 }

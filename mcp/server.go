@@ -100,16 +100,6 @@ func NewServer(cfg Config) *Server {
 // client closes in or when ctx ends (closing in, if it is an io.ReadCloser,
 // to stop reading). out is never closed.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	return s.serveStdio(ctx, in, out, nil)
-}
-
-// ResumeStdio is ServeStdio for a session another process began (see
-// Resumed).
-func (s *Server) ResumeStdio(ctx context.Context, in io.Reader, out io.Writer, r Resumed) error {
-	return s.serveStdio(ctx, in, out, &r)
-}
-
-func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, r *Resumed) error {
 	rc, ok := in.(io.ReadCloser)
 	if !ok {
 		rc = io.NopCloser(in)
@@ -121,7 +111,7 @@ func (s *Server) serveStdio(ctx context.Context, in io.Reader, out io.Writer, r 
 	stop := context.AfterFunc(ctx, input.shutdown)
 	defer stop()
 	rc = input
-	err := s.mcp.Run(context.WithoutCancel(ctx), &lineTransport{in: rc, out: out, log: s.log, resumed: r})
+	err := s.mcp.Run(context.WithoutCancel(ctx), &lineTransport{in: rc, out: out, log: s.log})
 	if ctx.Err() != nil {
 		return nil
 	}

@@ -15,7 +15,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/clumsies/clumsies/internal/front"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -62,10 +61,9 @@ var (
 // is not valid UTF-8 is refused with a null id, as echoing it would make
 // the answer a line that is not JSON.
 type lineTransport struct {
-	in      io.ReadCloser
-	out     io.Writer
-	log     *slog.Logger
-	resumed *Resumed // the session's start, when another process read it
+	in  io.ReadCloser
+	out io.Writer
+	log *slog.Logger
 }
 
 // Connect implements mcp.Transport.
@@ -79,21 +77,6 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		wire:     map[int64]json.RawMessage{},
 		byWire:   map[string]int64{},
 		initID:   -1,
-		answered: -1,
-		src:      t.in,
-	}
-	if t.resumed != nil {
-		c.src = t.resumed.input(t.in)
-		if len(t.resumed.Answer) > 0 {
-			// The client has its answer and may send its next request
-			// before the SDK has read the one answered; the SDK handles
-			// initialize before it reads on, so a session opened by an
-			// answered initialize counts as initialized from the start.
-			c.answer = t.resumed.Answer
-			if t.resumed.method() == "initialize" {
-				c.initialized.Store(true)
-			}
-		}
 	}
 	go c.readLoop()
 	return c, nil
@@ -102,15 +85,8 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 // lineConn is one stdio session's connection (mcp.Connection).
 type lineConn struct {
 	in  io.ReadCloser
-	src io.Reader // what readLoop reads: in, after a resumed session's start
 	out io.Writer
 	log *slog.Logger
-
-	// answer is what another process answered the session's first request
-	// with (Resumed); answered is the SDK's id of that request once read.
-	// The SDK's own answer to it is compared, not written.
-	answer   []byte
-	answered int64
 
 	wmu sync.Mutex // one line at a time on out
 
@@ -162,7 +138,7 @@ func (c *lineConn) Close() error {
 // readLoop reads lines until the input ends, answering bad lines itself and
 // handing the others to Read.
 func (c *lineConn) readLoop() {
-	r := bufio.NewReaderSize(c.src, 64<<10)
+	r := bufio.NewReaderSize(c.in, 64<<10)
 	var err error
 	for err == nil {
 		var line []byte
@@ -257,7 +233,7 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.reply(nil, jsonrpc.CodeParseError, msgParse)
 		return nil
 	}
-	if front.Depth(line) > MaxDepth {
+	if depth(line) > MaxDepth {
 		c.reply(scanID(line), jsonrpc.CodeInvalidRequest, msgDeep)
 		return nil
 	}
@@ -358,9 +334,6 @@ func (c *lineConn) track(wire json.RawMessage, method string) jsonrpc.ID {
 	n := c.next
 	c.wire[n] = wire
 	c.byWire[string(wire)] = n
-	if c.answer != nil && c.answered == -1 {
-		c.answered = n // the first request: the one answered already
-	}
 	if method == "initialize" {
 		c.initID = n
 	}
@@ -369,18 +342,17 @@ func (c *lineConn) track(wire json.RawMessage, method string) jsonrpc.ID {
 }
 
 // untrack forgets a call being answered and returns the client's id, or
-// nil if the SDK's id is not one of a tracked call. answered reports that
-// the call is the one another process answered already (Resumed).
-func (c *lineConn) untrack(id jsonrpc.ID, failed bool) (wire json.RawMessage, answered bool) {
+// nil if the SDK's id is not one of a tracked call.
+func (c *lineConn) untrack(id jsonrpc.ID, failed bool) json.RawMessage {
 	n, ok := id.Raw().(int64)
 	if !ok {
-		return nil, false
+		return nil
 	}
 	c.ids.Lock()
 	defer c.ids.Unlock()
-	wire, ok = c.wire[n]
+	wire, ok := c.wire[n]
 	if !ok {
-		return nil, false
+		return nil
 	}
 	delete(c.wire, n)
 	if c.byWire[string(wire)] == n {
@@ -392,7 +364,7 @@ func (c *lineConn) untrack(id jsonrpc.ID, failed bool) (wire json.RawMessage, an
 			c.initialized.Store(true)
 		}
 	}
-	return wire, c.answer != nil && n == c.answered
+	return wire
 }
 
 // Write implements mcp.Connection. Answers carry the client's id back, and
@@ -404,14 +376,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	var data []byte
 	var err error
 	if resp, ok := msg.(*jsonrpc.Response); ok {
-		wire, resumed := c.untrack(resp.ID, resp.Error != nil)
-		data, err = encodeResponse(resp, wire)
-		if err == nil && resumed {
-			if !sameAnswer(data, c.answer) {
-				c.log.Warn("stdio: the front answered the first request differently than this server would; clumsies and clumsies-core may be from different builds (install both from one)", "front", string(c.answer), "server", string(data))
-			}
-			return nil // the client has its answer
-		}
+		data, err = encodeResponse(resp, c.untrack(resp.ID, resp.Error != nil))
 	} else {
 		data, err = jsonrpc.EncodeMessage(msg)
 	}

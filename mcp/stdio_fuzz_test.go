@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
-
-	"github.com/clumsies/clumsies/internal/front"
 )
 
 // fuzzSeeds are whole stdio streams: sessions as hosts send them, and the
@@ -144,7 +142,7 @@ func expectAnswers(stream []byte) expected {
 		if !hasID || json.Unmarshal(m["method"], &method) != nil || string(m["jsonrpc"]) != `"2.0"` {
 			continue
 		}
-		if front.Depth(line) > MaxDepth && len(line) > idScanMax {
+		if depth(line) > MaxDepth && len(line) > idScanMax {
 			continue
 		}
 		if c := first(id); (c == '"' && utf8.Valid(id)) || c == '-' || (c >= '0' && c <= '9') {

@@ -1,41 +1,30 @@
 package main_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clumsies/clumsies/internal/testbin"
-	"github.com/clumsies/clumsies/workspace"
 )
 
-// dir holds the two binaries as they are installed: the front (clumsies)
-// and the core (clumsies-core) side by side.
-var (
-	dir   string
-	front string
-	core  string
-)
+// binary is the clumsies binary built once for the end-to-end tests.
+var binary string
 
 func TestMain(m *testing.M) {
-	var err error
-	if dir, err = os.MkdirTemp("", "clumsies-front-"); err != nil {
+	dir, err := os.MkdirTemp("", "clumsies-e2e-")
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	front, core = filepath.Join(dir, "clumsies"), filepath.Join(dir, "clumsies-core")
-	if err := testbin.Build(testbin.Dir(dir), ".", "../clumsies-core"); err != nil {
-		fmt.Fprintln(os.Stderr, "build clumsies and clumsies-core:", err)
+	binary = filepath.Join(dir, "clumsies")
+	if err := testbin.Build(binary, "."); err != nil {
+		fmt.Fprintln(os.Stderr, "build clumsies:", err)
 		os.Exit(1)
 	}
 	code := m.Run()
@@ -43,120 +32,40 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// newWorkspace makes a workspace with `clumsies init`'s content.
-func newWorkspace(tb testing.TB) string {
-	tb.Helper()
-	ws, _, err := workspace.Init(tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return ws.Root
-}
-
-// result is one finished run of a binary.
+// result is one finished run of the binary.
 type result struct {
 	stdout, stderr string
 	code           int
 }
 
-// run runs bin with args and stdin to completion.
-func run(tb testing.TB, env []string, stdin string, bin string, args ...string) result {
+// run runs the binary to completion with a deadline.
+func run(tb testing.TB, dir string, args ...string) result {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = strings.NewReader(stdin)
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
 	out, errs, code, err := testbin.Run(cmd)
 	if err != nil {
-		tb.Fatalf("run %s %v: %v", bin, args, err)
+		tb.Fatalf("run clumsies %v: %v", args, err)
 	}
 	return result{out, errs, code}
 }
 
-// session is a server process driven line by line over real pipes.
-type session struct {
-	tb     testing.TB
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	lines  chan string
-	stderr *bytes.Buffer
-}
-
-func start(tb testing.TB, bin string, args ...string) *session {
+// mustRun runs the binary and fails tb unless it exits 0.
+func mustRun(tb testing.TB, dir string, args ...string) string {
 	tb.Helper()
-	cmd := exec.Command(bin, args...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
+	r := run(tb, dir, args...)
+	if r.code != 0 {
+		tb.Fatalf("clumsies %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s := &session{tb: tb, cmd: cmd, in: in, lines: make(chan string, 64), stderr: &bytes.Buffer{}}
-	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	go func() {
-		defer close(s.lines)
-		sc := bufio.NewScanner(out)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			s.lines <- sc.Text()
-		}
-	}()
-	tb.Cleanup(func() { s.close() })
-	return s
+	return r.stdout
 }
 
-// send writes text as it is (one write).
-func (s *session) send(text string) {
-	s.tb.Helper()
-	if _, err := io.WriteString(s.in, text); err != nil {
-		s.tb.Fatalf("write stdin: %v", err)
-	}
-}
-
-// next returns the next line the server writes.
-func (s *session) next() string {
-	s.tb.Helper()
-	select {
-	case l, ok := <-s.lines:
-		if !ok {
-			s.tb.Fatalf("the server closed stdout; stderr:\n%s", s.stderr)
-		}
-		return l
-	case <-time.After(time.Minute):
-		s.tb.Fatalf("no answer within a minute; stderr:\n%s", s.stderr)
-	}
-	return ""
-}
-
-// close ends the session (stdin closed) and waits for the process.
-func (s *session) close() string {
-	s.in.Close()
-	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		s.cmd.Process.Kill()
-		<-done
-	}
-	return s.stderr.String()
-}
-
-// sameJSON reports whether a and b are the same JSON values.
-func sameJSON(tb testing.TB, a, b string) bool {
+// newWorkspace runs clumsies init in a fresh folder and returns it.
+func newWorkspace(tb testing.TB) string {
 	tb.Helper()
-	var x, y any
-	if err := json.Unmarshal([]byte(a), &x); err != nil {
-		tb.Fatalf("not JSON: %v: %s", err, a)
-	}
-	if err := json.Unmarshal([]byte(b), &y); err != nil {
-		tb.Fatalf("not JSON: %v: %s", err, b)
-	}
-	return reflect.DeepEqual(x, y)
+	dir := tb.TempDir()
+	mustRun(tb, dir, "init")
+	return dir
 }

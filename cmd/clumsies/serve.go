@@ -1,115 +1,267 @@
 package main
 
 import (
-	"bytes"
-	"flag"
-	"io"
-	"log/slog"
+	"context"
+	"errors"
+	"fmt"
+	"net"
 	"os"
+	"sync/atomic"
+	"syscall"
 
-	"github.com/clumsies/clumsies/internal/buildinfo"
-	"github.com/clumsies/clumsies/internal/front"
-	"github.com/clumsies/clumsies/mcp/frame"
-	"github.com/clumsies/clumsies/workspace"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/mcp"
+	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/web"
 )
 
-// stdioSession is a `serve` over stdio the front can begin: its
-// instructions are known before the core starts.
-type stdioSession struct {
-	srv front.Server
+// ServeCommand runs the MCP server. Any number of them may serve one
+// workspace: the first owns it, the others work through the owner and take
+// over when it goes (see node.Attach).
+type ServeCommand struct {
+	m          *Main
+	ws         wsFlags
+	http       string
+	token      tokenFlags
+	natsListen string
+	listenAny  bool
+	natsToken  string
+	readOnly   bool
+	every      int
+	// serving is the open workspace, once it is (followMemory paces the
+	// collector by whether this process owns it).
+	serving atomic.Pointer[node.Handle]
 }
 
-// stdioServe returns the session args start when they are `serve` over
-// stdio with only flags the front can check as the core does (--workspace,
-// --read-only, --sync, --log-level, --checkpoint-every) on a workspace it
-// can read. Anything else (another command, --http, a mistake in the
-// flags, a workspace that cannot be opened) is left to the core, which
-// says what is wrong.
-func stdioServe(args []string) (stdioSession, bool) {
-	if !canExec || len(args) == 0 || args[0] != "serve" {
-		return stdioSession{}, false
+// Environment variables that may hold the tokens.
+const (
+	tokenEnv     = "CLUMSIES_NATS_TOKEN" // --nats-token
+	httpTokenEnv = "CLUMSIES_TOKEN"      // --token, --token-file
+)
+
+var (
+	_ mcp.Catalog = (*node.Handle)(nil)
+	_ mcp.Ledger  = (*node.Handle)(nil)
+)
+
+// Run implements command. Over stdio it returns when the client closes
+// stdin or on SIGINT/SIGTERM, after a clean shutdown.
+func (c *ServeCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token-file PATH | --no-token]] [--read-only] [--checkpoint-every N] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
+	c.ws.register(fs)
+	c.ws.registerSync(fs)
+	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
+	c.token.register(fs)
+	fs.StringVar(&c.natsListen, "nats-listen", "", "while this process owns the workspace, let NATS clients (analytics consumers) in over TCP at `ADDR` (host:port, loopback only unless --nats-listen-any); needs --nats-token")
+	fs.BoolVar(&c.listenAny, "nats-listen-any", false, "allow --nats-listen on a non-loopback address")
+	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
+	fs.IntVar(&c.every, "checkpoint-every", node.DefaultCheckpointEvery, "while this process owns the workspace, pin the ledger's hash chain with a ledger.checkpoint event every `N` events and at shutdown; 0: none")
+	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every change (artifact answers read_only) and do not publish the content tree; also read_only = true in config.toml")
+	if err := parse(fs, args); err != nil {
+		return err
 	}
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	dir := fs.String("workspace", "", "")
-	logLevel := fs.String("log-level", "warn", "")
-	syncMode := fs.String("sync", "always", "")
-	readOnly := fs.Bool("read-only", false, "")
-	every := fs.Int("checkpoint-every", 0, "")
-	if fs.Parse(args[1:]) != nil || fs.NArg() > 0 || *every < 0 {
-		return stdioSession{}, false
+	opts, err := c.natsOptions()
+	if err != nil {
+		return err
 	}
-	var level slog.Level
-	if level.UnmarshalText([]byte(*logLevel)) != nil {
-		return stdioSession{}, false
+	if c.every < 0 {
+		return fmt.Errorf("%w: --checkpoint-every must be 0 or more, not %d", errUsage, c.every)
 	}
-	switch *syncMode {
-	case "always", "interval", "":
-	default:
-		return stdioSession{}, false
+	opts.CheckpointEvery = c.every
+	ws, err := c.ws.workspace()
+	if err != nil {
+		return err
 	}
-	if *dir != "" {
-		if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
-			return stdioSession{}, false
+	readOnly := c.readOnly || ws.Config.ReadOnly
+	var ln net.Listener
+	var token httpToken
+	if c.http != "" {
+		if token, err = c.token.resolve(c.m.Stderr, ws.StateDir()); err != nil {
+			return err
 		}
+		if ln, err = web.Listen(c.http, token.value); err != nil {
+			return listenError(c.http, err)
+		}
+		defer ln.Close()
 	}
-	root, err := workspace.Resolve(*dir)
+	// Whichever serve owns the workspace watches the content tree and
+	// publishes every change, so that an edit reaches the agents without
+	// `clumsies publish`.
+	// A read-only server changes nothing: no watch, no publish.
+	published := &publishReport{w: c.m.Stderr}
+	if !readOnly {
+		opts.WatchContent = published.report
+	}
+	if ln == nil {
+		return c.serveStdio(ctx, ws.ID(), ws.Root, earlyFrame(ws), readOnly, opts, published)
+	}
+	go followMemory(ctx, c.owner)
+	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
-		return stdioSession{}, false
+		return err
 	}
-	ws, err := workspace.Open(root)
-	if err != nil {
-		return stdioSession{}, false
+	defer h.Close()
+	c.serving.Store(h)
+	// A bad content file must not take the agent's tools away: serve what
+	// was published last and say what to fix (`clumsies publish` fails on
+	// the same file with the same message). The owner's watch publishes
+	// too; the report says each thing once.
+	if !readOnly {
+		published.report(h.Publish(ctx))
 	}
-	body, err := frame.Read(ws.ContentRoot())
-	if err != nil {
-		return stdioSession{}, false
-	}
-	return stdioSession{srv: front.Server{
-		Version:      buildinfo.Read(ldVersion).Version,
-		Instructions: frame.Instructions(body, *readOnly || ws.Config.ReadOnly),
-	}}, true
+	c.announceListener(h, opts)
+	logger, _ := c.ws.logger(c.m.Stderr)
+	srv := mcp.NewServer(mcp.Config{
+		WorkspaceID: h.Workspace().ID(),
+		Root:        h.Workspace().Root,
+		Catalog:     h,
+		Ledger:      h,
+		Logger:      logger,
+		Version:     version(),
+		ReadOnly:    readOnly,
+	})
+	handler := web.Handler(dashboardOptions(h, logger, token.value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
+	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
+	token.announce(c.m.Stderr, ln.Addr())
+	go srv.WatchPrompts(ctx, mcp.PromptsInterval)
+	return web.Serve(ctx, ln, handler)
 }
 
-// maxState bounds the handover in the environment (one variable may hold
-// 128 KiB on Linux).
-const maxState = 120 << 10
-
-// begin reads the client's first line and answers it when it is an
-// opening the core would answer the same way (front.Answer). It returns
-// the handover for the core: what it read and answered, "" when it read
-// nothing. A terminal on stdin is left alone (the core greets the person
-// there), and so is a client that sends nothing at once (see firstWait).
-func (s stdioSession) begin(in, out *os.File) string {
-	if fi, err := in.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
-		return ""
+// serveStdio serves MCP over stdin and stdout while the workspace opens
+// in the background: initialize is answered at once (its instructions
+// from the META_PROMPT file), and the first tool call waits for the
+// ledger, the read models and the publish scan. A workspace that cannot be
+// opened makes every call answer unavailable with the reason (logged on
+// stderr too), and is serve's error when the session ends.
+func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame func() (string, error), readOnly bool, opts node.Options, published *publishReport) error {
+	// Mistakes in the flags are answered before anything is served.
+	if _, err := c.ws.syncMode(); err != nil {
+		return err
 	}
-	read, line, _ := front.ReadFirst(input(in))
-	if len(read) == 0 {
-		return "" // nothing came in time (or the input ended): the core starts fresh
+	if _, err := c.ws.logger(c.m.Stderr); err != nil {
+		return err
 	}
-	if v, ok := s.answer(line, read, out); ok {
-		return v
+	o := newOpening()
+	out := newFirstWrite(c.m.Stdout)
+	go func() {
+		// The collector is paced from the session's first answer on (or
+		// from the open, for a client that sends nothing): at gcPercent
+		// from the start it collects once or twice before initialize is
+		// answered, and on a loaded machine a collection's pauses cost
+		// the answer milliseconds (BENCHMARKS.md, "One binary").
+		select {
+		case <-out.written:
+		case <-o.ready:
+		case <-ctx.Done():
+			return
+		}
+		followMemory(ctx, c.owner)
+	}()
+	go func() {
+		h, err := c.ws.attach(ctx, c.m, opts)
+		if err != nil {
+			o.done(nil, err)
+			return
+		}
+		c.serving.Store(h)
+		// A bad content file must not take the agent's tools away: serve
+		// what was published last and say what to fix.
+		if !readOnly {
+			published.report(h.Publish(ctx))
+		}
+		c.announceListener(h, opts)
+		o.done(h, nil)
+	}()
+	logger, _ := c.ws.logger(c.m.Stderr)
+	srv := mcp.NewServer(mcp.Config{
+		WorkspaceID: wsID,
+		Root:        root,
+		Catalog:     o,
+		Ledger:      o,
+		Logger:      logger,
+		Version:     version(),
+		ReadOnly:    readOnly,
+		Ready:       o.ready,
+		EarlyFrame:  frame,
+	})
+	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
+		fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
 	}
-	return front.State{Rest: read}.Encode()
+	watch, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go srv.WatchPrompts(watch, mcp.PromptsInterval)
+	err := srv.ServeStdio(ctx, interruptible(c.m.Stdin), out)
+	// The session is over: a workspace that could not be opened is
+	// serve's error (its calls said so already); an open one is closed.
+	<-o.ready
+	switch {
+	case o.err != nil && ctx.Err() != nil:
+		return err // stopped by a signal while opening: a clean exit
+	case o.err != nil:
+		return errors.Join(err, o.err)
+	}
+	o.h.Close()
+	return err
 }
 
-// answer writes the answer to line, the first line of read, when the front
-// may give it and the handover that says so fits the environment.
-func (s stdioSession) answer(line, read []byte, out *os.File) (string, bool) {
-	if line == nil {
-		return "", false
+// owner reports whether this process owns the workspace; true until it
+// is open (followMemory).
+func (c *ServeCommand) owner() bool {
+	h := c.serving.Load()
+	return h == nil || h.IsOwner()
+}
+
+// announceListener says where the NATS listener is, when this process
+// owns the workspace and has one.
+func (c *ServeCommand) announceListener(h *node.Handle, opts node.Options) {
+	if opts.NATSListen == "" || !h.IsOwner() {
+		return
 	}
-	answer, ok := front.Answer(line, s.srv)
-	if !ok {
-		return "", false
+	ws := h.Workspace().ID()
+	fmt.Fprintf(c.m.Stderr, "clumsies: NATS listener at nats://%s for readers with the token: stream %s, subjects %s\n",
+		opts.NATSListen, natsjs.StreamName(ws), events.StreamSubjects(ws))
+}
+
+// listenError classifies a failure to open the --http listener: a bad
+// address or a missing token is a usage error (status 2); an address in
+// use or not available here is not, and says what to do.
+func listenError(addr string, err error) error {
+	switch {
+	case errors.Is(err, web.ErrBadAddress), errors.Is(err, web.ErrTokenRequired):
+		return fmt.Errorf("%w: --http: %v", errUsage, err)
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("--http %s: the address is in use (another clumsies serve?); stop that process or pick another port (--http 0 picks a free one)", addr)
 	}
-	v := front.State{Request: line, Answer: answer, Rest: read[bytes.IndexByte(read, '\n')+1:]}.Encode()
-	if len(v) > maxState {
-		return "", false
+	return fmt.Errorf("--http %s: %w", addr, err)
+}
+
+// natsOptions checks the NATS listener flags.
+func (c *ServeCommand) natsOptions() (node.Options, error) {
+	token := c.natsToken
+	if token == "" {
+		token = os.Getenv(tokenEnv)
 	}
-	if _, err := out.Write(append(answer, '\n')); err != nil {
-		return "", false
+	if c.natsListen == "" {
+		return node.Options{}, nil
 	}
-	return v, true
+	host, _, err := net.SplitHostPort(c.natsListen)
+	if err != nil {
+		return node.Options{}, fmt.Errorf("%w: --nats-listen %q: want host:port", errUsage, c.natsListen)
+	}
+	if !c.listenAny && !isLoopback(host) {
+		return node.Options{}, fmt.Errorf("%w: --nats-listen %q is not a loopback address; add --nats-listen-any to listen on it", errUsage, c.natsListen)
+	}
+	if token == "" {
+		return node.Options{}, fmt.Errorf("%w: --nats-listen needs --nats-token or $%s", errUsage, tokenEnv)
+	}
+	return node.Options{NATSListen: c.natsListen, NATSToken: token}, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,7 +1,5 @@
-// Package buildinfo reads the version a clumsies binary reports, the same
-// way in every binary of one build (the front `clumsies` and
-// `clumsies-core`), so that what the front answers for the core matches
-// the core.
+// Package buildinfo reads the version the clumsies binary reports: in
+// `clumsies version` and in the MCP initialize answer's serverInfo.
 package buildinfo
 
 import (

@@ -13,7 +13,7 @@ import (
 // Build builds the main packages pkgs (as `go build` names them, from the
 // test's folder) into out, the compiler's output going to stderr. out is
 // what `go build -o` takes: the binary's path for one package, or a folder
-// ending in the path separator (Dir) for one binary each.
+// ending in the path separator for one binary each.
 func Build(out string, pkgs ...string) error {
 	build := exec.Command("go", append([]string{"build", "-o", out}, pkgs...)...)
 	build.Stderr = os.Stderr
@@ -22,9 +22,6 @@ func Build(out string, pkgs ...string) error {
 	}
 	return nil
 }
-
-// Dir returns dir as Build takes a folder.
-func Dir(dir string) string { return dir + string(filepath.Separator) }
 
 // Run runs cmd to completion and returns what it wrote on stdout and
 // stderr (where the caller set neither) and its exit status. err is set

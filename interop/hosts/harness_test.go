@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binDir = dir
-	if err := testbin.Build(testbin.Dir(dir), "../../cmd/clumsies", "../../cmd/clumsies-core"); err != nil {
+	if err := testbin.Build(filepath.Join(dir, "clumsies"), "../../cmd/clumsies"); err != nil {
 		fmt.Fprintln(os.Stderr, "build clumsies:", err)
 		os.Exit(1)
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/clumsies/clumsies/internal/archtest"
 )
 
-// The front links this package: it must stay light.
+// The frame is text read from the content tree: it needs nothing else.
 func TestImportRules(t *testing.T) {
 	archtest.AllowImports(t, ".", archtest.Module+"/content")
 }

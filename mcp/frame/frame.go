@@ -1,8 +1,7 @@
 // Package frame is the text initialize's instructions carry: the
 // workspace's META_PROMPT, or a built-in summary of the protocol when it
-// has none, and a notice on a read-only server. It is shared by the MCP
-// server and the small front binary that answers initialize before the
-// server starts (internal/front), so both say the same.
+// has none, and a notice on a read-only server. The MCP server reads it
+// before the workspace opens, so that initialize is answered at once.
 package frame
 
 import (

@@ -17,7 +17,8 @@ import (
 // (debug.SetMemoryLimit) that follows the heap live at the end of the
 // last collection: live plus half of it, and at least limitHeadroom
 // more, never below minMemoryLimit (what a process holds while it starts,
-// before the first fit can see it), fitted every fitEvery from the start. The collector then works
+// before the first fit can see it), fitted every fitEvery from the start
+// (over stdio, from the session's first answer: serveStdio). The collector then works
 // harder only when garbage grows past that headroom, and never runs back
 // to back because the catalog is larger than a fixed limit would allow
 // (a fixed 40 MiB made the first start of 50,000 rules five times

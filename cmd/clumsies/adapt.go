@@ -127,7 +127,7 @@ func runAdapt(h *adapt.Host, scope adapt.Scope, env adapt.Env, remove bool) (ada
 	} else {
 		out.Files, err = p.Apply()
 		if _, lerr := exec.LookPath("clumsies"); lerr != nil {
-			out.Notes = append(out.Notes, "clumsies is not on PATH, and the host runs it by that name: put both binaries on PATH (go build -o ~/bin/ ./cmd/clumsies ./cmd/clumsies-core).")
+			out.Notes = append(out.Notes, "clumsies is not on PATH, and the host runs it by that name: put it on PATH (go install github.com/clumsies/clumsies/cmd/clumsies@latest, or a release archive).")
 		}
 	}
 	if out.Files == nil {
