@@ -18,6 +18,9 @@ import (
 // changed since the last one, and the plan holds no body. When neither
 // the tree nor the catalog changed since a publish left them in line
 // (publishmark.go), nothing is scanned or compared: the plan is empty.
+// The plan first gives the objects whose ids are not the ones the ids
+// file and their paths say their ids (catalog.Migrate), then brings the
+// manifest in line with the files.
 func (n *Node) Plan() ([]catalog.Change, uint64, error) {
 	if seq := n.Store.CatalogSeq(); n.unchanged(seq) {
 		n.skipped()
@@ -27,8 +30,13 @@ func (n *Node) Plan() ([]catalog.Change, uint64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	ids, _, err := n.readIDs()
+	if err != nil {
+		return nil, 0, err
+	}
 	pub, seq := n.Store.Published()
-	return catalog.Diff(files, pub), seq, nil
+	migrate, pub := catalog.Migrate(files, pub, ids, n.Store.HasOpenDraft)
+	return append(migrate, catalog.Diff(files, pub, ids)...), seq, nil
 }
 
 // changeEvent returns the event of one change of a plan, reading the body
@@ -36,7 +44,7 @@ func (n *Node) Plan() ([]catalog.Change, uint64, error) {
 // scan is published as it reads now, or stops the publish if it became
 // unfit).
 func changeEvent(wsID string, r *content.Reader, c catalog.Change) (events.Event, error) {
-	if c.Remove == nil {
+	if c.Remove == nil && c.Reid == nil {
 		f, err := r.Read(c.File.Source)
 		if err != nil {
 			return events.Event{}, err
@@ -77,7 +85,7 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 		changes, seq, err := n.Plan()
 		if err != nil || len(changes) == 0 {
 			if err == nil {
-				n.markPublished(seq)
+				err = n.endPublish(seq)
 			}
 			return done, err
 		}
@@ -85,7 +93,7 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 		done.merge(round)
 		if err != nil || !conflict {
 			if err == nil {
-				n.markPublished(last)
+				err = n.endPublish(last)
 			}
 			return done, err
 		}
@@ -93,6 +101,16 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 			return done, err
 		}
 	}
+}
+
+// endPublish records the ids of the manifest that its paths do not
+// derive in the ids file, then the publish mark for the catalog at seq.
+func (n *Node) endPublish(seq uint64) error {
+	if err := n.recordIDs(); err != nil {
+		return err
+	}
+	n.markPublished(seq)
+	return nil
 }
 
 // publishChanges appends the events of changes one at a time, each on the

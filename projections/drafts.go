@@ -270,6 +270,14 @@ func (s *Store) Drafts() ([]catalog.Draft, error) {
 	return out, nil
 }
 
+// HasOpenDraft reports whether id has an open draft.
+func (s *Store) HasOpenDraft(id string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.st.drafts.byID[id]
+	return ok
+}
+
 // ClosedDrafts returns every draft whose review ended (applied, declined,
 // conflicted), bodies included (read from disk), oldest outcome first. It
 // returns ErrClosed after Close and the storage error if a body cannot be

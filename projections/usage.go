@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
 )
 
 // RuleUsage counts the references to one rule or workflow.
@@ -75,8 +76,13 @@ func newUsageModel() *usageModel {
 func (m *usageModel) prefix() string { return prefixUsage }
 
 // apply counts the refs of attest.refer: every ref once for its rule and
-// once for its constraint.
+// once for its constraint; catalog.reid moves the counts of its old id to
+// its new one.
 func (m *usageModel) apply(d decoded) {
+	if r, ok := d.payload.(*events.ReidData); ok {
+		m.move(r.From, r.To)
+		return
+	}
 	rs, ok := d.payload.(refs)
 	if !ok {
 		return
@@ -94,12 +100,47 @@ func (m *usageModel) apply(d decoded) {
 	}
 }
 
+// move adds the counts of rule from to those of rule to, and forgets from.
+func (m *usageModel) move(from, to string) {
+	if from == to {
+		return
+	}
+	if n, ok := m.rules[from]; ok {
+		m.rules[to] += n
+		delete(m.rules, from)
+		m.touchedRules[from], m.touchedRules[to] = struct{}{}, struct{}{}
+	}
+	byConstraint := m.constraints[from]
+	if byConstraint == nil {
+		return
+	}
+	into := m.constraints[to]
+	if into == nil {
+		into = make(map[string]uint64)
+		m.constraints[to] = into
+	}
+	for c, n := range byConstraint {
+		into[c] += n
+		m.touchedConstraints[ruleConstraint{from, c}] = struct{}{}
+		m.touchedConstraints[ruleConstraint{to, c}] = struct{}{}
+	}
+	delete(m.constraints, from)
+}
+
 func (m *usageModel) write(w *rowWriter) {
 	for id := range m.touchedRules {
-		w.set(ruleRefsKey(id), encodeU64(m.rules[id]))
+		if n, ok := m.rules[id]; ok {
+			w.set(ruleRefsKey(id), encodeU64(n))
+		} else {
+			w.del(ruleRefsKey(id))
+		}
 	}
 	for k := range m.touchedConstraints {
-		w.set(constraintKey(k.rule, k.constraint), encodeU64(m.constraints[k.rule][k.constraint]))
+		if n, ok := m.constraints[k.rule][k.constraint]; ok {
+			w.set(constraintKey(k.rule, k.constraint), encodeU64(n))
+		} else {
+			w.del(constraintKey(k.rule, k.constraint))
+		}
 	}
 	clear(m.touchedRules)
 	clear(m.touchedConstraints)
