@@ -147,9 +147,6 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r hubwir
 	default:
 		return 0, fmt.Errorf("%w: a %s draft is not reviewed at the hub", ErrInvalid, r.Op)
 	}
-	if r.Description != "" {
-		obj.Description = r.Description
-	}
 	obj.AcceptedReview = r.ID
 	rev, err := putCatalogEntry(ctx, kv, obj, r.BaseRevision)
 	if err != nil {
