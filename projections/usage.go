@@ -16,6 +16,10 @@ type RuleUsage struct {
 	Path string       `json:"path"`           // "" when no longer published
 	Kind content.Kind `json:"kind,omitempty"` // "" when no longer published
 	Refs uint64       `json:"refs"`
+	// Source is "team" for a rule of the team's catalog at the hub (the
+	// owner fills it in, with its path and kind); absent for the
+	// repository's.
+	Source string `json:"source,omitempty"`
 	// Constraints are sorted by constraint id.
 	Constraints []ConstraintUsage `json:"constraints"`
 }

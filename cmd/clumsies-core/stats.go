@@ -37,6 +37,7 @@ type ruleJSON struct {
 	ID          string           `json:"id"`
 	Path        string           `json:"path"`
 	Kind        string           `json:"kind"`
+	Source      string           `json:"source,omitempty"` // "team" for a rule of the team's catalog
 	Refs        uint64           `json:"refs"`
 	Constraints []constraintJSON `json:"constraints"`
 }
@@ -93,7 +94,7 @@ func statsOf(wsID string, s node.Stats) statsJSON {
 	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, Drafts: sum.Drafts, Objects: sum.Objects,
 		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Compliance: complianceOf(s.Compliance)}
 	for _, u := range s.Usage {
-		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Refs: u.Refs, Constraints: []constraintJSON{}}
+		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Source: u.Source, Refs: u.Refs, Constraints: []constraintJSON{}}
 		for _, c := range u.Constraints {
 			r.Constraints = append(r.Constraints, constraintJSON{ID: c.ID, Refs: c.Refs})
 		}
