@@ -14,9 +14,7 @@ import (
 // the hub the note is in the review queue, and an accept writes the
 // description of the accepted body into the team's catalog.
 func TestDraftNote_NotTheDescription(t *testing.T) {
-	hp := newHub(t)
-	tree := writeTree(t, map[string]string{"rules/team/STYLE.md": teamRule})
-	teamID := pushTree(t, hp, tree, "red").Published[0].ID
+	hp, teamID := teamHub(t)
 	a := newWorkspace(t)
 	hp.join(t, a, "red", "ann")
 	_, agent := serve(t, a)

@@ -5,14 +5,21 @@ import (
 	"time"
 )
 
+// teamHub starts a hub whose team red's catalog holds teamRule at
+// team/STYLE.md, and returns it with the rule's id.
+func teamHub(tb testing.TB) (*hubProcess, string) {
+	tb.Helper()
+	hp := newHub(tb)
+	tree := writeTree(tb, map[string]string{"rules/team/STYLE.md": teamRule})
+	return hp, pushTree(tb, hp, tree, "red").Published[0].ID
+}
+
 // TestTeamStats_PathAndRevoke: a workspace's own stats show a rule of the
 // team's catalog that its agent referred to with the rule's path and kind,
 // and the hub's team nodes answer (never 500) while and after a node of
 // the team is revoked.
 func TestTeamStats_PathAndRevoke(t *testing.T) {
-	hp := newHub(t)
-	tree := writeTree(t, map[string]string{"rules/team/STYLE.md": teamRule})
-	id := pushTree(t, hp, tree, "red").Published[0].ID
+	hp, id := teamHub(t)
 	a, b := newWorkspace(t), newWorkspace(t)
 	hp.join(t, a, "red", "ann")
 	bNode := hp.join(t, b, "red", "bob")
