@@ -44,10 +44,23 @@ func idsDigest(b []byte) string {
 
 // recordIDs makes the ids file record the ids of the manifest that are
 // not their paths' (catalog.IDsOf), and removes it when there are none.
-// A file that already says so is left alone.
+// A file that already says so is left alone. An object the plan left its
+// old id because of an open draft (catalog.Migrate) is not recorded
+// unless the file records it already: its id changes once the draft is
+// closed.
 func (n *Node) recordIDs() error {
+	cur, _, err := n.readIDs()
+	if err != nil {
+		return err
+	}
 	pub, _ := n.Store.Published()
-	text := catalog.IDsOf(pub).Format()
+	want := catalog.IDsOf(pub)
+	for src, id := range want {
+		if _, had := cur[src]; !had && n.Store.HasOpenDraft(id) {
+			delete(want, src)
+		}
+	}
+	text := want.Format()
 	path := n.idsPath()
 	old, err := os.ReadFile(path)
 	switch {

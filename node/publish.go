@@ -105,9 +105,16 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 
 // endPublish records the ids of the manifest that its paths do not
 // derive in the ids file, then the publish mark for the catalog at seq.
+// After a plan without a scan (the mark vouched for the tree, the ids
+// file and the catalog) there is nothing to record.
 func (n *Node) endPublish(seq uint64) error {
-	if err := n.recordIDs(); err != nil {
-		return err
+	n.scanIdx.mu.Lock()
+	scanned := n.scanIdx.last != nil
+	n.scanIdx.mu.Unlock()
+	if scanned {
+		if err := n.recordIDs(); err != nil {
+			return err
+		}
 	}
 	n.markPublished(seq)
 	return nil

@@ -139,9 +139,10 @@ func referTo(tb testing.TB, dir, id string, n int) {
 }
 
 // legacyPublish appends to the ledger of the workspace in dir what a
-// version that gave random ids published, and refs refs of the workflow
-// under its random id; it returns the workflow's random id.
-func legacyPublish(tb testing.TB, dir string, refs int) string {
+// version that gave random ids published, refs refs of the workflow under
+// its random id and, with draft, an open draft of the workflow; it returns
+// the workflow's random id.
+func legacyPublish(tb testing.TB, dir string, refs int, draft bool) string {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -158,7 +159,7 @@ func legacyPublish(tb testing.TB, dir string, refs int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var workflow string
+	var workflow, workflowHash string
 	for _, f := range files {
 		id := content.MetaPromptPath
 		if f.Kind != content.KindMPF {
@@ -167,7 +168,7 @@ func legacyPublish(tb testing.TB, dir string, refs int) string {
 			id = "p-" + hex.EncodeToString(b[:])
 		}
 		if f.Kind == content.KindWorkflow {
-			workflow = id
+			workflow, workflowHash = id, f.Hash
 		}
 		ev, err := catalog.Change{File: f, ID: id}.Event(ws.ID())
 		if err != nil {
@@ -187,7 +188,39 @@ func legacyPublish(tb testing.TB, dir string, refs int) string {
 			tb.Fatal(err)
 		}
 	}
+	if draft {
+		ev, err := events.New(ws.ID(), events.TypeDraftUpdate, events.DraftData{Resource: events.ResourceRule, ID: workflow,
+			Op: events.DraftOpUpdate, Path: "workflow/CODING.md", Body: "# Coding\n\n## Steps\n\n- one\n", BaseHash: workflowHash})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ev.SessionID, ev.Tool = "sess-legacy", "artifact"
+		if _, err := n.Log.Append(ctx, ev); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	return workflow
+}
+
+// TestIDs_MigrationWaitsForADraft: an object with an open draft keeps its
+// old id, and the ids file does not record it, until the draft is closed;
+// the next publish then gives it its path's id, with its refs.
+func TestIDs_MigrationWaitsForADraft(t *testing.T) {
+	a := newWorkspace(t)
+	old := legacyPublish(t, a, 2, true)
+	mustRun(t, a, "publish")
+	if got := localRules(t, a)["workflow/CODING.md"]; got.ID != old || got.Refs != 2 {
+		t.Fatalf("with an open draft the workflow is %+v, want its old id %s with 2 refs", got, old)
+	}
+	if b, err := os.ReadFile(filepath.Join(a, ".clumsies", "ids")); err == nil && strings.Contains(string(b), old) {
+		t.Fatalf("the ids file records the old id of an object waiting for its draft:\n%s", b)
+	}
+	mustRun(t, a, "drafts", "decline", old, "--reason", "not now")
+	mustRun(t, a, "publish")
+	want := catalog.DerivedID(content.KindWorkflow, "workflow/CODING.md")
+	if got := localRules(t, a)["workflow/CODING.md"]; got.ID != want || got.Refs != 2 {
+		t.Fatalf("after the draft was declined the workflow is %+v, want %s with 2 refs", got, want)
+	}
 }
 
 // TestIDs_MigrateClones: two clones of one repository published by a
@@ -199,7 +232,7 @@ func TestIDs_MigrateClones(t *testing.T) {
 	hp := newHub(t)
 	a := newWorkspace(t)
 	b := gitRepo(t, a)
-	oldA, oldB := legacyPublish(t, a, 3), legacyPublish(t, b, 2)
+	oldA, oldB := legacyPublish(t, a, 3, false), legacyPublish(t, b, 2, false)
 	if oldA == oldB {
 		t.Fatal("the legacy clones share an id")
 	}
