@@ -185,21 +185,7 @@ func (m *dashModel) apply(d decoded) {
 // catalog.reid), and forgets from. The rule's applications stay listed
 // under the id they were made with.
 func (m *dashModel) moveRuleDays(from, to string) {
-	byDay := m.ruleDays[from]
-	if byDay == nil || from == to {
-		return
-	}
-	into := m.ruleDays[to]
-	if into == nil {
-		into = make(map[string]uint64)
-		m.ruleDays[to] = into
-	}
-	for day, n := range byDay {
-		into[day] += n
-		m.touchedRuleDays[[2]string{from, day}] = struct{}{}
-		m.touchedRuleDays[[2]string{to, day}] = struct{}{}
-	}
-	delete(m.ruleDays, from)
+	moveCounts(m.ruleDays, from, to, func(rule, day string) { m.touchedRuleDays[[2]string{rule, day}] = struct{}{} })
 }
 
 func (m *dashModel) write(w *rowWriter) {

@@ -114,21 +114,27 @@ func (m *usageModel) move(from, to string) {
 		delete(m.rules, from)
 		m.touchedRules[from], m.touchedRules[to] = struct{}{}, struct{}{}
 	}
-	byConstraint := m.constraints[from]
-	if byConstraint == nil {
+	moveCounts(m.constraints, from, to, func(rule, c string) { m.touchedConstraints[ruleConstraint{rule, c}] = struct{}{} })
+}
+
+// moveCounts adds the counts of id from in m to those of id to, and
+// forgets from; touch learns every key of from and to it changed.
+func moveCounts(m map[string]map[string]uint64, from, to string, touch func(id, key string)) {
+	counts := m[from]
+	if counts == nil || from == to {
 		return
 	}
-	into := m.constraints[to]
+	into := m[to]
 	if into == nil {
 		into = make(map[string]uint64)
-		m.constraints[to] = into
+		m[to] = into
 	}
-	for c, n := range byConstraint {
-		into[c] += n
-		m.touchedConstraints[ruleConstraint{from, c}] = struct{}{}
-		m.touchedConstraints[ruleConstraint{to, c}] = struct{}{}
+	for k, n := range counts {
+		into[k] += n
+		touch(from, k)
+		touch(to, k)
 	}
-	delete(m.constraints, from)
+	delete(m, from)
 }
 
 func (m *usageModel) write(w *rowWriter) {
