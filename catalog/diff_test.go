@@ -36,6 +36,7 @@ func diffByCopies(files []content.File, published []Published) []Change {
 	})
 	var out []Change
 	renamed := make(map[string]bool)
+	m := newMinter(published, gone, nil)
 	for _, f := range sorted {
 		k := key{namespace(f.Kind), f.Path}
 		var id string
@@ -44,10 +45,8 @@ func diffByCopies(files []content.File, published []Published) []Change {
 				continue
 			}
 			id = p.ID
-		} else if p, ok := takeRename(gone, f, renamed); ok {
-			id = p.ID
 		} else {
-			id = newID(f.Kind)
+			id = m.mint(f, renamed)
 		}
 		out = append(out, Change{File: f, ID: id})
 	}
@@ -122,7 +121,7 @@ func TestDiff_AgreesWithTheDefinition(t *testing.T) {
 		}
 		rng.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
 
-		got := comparableChanges(Diff(files, published), published)
+		got := comparableChanges(Diff(files, published, nil), published)
 		want := comparableChanges(diffByCopies(files, published), published)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: files %+v, published %+v:\n got %+v\nwant %+v", round, files, published, got, want)

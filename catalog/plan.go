@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"sort"
 
@@ -39,11 +37,11 @@ type key struct{ ns, path string }
 //
 // An object keeps its id across edits. A file that appears while a
 // published file of the same namespace with the same hash disappears is
-// taken as a rename and keeps that id. New objects get a new id:
-// p-<32 hex> for rules and workflows, c-<32 hex> for context; the mpf is
-// always META_PROMPT.md.
-func Plan(workspaceID string, files []content.File, published []Published) ([]events.Event, error) {
-	changes := Diff(files, published)
+// taken as a rename and keeps that id. A new object gets the id ids
+// records for its path (a rename pulled from another clone), else the one
+// its path derives (DerivedID); the mpf is always META_PROMPT.md.
+func Plan(workspaceID string, files []content.File, published []Published, ids IDs) ([]events.Event, error) {
+	changes := Diff(files, published, ids)
 	out := make([]events.Event, 0, len(changes))
 	for _, c := range changes {
 		ev, err := c.Event(workspaceID)
@@ -56,16 +54,25 @@ func Plan(workspaceID string, files []content.File, published []Published) ([]ev
 }
 
 // Change is one step of a plan: the publish of File under ID, or, when
-// Remove is set, the removal of that published object.
+// Remove is set, the removal of that published object, or, when Reid is
+// set, the end of the object's old id (Migrate).
 type Change struct {
 	File   content.File // Body may be empty: read it before Event
 	ID     string
 	Remove *Published
+	Reid   *Reid
 }
 
 // Event returns the catalog event of the change. A publish describes
 // File as it is, body included.
 func (c Change) Event(workspaceID string) (events.Event, error) {
+	if r := c.Reid; r != nil {
+		ev, err := events.New(workspaceID, events.TypeCatalogReid, events.ReidData{From: r.From, To: r.To, Kind: string(r.Kind), Path: r.Path})
+		if err != nil {
+			return events.Event{}, fmt.Errorf("plan the new id of %s: %w", r.Path, err)
+		}
+		return ev, nil
+	}
 	if p := c.Remove; p != nil {
 		ev, err := events.New(workspaceID, events.TypeCatalogRemove, events.RemoveData{ID: p.ID, Kind: string(p.Kind), Path: p.Path})
 		if err != nil {
@@ -91,7 +98,7 @@ func (c Change) Event(workspaceID string) (events.Event, error) {
 // published objects by path: the files and the objects are neither copied
 // nor sorted, only the changes are (an unchanged tree of 50,000 files
 // made it hold both lists twice over).
-func Diff(files []content.File, published []Published) []Change {
+func Diff(files []content.File, published []Published, ids IDs) []Change {
 	byPath := make(map[key]int, len(published)) // the last published object at each path
 	for i, p := range published {
 		byPath[key{namespace(p.Kind), p.Path}] = i
@@ -125,14 +132,13 @@ func Diff(files []content.File, published []Published) []Change {
 	})
 	var out []Change
 	renamed := make(map[string]bool)
+	m := newMinter(published, gone, ids)
 	for _, f := range changed {
 		var id string
 		if i, ok := byPath[key{namespace(f.Kind), f.Path}]; ok {
 			id = published[i].ID
-		} else if p, ok := takeRename(gone, f, renamed); ok {
-			id = p.ID
 		} else {
-			id = newID(f.Kind)
+			id = m.mint(f, renamed)
 		}
 		out = append(out, Change{File: f, ID: id})
 	}
@@ -159,18 +165,4 @@ func takeRename(gone map[string][]Published, f content.File, renamed map[string]
 		}
 	}
 	return Published{}, false
-}
-
-// newID returns a fresh object id for kind k.
-func newID(k content.Kind) string {
-	if k == content.KindMPF {
-		return content.MetaPromptPath
-	}
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	prefix := "p-"
-	if k == content.KindContext {
-		prefix = "c-"
-	}
-	return prefix + hex.EncodeToString(b[:])
 }

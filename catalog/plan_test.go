@@ -51,7 +51,7 @@ func apply(tb testing.TB, pub []catalog.Published, evs []events.Event) []catalog
 
 func plan(tb testing.TB, files []content.File, pub []catalog.Published) []events.Event {
 	tb.Helper()
-	evs, err := catalog.Plan(ws, files, pub)
+	evs, err := catalog.Plan(ws, files, pub, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -164,3 +164,13 @@ type RemoveData struct {
 	Kind string `json:"kind"`
 	Path string `json:"path"`
 }
+
+// ReidData is the payload of catalog.reid: the object at Path, published
+// under From, is the object To from now on (the catalog.publish of To
+// comes just before). What was counted under From counts under To.
+type ReidData struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Kind string `json:"kind"`
+	Path string `json:"path"`
+}

@@ -111,6 +111,12 @@ var table = []typeInfo{
 	{typ: TypeCatalogRemove, family: familyCatalog, aggregate: AggregateCatalog, payload: newPayload[RemoveData],
 		title: "object removed", description: "Written by publishing for each " +
 			"published object whose file is gone from the content tree (and was not renamed)."},
+	{typ: TypeCatalogReid, family: familyCatalog, aggregate: AggregateCatalog, payload: newPayload[ReidData],
+		title: "object id changed", description: "Written by publishing for each published object " +
+			"whose id is not the one its path derives or the ids file (.clumsies/ids) records, such as " +
+			"the random ids of older versions, right after the catalog.publish of the object under its " +
+			"new id. The object under the old id is gone; usage counted under the old id counts under " +
+			"the new one."},
 	{typ: TypeSessionStart, family: familyHook, payload: newPayload[SessionStartData],
 		title: "host started a session", description: "Written by the " +
 			"session-start hook (clumsies hook session-start) when the host starts, resumes, clears or compacts " +

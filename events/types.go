@@ -26,6 +26,7 @@ const (
 const (
 	TypeCatalogPublish Type = "catalog.publish"
 	TypeCatalogRemove  Type = "catalog.remove"
+	TypeCatalogReid    Type = "catalog.reid"
 )
 
 // Valid reports whether t is a registered type.

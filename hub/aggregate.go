@@ -77,11 +77,15 @@ func (h *Hub) setSources(ctx context.Context, except []string) error {
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line
-// with the registry.
+// with the registry, and the catalog of every team with a node.
 func (h *Hub) ensureAggregate(ctx context.Context) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
-	return h.setSources(ctx, nil)
+	if err := h.setSources(ctx, nil); err != nil {
+		return err
+	}
+	h.ensureCatalogs(ctx)
+	return nil
 }
 
 // kick re-sources nodes: it writes the sources without them, then with
@@ -160,6 +164,7 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (h
 	if err := h.setSources(ctx, nil); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
+	h.ensureCatalogs(ctx, n.Team)
 	return n, nil
 }
 

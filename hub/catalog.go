@@ -137,7 +137,7 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 		byID[o.ID] = o
 		published = append(published, catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash})
 	}
-	plan, err := catalog.Plan(planWorkspace, tree, published)
+	plan, err := catalog.Plan(planWorkspace, tree, published, nil)
 	if err != nil {
 		return out, fmt.Errorf("plan the push: %w", err)
 	}

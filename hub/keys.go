@@ -17,6 +17,7 @@ import (
 //	d <nodeId> <seq, 8 bytes big-endian>           the node's chain digest through seq (32 bytes)
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> its path, then
 //	                                               its constraint ids, one per line (publishedRow)
+//	a <team> <workspaceId> <ruleId>                the id a rule of the workspace has now (catalog.reid)
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
 //	                                               a daily counter (uint64)
 const sep = "\x00"
@@ -45,6 +46,12 @@ func keyPublished(team, ws, rule string) []byte {
 }
 
 func prefixPublished() []byte { return []byte("p" + sep) }
+
+func keyAlias(team, ws, rule string) []byte {
+	return []byte("a" + sep + team + sep + ws + sep + rule)
+}
+
+func prefixAlias() []byte { return []byte("a" + sep) }
 
 // counter is one daily counter's coordinates.
 type counter struct {

@@ -359,6 +359,15 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 			return fmt.Errorf("decode %s: %w", ev.ID, err)
 		}
 		return b.Delete(keyPublished(team, ws, d.ID), nil)
+	case events.TypeCatalogReid:
+		var d events.ReidData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return fmt.Errorf("decode %s: %w", ev.ID, err)
+		}
+		if err := b.Delete(keyPublished(team, ws, d.From), nil); err != nil {
+			return err
+		}
+		return b.Set(keyAlias(team, ws, d.From), []byte(d.To), nil)
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package hub
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -144,13 +142,10 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r hubwir
 		if r.Resource == events.ResourceRule {
 			kind = content.KindOfRulePath(r.Path)
 		}
-		obj = hubwire.CatalogObject{ID: newObjectID(kind), Kind: kind, Path: r.Path, Name: content.NameOf(r.Path),
+		obj = hubwire.CatalogObject{ID: catalog.DerivedID(kind, r.Path), Kind: kind, Path: r.Path, Name: content.NameOf(r.Path),
 			Group: content.GroupOf(r.Path), Body: r.Body, Hash: content.Hash([]byte(r.Body)), Description: catalog.Describe(r.Body)}
 	default:
 		return 0, fmt.Errorf("%w: a %s draft is not reviewed at the hub", ErrInvalid, r.Op)
-	}
-	if r.Description != "" {
-		obj.Description = r.Description
 	}
 	obj.AcceptedReview = r.ID
 	rev, err := putCatalogEntry(ctx, kv, obj, r.BaseRevision)
@@ -216,15 +211,4 @@ func (h *Hub) pathHolder(ctx context.Context, r hubwire.Review) (string, error) 
 		}
 	}
 	return "", nil
-}
-
-// newObjectID returns a fresh object id for kind k, as publishing makes
-// them: p-<32 hex> for rules and workflows, c-<32 hex> for context.
-func newObjectID(k content.Kind) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	if k == content.KindContext {
-		return "c-" + hex.EncodeToString(b[:])
-	}
-	return "p-" + hex.EncodeToString(b[:])
 }

@@ -116,6 +116,10 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 	members := map[memberKey]*hubwire.MemberStats{}
 	memberDays := map[memberKey]map[string]bool{}
 	wss, nodes, days := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	aliases, err := readAliases(snap)
+	if err != nil {
+		return hubwire.Stats{}, err
+	}
 	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
 		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixDay(day(d)), UpperBound: prefixEnd(prefixDay(day(d)))})
 		if err != nil {
@@ -123,6 +127,9 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 		}
 		for it.First(); it.Valid(); it.Next() {
 			c, ok := parseCounter(it.Key())
+			if ok && c.Rule != "" {
+				c.Rule = aliases.of(c.Team, c.Workspace, c.Rule)
+			}
 			if !ok || !q.allows(c) {
 				continue
 			}

@@ -13,9 +13,17 @@ import (
 // TeamNodes returns the active nodes of teams (every team when teams is
 // nil), sorted by team, then member, then id.
 func (h *Hub) TeamNodes(ctx context.Context, teams []string) ([]hubwire.TeamNode, error) {
-	sources, err := h.sources(ctx)
+	// The sources are read through the hub's JetStream, which a registry
+	// change (a join, a revoke) reloads: read them again after a reload,
+	// and answer without them rather than fail when they stay unreadable.
+	var sources map[string]hubwire.Sourcing
+	err := retryAfterReload(ctx, func(ctx context.Context) error {
+		var err error
+		sources, err = h.sources(ctx)
+		return err
+	})
 	if err != nil {
-		return nil, err
+		h.logger.Warn("the team's nodes are listed without their sourcing", "err", err)
 	}
 	out := []hubwire.TeamNode{}
 	for _, n := range h.reg.nodes() {

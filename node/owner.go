@@ -289,7 +289,10 @@ func (o *owner) stats(ctx context.Context, _ struct{}) (Stats, error) {
 	if _, err := o.catchUp(ctx, struct{}{}); err != nil {
 		return Stats{}, err
 	}
-	return read(o, func(s *projections.Store) (Stats, error) { return StatsOf(s), nil })
+	return read(o, func(s *projections.Store) (Stats, error) {
+		st := StatsOf(s)
+		return st, teamUsage(ctx, o.n.overlay(), s, st.Usage)
+	})
 }
 
 func (o *owner) waitFor(ctx context.Context, seq uint64) (struct{}, error) {

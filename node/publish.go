@@ -24,6 +24,10 @@ import (
 // name) is held back: it is returned with why, and the plan keeps what
 // was last published at its path, neither changed nor removed; the rest
 // of the tree is planned as usual.
+//
+// The plan first gives the objects whose ids are not the ones the ids
+// file and their paths say their ids (catalog.Migrate), then brings the
+// manifest in line with the files.
 func (n *Node) Plan() ([]catalog.Change, []HeldFile, uint64, error) {
 	if seq := n.Store.CatalogSeq(); n.unchanged(seq) {
 		n.skipped()
@@ -33,9 +37,14 @@ func (n *Node) Plan() ([]catalog.Change, []HeldFile, uint64, error) {
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	ids, _, err := n.readIDs()
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	pub, seq := n.Store.Published()
 	files, held := keepHeld(files, bad, pub)
-	return catalog.Diff(files, pub), held, seq, nil
+	migrate, pub := catalog.Migrate(files, pub, ids, n.Store.HasOpenDraft)
+	return append(migrate, catalog.Diff(files, pub, ids)...), held, seq, nil
 }
 
 // changeEvent returns the event of one change of a plan, reading the body
@@ -43,7 +52,7 @@ func (n *Node) Plan() ([]catalog.Change, []HeldFile, uint64, error) {
 // scan is published as it reads now; one that became unfit is a
 // *content.FileError, and is held back).
 func changeEvent(wsID string, r *content.Reader, c catalog.Change) (events.Event, error) {
-	if c.Remove == nil {
+	if c.Remove == nil && c.Reid == nil {
 		f, err := r.Read(c.File.Source)
 		if err != nil {
 			return events.Event{}, err
@@ -87,7 +96,7 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 		done.Held = held
 		if err != nil || len(changes) == 0 {
 			if err == nil {
-				n.markPublished(seq, done.Held)
+				err = n.endPublish(seq, done.Held)
 			}
 			return done, err
 		}
@@ -95,7 +104,7 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 		done.merge(round)
 		if err != nil || !conflict {
 			if err == nil {
-				n.markPublished(last, done.Held)
+				err = n.endPublish(last, done.Held)
 			}
 			return done, err
 		}
@@ -103,6 +112,23 @@ func (n *Node) Publish(ctx context.Context) (Published, error) {
 			return done, err
 		}
 	}
+}
+
+// endPublish records the ids of the manifest that its paths do not
+// derive in the ids file, then the publish mark for the catalog at seq.
+// After a plan without a scan (the mark vouched for the tree, the ids
+// file and the catalog) there is nothing to record.
+func (n *Node) endPublish(seq uint64, held []HeldFile) error {
+	n.scanIdx.mu.Lock()
+	scanned := n.scanIdx.last != nil
+	n.scanIdx.mu.Unlock()
+	if scanned {
+		if err := n.recordIDs(); err != nil {
+			return err
+		}
+	}
+	n.markPublished(seq, held)
+	return nil
 }
 
 // publishChanges appends the events of changes one at a time, each on the

@@ -36,6 +36,8 @@ type PublishedChange struct {
 	Path    string `json:"path"`
 	ID      string `json:"id"`
 	Removed bool   `json:"removed,omitempty"`
+	// From is the id the object had, for the change of its id.
+	From string `json:"from,omitempty"`
 }
 
 // SeqRun is a run of consecutive stream sequences, From to To inclusive.
@@ -90,6 +92,9 @@ func (p Published) Bounds() (first, last uint64) {
 func changeOf(c catalog.Change) PublishedChange {
 	if r := c.Remove; r != nil {
 		return PublishedChange{Kind: string(r.Kind), Path: r.Path, ID: r.ID, Removed: true}
+	}
+	if r := c.Reid; r != nil {
+		return PublishedChange{Kind: string(r.Kind), Path: r.Path, ID: r.To, From: r.From}
 	}
 	return PublishedChange{Kind: string(c.File.Kind), Path: c.File.Path, ID: c.ID}
 }

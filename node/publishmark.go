@@ -24,6 +24,10 @@ type publishMark struct {
 	Catalog   uint64        `json:"catalog"`
 	Scanned   int64         `json:"scanned"`
 	Stamp     content.Stamp `json:"stamp"`
+	// IDRule is the id rule's version (idRule) and IDs the digest of the
+	// ids file ("" for none) the manifest was left in line with.
+	IDRule int    `json:"idRule,omitempty"`
+	IDs    string `json:"ids,omitempty"`
 }
 
 // scanned is what the last publish scan of a node saw, for the mark a
@@ -44,7 +48,10 @@ func (n *Node) unchanged(seq uint64) bool {
 		n.logger.Warn("the publish plan scans the content tree", "reason", err)
 		return false
 	}
-	if m == nil || m.Workspace != n.WS.ID() || m.Catalog != seq {
+	if m == nil || m.Workspace != n.WS.ID() || m.Catalog != seq || m.IDRule != idRule {
+		return false
+	}
+	if _, digest, err := n.readIDs(); err != nil || digest != m.IDs {
 		return false
 	}
 	stamp, root, err := content.StampTree(n.WS.ContentRoot())
@@ -68,7 +75,13 @@ func (n *Node) markPublished(seq uint64, held []HeldFile) {
 	if last == nil || len(held) > 0 {
 		return
 	}
-	m := publishMark{Workspace: n.WS.ID(), Root: last.root, Catalog: seq, Scanned: last.at.UnixNano(), Stamp: last.stamp}
+	_, digest, err := n.readIDs()
+	if err != nil {
+		n.logger.Warn("the next publish plan scans the content tree", "reason", err)
+		return
+	}
+	m := publishMark{Workspace: n.WS.ID(), Root: last.root, Catalog: seq, Scanned: last.at.UnixNano(), Stamp: last.stamp,
+		IDRule: idRule, IDs: digest}
 	if err := n.savePublishMark(m); err != nil {
 		n.logger.Warn("the next publish plan scans the content tree", "reason", err)
 	}

@@ -1,6 +1,15 @@
 package node
 
-import "github.com/clumsies/clumsies/projections"
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/projections"
+)
 
 // Stats is what `clumsies stats` shows of the read models.
 type Stats struct {
@@ -17,6 +26,28 @@ type Stats struct {
 // StatsOf reads the Stats of a store.
 func StatsOf(s *projections.Store) Stats {
 	return Stats{Summary: s.Summary(), Usage: s.Usage(), Tools: s.Tools(), Sessions: s.Sessions(), Compliance: s.Compliance(), Evidence: s.Evidence()}
+}
+
+// teamUsage gives the usage of the rules the repository does not publish
+// the path, kind and source of the team's catalog, when ov holds them.
+func teamUsage(ctx context.Context, ov Overlay, s *projections.Store, usage []projections.RuleUsage) error {
+	for i := range usage {
+		u := &usage[i]
+		if u.Path != "" {
+			continue
+		}
+		it, ok, err := ov.View(ctx, u.ID, s)
+		if err != nil {
+			return fmt.Errorf("read team rule %s: %w", u.ID, err)
+		}
+		if ok && (it.Kind == content.KindRule || it.Kind == content.KindWorkflow) {
+			u.Path, u.Kind, u.Source = it.Path, it.Kind, it.Source
+		}
+	}
+	slices.SortStableFunc(usage, func(a, b projections.RuleUsage) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
+	})
+	return nil
 }
 
 // Rebuilt is the outcome of a rebuild: the events replayed and the digest

@@ -164,13 +164,19 @@ func diffModels(a, b *projections.Store) string {
 }
 
 func describePlan(changes []catalog.Change) string {
-	pub, rem := 0, 0
+	pub, rem, reid := 0, 0, 0
 	for _, c := range changes {
-		if c.Remove != nil {
+		switch {
+		case c.Reid != nil:
+			reid++
+		case c.Remove != nil:
 			rem++
-		} else {
+		default:
 			pub++
 		}
+	}
+	if reid > 0 {
+		return fmt.Sprintf("%d to publish, %d to remove, %d ids to change", pub-reid, rem, reid)
 	}
 	return fmt.Sprintf("%d to publish, %d to remove", pub, rem)
 }

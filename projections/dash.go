@@ -173,10 +173,19 @@ func (m *dashModel) apply(d decoded) {
 	case *events.PublishData:
 		v, _ := json.Marshal(PublishEntry{Seq: ev.Seq, Time: ev.Time, Hash: p.Hash, Path: p.Path})
 		m.logs = append(m.logs, logRow{logKey(prefixPublishLog, p.ID, ev.Seq), v})
+	case *events.ReidData:
+		m.moveRuleDays(p.From, p.To)
 	}
 	if ev.SessionID != "" {
 		m.sessions.add(ev.SessionID, ev.Seq)
 	}
+}
+
+// moveRuleDays adds the refs per day of rule from to those of rule to (a
+// catalog.reid), and forgets from. The rule's applications stay listed
+// under the id they were made with.
+func (m *dashModel) moveRuleDays(from, to string) {
+	moveCounts(m.ruleDays, from, to, func(rule, day string) { m.touchedRuleDays[[2]string{rule, day}] = struct{}{} })
 }
 
 func (m *dashModel) write(w *rowWriter) {
@@ -191,7 +200,12 @@ func (m *dashModel) write(w *rowWriter) {
 		w.set([]byte(prefixHist+tool), b)
 	}
 	for k := range m.touchedRuleDays {
-		w.set([]byte(prefixRuleDay+k[0]+"\x00"+k[1]), encodeU64(m.ruleDays[k[0]][k[1]]))
+		key := []byte(prefixRuleDay + k[0] + "\x00" + k[1])
+		if n, ok := m.ruleDays[k[0]][k[1]]; ok {
+			w.set(key, encodeU64(n))
+		} else {
+			w.del(key)
+		}
 	}
 	for _, l := range m.logs {
 		w.set(l.key, l.value)

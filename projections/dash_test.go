@@ -111,3 +111,36 @@ func TestStore_Dashboard(t *testing.T) {
 		t.Errorf("digest after reopen %s, want %s", d, before)
 	}
 }
+
+// A catalog.reid moves a rule's refs per day, and the usage, to its new
+// id, in memory and in the rows a reopened store loads.
+func TestStore_ReidMovesRuleDays(t *testing.T) {
+	fs := vfs.NewMem()
+	s := openAt(t, fs, "/db", projections.Options{})
+	l := newLedger(t)
+	apply(t, s,
+		l.publish(ruleA, "rule", "go/A.md", bodyA, at("2026-01-01T10:00:00.000Z")),
+		l.refer(ruleA, []string{"Style"}, inSession("s1"), at("2026-01-01T10:00:02.000Z")),
+		l.publish(ruleB, "rule", "go/A.md", bodyA, at("2026-01-02T10:00:00.000Z")),
+		l.add(events.TypeCatalogReid, events.ReidData{From: ruleA, To: ruleB, Kind: "rule", Path: "go/A.md"}, at("2026-01-02T10:00:00.000Z")),
+		l.refer(ruleB, []string{"Style"}, inSession("s1"), at("2026-01-02T10:00:02.000Z")),
+	)
+	check := func(s *projections.Store) {
+		t.Helper()
+		want := jsonOf([]projections.Day{{Day: "2026-01-01", Refs: 1}, {Day: "2026-01-02", Refs: 1}})
+		if got := jsonOf(s.RuleDays(ruleB)); got != want {
+			t.Errorf("rule days of the new id: got %s, want %s", got, want)
+		}
+		if got := s.RuleDays(ruleA); len(got) != 0 {
+			t.Errorf("rule days of the old id: got %s, want none", jsonOf(got))
+		}
+		if u := s.UsageOf(ruleB); u.Refs != 2 {
+			t.Errorf("usage of the new id: %+v, want 2 refs", u)
+		}
+	}
+	check(s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check(openAt(t, fs, "/db", projections.Options{}))
+}

@@ -21,6 +21,10 @@ type draft struct {
 	catalog.Draft        // Body is always empty
 	hash          string // content.Hash of the body, for create and update drafts
 	bodySeq       uint64 // the event that set the body, for create and update drafts
+	// described is catalog.Describe of the body: a create draft's
+	// description in listings (Description is the agent's note to the
+	// reviewer, never an object's description).
+	described string
 }
 
 // kind returns the content kind of a create draft.
@@ -41,6 +45,7 @@ type draftRow struct {
 	BodySeq     uint64 `json:"bodySeq,omitempty"`
 	BaseHash    string `json:"baseHash,omitempty"`
 	Description string `json:"description,omitempty"`
+	Described   string `json:"described,omitempty"`
 	SessionID   string `json:"sessionId,omitempty"`
 	Seq         uint64 `json:"seq"`
 	Status      string `json:"status"`
@@ -53,13 +58,13 @@ type draftRow struct {
 func (d *draft) row() draftRow {
 	return draftRow{
 		ID: d.ID, Resource: string(d.Resource), Op: string(d.Op), Path: d.Path, NewPath: d.NewPath,
-		Hash: d.hash, BodySeq: d.bodySeq, BaseHash: d.BaseHash, Description: d.Description, SessionID: d.SessionID,
+		Hash: d.hash, BodySeq: d.bodySeq, BaseHash: d.BaseHash, Description: d.Description, Described: d.described, SessionID: d.SessionID,
 		Seq: d.Seq, Status: string(d.Status), Reviewer: d.Reviewer, Reason: d.Reason, Revision: d.Revision, Diff: d.Diff,
 	}
 }
 
 func (r draftRow) draft() *draft {
-	return &draft{hash: r.Hash, bodySeq: r.BodySeq, Draft: catalog.Draft{
+	return &draft{hash: r.Hash, bodySeq: r.BodySeq, described: r.Described, Draft: catalog.Draft{
 		ID: r.ID, Resource: events.Resource(r.Resource), Op: events.DraftOp(r.Op), Path: r.Path, NewPath: r.NewPath,
 		BaseHash: r.BaseHash, Description: r.Description, SessionID: r.SessionID,
 		Seq: r.Seq, Status: catalog.DraftStatus(r.Status), Reviewer: r.Reviewer, Reason: r.Reason,
@@ -145,7 +150,7 @@ func (m *draftsModel) apply(d decoded) {
 		m.dropBody(old)
 	case next.Status.Final():
 		delete(m.byID, id)
-		cd := &draft{Draft: *next, hash: old.hash, bodySeq: old.bodySeq}
+		cd := &draft{Draft: *next, hash: old.hash, bodySeq: old.bodySeq, described: old.described}
 		cd.Body = ""
 		k := seqKey(prefixDraftClosed, id, d.ev.Seq)
 		m.closed[k], m.last[id] = cd, cd
@@ -157,11 +162,11 @@ func (m *draftsModel) apply(d decoded) {
 		switch {
 		case hasBody(next.Op) && carries:
 			body := next.Body
-			nd.hash, nd.bodySeq = content.Hash([]byte(body)), d.ev.Seq
+			nd.hash, nd.bodySeq, nd.described = content.Hash([]byte(body)), d.ev.Seq, catalog.Describe(body)
 			m.dropBody(old)
 			m.bodies[draftBodyKey(id, nd.bodySeq)] = &body
 		case hasBody(next.Op):
-			nd.hash, nd.bodySeq = old.hash, old.bodySeq // a submit: the body stays
+			nd.hash, nd.bodySeq, nd.described = old.hash, old.bodySeq, old.described // a submit: the body stays
 		default:
 			m.dropBody(old)
 		}
@@ -285,6 +290,14 @@ func (s *Store) Drafts() ([]catalog.Draft, error) {
 	}
 	slices.SortFunc(out, func(a, b catalog.Draft) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
+}
+
+// HasOpenDraft reports whether id has an open draft.
+func (s *Store) HasOpenDraft(id string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.st.drafts.byID[id]
+	return ok
 }
 
 // ClosedDrafts returns every draft whose review ended (applied, declined,

@@ -140,6 +140,10 @@ func (m *manifestModel) apply(d decoded) {
 		m.publish(d.ev.Seq, p)
 	case *events.RemoveData:
 		m.remove(p)
+	case *events.ReidData:
+		// The object is published under To just before: the one under
+		// From goes, and the path stays To's.
+		m.remove(&events.RemoveData{ID: p.From, Kind: p.Kind, Path: p.Path})
 	}
 }
 

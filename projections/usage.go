@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
 )
 
 // RuleUsage counts the references to one rule or workflow.
@@ -15,6 +16,10 @@ type RuleUsage struct {
 	Path string       `json:"path"`           // "" when no longer published
 	Kind content.Kind `json:"kind,omitempty"` // "" when no longer published
 	Refs uint64       `json:"refs"`
+	// Source is "team" for a rule of the team's catalog at the hub (the
+	// owner fills it in, with its path and kind); absent for the
+	// repository's.
+	Source string `json:"source,omitempty"`
 	// Constraints are sorted by constraint id.
 	Constraints []ConstraintUsage `json:"constraints"`
 }
@@ -75,8 +80,13 @@ func newUsageModel() *usageModel {
 func (m *usageModel) prefix() string { return prefixUsage }
 
 // apply counts the refs of attest.refer: every ref once for its rule and
-// once for its constraint.
+// once for its constraint; catalog.reid moves the counts of its old id to
+// its new one.
 func (m *usageModel) apply(d decoded) {
+	if r, ok := d.payload.(*events.ReidData); ok {
+		m.move(r.From, r.To)
+		return
+	}
 	rs, ok := d.payload.(refs)
 	if !ok {
 		return
@@ -94,12 +104,53 @@ func (m *usageModel) apply(d decoded) {
 	}
 }
 
+// move adds the counts of rule from to those of rule to, and forgets from.
+func (m *usageModel) move(from, to string) {
+	if from == to {
+		return
+	}
+	if n, ok := m.rules[from]; ok {
+		m.rules[to] += n
+		delete(m.rules, from)
+		m.touchedRules[from], m.touchedRules[to] = struct{}{}, struct{}{}
+	}
+	moveCounts(m.constraints, from, to, func(rule, c string) { m.touchedConstraints[ruleConstraint{rule, c}] = struct{}{} })
+}
+
+// moveCounts adds the counts of id from in m to those of id to, and
+// forgets from; touch learns every key of from and to it changed.
+func moveCounts(m map[string]map[string]uint64, from, to string, touch func(id, key string)) {
+	counts := m[from]
+	if counts == nil || from == to {
+		return
+	}
+	into := m[to]
+	if into == nil {
+		into = make(map[string]uint64)
+		m[to] = into
+	}
+	for k, n := range counts {
+		into[k] += n
+		touch(from, k)
+		touch(to, k)
+	}
+	delete(m, from)
+}
+
 func (m *usageModel) write(w *rowWriter) {
 	for id := range m.touchedRules {
-		w.set(ruleRefsKey(id), encodeU64(m.rules[id]))
+		if n, ok := m.rules[id]; ok {
+			w.set(ruleRefsKey(id), encodeU64(n))
+		} else {
+			w.del(ruleRefsKey(id))
+		}
 	}
 	for k := range m.touchedConstraints {
-		w.set(constraintKey(k.rule, k.constraint), encodeU64(m.constraints[k.rule][k.constraint]))
+		if n, ok := m.constraints[k.rule][k.constraint]; ok {
+			w.set(constraintKey(k.rule, k.constraint), encodeU64(n))
+		} else {
+			w.del(constraintKey(k.rule, k.constraint))
+		}
 	}
 	clear(m.touchedRules)
 	clear(m.touchedConstraints)

@@ -245,13 +245,11 @@ func itemOf(f [stringFields]string) Item {
 }
 
 // overlaid returns the item of published object o with its draft d laid
-// over it, and false if d deletes it.
+// over it, and false if d deletes it. The description stays the published
+// file's: the draft's description is a note to its reviewer.
 func overlaid(o *object, d *draft) (Item, bool) {
 	it := publishedItem(o)
 	it.HasDraft, it.DraftOp, it.DraftBaseHash, it.DraftStatus = true, d.Op, cmp.Or(d.BaseHash, it.Hash), d.Status
-	if d.Description != "" {
-		it.Description = d.Description
-	}
 	switch d.Op {
 	case events.DraftOpDelete:
 		return Item{}, false
@@ -270,7 +268,7 @@ func overlaid(o *object, d *draft) (Item, bool) {
 func createdItem(d *draft) Item {
 	return Item{
 		ID: d.ID, Kind: d.kind(), Path: d.Path, Name: content.NameOf(d.Path),
-		Group: content.GroupOf(d.Path), Hash: d.hash, Description: d.Description,
+		Group: content.GroupOf(d.Path), Hash: d.hash, Description: d.described,
 		HasDraft: true, DraftOp: events.DraftOpCreate, DraftStatus: d.Status,
 	}
 }

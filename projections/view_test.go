@@ -94,7 +94,7 @@ func TestStore_View(t *testing.T) {
 		got := mustView(t, s, tmp)
 		want := projections.Item{
 			ID: tmp, Kind: content.KindRule, Path: "go/NEW.md", Name: "NEW", Group: "go",
-			Hash: hashA, Body: bodyA, Constraints: content.ParseConstraints("NEW", bodyA),
+			Hash: hashA, Description: catalog.Describe(bodyA), Body: bodyA, Constraints: content.ParseConstraints("NEW", bodyA),
 			HasDraft: true, DraftOp: events.DraftOpCreate, DraftStatus: catalog.StatusDraft,
 		}
 		if jsonOf(got) != jsonOf(want) {
@@ -162,7 +162,7 @@ func TestStore_List(t *testing.T) {
 	t.Run("Filter", func(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s, sampleCatalog(l)...)
-		apply(t, s, l.add(events.TypeDraftCreate, events.DraftData{Resource: "context", ID: tmp, Path: "arch/ADR.md", Body: "adr", Description: "decision record"}))
+		apply(t, s, l.add(events.TypeDraftCreate, events.DraftData{Resource: "context", ID: tmp, Path: "arch/ADR.md", Body: "# ADR\n\nA decision record.\n", Description: "a note to the reviewer"}))
 		tests := []struct {
 			name   string
 			filter projections.Filter
@@ -176,7 +176,8 @@ func TestStore_List(t *testing.T) {
 			{"QueryEveryWord", projections.Filter{Query: "big nothing"}, nil},
 			{"QueryID", projections.Filter{Query: ruleA[20:]}, []string{ruleA}},
 			{"QueryName", projections.Filter{Query: "coding"}, []string{flowC}},
-			{"QueryDraftDescription", projections.Filter{Query: "decision"}, []string{tmp}},
+			{"QueryDraftDescription", projections.Filter{Query: "decision"}, []string{tmp}}, // described by its body
+			{"QueryNotTheNote", projections.Filter{Query: "reviewer"}, nil},
 			{"QueryNotAcrossFields", projections.Filter{Query: "dArch"}, nil}, // ctxD ends in "d", its path starts with "arch"
 			{"KindAndQuery", projections.Filter{Kind: "rule", Query: "go"}, []string{ruleA}},
 		}

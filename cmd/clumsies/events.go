@@ -121,6 +121,8 @@ func summarize(ev events.Event) string {
 		return fmt.Sprintf("%s %s %s", d.Kind, d.Path, shortHash(d.Hash))
 	case *events.RemoveData:
 		return fmt.Sprintf("%s %s", d.Kind, d.Path)
+	case *events.ReidData:
+		return fmt.Sprintf("%s %s %s -> %s", d.Kind, d.Path, d.From, d.To)
 	case *events.ReviewData:
 		return strings.TrimSpace(d.DraftID + " " + d.Reviewer + " " + truncate(d.Reason, 60))
 	case *events.CheckpointData:

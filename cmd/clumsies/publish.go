@@ -124,6 +124,8 @@ func printChange(w io.Writer, ev events.Event) {
 		fmt.Fprintf(w, "published %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
 	case *events.RemoveData:
 		fmt.Fprintf(w, "removed   %-8s %-40s %s\n", d.Kind, d.Path, d.ID)
+	case *events.ReidData:
+		fmt.Fprintf(w, "new id    %-8s %-40s %s (was %s)\n", d.Kind, d.Path, d.To, d.From)
 	}
 }
 

@@ -39,6 +39,7 @@ type ruleJSON struct {
 	ID          string           `json:"id"`
 	Path        string           `json:"path"`
 	Kind        string           `json:"kind"`
+	Source      string           `json:"source,omitempty"` // "team" for a rule of the team's catalog
 	Refs        uint64           `json:"refs"`
 	Constraints []constraintJSON `json:"constraints"`
 }
@@ -96,7 +97,7 @@ func statsOf(wsID string, s node.Stats) statsJSON {
 		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Evidence: evidenceOf(s.Evidence)}
 	st.Compliance = complianceOf(s.Compliance, st.Evidence)
 	for _, u := range s.Usage {
-		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Refs: u.Refs, Constraints: []constraintJSON{}}
+		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Source: u.Source, Refs: u.Refs, Constraints: []constraintJSON{}}
 		for _, c := range u.Constraints {
 			r.Constraints = append(r.Constraints, constraintJSON{ID: c.ID, Refs: c.Refs})
 		}

@@ -113,7 +113,7 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"argsTruncated": "True if args holds only the start of the arguments.",
 	},
 	reflect.TypeFor[events.PublishData](): {
-		"id":          "Stable id of the object: p-<32 hex> for rules and workflows, c-<32 hex> for context, META_PROMPT.md for the META_PROMPT. A rename keeps the id.",
+		"id":          "Stable id of the object: p-<32 hex> for rules and workflows, c-<32 hex> for context, META_PROMPT.md for the META_PROMPT. The id a path derives (the same in every clone), or the one .clumsies/ids records for a renamed object. A rename keeps the id.",
 		"kind":        "rule, workflow, context or mpf.",
 		"path":        "Public path, such as workflow/CODING.md.",
 		"name":        "Base name without .md.",
@@ -126,6 +126,12 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"id":   "Id of the removed object.",
 		"kind": "rule, workflow, context or mpf.",
 		"path": "Public path it had.",
+	},
+	reflect.TypeFor[events.ReidData](): {
+		"from": "Id the object had.",
+		"to":   "Id the object has from now on: the one its path derives, or the one .clumsies/ids records for it.",
+		"kind": "rule, workflow or context.",
+		"path": "Public path of the object.",
 	},
 	reflect.TypeFor[events.SessionStartData](): {
 		"host":   "Adapter host that ran the hook: claude-code, codex, cursor, gemini-cli or opencode.",
