@@ -70,7 +70,10 @@ func newProject(t *testing.T, host string) *project {
 	t.Helper()
 	root := t.TempDir()
 	p := &project{dir: filepath.Join(root, "project"), home: filepath.Join(root, "home")}
-	for _, d := range []string{p.dir, p.home} {
+	// api/ exists, as in a real project: the script's edit creates a
+	// file in it, and a host's create tool may want its folder (Copilot
+	// CLI's does).
+	for _, d := range []string{p.dir, p.home, filepath.Join(p.dir, "api")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
