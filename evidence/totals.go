@@ -56,3 +56,27 @@ func Totals(ss []Session) []RuleTotals {
 	}
 	return out
 }
+
+// Figures sums sessions' evidence over their rules: a member's, say.
+// InScope, Loaded and Referenced count (session, rule) pairs, as
+// RuleTotals counts sessions for one rule.
+type Figures struct {
+	Edits         uint64 `json:"edits"`
+	InScope       int    `json:"inScope"`
+	UnloadedEdits uint64 `json:"unloadedEdits"`
+	Loaded        int    `json:"loaded"`
+	Referenced    int    `json:"referenced"`
+	Unsupported   uint64 `json:"unsupported"`
+}
+
+// Add counts session s.
+func (f *Figures) Add(s Session) {
+	f.Edits += s.Edits
+	for _, r := range s.Rules {
+		f.InScope += count(r.InScope > 0)
+		f.UnloadedEdits += r.UnloadedEdits
+		f.Loaded += count(r.Loaded)
+		f.Referenced += count(r.Refs > 0)
+		f.Unsupported += r.Unsupported
+	}
+}

@@ -17,6 +17,8 @@ import (
 //	d <nodeId> <seq, 8 bytes big-endian>           the node's chain digest through seq (32 bytes)
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> its path, then
 //	                                               its constraint ids, one per line (publishedRow)
+//	g <team> <workspaceId> <ruleId>                a published rule or workflow that declares paths
+//	v <team> <workspaceId> <nodeId> <sessionId>    a session's evidence (JSON evidenceRow)
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
 //	                                               a daily counter (uint64)
 const sep = "\x00"
@@ -45,6 +47,18 @@ func keyPublished(team, ws, rule string) []byte {
 }
 
 func prefixPublished() []byte { return []byte("p" + sep) }
+
+func keyScoped(team, ws, rule string) []byte {
+	return []byte("g" + sep + team + sep + ws + sep + rule)
+}
+
+func prefixScoped() []byte { return []byte("g" + sep) }
+
+func keyEvidence(team, ws, node, session string) []byte {
+	return []byte("v" + sep + team + sep + ws + sep + node + sep + session)
+}
+
+func prefixEvidence() []byte { return []byte("v" + sep) }
 
 // counter is one daily counter's coordinates.
 type counter struct {
