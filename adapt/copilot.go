@@ -11,7 +11,8 @@ import (
 // GitHub Copilot CLI: hooks in .github/hooks/*.json (project) or
 // ~/.copilot/hooks/*.json (user) as {"version": 1, "hooks": {event:
 // [{type: command, bash, timeoutSec}]}}, with the events sessionStart,
-// userPromptSubmitted and agentStop; MCP servers in .github/mcp.json or
+// userPromptSubmitted and agentStop (postToolUse and preToolUse in
+// posttool_plan.go and pretool.go); MCP servers in .github/mcp.json or
 // .mcp.json (project) and ~/.copilot/mcp-config.json (user) as
 // {"mcpServers": {name: {type: local, command, args, tools}}}. Its own
 // hooks get camelCase input (sessionId, timestamp in ms, cwd, source,
@@ -25,10 +26,9 @@ var copilot = &Host{
 	Title:     "GitHub Copilot CLI",
 	SessionID: "the Copilot CLI session id (sessionId in hook input)",
 	plan: func(s Scope, e Env) Plan {
-		hooks := filepath.Join(e.Root, ".github", "hooks", "clumsies.json")
+		hooks := copilotHooksFile(s, e)
 		mcp := filepath.Join(e.Root, ".github", "mcp.json")
 		if s == User {
-			hooks = filepath.Join(e.Home, ".copilot", "hooks", "clumsies.json")
 			mcp = filepath.Join(e.Home, ".copilot", "mcp-config.json")
 		}
 		names := map[Event]string{SessionStart: "sessionStart", UserPrompt: "userPromptSubmitted", Stop: "agentStop"}
@@ -75,6 +75,14 @@ var copilot = &Host{
 		}
 		return nil
 	},
+}
+
+// copilotHooksFile is the file of clumsies' Copilot CLI hooks (scope s).
+func copilotHooksFile(s Scope, e Env) string {
+	if s == User {
+		return filepath.Join(e.Home, ".copilot", "hooks", "clumsies.json")
+	}
+	return filepath.Join(e.Root, ".github", "hooks", "clumsies.json")
 }
 
 // RunBy returns the host that really runs a hook configured for h:

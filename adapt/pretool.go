@@ -8,7 +8,8 @@ import (
 // PreTool is the hook event a host runs before a tool: clumsies' gate
 // (docs/rules.md). Only hosts with a pre-tool hook whose answer can deny a
 // tool have it: Claude Code (PreToolUse) and Gemini CLI (BeforeTool). It is
-// not one of Events(), the events every host's hooks run.
+// not one of Events(), the events every host's hooks run. GitHub Copilot
+// CLI (preToolUse) has it too.
 const PreTool Event = "pre-tool"
 
 // preToolHook is how a host runs the gate: where its hook goes, which of
@@ -23,6 +24,9 @@ type preToolHook struct {
 	// answer renders a deny (Block, Reason), a warning (Context) or the
 	// neutral answer.
 	answer func(a Answer) []byte
+	// input decodes the host's input when it is not Claude Code's shape
+	// (toolInput); nil for those that are.
+	input func(raw []byte) (Input, error)
 }
 
 // The pre-tool hooks, by host (see the hosts' files for their formats).
@@ -74,6 +78,32 @@ func init() {
 			return jsonLine(map[string]any{})
 		},
 	}
+	copilot.preTool = &preToolHook{
+		settings: copilotHooksFile,
+		entry: func(e Env) jsonEntry {
+			return jsonEntry{path: []string{"hooks", "preToolUse"},
+				value: obj{{"type", "command"}, {"bash", e.hookCommand("copilot", PreTool)}, {"timeoutSec", 30}},
+				ours:  oursFor("copilot", PreTool)}
+		},
+		// Copilot CLI runs preToolUse for every tool; edit and create
+		// change files.
+		edits: map[string]bool{"edit": true, "create": true},
+		// Copilot CLI reads the decision at the top level, never
+		// hookSpecificOutput.
+		answer: func(a Answer) []byte {
+			switch {
+			case a.Block:
+				return jsonLine(map[string]string{"permissionDecision": "deny", "permissionDecisionReason": a.Reason})
+			case a.Context != "":
+				return jsonLine(map[string]string{"additionalContext": a.Context})
+			}
+			return nil
+		},
+		// Its own camelCase input (toolName, toolArgs as a JSON string),
+		// or Claude Code's snake_case when it runs Claude Code's hooks:
+		// the post-tool reader reads both.
+		input: readPostTool,
+	}
 }
 
 // settingsIn returns where settings.json lives in folder dir of the
@@ -106,6 +136,13 @@ type toolInput struct {
 // read decodes a pre-tool input: Tool always, Files only for a tool that
 // changes files.
 func (p *preToolHook) read(raw []byte) (Input, error) {
+	if p.input != nil {
+		in, err := p.input(raw)
+		if !p.edits[in.Tool] {
+			in.Files = nil
+		}
+		return in, err
+	}
 	var t toolInput
 	if err := json.Unmarshal(raw, &t); err != nil {
 		return Input{}, err

@@ -48,6 +48,7 @@ func TestHosts_PreToolReadsHaveNoFiles(t *testing.T) {
 	for name, raw := range map[string]string{
 		"claude-code": `{"session_id":"s","cwd":"/w","tool_name":"Read","tool_input":{"file_path":"/w/api/h.go"}}`,
 		"gemini-cli":  `{"session_id":"s","cwd":"/w","tool_name":"read_file","tool_input":{"file_path":"/w/api/h.go"}}`,
+		"copilot":     `{"sessionId":"s","cwd":"/w","toolName":"view","toolArgs":"{\"path\":\"/w/api/h.go\"}"}`,
 	} {
 		h, err := Lookup(name)
 		if err != nil {
@@ -60,6 +61,22 @@ func TestHosts_PreToolReadsHaveNoFiles(t *testing.T) {
 		if in.Files != nil || in.Tool == "" {
 			t.Errorf("%s: read %+v, want the tool and no files", name, in)
 		}
+	}
+}
+
+// Copilot CLI running Claude Code's hooks gives Claude's snake_case input
+// with its own tool names: the edit is read, as from its own hook.
+func TestHosts_PreToolCopilotRunsClaudeCodes(t *testing.T) {
+	h, err := Lookup("copilot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := h.Read(PreTool, []byte(`{"session_id":"s","cwd":"/w","tool_name":"create","tool_input":{"path":"/w/api/h.go","file_text":"x"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.SessionID != "s" || in.Tool != "create" || len(in.Files) != 1 || in.Files[0] != "/w/api/h.go" {
+		t.Errorf("read %+v, want session s creating /w/api/h.go", in)
 	}
 }
 

@@ -18,6 +18,8 @@ import (
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> its path, then
 //	                                               its constraint ids, one per line (publishedRow)
 //	a <team> <workspaceId> <ruleId>                the id a rule of the workspace has now (catalog.reid)
+//	g <team> <workspaceId> <ruleId>                a published rule or workflow that declares paths
+//	v <team> <workspaceId> <nodeId> <sessionId>    a session's evidence (JSON evidenceRow)
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
 //	                                               a daily counter (uint64)
 const sep = "\x00"
@@ -52,6 +54,18 @@ func keyAlias(team, ws, rule string) []byte {
 }
 
 func prefixAlias() []byte { return []byte("a" + sep) }
+
+func keyScoped(team, ws, rule string) []byte {
+	return []byte("g" + sep + team + sep + ws + sep + rule)
+}
+
+func prefixScoped() []byte { return []byte("g" + sep) }
+
+func keyEvidence(team, ws, node, session string) []byte {
+	return []byte("v" + sep + team + sep + ws + sep + node + sep + session)
+}
+
+func prefixEvidence() []byte { return []byte("v" + sep) }
 
 // counter is one daily counter's coordinates.
 type counter struct {

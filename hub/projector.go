@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/evidence"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
@@ -333,6 +334,11 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 				count(metricRevRefs, r.RuleID, strconv.FormatUint(r.Revision, 10), 1)
 			}
 		}
+		return foldEvidence(b, at, ev.SessionID, func(e *evidence.Row) {
+			for _, r := range d.Refs {
+				e.Ref(r.RuleID)
+			}
+		})
 	case events.TypeLoad:
 		var d events.LoadData
 		if err := json.Unmarshal(ev.Data, &d); err != nil {
@@ -341,6 +347,17 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 		for _, it := range d.Items {
 			count(metricLoads, it.ID, "", 1)
 		}
+		return foldEvidence(b, at, ev.SessionID, func(e *evidence.Row) {
+			for _, it := range d.Items {
+				e.Load(it.ID)
+			}
+		})
+	case events.TypeFileEdit:
+		var d events.FileEditData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return fmt.Errorf("decode the paths of %s: %w", ev.ID, err)
+		}
+		return foldEvidence(b, at, ev.SessionID, func(e *evidence.Row) { e.Edit(d.Paths, d.Rules) })
 	case events.TypeAgentReport:
 		count(metricReports, "", "", 1)
 	case events.TypeReject:
@@ -351,12 +368,18 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 			return fmt.Errorf("decode %s: %w", ev.ID, err)
 		}
 		if d.Kind == "rule" || d.Kind == "workflow" {
+			if err := markScoped(b, team, ws, d); err != nil {
+				return err
+			}
 			return b.Set(keyPublished(team, ws, d.ID), publishedRow(d), nil)
 		}
 	case events.TypeCatalogRemove:
 		var d events.RemoveData
 		if err := json.Unmarshal(ev.Data, &d); err != nil {
 			return fmt.Errorf("decode %s: %w", ev.ID, err)
+		}
+		if err := b.Delete(keyScoped(team, ws, d.ID), nil); err != nil {
+			return err
 		}
 		return b.Delete(keyPublished(team, ws, d.ID), nil)
 	case events.TypeCatalogReid:

@@ -273,6 +273,18 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 		out.Trend = append(out.Trend, *tp)
 	}
 	slices.SortFunc(out.Trend, func(a, b hubwire.TrendPoint) int { return strings.Compare(a.Period, b.Period) })
+	ev, byMember, err := evidenceStats(snap, q, day(from), day(to))
+	if err != nil {
+		return hubwire.Stats{}, err
+	}
+	out.Evidence = ev
+	for tm, f := range byMember {
+		mk := memberKey(tm)
+		if members[mk] == nil {
+			members[mk] = &hubwire.MemberStats{Member: tm.member, Team: tm.team}
+		}
+		members[mk].Evidence = f
+	}
 	for mk, m := range members {
 		m.ActiveDays = len(memberDays[mk])
 		out.Members = append(out.Members, *m)

@@ -102,7 +102,7 @@ func (c *HookCommand) handle(ctx context.Context, h *adapt.Host, guest bool, ev 
 		return adapt.Answer{}, err
 	}
 	if ev == adapt.PreTool {
-		return c.preTool(ctx, h, in, dir)
+		return c.preTool(ctx, h, guest, in, dir)
 	}
 	var answer adapt.Answer
 	if ev == adapt.SessionStart {

@@ -107,17 +107,7 @@ func TestHook_ClaimWithoutEvidence(t *testing.T) {
 	writeRule(t, dir, "web/UI.md", "web/**")
 	_, cl := serve(t, dir)
 	id := hookSession(t, dir, "3c1d2e4f-claims", func(id string) { setup(t, cl, id) })
-	edit := claudeInput(t, adapt.UserPrompt, id, dir, false)
-	var in map[string]any
-	if err := json.Unmarshal(edit, &in); err != nil {
-		t.Fatal(err)
-	}
-	in["hook_event_name"], in["tool_name"] = "PostToolUse", "Write"
-	in["tool_input"] = map[string]any{"file_path": filepath.Join(dir, "api", "handler.go"), "content": "package api"}
-	raw, _ := json.Marshal(in)
-	if r := runHook(t, dir, "claude-code", adapt.PostTool, raw); r.code != 0 || r.stderr != "" {
-		t.Fatalf("post-tool hook: exit %d, stderr %q", r.code, r.stderr)
-	}
+	postToolWrite(t, dir, id, "api/handler.go")
 	wf := workflowID(t, cl)
 	refer := map[string]any{"refs": []any{map[string]any{"ruleId": wf, "constraintId": "Steps/1"}}}
 	call(t, cl, "memref", refer) // never loaded: without evidence
@@ -184,6 +174,22 @@ func TestHook_ClaimWithoutEvidence(t *testing.T) {
 	}
 	// The evidence rows are what a replay of the ledger gives.
 	mustRun(t, dir, "verify")
+}
+
+// postToolWrite runs Claude Code's post-tool hook for a Write of file
+// (relative to dir) in session id.
+func postToolWrite(tb testing.TB, dir, id, file string) {
+	tb.Helper()
+	var in map[string]any
+	if err := json.Unmarshal(claudeInput(tb, adapt.UserPrompt, id, dir, false), &in); err != nil {
+		tb.Fatal(err)
+	}
+	in["hook_event_name"], in["tool_name"] = "PostToolUse", "Write"
+	in["tool_input"] = map[string]any{"file_path": filepath.Join(dir, filepath.FromSlash(file)), "content": "package api"}
+	raw, _ := json.Marshal(in)
+	if r := runHook(tb, dir, "claude-code", adapt.PostTool, raw); r.code != 0 || r.stderr != "" {
+		tb.Fatalf("post-tool hook: exit %d, stderr %q", r.code, r.stderr)
+	}
 }
 
 // writeRule writes a rule at rules/path that applies to the files glob

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,8 +23,10 @@ import (
 // make, and records attest.tool_gated. Tools that change no file, mode
 // off and files outside the workspace get the neutral answer without
 // opening the workspace's ledger. Like every hook it fails open: an error
-// lets the tool run and is said on stderr.
-func (c *HookCommand) preTool(ctx context.Context, h *adapt.Host, in adapt.Input, dir string) (adapt.Answer, error) {
+// lets the tool run and is said on stderr. A guest (Copilot CLI running
+// Claude Code's hook) stays neutral where Copilot's own gate is wired, so
+// an edit is gated once.
+func (c *HookCommand) preTool(ctx context.Context, h *adapt.Host, guest bool, in adapt.Input, dir string) (adapt.Answer, error) {
 	if len(in.Files) == 0 {
 		return adapt.Answer{}, nil // a read, or a tool that names no file
 	}
@@ -32,7 +35,7 @@ func (c *HookCommand) preTool(ctx context.Context, h *adapt.Host, in adapt.Input
 		return adapt.Answer{}, err
 	}
 	mode := ws.Config.Enforce.Effective()
-	if mode == workspace.EnforceOff {
+	if home, _ := os.UserHomeDir(); mode == workspace.EnforceOff || guest && adapt.CopilotHooked(ws.Root, home) {
 		return adapt.Answer{}, nil
 	}
 	paths := gatePaths(ws.Root, in.Dir, in.Files)

@@ -47,12 +47,19 @@ func setEnforce(t *testing.T, dir, mode string) {
 	}
 }
 
-// toolInput is a pre-tool input of host for tool on file, in session id.
+// toolInput is a pre-tool input of host for tool on file, in session id:
+// Copilot CLI's camelCase (toolArgs a JSON string holding path), or the
+// snake_case of the others.
 func toolInput(t *testing.T, host, id, dir, tool, file string) []byte {
 	t.Helper()
 	event := map[string]string{"claude-code": "PreToolUse", "gemini-cli": "BeforeTool"}[host]
-	b, err := json.Marshal(map[string]any{"session_id": id, "cwd": dir, "hook_event_name": event,
-		"tool_name": tool, "tool_input": map[string]any{"file_path": file, "content": "package api\n"}})
+	in := map[string]any{"session_id": id, "cwd": dir, "hook_event_name": event,
+		"tool_name": tool, "tool_input": map[string]any{"file_path": file, "content": "package api\n"}}
+	if host == "copilot" {
+		args, _ := json.Marshal(map[string]string{"path": file, "file_text": "package api\n"})
+		in = map[string]any{"sessionId": id, "timestamp": 1795715998101, "cwd": dir, "toolName": tool, "toolArgs": string(args)}
+	}
+	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +147,32 @@ func TestHook_PreToolGate(t *testing.T) {
 		t.Fatalf("Gemini CLI edit in scope: got %q, want its deny naming memload", out)
 	}
 
+	// Copilot CLI's preToolUse: its deny is at the top level. Its run of
+	// Claude Code's hook answers in Copilot's form too, until Copilot's
+	// own hooks are wired; then that one gates and Claude Code's stays
+	// neutral, so an edit is gated (and recorded) once.
+	var cdeny struct{ PermissionDecision, PermissionDecisionReason string }
+	out = preTool(t, dir, "copilot", toolInput(t, "copilot", "gate-session-2", dir, "create", handler))
+	if err := json.Unmarshal([]byte(out), &cdeny); err != nil || cdeny.PermissionDecision != "deny" ||
+		!strings.Contains(cdeny.PermissionDecisionReason, "memload") {
+		t.Fatalf("Copilot CLI edit in scope: got %q, want its top-level deny naming memload", out)
+	}
+	if out := preTool(t, dir, "copilot", toolInput(t, "copilot", "gate-session-2", dir, "view", handler)); out != "" {
+		t.Fatalf("Copilot CLI read: got %q, want the neutral answer", out)
+	}
+	guest := toolInput(t, "claude-code", "gate-session-2", dir, "edit", handler)
+	r := runHook(t, dir, "claude-code", adapt.PreTool, guest, "COPILOT_CLI=1", "HOME="+t.TempDir())
+	if cdeny = (struct{ PermissionDecision, PermissionDecisionReason string }{}); json.Unmarshal([]byte(r.stdout), &cdeny) != nil ||
+		cdeny.PermissionDecision != "deny" {
+		t.Fatalf("Claude Code's hook run by Copilot CLI: got %q (stderr %q), want Copilot's deny", r.stdout, r.stderr)
+	}
+	if r := runIn(t, dir, t.TempDir(), "adapt", "copilot"); r.code != 0 {
+		t.Fatalf("adapt copilot: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runHook(t, dir, "claude-code", adapt.PreTool, guest, "COPILOT_CLI=1", "HOME="+t.TempDir()); r.code != 0 || r.stdout != "" {
+		t.Fatalf("Claude Code's hook run by Copilot CLI wired for itself: exit %d, stdout %q, want the neutral answer", r.code, r.stdout)
+	}
+
 	setEnforce(t, dir, "warn")
 	out = preTool(t, dir, "claude-code", toolInput(t, "claude-code", "gate-session-2", dir, "Write", handler))
 	var warn struct {
@@ -158,8 +191,8 @@ func TestHook_PreToolGate(t *testing.T) {
 	for _, ev := range eventLines(t, dir, "--type", "attest.tool_gated") {
 		decisions[ev["data"].(map[string]any)["decision"].(string)]++
 	}
-	if decisions["deny"] != 2 || decisions["warn"] != 1 {
-		t.Fatalf("gate events by decision: %v, want 2 deny and 1 warn", decisions)
+	if decisions["deny"] != 4 || decisions["warn"] != 1 {
+		t.Fatalf("gate events by decision: %v, want 4 deny and 1 warn", decisions)
 	}
 }
 

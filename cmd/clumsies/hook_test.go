@@ -19,9 +19,9 @@ import (
 
 // runHook runs `clumsies hook EVENT --host HOST` in dir with stdin, as a
 // host does.
-func runHook(tb testing.TB, dir, host string, ev adapt.Event, stdin []byte) result {
+func runHook(tb testing.TB, dir, host string, ev adapt.Event, stdin []byte, env ...string) result {
 	tb.Helper()
-	r, err := hookRun(dir, host, ev, stdin)
+	r, err := hookRun(dir, host, ev, stdin, env...)
 	if err != nil {
 		tb.Fatalf("run clumsies hook: %v", err)
 	}
@@ -29,13 +29,13 @@ func runHook(tb testing.TB, dir, host string, ev adapt.Event, stdin []byte) resu
 }
 
 // hookRun is runHook for any goroutine: it returns the error of a run that
-// could not happen.
-func hookRun(dir, host string, ev adapt.Event, stdin []byte) (result, error) {
+// could not happen. env is added to the environment.
+func hookRun(dir, host string, ev adapt.Event, stdin []byte, env ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, "hook", string(ev), "--host", host)
 	cmd.Dir = dir
-	cmd.Env = hookEnv()
+	cmd.Env = append(hookEnv(), env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	out, errs, code, err := testbin.Run(cmd)
 	if err != nil {

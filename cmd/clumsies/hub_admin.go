@@ -229,9 +229,14 @@ func printHubStats(w interface{ Write([]byte) (int, error) }, st hubwire.Stats) 
 	tw.Flush()
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TEAM\tMEMBER\tEVENTS\tREFS\tSESSIONS\tACTIVE DAYS")
+	fmt.Fprintln(tw, "TEAM\tMEMBER\tEVENTS\tREFS\tSESSIONS\tACTIVE DAYS\tEDITS\tIN SCOPE\tLOADED\tREFERENCED\tUNSUPPORTED")
 	for _, m := range st.Members {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\n", m.Team, m.Member, m.Events, m.Refs, m.Sessions, m.ActiveDays)
+		e := m.Evidence
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", m.Team, m.Member, m.Events, m.Refs, m.Sessions, m.ActiveDays,
+			e.Edits, e.InScope, e.Loaded, e.Referenced, e.Unsupported)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printHubEvidence(w, st.Evidence)
 }

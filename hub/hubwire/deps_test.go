@@ -7,6 +7,6 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", archtest.Module+"/content", archtest.Module+"/events", archtest.Module+"/catalog",
+	archtest.AllowImports(t, ".", archtest.Module+"/content", archtest.Module+"/events", archtest.Module+"/evidence", archtest.Module+"/catalog",
 		"github.com/nats-io/nkeys")
 }

@@ -1,5 +1,7 @@
 package hubwire
 
+import "github.com/clumsies/clumsies/evidence"
+
 // Periods of a stats query's trend.
 const (
 	PeriodDaily   = "daily"
@@ -69,6 +71,40 @@ type MemberStats struct {
 	Sessions   uint64 `json:"sessions"`
 	Reports    uint64 `json:"reports"`
 	ActiveDays int    `json:"activeDays"`
+	// Evidence sums the evidence of the member's sessions.
+	Evidence evidence.Figures `json:"evidence"`
+}
+
+// Evidence is what the hosts' hooks saw the agents do, held against what
+// they loaded and claimed, with the workspace's definitions (package
+// evidence): for one workspace it is its `clumsies stats --json`
+// evidence. The window holds the sessions last seen in it.
+type Evidence struct {
+	// Edits counts the file-changing tool uses the hooks recorded.
+	Edits uint64 `json:"edits"`
+	// Unsupported counts the memref refs claimed without evidence.
+	Unsupported uint64 `json:"unsupported"`
+	// Rules are per rule of a workspace, over its sessions.
+	Rules []RuleEvidence `json:"rules"`
+	// Sessions are per session of a node.
+	Sessions []SessionEvidence `json:"sessions"`
+}
+
+// RuleEvidence is one rule of one workspace over its sessions.
+type RuleEvidence struct {
+	Team        string `json:"team"`
+	WorkspaceID string `json:"workspaceId"`
+	Path        string `json:"path"` // "" when not published
+	evidence.RuleTotals
+}
+
+// SessionEvidence is one session of one node.
+type SessionEvidence struct {
+	Team        string `json:"team"`
+	WorkspaceID string `json:"workspaceId"`
+	Node        string `json:"node"`
+	Member      string `json:"member"`
+	evidence.Session
 }
 
 // Coverage is how much of the published rules, and of their constraints,
@@ -97,6 +133,7 @@ type Stats struct {
 	Trend    []TrendPoint  `json:"trend"`
 	Members  []MemberStats `json:"members"`
 	Coverage Coverage      `json:"coverage"`
+	Evidence Evidence      `json:"evidence"`
 	// Applied is the last aggregate sequence the answer includes.
 	Applied uint64 `json:"applied"`
 	// Refused counts the aggregate's messages the hub refused (forged or

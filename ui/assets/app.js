@@ -500,6 +500,7 @@ const hub = {
           c.unlisted ? `; ${num(c.unlisted)} referred ids are not published` : "", "."),
         h("p", {"data-field": "constraint-coverage"}, `${num(c.constraintsReferred)} of ${num(c.constraints)} of their constraints were named in a ref.`),
         never.length ? [h("h2", {}, "Never referred"), h("ul", {}, never.slice(0, 20).map((r) => h("li", {}, r.path, " ", h("span", {class: "muted"}, r.workspaceId))))] : null)),
+      hubEvidence(d.evidence, d.members),
       panel("Most referred", d.topRules.length ? table([{label: "rule"}, {label: "workspace"}, {label: "refs", num: 1}, {label: "loads", num: 1}],
         d.topRules.map((r) => h("tr", {}, h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId),
           h("td", {class: "num"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))))) : h("p", {class: "empty"}, "No refs yet.")),
@@ -514,6 +515,23 @@ const hub = {
     ];
   },
 };
+
+// hubEvidence shows what the hosts' hooks recorded against what the
+// sessions loaded and claimed: claims without evidence, per rule of a
+// workspace and per member.
+function hubEvidence(e, members) {
+  const count = (label) => ({label, num: 1});
+  return panel("Evidence", h("p", {}, `${num(e.edits)} file edits recorded by the hosts' hooks.`),
+    h("div", {class: "cards"}, card("claims without evidence", num(e.unsupported), "unsupported")),
+    e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("edits before load"),
+      count("loaded"), count("referenced"), count("unsupported")], e.rules.map((r) => h("tr", {"data-evidence-rule": r.id},
+      h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
+      h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
+      h("td", {class: "num"}, num(r.unsupported))))) : h("p", {class: "empty"}, "No rule in scope, loaded or claimed yet."),
+    members.some((m) => m.evidence.edits || m.evidence.unsupported) ? table([{label: "member"}, {label: "team"}, count("edits"),
+      count("unsupported")], members.map((m) => h("tr", {"data-evidence-member": m.member}, h("td", {}, m.member || "(no member)"),
+      h("td", {}, m.team), h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported))))) : null);
+}
 
 // reviewQueue lists the drafts waiting for review, each with accept and
 // decline (reviewers and the admin only: the hub refuses anyone else and

@@ -1,0 +1,106 @@
+package main_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clumsies/clumsies/evidence"
+	"github.com/clumsies/clumsies/hub/hubwire"
+)
+
+// TestHub_Evidence joins a workspace to a hub and has two sessions edit
+// files (post-tool hook), load and claim rules, some claims without
+// evidence (not loaded, no touched file in scope). The hub's evidence,
+// by stream sourcing, is the workspace's own `stats --json` evidence: per
+// rule, per session, the edits and claims without evidence; the member's
+// figures sum them; `hub stats` says them.
+func TestHub_Evidence(t *testing.T) {
+	hp := newHub(t)
+	dir := newWorkspace(t)
+	writeRule(t, dir, "web/UI.md", "web/**")
+	writeRule(t, dir, "api/HANDLERS.md", "api/**/*.go")
+	hp.join(t, dir, "red", "ann")
+	_, cl := serve(t, dir)
+
+	id := hookSession(t, dir, "hubev-1", func(id string) { setup(t, cl, id) })
+	postToolWrite(t, dir, id, "api/handler.go") // the api rule in scope, not loaded
+	wf := workflowID(t, cl)
+	refer := func(rule, constraint string) {
+		call(t, cl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": rule, "constraintId": constraint}}})
+	}
+	refer(wf, "Steps/1") // never loaded
+	load(t, cl, wf)
+	refer(wf, "Steps/1")
+	web, api := ruleID(t, cl, "web/UI.md"), ruleID(t, cl, "api/HANDLERS.md")
+	load(t, cl, web)
+	refer(web, "Do/1") // no touched file in scope
+	load(t, cl, api)
+	postToolWrite(t, dir, id, "api/v2/handler.go") // loaded now
+	refer(api, "Do/1")
+
+	_, cl2 := serve(t, dir)
+	id2 := hookSession(t, dir, "hubev-2", func(id string) { setup(t, cl2, id) })
+	postToolWrite(t, dir, id2, "web/index.html")
+
+	var ws struct {
+		Evidence struct {
+			Edits, Unsupported uint64
+			Rules              []evidence.RuleTotals
+			Sessions           []evidence.Session
+		}
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &ws); err != nil {
+		t.Fatal(err)
+	}
+	want := ws.Evidence
+	if want.Edits != 3 || want.Unsupported != 2 || len(want.Sessions) != 2 {
+		t.Fatalf("the workspace's evidence: %+v, want 3 edits, 2 claims without evidence, 2 sessions", want)
+	}
+
+	var got hubwire.Stats
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if err := json.Unmarshal([]byte(mustRun(t, hp.dir, "hub", "stats", "--json")), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Evidence.Edits >= want.Edits && got.Evidence.Unsupported >= want.Unsupported || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	e := got.Evidence
+	var rules []evidence.RuleTotals
+	for _, r := range e.Rules {
+		rules = append(rules, r.RuleTotals)
+	}
+	var sessions []evidence.Session
+	for _, s := range e.Sessions {
+		sessions = append(sessions, s.Session)
+		if s.Member != "ann" || s.Team != "red" {
+			t.Errorf("session %s: member %q of team %q, want ann of red", s.ID, s.Member, s.Team)
+		}
+	}
+	if e.Edits != want.Edits || e.Unsupported != want.Unsupported || !reflect.DeepEqual(rules, want.Rules) || !reflect.DeepEqual(sessions, want.Sessions) {
+		t.Fatalf("the hub's evidence:\n%+v\nthe workspace's:\n%+v", e, want)
+	}
+	var ann evidence.Figures
+	for _, s := range want.Sessions {
+		ann.Add(s)
+	}
+	var member evidence.Figures
+	for _, m := range got.Members {
+		if m.Member == "ann" {
+			member = m.Evidence
+		}
+	}
+	if member != ann || member.Unsupported != 2 {
+		t.Fatalf("member ann's evidence: %+v, want %+v", member, ann)
+	}
+	out := mustRun(t, hp.dir, "hub", "stats")
+	if !strings.Contains(out, "api/HANDLERS.md") || !strings.Contains(out, "2 claims without evidence") {
+		t.Fatalf("hub stats does not show the evidence:\n%s", out)
+	}
+}

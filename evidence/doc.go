@@ -1,0 +1,7 @@
+// Package evidence is the one definition of a session's evidence: the
+// files the host's hooks saw it touch (attest.file_edit), the rules in
+// scope for them, whether the agent loaded each before the edit, and the
+// memref claims the ledger does not back. The workspace's read model
+// (projections) and the hub's (hub) fold their events into a Row each, so
+// that the hub's figures for a workspace are the workspace's own.
+package evidence

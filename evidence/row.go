@@ -1,0 +1,107 @@
+package evidence
+
+import (
+	"maps"
+	"slices"
+)
+
+// MaxPaths bounds the touched paths a session's Row keeps.
+const MaxPaths = 1000
+
+// Row is a session's evidence as a read model keeps it (JSON).
+type Row struct {
+	Edits uint64              `json:"edits"`
+	Paths []string            `json:"paths,omitempty"`
+	Rules map[string]*RuleRow `json:"rules,omitempty"`
+}
+
+// RuleRow is one rule in a session's Row.
+type RuleRow struct {
+	InScope       uint64 `json:"inScope,omitempty"`
+	UnloadedEdits uint64 `json:"unloadedEdits,omitempty"`
+	Loaded        bool   `json:"loaded,omitempty"`
+	Refs          uint64 `json:"refs,omitempty"`
+	// UnloadedRefs counts the refs made before the rule was loaded.
+	UnloadedRefs uint64 `json:"unloadedRefs,omitempty"`
+}
+
+func (r *Row) rule(id string) *RuleRow {
+	if r.Rules == nil {
+		r.Rules = map[string]*RuleRow{}
+	}
+	re := r.Rules[id]
+	if re == nil {
+		re = new(RuleRow)
+		r.Rules[id] = re
+	}
+	return re
+}
+
+// Edit folds a successful attest.file_edit: the paths it touched and the
+// rules in scope for them.
+func (r *Row) Edit(paths, rules []string) {
+	r.Edits++
+	for _, path := range paths {
+		if i, found := slices.BinarySearch(r.Paths, path); !found && len(r.Paths) < MaxPaths {
+			r.Paths = slices.Insert(r.Paths, i, path)
+		}
+	}
+	for _, id := range rules {
+		re := r.rule(id)
+		re.InScope++
+		if !re.Loaded {
+			re.UnloadedEdits++
+		}
+	}
+}
+
+// Load folds a successful memload of the items ids.
+func (r *Row) Load(ids ...string) {
+	for _, id := range ids {
+		r.rule(id).Loaded = true
+	}
+}
+
+// Ref folds one ref (memref) of rule id.
+func (r *Row) Ref(id string) {
+	re := r.rule(id)
+	re.Refs++
+	if !re.Loaded {
+		re.UnloadedRefs++
+	}
+}
+
+// Facts is what evidence needs to know of the catalog's rules.
+type Facts interface {
+	// IsRule reports whether id is a published rule or workflow.
+	IsRule(id string) bool
+	// Scoped reports whether the published rule id declares the paths
+	// it applies to.
+	Scoped(id string) bool
+}
+
+// Session returns the API form of session id's row. c says what the
+// catalog knows of a rule: a load of an id it does not know as a rule or
+// workflow (META_PROMPT, context) is left out.
+func (r *Row) Session(id string, c Facts) Session {
+	out := Session{ID: id, Edits: r.Edits, Paths: slices.Clone(r.Paths), Rules: []Rule{}}
+	if out.Paths == nil {
+		out.Paths = []string{}
+	}
+	for _, rid := range slices.Sorted(maps.Keys(r.Rules)) {
+		re := r.Rules[rid]
+		if re.InScope == 0 && re.Refs == 0 && !c.IsRule(rid) {
+			continue
+		}
+		e := Rule{ID: rid, InScope: re.InScope, UnloadedEdits: re.UnloadedEdits, Loaded: re.Loaded, Refs: re.Refs}
+		switch {
+		case r.Edits > 0 && re.InScope == 0 && re.Refs > 0 && c.Scoped(rid):
+			e.Unsupported, e.Why = re.Refs, WhyNoScope
+		case re.UnloadedRefs > 0:
+			e.Unsupported, e.Why = re.UnloadedRefs, WhyNotLoaded
+		}
+		out.Unsupported += e.Unsupported
+		out.Rules = append(out.Rules, e)
+	}
+	return out
+}
