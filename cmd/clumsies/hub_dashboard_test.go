@@ -128,6 +128,14 @@ func TestHub_Dashboard(t *testing.T) {
 	if got := pg.text(`document.querySelector('[data-field="constraint-coverage"]').textContent`); !strings.HasPrefix(got, want) {
 		t.Errorf("hub page: constraint coverage %q, want %q", got, want)
 	}
+	// The daily trend has a point for each of the 90 days, quiet ones
+	// included, and the chart a slot (two bars) for each.
+	if len(stats.Trend) != 90 {
+		t.Errorf("hub stats: %d trend points, want one for each of the 90 days", len(stats.Trend))
+	}
+	if n := pg.number(`document.querySelector("svg.chart").querySelectorAll("rect").length`); n != 2*90 {
+		t.Errorf("hub page: the trend chart has %d bars, want 180 (90 days, 2 series)", n)
+	}
 	if n := pg.number(`document.querySelectorAll("[data-node]").length`); n != 1 {
 		t.Errorf("hub page: %d nodes shown, want team blue's 1", n)
 	}

@@ -72,7 +72,8 @@ function table(head, rows, opts) {
 }
 
 // barChart draws bars per day: series is [{key, class, label}], days the
-// API's day rows. Only the last maxDays days with data are drawn.
+// API's day rows, one per day (the API fills the quiet ones with zeros).
+// Only the last maxDays days are drawn.
 // chartWidth is the width of the page's panels, so that a chart is drawn
 // at the size it is shown and its text stays legible on a phone.
 function chartWidth() {
