@@ -118,8 +118,7 @@ function hbars(items) {
   const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-chart": "constraints"});
   items.forEach((x, i) => {
     const w = (W - L - 60) * x.value / top;
-    const fit = Math.floor(L / 7);
-    const label = x.label.length > fit ? x.label.slice(0, fit - 1) + "…" : x.label;
+    const label = shorten(x.label, Math.floor(L / 7));
     svg.append(s("text", {x: L - 8, y: i * rowH + 17, "text-anchor": "end"}, label),
       s("rect", {class: x.value ? "bar" : "bar2", x: L, y: i * rowH + 5, width: Math.max(w, 2), height: rowH - 10},
         s("title", {}, `${x.label}: ${num(x.value)} refs`)),
@@ -127,6 +126,36 @@ function hbars(items) {
   });
   return svg;
 }
+
+// shorten fits text in n characters, keeping its end: constraint ids
+// differ at the end ("Steps/1", "Steps/2"), so a cut label must too.
+function shorten(text, n) {
+  if (text.length <= n) return text;
+  const slash = text.lastIndexOf("/");
+  const tail = slash >= 0 && text.length - slash < n - 1 ? text.slice(slash) : text.slice(-Math.ceil((n - 1) / 2));
+  return text.slice(0, Math.max(0, n - 1 - tail.length)) + "…" + tail;
+}
+
+// fitTables makes the tables under root fit their panel: each scrolls
+// sideways in a box of its own, with a cue above it when it does (a phone
+// shows no scroll bar), and a cell of long text shows it whole as its
+// title (CSS wraps long paths and cuts hashes).
+function fitTables(root) {
+  for (const t of root.querySelectorAll("table")) {
+    let box = t.parentElement;
+    if (!box.classList.contains("scroller")) {
+      box = h("div", {class: "scroller"});
+      t.replaceWith(box);
+      box.append(t);
+    }
+    for (const td of t.querySelectorAll("td")) if (!td.title && td.textContent.length > 30) td.title = td.textContent;
+    const wide = box.scrollWidth > box.clientWidth + 1;
+    const cue = box.previousElementSibling && box.previousElementSibling.classList.contains("scroll-cue") ? box.previousElementSibling : null;
+    if (wide && !cue) box.before(h("div", {class: "scroll-cue", "aria-hidden": "true"}, "scroll sideways for more →"));
+    if (!wide && cue) cue.remove();
+  }
+}
+window.addEventListener("resize", () => fitTables(document.getElementById("app")));
 
 // ---- pages ----
 
@@ -185,7 +214,7 @@ pages.rules = {
   render(d) {
     const st = this.state;
     const body = h("div", {});
-    const draw = () => body.replaceChildren(this.rows(d.items));
+    const draw = () => { body.replaceChildren(this.rows(d.items)); if (body.isConnected) fitTables(body); };
     const q = h("input", {type: "search", placeholder: "filter by path, name, group", value: st.q, "aria-label": "filter",
       oninput: (e) => { st.q = e.target.value; draw(); }});
     const kind = h("select", {"aria-label": "kind", onchange: (e) => { st.kind = e.target.value; draw(); }},
@@ -258,7 +287,7 @@ pages.rule = {
             h("td", {}, c.why)))) : null),
       panel("Publish history", table([{label: "seq", num: 1}, {label: "time"}, {label: "path"}, {label: "hash"}],
         d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
-          h("td", {}, p.path), h("td", {class: "mono"}, p.hash))))),
+          h("td", {}, p.path), h("td", {class: "mono hash"}, p.hash))))),
     ];
   },
 };
@@ -407,6 +436,7 @@ async function show(refresh) {
   try {
     const d = await page.load(r.id);
     app.replaceChildren(...[page.render(d)].flat(2).filter(Boolean));
+    fitTables(app);
     document.title = `${page.title} · clumsies`;
     app.dataset.page = r.name;
     app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
@@ -552,6 +582,7 @@ async function showHub() {
   try {
     const d = await hub.load();
     app.replaceChildren(...[hub.render(d)].flat(2).filter(Boolean));
+    fitTables(app);
     status.textContent = "updated " + new Date().toLocaleTimeString();
     status.className = "status on";
   } catch (err) {
