@@ -192,14 +192,17 @@ pages.overview = {
 };
 
 function ruleList(rules, name) {
-  if (!rules.length) return h("p", {class: "empty"}, "No rules published yet.");
+  if (!rules.length) return h("p", {class: "empty", "data-next": ""}, "No rules published yet: write markdown files under ",
+    h("code", {}, ".clumsies/rules/"), " and run ", h("code", {}, "clumsies publish"), " (a running ", h("code", {}, "clumsies serve"),
+    " publishes them by itself).");
   return table([{label: "rule"}, {label: "refs", num: 1}], rules.map((r) =>
     h("tr", {class: r.refs ? "" : "never", "data-rule": r.id}, h("td", {}, ruleLink(r.id, r.path), " ", h("span", {class: "tag"}, r.kind)),
       h("td", {class: "num"}, num(r.refs)))), {name});
 }
 
 function sessionTable(list) {
-  if (!list.length) return h("p", {class: "empty"}, "No sessions yet.");
+  if (!list.length) return h("p", {class: "empty", "data-next": ""}, "No sessions yet: wire an agent host with ",
+    h("code", {}, "clumsies adapt claude-code"), " (or codex, cursor, gemini-cli, ...) and start it in this folder; its first tool call opens a session.");
   return table([{label: "session"}, {label: "last event"}, {label: "calls", num: 1}, {label: "refs", num: 1}, {label: "reports", num: 1}],
     list.map((x) => h("tr", {"data-session": x.id}, h("td", {}, sessionLink(x.id), x.setUp ? null : [" ", h("span", {class: "tag warn"}, "no setup")]),
       h("td", {class: "muted"}, when(x.last)), h("td", {class: "num"}, num(x.calls)), h("td", {class: "num"}, num(x.refs)),
