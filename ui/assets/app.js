@@ -244,8 +244,13 @@ pages.rules = {
       a.path.localeCompare(b.path));
     const shown = list.slice(0, RULE_LIMIT);
     const head = [["path", "path"], ["kind", "kind"], ["refs", "refs", 1], ["constraints", "constraints", 1], ["unusedConstraints", "never applied", 1]];
+    // Each header is a button: Tab reaches it, Enter and Space sort.
     const th = head.map(([k, label, n]) => h("th", {class: `sort ${n ? "num" : ""} ${st.sort === k ? (st.dir > 0 ? "asc" : "desc") : ""}`, "data-sort": k,
-      onclick: () => { st.dir = st.sort === k ? -st.dir : (n ? -1 : 1); st.sort = k; this.redraw(); }}, label));
+      "aria-sort": st.sort === k ? (st.dir > 0 ? "ascending" : "descending") : "none"},
+    h("button", {type: "button", onclick: () => { st.dir = st.sort === k ? -st.dir : (n ? -1 : 1); st.sort = k; st.focus = k; this.redraw(); }}, label)));
+    // The redrawn header keeps the focus of the one pressed.
+    const pressed = th.find((x) => x.dataset.sort === st.focus);
+    if (pressed) requestAnimationFrame(() => { st.focus = null; pressed.querySelector("button").focus(); });
     const rows = shown.map((r) => {
       const never = r.kind !== "context" && r.refs === 0;
       return h("tr", {class: never ? "never" : "", "data-rule": r.id},
