@@ -90,6 +90,14 @@ func TestHub_Dashboard(t *testing.T) {
 	if f := fams["clumsies_hub_node_link_up"]; f == nil || len(f.Metric) != 2 {
 		t.Errorf("clumsies_hub_node_link_up: %v, want one per node (2)", f)
 	}
+	// The registry's readability has a name that does not read as a
+	// count of nodes.
+	if f := fams["clumsies_hub_nodes_scrape_success"]; f == nil || len(f.Metric) != 1 || f.Metric[0].GetGauge().GetValue() != 1 {
+		t.Errorf("clumsies_hub_nodes_scrape_success: %v, want one gauge at 1", f)
+	}
+	if fams["clumsies_hub_nodes_up"] != nil {
+		t.Errorf("the hub's /metrics still has clumsies_hub_nodes_up, which reads as a count of nodes")
+	}
 	for _, name := range []string{"clumsies_hub_node_applied_seq", "go_goroutines", "process_cpu_seconds_total"} {
 		if fams[name] == nil {
 			t.Errorf("the hub's /metrics has no %s", name)
