@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/projections"
@@ -60,10 +61,7 @@ func overview(src Source, led Ledger) Overview {
 	sum := src.Summary()
 	ov := Overview{
 		Ledger: led, Events: sum.Events, Sessions: sum.Sessions, Objects: sum.Objects, Drafts: sum.Drafts,
-		Days: src.Days(), Tools: tools(src), MostApplied: []RuleRefs{}, LeastApplied: []RuleRefs{},
-	}
-	if ov.Days == nil {
-		ov.Days = []projections.Day{}
+		Days: fillDays(src.Days(), time.Now()), Tools: tools(src), MostApplied: []RuleRefs{}, LeastApplied: []RuleRefs{},
 	}
 	for _, d := range ov.Days {
 		ov.Refs += d.Refs

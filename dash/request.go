@@ -98,7 +98,7 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 		return notFound(fmt.Sprintf("no page %q: the API has overview, rules, rules/{id}, sessions, sessions/{id} and drafts", req.Page))
 	}
 	if errors.Is(err, projections.ErrNotFound) {
-		return notFound(err.Error())
+		return notFound(missing(req))
 	}
 	if err != nil {
 		return Reply{}, fmt.Errorf("dash: %s %s: %w", req.Page, req.ID, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
@@ -71,7 +72,7 @@ func rule(ctx context.Context, src Source, evs Events, id string) (Rule, error) 
 	}
 	r := Rule{
 		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description,
-		Hash: o.Hash, Constraints: []Constraint{}, Days: src.RuleDays(id), Applied: []Application{},
+		Hash: o.Hash, Constraints: []Constraint{}, Days: fillDays(src.RuleDays(id), time.Now()), Applied: []Application{},
 		Paths: o.Paths, Evidence: src.RuleEvidence(id),
 	}
 	if r.Paths == nil {
@@ -120,9 +121,6 @@ func rule(ctx context.Context, src Source, evs Events, id string) (Rule, error) 
 	}
 	if r.Publishes == nil {
 		r.Publishes = []projections.PublishEntry{}
-	}
-	if r.Days == nil {
-		r.Days = []projections.Day{}
 	}
 	return r, nil
 }

@@ -151,8 +151,18 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(st.Trend) != 1 || st.Trend[0].Period != "2026-11-16" || st.Trend[0].Refs != 5 {
-			t.Fatalf("weekly trend %+v, want one week from 2026-11-16 with 5 refs", st.Trend)
+		// 2026-10-22 to 2026-11-20: five weeks from Monday 2026-10-19, the
+		// quiet ones with zeros.
+		if len(st.Trend) != 5 || st.Trend[0].Period != "2026-10-19" || st.Trend[4].Period != "2026-11-16" || st.Trend[4].Refs != 5 || st.Trend[0].Refs != 0 {
+			t.Fatalf("weekly trend %+v, want five weeks from 2026-10-19, the last (2026-11-16) with 5 refs", st.Trend)
+		}
+	})
+	t.Run("DailyEveryDay", func(t *testing.T) {
+		if len(st.Trend) != 30 || st.Trend[0].Period != "2026-10-22" || st.Trend[29].Period != "2026-11-20" {
+			t.Fatalf("daily trend has %d points (%+v), want one for each of the 30 days", len(st.Trend), st.Trend)
+		}
+		if st.Trend[25].Period != "2026-11-16" || st.Trend[25].Refs != 3 || st.Trend[26].Refs != 0 || st.Trend[27].Refs != 2 {
+			t.Fatalf("daily trend %+v, want 3 refs on 2026-11-16, none on 11-17, 2 on 11-18", st.Trend[25:28])
 		}
 	})
 	t.Run("Teams", func(t *testing.T) {

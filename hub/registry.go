@@ -383,3 +383,9 @@ func hashSecret(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
 }
+
+// KnownToken reports whether token is a member token of the hub.
+func (h *Hub) KnownToken(token string) bool {
+	_, ok := h.reg.tokenTeams(token)
+	return ok
+}

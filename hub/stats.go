@@ -121,6 +121,10 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 		return hubwire.Stats{}, err
 	}
 	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+		// Every period of the range has its point, zeros for a quiet one.
+		if pk := periodStart(d, q.Period); trend[pk] == nil {
+			trend[pk] = &hubwire.TrendPoint{Period: pk}
+		}
 		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixDay(day(d)), UpperBound: prefixEnd(prefixDay(day(d)))})
 		if err != nil {
 			return hubwire.Stats{}, err
@@ -134,12 +138,7 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 				continue
 			}
 			n := getUint(it.Value())
-			pk := periodStart(d, q.Period)
-			tp := trend[pk]
-			if tp == nil {
-				tp = &hubwire.TrendPoint{Period: pk}
-				trend[pk] = tp
-			}
+			tp := trend[periodStart(d, q.Period)]
 			mk := memberKey{c.Team, c.Member}
 			m := members[mk]
 			if m == nil {

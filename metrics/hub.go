@@ -26,8 +26,10 @@ var (
 		"Seconds since the aggregate last heard from the node's source.", []string{"node"}, nil)
 	descNodeApplied = prometheus.NewDesc("clumsies_hub_node_applied_seq",
 		"The last sequence of the node's ledger the hub's projector applied.", []string{"node"}, nil)
-	descHubUp = prometheus.NewDesc("clumsies_hub_nodes_up",
-		"1 when this scrape could read the nodes, 0 when not.", nil, nil)
+	// Not a count of nodes (clumsies_hub_node_link_up counts those that
+	// are linked): whether this scrape could read the registry at all.
+	descHubUp = prometheus.NewDesc("clumsies_hub_nodes_scrape_success",
+		"1 when this scrape could read the hub's node registry (the per-node metrics are then complete), 0 when not. Not a count of nodes: sum clumsies_hub_node_link_up for the nodes linked.", nil, nil)
 )
 
 // HubHandler serves the metrics of a hub: per node its link state,

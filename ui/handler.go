@@ -42,7 +42,7 @@ func Handler(b Backend, log *slog.Logger) http.Handler {
 		mux.HandleFunc("GET "+p, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-cache")
-			w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'")
+			w.Header().Set("Content-Security-Policy", shellPolicy)
 			w.Write(shell)
 		})
 	}

@@ -6,13 +6,26 @@ import (
 	"net/url"
 )
 
+// HubOptions configures HubHandler.
+type HubOptions struct {
+	// Cookie names the cookie that keeps the browser's token.
+	Cookie string
+	// Known reports whether a token is one the hub takes (the admin's or
+	// a member's): only a known token is kept.
+	Known func(token string) bool
+	// Secure marks the cookie Secure (the hub's public URL is https);
+	// a request that came over TLS gets it anyway.
+	Secure bool
+}
+
 // HubHandler serves the hub's dashboard: a team's page at / and the
 // embedded assets under /assets/; the page reads the hub's API (/api/stats,
 // /api/team/nodes). The page itself holds no data, so it needs no token; a
-// browser opens it once with ?token=<member token>, which the answer keeps
-// in the cookie cookieName (HttpOnly, SameSite=Strict) and takes out of
-// the address. The API checks the token.
-func HubHandler(cookieName string) http.Handler {
+// browser opens it once with ?token=<member token>, which the answer
+// checks, keeps in the cookie opts.Cookie (HttpOnly, SameSite=Strict) and
+// takes out of the address. A token the hub does not know gets 401 and
+// sets nothing. The API checks the token.
+func HubHandler(opts HubOptions) http.Handler {
 	mux := http.NewServeMux()
 	shell, err := assets.ReadFile("assets/hub.html")
 	if err != nil {
@@ -20,8 +33,12 @@ func HubHandler(cookieName string) http.Handler {
 	}
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if token := r.URL.Query().Get("token"); token != "" {
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", HttpOnly: true,
-				SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+			if opts.Known == nil || !opts.Known(token) {
+				http.Error(w, "401 unauthorized: the hub knows no such token; ask its admin for one (clumsies hub token --name N --team T)", http.StatusUnauthorized)
+				return
+			}
+			http.SetCookie(w, &http.Cookie{Name: opts.Cookie, Value: token, Path: "/", HttpOnly: true,
+				SameSite: http.SameSiteStrictMode, Secure: opts.Secure || r.TLS != nil})
 			q := r.URL.Query()
 			q.Del("token")
 			http.Redirect(w, r, (&url.URL{Path: r.URL.Path, RawQuery: q.Encode()}).RequestURI(), http.StatusSeeOther)
@@ -29,7 +46,7 @@ func HubHandler(cookieName string) http.Handler {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'")
+		w.Header().Set("Content-Security-Policy", shellPolicy)
 		w.Write(shell)
 	})
 	sub, _ := fs.Sub(assets, "assets")

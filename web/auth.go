@@ -21,20 +21,23 @@ func requireToken(token string, log *slog.Logger, next http.Handler) http.Handle
 			return subtle.ConstantTimeCompare(sum[:], want[:]) == 1
 		}
 		got, sent := bearer(r.Header.Get("Authorization"))
-		reads := r.Method == http.MethodGet || r.Method == http.MethodHead
-		if !sent && reads {
-			// The dashboard's cookie stands for the header on reads only:
-			// a tool call (POST /mcp) always carries the header.
-			if c, err := r.Cookie(tokenCookie); err == nil && c.Value != "" {
-				got, sent = c.Value, true
-			}
-		}
+		// ?token= (a page load's) comes before the cookie and replaces
+		// it: a cookie left by an earlier token must not shut the door on
+		// the right one.
 		if q := r.URL.Query().Get("token"); !sent && q != "" && r.Method == http.MethodGet {
 			if matches(q) {
 				setTokenCookie(w, r, q)
 				return
 			}
 			got, sent = q, true
+		}
+		reads := r.Method == http.MethodGet || r.Method == http.MethodHead
+		if !sent && reads {
+			// The dashboard's cookie stands for the header on reads only:
+			// a tool call (POST /mcp) always carries the header.
+			if c, err := r.Cookie(tokenCookie(r)); err == nil && c.Value != "" {
+				got, sent = c.Value, true
+			}
 		}
 		if sent && matches(got) {
 			next.ServeHTTP(w, r)
@@ -53,15 +56,31 @@ func requireToken(token string, log *slog.Logger, next http.Handler) http.Handle
 	})
 }
 
-// tokenCookie is the cookie that carries the token of a browser.
-const tokenCookie = "clumsies_token"
+// tokenCookie names the cookie that carries the token of a browser for
+// the listener r reached: clumsies_token_<port>, the port of its Host (or
+// of the address it reached, when the Host has none). A browser sends a
+// host's cookies to every port of it, so that servers on two ports of
+// one host need two names, or the one's cookie would stand for a wrong
+// token at the other.
+func tokenCookie(r *http.Request) string {
+	_, port, err := net.SplitHostPort(r.Host)
+	if err != nil || port == "" {
+		if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
+			_, port, _ = net.SplitHostPort(local.String())
+		}
+	}
+	if port == "" {
+		return "clumsies_token"
+	}
+	return "clumsies_token_" + port
+}
 
 // setTokenCookie answers a GET that carried the right ?token=: it sets
 // the cookie and redirects to the URL without the token, so that the token
 // leaves the address bar and the history.
 func setTokenCookie(w http.ResponseWriter, r *http.Request, token string) {
 	http.SetCookie(w, &http.Cookie{
-		Name: tokenCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Name: tokenCookie(r), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
 		Secure: r.TLS != nil,
 	})
 	u := *r.URL

@@ -45,9 +45,11 @@ type Options struct {
 // connections open; tokens are compared in
 // constant time. A browser, which cannot send the header on a page load or
 // an EventSource, opens any GET route once with ?token=<token>: the answer
-// sets the token as a cookie (HttpOnly, SameSite=Strict) and redirects to
-// the same URL without it; the cookie then stands for the header on GET
-// and HEAD requests (never on a tool call). A request that reaches a loopback address with a Host
+// sets the token as a cookie (HttpOnly, SameSite=Strict, named after the
+// listener's port: clumsies_token_<port>) and redirects to the same URL
+// without it; the cookie then stands for the header on GET and HEAD
+// requests (never on a tool call). A ?token= comes before the cookie: a
+// right one replaces it, a wrong one gets 401. A request that reaches a loopback address with a Host
 // that is not a loopback name (a DNS-rebinding attack from a browser) gets
 // 403.
 func Handler(opts Options) http.Handler {

@@ -90,6 +90,14 @@ func TestHub_Dashboard(t *testing.T) {
 	if f := fams["clumsies_hub_node_link_up"]; f == nil || len(f.Metric) != 2 {
 		t.Errorf("clumsies_hub_node_link_up: %v, want one per node (2)", f)
 	}
+	// The registry's readability has a name that does not read as a
+	// count of nodes.
+	if f := fams["clumsies_hub_nodes_scrape_success"]; f == nil || len(f.Metric) != 1 || f.Metric[0].GetGauge().GetValue() != 1 {
+		t.Errorf("clumsies_hub_nodes_scrape_success: %v, want one gauge at 1", f)
+	}
+	if fams["clumsies_hub_nodes_up"] != nil {
+		t.Errorf("the hub's /metrics still has clumsies_hub_nodes_up, which reads as a count of nodes")
+	}
 	for _, name := range []string{"clumsies_hub_node_applied_seq", "go_goroutines", "process_cpu_seconds_total"} {
 		if fams[name] == nil {
 			t.Errorf("the hub's /metrics has no %s", name)
@@ -127,6 +135,14 @@ func TestHub_Dashboard(t *testing.T) {
 	want := fmt.Sprintf("%s of %s of their constraints", thousands(stats.Coverage.ConstraintsReferred), thousands(stats.Coverage.Constraints))
 	if got := pg.text(`document.querySelector('[data-field="constraint-coverage"]').textContent`); !strings.HasPrefix(got, want) {
 		t.Errorf("hub page: constraint coverage %q, want %q", got, want)
+	}
+	// The daily trend has a point for each of the 90 days, quiet ones
+	// included, and the chart a slot (two bars) for each.
+	if len(stats.Trend) != 90 {
+		t.Errorf("hub stats: %d trend points, want one for each of the 90 days", len(stats.Trend))
+	}
+	if n := pg.number(`document.querySelector("svg.chart").querySelectorAll("rect").length`); n != 2*90 {
+		t.Errorf("hub page: the trend chart has %d bars, want 180 (90 days, 2 series)", n)
 	}
 	if n := pg.number(`document.querySelectorAll("[data-node]").length`); n != 1 {
 		t.Errorf("hub page: %d nodes shown, want team blue's 1", n)
@@ -207,4 +223,52 @@ func TestHub_DashboardReview(t *testing.T) {
 	// The queue lists the reviews still open.
 	waitFor(t, "the review accepted", func() bool { return len(reviews(t, hp)) == 0 })
 	pg.wait(`document.querySelectorAll("[data-review]").length === 0`)
+}
+
+// TestHub_DashboardToken checks what the hub's page does with ?token=: a
+// token it does not know gets 401 and no cookie, a member's is kept in an
+// HttpOnly cookie, Secure once the hub's public URL is https; and every
+// answer carries nosniff, frame-ancestors 'none' and a Referrer-Policy.
+func TestHub_DashboardToken(t *testing.T) {
+	hp := newHub(t)
+	member := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "blue"))
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	open := func(path string) *http.Response {
+		t.Helper()
+		resp, err := noFollow.Get(hp.api + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if resp := open("/?token=not-a-token"); resp.StatusCode != http.StatusUnauthorized || len(resp.Cookies()) != 0 {
+		t.Errorf("/?token= of a token the hub does not know: %d, cookies %v; want 401 and none", resp.StatusCode, resp.Cookies())
+	}
+	resp := open("/?token=" + member)
+	if c := resp.Cookies(); resp.StatusCode != http.StatusSeeOther || len(c) != 1 || c[0].Value != member || !c[0].HttpOnly || c[0].Secure {
+		t.Errorf("/?token= of a member: %d, cookies %v; want 303 and the token in an HttpOnly cookie, not Secure over http", resp.StatusCode, c)
+	}
+	for _, path := range []string{"/", "/assets/app.js", "/api/health", "/api/stats"} {
+		h := open(path).Header
+		if h.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") || h.Get("Referrer-Policy") == "" {
+			t.Errorf("%s: X-Content-Type-Options %q, Content-Security-Policy %q, Referrer-Policy %q; want nosniff, frame-ancestors 'none' and a policy",
+				path, h.Get("X-Content-Type-Options"), h.Get("Content-Security-Policy"), h.Get("Referrer-Policy"))
+		}
+	}
+
+	// Behind an https front (http_url), the cookie is Secure.
+	hp.stop()
+	conf := filepath.Join(hp.dir, "hub.toml")
+	b, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, []byte(strings.Replace(string(b), `# http_url = "https://hub.example"`, `http_url = "https://hub.example"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hp.start(t)
+	if c := open("/?token=" + member).Cookies(); len(c) != 1 || !c[0].Secure {
+		t.Errorf("/?token= of a member at a hub whose public URL is https: cookies %v, want one Secure", c)
+	}
 }

@@ -102,7 +102,7 @@ func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
 	}
 	defer h.Close()
 	fmt.Fprintf(c.m.Stderr, "clumsies: hub %s serving: leaf links at %s, API at http://%s\n", cfg.Name, cfg.Leaf, ln.Addr())
-	return web.Serve(ctx, ln, hubRoutes(h, token, logger))
+	return web.Serve(ctx, ln, hubRoutes(h, token, strings.HasPrefix(cfg.APIURL(), "https://"), logger))
 }
 
 // hubFolderHere reports whether the current folder is a hub's (holds
@@ -128,13 +128,20 @@ func hubFolderAPI(dir string, withToken bool) (url, token string, err error) {
 }
 
 // hubRoutes is the hub's HTTP front: its API under /api/, its metrics at
-// /metrics (admin token) and the team's dashboard at /.
-func hubRoutes(h *hub.Hub, adminToken string, logger *slog.Logger) http.Handler {
+// /metrics (admin token) and the team's dashboard at /, every answer
+// hardened against sniffing, framing and referrers. secure marks the
+// dashboard's cookie Secure (the hub's public URL is https).
+func hubRoutes(h *hub.Hub, adminToken string, secure bool, logger *slog.Logger) http.Handler {
+	admin := sha256.Sum256([]byte(adminToken))
+	known := func(token string) bool {
+		sum := sha256.Sum256([]byte(token))
+		return subtle.ConstantTimeCompare(sum[:], admin[:]) == 1 || h.KnownToken(token)
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", hub.Handler(h, adminToken))
 	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger)))
-	mux.Handle("/", ui.HubHandler(hubwire.TokenCookie))
-	return mux
+	mux.Handle("/", ui.HubHandler(ui.HubOptions{Cookie: hubwire.TokenCookie, Known: known, Secure: secure}))
+	return ui.Hardened(mux)
 }
 
 // adminOnly lets a request through only with the admin token as its

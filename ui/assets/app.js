@@ -72,7 +72,8 @@ function table(head, rows, opts) {
 }
 
 // barChart draws bars per day: series is [{key, class, label}], days the
-// API's day rows. Only the last maxDays days with data are drawn.
+// API's day rows, one per day (the API fills the quiet ones with zeros).
+// Only the last maxDays days are drawn.
 // chartWidth is the width of the page's panels, so that a chart is drawn
 // at the size it is shown and its text stays legible on a phone.
 function chartWidth() {
@@ -117,8 +118,7 @@ function hbars(items) {
   const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-chart": "constraints"});
   items.forEach((x, i) => {
     const w = (W - L - 60) * x.value / top;
-    const fit = Math.floor(L / 7);
-    const label = x.label.length > fit ? x.label.slice(0, fit - 1) + "…" : x.label;
+    const label = shorten(x.label, Math.floor(L / 7));
     svg.append(s("text", {x: L - 8, y: i * rowH + 17, "text-anchor": "end"}, label),
       s("rect", {class: x.value ? "bar" : "bar2", x: L, y: i * rowH + 5, width: Math.max(w, 2), height: rowH - 10},
         s("title", {}, `${x.label}: ${num(x.value)} refs`)),
@@ -126,6 +126,36 @@ function hbars(items) {
   });
   return svg;
 }
+
+// shorten fits text in n characters, keeping its end: constraint ids
+// differ at the end ("Steps/1", "Steps/2"), so a cut label must too.
+function shorten(text, n) {
+  if (text.length <= n) return text;
+  const slash = text.lastIndexOf("/");
+  const tail = slash >= 0 && text.length - slash < n - 1 ? text.slice(slash) : text.slice(-Math.ceil((n - 1) / 2));
+  return text.slice(0, Math.max(0, n - 1 - tail.length)) + "…" + tail;
+}
+
+// fitTables makes the tables under root fit their panel: each scrolls
+// sideways in a box of its own, with a cue above it when it does (a phone
+// shows no scroll bar), and a cell of long text shows it whole as its
+// title (CSS wraps long paths and cuts hashes).
+function fitTables(root) {
+  for (const t of root.querySelectorAll("table")) {
+    let box = t.parentElement;
+    if (!box.classList.contains("scroller")) {
+      box = h("div", {class: "scroller"});
+      t.replaceWith(box);
+      box.append(t);
+    }
+    for (const td of t.querySelectorAll("td")) if (!td.title && td.textContent.length > 30) td.title = td.textContent;
+    const wide = box.scrollWidth > box.clientWidth + 1;
+    const cue = box.previousElementSibling && box.previousElementSibling.classList.contains("scroll-cue") ? box.previousElementSibling : null;
+    if (wide && !cue) box.before(h("div", {class: "scroll-cue", "aria-hidden": "true"}, "scroll sideways for more →"));
+    if (!wide && cue) cue.remove();
+  }
+}
+window.addEventListener("resize", () => fitTables(document.getElementById("app")));
 
 // ---- pages ----
 
@@ -162,14 +192,17 @@ pages.overview = {
 };
 
 function ruleList(rules, name) {
-  if (!rules.length) return h("p", {class: "empty"}, "No rules published yet.");
+  if (!rules.length) return h("p", {class: "empty", "data-next": ""}, "No rules published yet: write markdown files under ",
+    h("code", {}, ".clumsies/rules/"), " and run ", h("code", {}, "clumsies publish"), " (a running ", h("code", {}, "clumsies serve"),
+    " publishes them by itself).");
   return table([{label: "rule"}, {label: "refs", num: 1}], rules.map((r) =>
     h("tr", {class: r.refs ? "" : "never", "data-rule": r.id}, h("td", {}, ruleLink(r.id, r.path), " ", h("span", {class: "tag"}, r.kind)),
       h("td", {class: "num"}, num(r.refs)))), {name});
 }
 
 function sessionTable(list) {
-  if (!list.length) return h("p", {class: "empty"}, "No sessions yet.");
+  if (!list.length) return h("p", {class: "empty", "data-next": ""}, "No sessions yet: wire an agent host with ",
+    h("code", {}, "clumsies adapt claude-code"), " (or codex, cursor, gemini-cli, ...) and start it in this folder; its first tool call opens a session.");
   return table([{label: "session"}, {label: "last event"}, {label: "calls", num: 1}, {label: "refs", num: 1}, {label: "reports", num: 1}],
     list.map((x) => h("tr", {"data-session": x.id}, h("td", {}, sessionLink(x.id), x.setUp ? null : [" ", h("span", {class: "tag warn"}, "no setup")]),
       h("td", {class: "muted"}, when(x.last)), h("td", {class: "num"}, num(x.calls)), h("td", {class: "num"}, num(x.refs)),
@@ -184,7 +217,7 @@ pages.rules = {
   render(d) {
     const st = this.state;
     const body = h("div", {});
-    const draw = () => body.replaceChildren(this.rows(d.items));
+    const draw = () => { body.replaceChildren(this.rows(d.items)); if (body.isConnected) fitTables(body); };
     const q = h("input", {type: "search", placeholder: "filter by path, name, group", value: st.q, "aria-label": "filter",
       oninput: (e) => { st.q = e.target.value; draw(); }});
     const kind = h("select", {"aria-label": "kind", onchange: (e) => { st.kind = e.target.value; draw(); }},
@@ -211,8 +244,13 @@ pages.rules = {
       a.path.localeCompare(b.path));
     const shown = list.slice(0, RULE_LIMIT);
     const head = [["path", "path"], ["kind", "kind"], ["refs", "refs", 1], ["constraints", "constraints", 1], ["unusedConstraints", "never applied", 1]];
+    // Each header is a button: Tab reaches it, Enter and Space sort.
     const th = head.map(([k, label, n]) => h("th", {class: `sort ${n ? "num" : ""} ${st.sort === k ? (st.dir > 0 ? "asc" : "desc") : ""}`, "data-sort": k,
-      onclick: () => { st.dir = st.sort === k ? -st.dir : (n ? -1 : 1); st.sort = k; this.redraw(); }}, label));
+      "aria-sort": st.sort === k ? (st.dir > 0 ? "ascending" : "descending") : "none"},
+    h("button", {type: "button", onclick: () => { st.dir = st.sort === k ? -st.dir : (n ? -1 : 1); st.sort = k; st.focus = k; this.redraw(); }}, label)));
+    // The redrawn header keeps the focus of the one pressed.
+    const pressed = th.find((x) => x.dataset.sort === st.focus);
+    if (pressed) requestAnimationFrame(() => { st.focus = null; pressed.querySelector("button").focus(); });
     const rows = shown.map((r) => {
       const never = r.kind !== "context" && r.refs === 0;
       return h("tr", {class: never ? "never" : "", "data-rule": r.id},
@@ -257,7 +295,7 @@ pages.rule = {
             h("td", {}, c.why)))) : null),
       panel("Publish history", table([{label: "seq", num: 1}, {label: "time"}, {label: "path"}, {label: "hash"}],
         d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
-          h("td", {}, p.path), h("td", {class: "mono"}, p.hash))))),
+          h("td", {}, p.path), h("td", {class: "mono hash"}, p.hash))))),
     ];
   },
 };
@@ -406,6 +444,7 @@ async function show(refresh) {
   try {
     const d = await page.load(r.id);
     app.replaceChildren(...[page.render(d)].flat(2).filter(Boolean));
+    fitTables(app);
     document.title = `${page.title} · clumsies`;
     app.dataset.page = r.name;
     app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
@@ -569,6 +608,7 @@ async function showHub() {
   try {
     const d = await hub.load();
     app.replaceChildren(...[hub.render(d)].flat(2).filter(Boolean));
+    fitTables(app);
     status.textContent = "updated " + new Date().toLocaleTimeString();
     status.className = "status on";
   } catch (err) {

@@ -1,0 +1,42 @@
+package ui_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/clumsies/clumsies/events"
+)
+
+// TestBrowser_SortWithTheKeyboard reaches the Rules table's refs header
+// with Tab alone and sorts by it with Enter, in Chromium.
+func TestBrowser_SortWithTheKeyboard(t *testing.T) {
+	b := newBackend(t)
+	ids := []string{"p-00000000000000000000000000000011", "p-00000000000000000000000000000012"}
+	b.publish(t, ids[0], "rules/a.md", "# A\n\n## Do\n\n1. This.\n")
+	b.publish(t, ids[1], "rules/b.md", "# B\n\n## Do\n\n1. That.\n")
+	b.append(t, events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: ids[1], ConstraintID: "Do/1"}}}, time.Now())
+	p := newPage(t, b.serve(t))
+	p.open("/rules", "rules")
+
+	const onRefs = `!!(document.activeElement && document.activeElement.closest("th[data-sort=refs]"))`
+	reached := false
+	for range 40 {
+		if err := chromedp.Do(p.ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+			t.Fatal(err)
+		}
+		if reached = eval[bool](p, onRefs); reached {
+			break
+		}
+	}
+	if !reached {
+		t.Fatalf("40 presses of Tab never reached the refs header (focus on %q)", eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+	}
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(`document.querySelector("th[data-sort=refs].desc") && document.querySelector("[data-table=rules] tbody tr").dataset.rule === "` + ids[1] + `"`)
+	p.wait(onRefs) // the redrawn header has the focus back
+}
