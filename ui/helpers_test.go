@@ -3,20 +3,19 @@ package ui_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http/httptest"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/projections/projectionstest"
 	"github.com/clumsies/clumsies/ui"
 )
 
@@ -32,22 +31,8 @@ type backend struct {
 
 func newBackend(tb testing.TB) *backend {
 	tb.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	log := events.NewMemoryLog()
-	store, err := projections.Open("/projections", projections.Options{FS: vfs.NewMem(), Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		tb.Fatalf("open projections: %v", err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = store.Run(ctx, log)
-	}()
-	tb.Cleanup(func() {
-		cancel()
-		<-done
-		_ = store.Close()
-	})
+	store := projectionstest.Following(tb, log)
 	return &backend{log: log, store: store}
 }
 

@@ -15,13 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
-
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/live"
 	"github.com/clumsies/clumsies/mcp"
-	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/projections/projectionstest"
 	"github.com/clumsies/clumsies/web"
 )
 
@@ -46,22 +44,8 @@ type backend struct {
 
 func newBackend(tb testing.TB) *backend {
 	tb.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	log := events.NewMemoryLog()
-	store, err := projections.Open("/projections", projections.Options{FS: vfs.NewMem(), Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		tb.Fatalf("open projections: %v", err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = store.Run(ctx, log)
-	}()
-	tb.Cleanup(func() {
-		cancel()
-		<-done
-		_ = store.Close()
-	})
+	store := projectionstest.Following(tb, log)
 	b := &backend{log: log, srv: mcp.NewServer(mcp.Config{
 		WorkspaceID: workspaceID,
 		Catalog:     store,
@@ -76,6 +60,7 @@ func newBackend(tb testing.TB) *backend {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	ctx := context.Background()
 	seq, err := log.Append(ctx, ev)
 	if err != nil {
 		tb.Fatal(err)
