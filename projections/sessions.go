@@ -18,7 +18,10 @@ type Session struct {
 	// SetUp reports a successful memsetup: only such sessions are agent
 	// sessions (a call refused before memsetup has none, and a refused
 	// memsetup records its event under the session its connection has).
-	SetUp   bool   `json:"setUp,omitempty"`
+	SetUp bool `json:"setUp,omitempty"`
+	// Hooked reports that a host hook recorded an event of the session;
+	// a session hooked and not set up is seen by hooks only (Kind).
+	Hooked  bool   `json:"hooked,omitempty"`
 	Refs    uint64 `json:"refs"` // refs of successful memref calls
 	Reports uint64 `json:"reports"`
 	Rejects uint64 `json:"rejects"`
@@ -34,11 +37,11 @@ func sessionKey(id string) []byte { return []byte(prefixSession + id) }
 // its own type, so that the API type can change without changing the
 // layout.
 type sessionRow struct {
-	ID      string `json:"id"`
-	First   string `json:"first"`
-	Last    string `json:"last"`
-	Calls   uint64 `json:"calls"`
-	SetUp   bool   `json:"setUp,omitempty"`
+	ID    string `json:"id"`
+	First string `json:"first"`
+	Last  string `json:"last"`
+	Calls uint64 `json:"calls"`
+	events.SessionMarks
 	Refs    uint64 `json:"refs"`
 	Reports uint64 `json:"reports"`
 	Rejects uint64 `json:"rejects"`
@@ -46,7 +49,7 @@ type sessionRow struct {
 
 func (r *sessionRow) session() Session {
 	return Session{
-		ID: r.ID, First: r.First, Last: r.Last, Calls: r.Calls, SetUp: r.SetUp,
+		ID: r.ID, First: r.First, Last: r.Last, Calls: r.Calls, SetUp: r.SetUp, Hooked: r.Hooked,
 		Refs: r.Refs, Reports: r.Reports, Rejects: r.Rejects,
 	}
 }
@@ -60,6 +63,12 @@ type sessionsModel struct {
 
 func newSessionsModel() *sessionsModel {
 	return &sessionsModel{byID: make(map[string]*sessionRow), touched: make(map[string]struct{})}
+}
+
+// Kind is the session's kind (events.SessionKind): set up, seen by
+// hooks only, or neither.
+func (s Session) Kind() events.SessionKind {
+	return events.SessionMarks{SetUp: s.SetUp, Hooked: s.Hooked}.Kind()
 }
 
 func (m *sessionsModel) prefix() string { return prefixSession }
@@ -79,6 +88,7 @@ func (m *sessionsModel) apply(d decoded) {
 		m.byID[ev.SessionID] = s
 	}
 	s.Calls++
+	s.Fold(ev)
 	if t := ev.Time; t != "" {
 		if s.First == "" || t < s.First {
 			s.First = t
@@ -89,8 +99,6 @@ func (m *sessionsModel) apply(d decoded) {
 	}
 	if ev.Outcome == events.OutcomeOK {
 		switch ev.Type {
-		case events.TypeSetup:
-			s.SetUp = true
 		case events.TypeAgentReport:
 			s.Reports++
 		case events.TypeReject:
@@ -119,15 +127,17 @@ func (m *sessionsModel) load(k string, v []byte) error {
 	return nil
 }
 
-// setUp counts the sessions that made a successful memsetup.
-func (m *sessionsModel) setUp() int {
-	n := 0
+// kinds counts the sessions of each kind.
+func (m *sessionsModel) kinds() (setUp, hooksOnly int) {
 	for _, s := range m.byID {
-		if s.SetUp {
-			n++
+		switch s.Kind() {
+		case events.SessionSetUp:
+			setUp++
+		case events.SessionHooksOnly:
+			hooksOnly++
 		}
 	}
-	return n
+	return setUp, hooksOnly
 }
 
 // Sessions returns every session, sorted by the time of its first event,

@@ -21,18 +21,23 @@ func TestStore_Sessions(t *testing.T) {
 		// Calls that never set up a session: not an agent session.
 		l.add(events.TypeSetup, events.FailureData{Message: "conflict"}, inSession("c"), failed("session_conflict"), at("2026-01-01T00:00:10.000Z")),
 		l.add(events.TypeLoad, events.FailureData{Message: "no session"}, inSession("d"), failed("session_required"), at("2026-01-01T00:00:10.000Z")),
+		// Announced by a hook, never set up: seen by hooks only; "a" was
+		// announced too, and set up.
+		l.add(events.TypeSessionStart, events.SessionStartData{Host: "codex"}, inSession("e"), at("2026-01-01T00:00:11.000Z")),
+		l.add(events.TypeSessionStart, events.SessionStartData{Host: "codex"}, inSession("a"), at("2026-01-01T00:00:11.000Z")),
 	)
 	got := s.Sessions()
 	want := []projections.Session{
 		{ID: "b", First: "2026-01-01T00:00:04.000Z", Last: "2026-01-01T00:00:08.000Z", Calls: 6, SetUp: true, Refs: 2, Reports: 1, Rejects: 1},
-		{ID: "a", First: "2026-01-01T00:00:09.000Z", Last: "2026-01-01T00:00:09.000Z", Calls: 1, SetUp: true},
+		{ID: "a", First: "2026-01-01T00:00:09.000Z", Last: "2026-01-01T00:00:11.000Z", Calls: 2, SetUp: true, Hooked: true},
 		{ID: "c", First: "2026-01-01T00:00:10.000Z", Last: "2026-01-01T00:00:10.000Z", Calls: 1},
 		{ID: "d", First: "2026-01-01T00:00:10.000Z", Last: "2026-01-01T00:00:10.000Z", Calls: 1},
+		{ID: "e", First: "2026-01-01T00:00:11.000Z", Last: "2026-01-01T00:00:11.000Z", Calls: 1, Hooked: true},
 	}
 	if jsonOf(got) != jsonOf(want) {
 		t.Errorf("got %s\nwant %s", jsonOf(got), jsonOf(want))
 	}
-	if sum := s.Summary(); sum.Sessions != 2 || sum.Events != 10 || sum.Objects != 1 || sum.Checkpoint != 10 {
-		t.Errorf("got summary %s, want 2 set-up sessions, 10 events, 1 object", jsonOf(sum))
+	if sum := s.Summary(); sum.Sessions != 2 || sum.SessionsHooksOnly != 1 || sum.Events != 12 || sum.Objects != 1 || sum.Checkpoint != 12 {
+		t.Errorf("got summary %s, want 2 set-up sessions, 1 seen by hooks only, 12 events, 1 object", jsonOf(sum))
 	}
 }
