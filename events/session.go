@@ -18,6 +18,17 @@ const (
 	SessionSetUp
 )
 
+// String names the kind as the stats and the API do.
+func (k SessionKind) String() string {
+	switch k {
+	case SessionSetUp:
+		return "setUp"
+	case SessionHooksOnly:
+		return "hooksOnly"
+	}
+	return "other"
+}
+
 // SessionMarks is what the events of one session id say of its kind.
 type SessionMarks struct {
 	SetUp  bool `json:"setUp,omitempty"`  // a successful memsetup bound the id
