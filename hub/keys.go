@@ -12,7 +12,7 @@ import (
 //	bad                                            messages refused (forged or malformed)
 //	e <eventId>                                    an event applied (de-duplication)
 //	n <nodeId>                                     the node's last ledger sequence seen
-//	s <nodeId> <sessionId>                         a session seen
+//	k <nodeId> <sessionId>                         a session seen: its first day and kind (JSON sessionRow)
 //	h <nodeId>                                     the node's chain head (JSON chainHead)
 //	d <nodeId> <seq, 8 bytes big-endian>           the node's chain digest through seq (32 bytes)
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> its path, then
@@ -40,7 +40,7 @@ func keyChainAt(nodeID string, seq uint64) []byte {
 func keyEvent(id string) []byte { return []byte("e" + sep + id) }
 
 func keySession(nodeID, session string) []byte {
-	return []byte("s" + sep + nodeID + sep + session)
+	return []byte("k" + sep + nodeID + sep + session)
 }
 
 func keyPublished(team, ws, rule string) []byte {
@@ -88,12 +88,19 @@ func parseCounter(k []byte) (counter, bool) {
 
 // Metrics the hub projector counts.
 const (
-	metricEvents   = "events"
-	metricRefs     = "refs"     // per rule and constraint
-	metricLoads    = "loads"    // per rule or context item
-	metricSessions = "sessions" // sessions first seen that day
-	metricReports  = "reports"
-	metricRejects  = "rejects"
+	metricEvents = "events"
+	metricRefs   = "refs"  // per rule and constraint
+	metricLoads  = "loads" // per rule or context item
+	// metricSessions counts the sessions set up, first seen that day
+	// (sessionkind.go); the name differs from the "sessions" of older
+	// builds, which counted every session id.
+	metricSessions = "setup"
+	// metricHookSessions counts the sessions hooks saw before any setup,
+	// first seen that day; metricHookSetUp those of them set up since.
+	metricHookSessions = "hooked"
+	metricHookSetUp    = "hookedsetup"
+	metricReports      = "reports"
+	metricRejects      = "rejects"
 	// metricRevRefs counts the refs of a team rule per catalog revision
 	// the agent referred to (the revision in the counter's constraint
 	// field).

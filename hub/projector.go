@@ -307,16 +307,8 @@ func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs ma
 	}
 	count(metricEvents, "", "", 1)
 	if ev.SessionID != "" {
-		k := keySession(nodeID, ev.SessionID)
-		seen, err := has(b, k)
-		if err != nil {
+		if err := countSession(b, counts, at, nodeID, &ev); err != nil {
 			return err
-		}
-		if !seen {
-			if err := b.Set(k, nil, nil); err != nil {
-				return err
-			}
-			count(metricSessions, "", "", 1)
 		}
 	}
 	if ev.Outcome != events.OutcomeOK {

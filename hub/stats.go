@@ -186,6 +186,14 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 				out.Totals.Sessions += n
 				tp.Sessions += n
 				m.Sessions += n
+			case metricHookSessions:
+				out.Totals.SessionsHooksOnly += n
+				tp.SessionsHooksOnly += n
+				m.SessionsHooksOnly += n
+			case metricHookSetUp: // counted on the same day as its metricHookSessions
+				out.Totals.SessionsHooksOnly -= n
+				tp.SessionsHooksOnly -= n
+				m.SessionsHooksOnly -= n
 			case metricReports:
 				out.Totals.Reports += n
 				tp.Reports += n

@@ -11,16 +11,20 @@ const (
 
 // Totals are the sums of a stats answer.
 type Totals struct {
-	Events     uint64 `json:"events"`
-	Refs       uint64 `json:"refs"`
-	Loads      uint64 `json:"loads"`
-	Sessions   uint64 `json:"sessions"`
-	Reports    uint64 `json:"reports"`
-	Rejects    uint64 `json:"rejects"`
-	Workspaces int    `json:"workspaces"`
-	Nodes      int    `json:"nodes"`
-	Members    int    `json:"members"`
-	ActiveDays int    `json:"activeDays"`
+	Events uint64 `json:"events"`
+	Refs   uint64 `json:"refs"`
+	Loads  uint64 `json:"loads"`
+	// Sessions counts the sessions set up (a successful memsetup bound
+	// them); SessionsHooksOnly those a host hook saw that never set up
+	// (events.SessionKind), as the workspace's stats count them.
+	Sessions          uint64 `json:"sessions"`
+	SessionsHooksOnly uint64 `json:"sessionsHooksOnly"`
+	Reports           uint64 `json:"reports"`
+	Rejects           uint64 `json:"rejects"`
+	Workspaces        int    `json:"workspaces"`
+	Nodes             int    `json:"nodes"`
+	Members           int    `json:"members"`
+	ActiveDays        int    `json:"activeDays"`
 }
 
 // RuleStats counts the use of one rule or workflow of one workspace.
@@ -54,23 +58,25 @@ type ConstraintStats struct {
 
 // TrendPoint sums one period.
 type TrendPoint struct {
-	Period   string `json:"period"` // the period's first day, YYYY-MM-DD
-	Events   uint64 `json:"events"`
-	Refs     uint64 `json:"refs"`
-	Loads    uint64 `json:"loads"`
-	Sessions uint64 `json:"sessions"`
-	Reports  uint64 `json:"reports"`
+	Period            string `json:"period"` // the period's first day, YYYY-MM-DD
+	Events            uint64 `json:"events"`
+	Refs              uint64 `json:"refs"`
+	Loads             uint64 `json:"loads"`
+	Sessions          uint64 `json:"sessions"` // set up
+	SessionsHooksOnly uint64 `json:"sessionsHooksOnly"`
+	Reports           uint64 `json:"reports"`
 }
 
 // MemberStats sums one member's events.
 type MemberStats struct {
-	Member     string `json:"member"` // "" for nodes joined without a member
-	Team       string `json:"team"`
-	Events     uint64 `json:"events"`
-	Refs       uint64 `json:"refs"`
-	Sessions   uint64 `json:"sessions"`
-	Reports    uint64 `json:"reports"`
-	ActiveDays int    `json:"activeDays"`
+	Member            string `json:"member"` // "" for nodes joined without a member
+	Team              string `json:"team"`
+	Events            uint64 `json:"events"`
+	Refs              uint64 `json:"refs"`
+	Sessions          uint64 `json:"sessions"` // set up
+	SessionsHooksOnly uint64 `json:"sessionsHooksOnly"`
+	Reports           uint64 `json:"reports"`
+	ActiveDays        int    `json:"activeDays"`
 	// Evidence sums the evidence of the member's sessions.
 	Evidence evidence.Figures `json:"evidence"`
 }
