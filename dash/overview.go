@@ -13,13 +13,16 @@ import (
 // Overview is the API's overview: GET /api/overview.
 type Overview struct {
 	Ledger
-	Events   uint64            `json:"events"`
-	Sessions int               `json:"sessions"` // sessions that set up
-	Refs     uint64            `json:"refs"`
-	Objects  int               `json:"objects"`
-	Drafts   int               `json:"drafts"`
-	Days     []projections.Day `json:"days"`
-	Tools    []Tool            `json:"tools"`
+	Events   uint64 `json:"events"`
+	Sessions int    `json:"sessions"` // sessions set up (events.SessionSetUp)
+	// SessionsHooksOnly counts the sessions a host hook saw that never set
+	// up (events.SessionHooksOnly).
+	SessionsHooksOnly int               `json:"sessionsHooksOnly"`
+	Refs              uint64            `json:"refs"`
+	Objects           int               `json:"objects"`
+	Drafts            int               `json:"drafts"`
+	Days              []projections.Day `json:"days"`
+	Tools             []Tool            `json:"tools"`
 	// MostApplied and LeastApplied are the rules and workflows with the
 	// most and the fewest refs (published ones only), at most TopN each.
 	MostApplied  []RuleRefs     `json:"mostApplied"`
@@ -60,7 +63,7 @@ type SessionBrief struct {
 func overview(src Source, led Ledger) Overview {
 	sum := src.Summary()
 	ov := Overview{
-		Ledger: led, Events: sum.Events, Sessions: sum.Sessions, Objects: sum.Objects, Drafts: sum.Drafts,
+		Ledger: led, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Objects: sum.Objects, Drafts: sum.Drafts,
 		Days: fillDays(src.Days(), time.Now()), Tools: tools(src), MostApplied: []RuleRefs{}, LeastApplied: []RuleRefs{},
 	}
 	for _, d := range ov.Days {

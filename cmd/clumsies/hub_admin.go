@@ -205,8 +205,8 @@ func (c *HubStatsCommand) Run(ctx context.Context, args []string) error {
 
 func printHubStats(w interface{ Write([]byte) (int, error) }, st hubwire.Stats) error {
 	t := st.Totals
-	fmt.Fprintf(w, "%s to %s: %d events, %d refs, %d loads, %d sessions, %d reports; %d workspaces, %d nodes, %d members, %d active days\n",
-		st.From, st.To, t.Events, t.Refs, t.Loads, t.Sessions, t.Reports, t.Workspaces, t.Nodes, t.Members, t.ActiveDays)
+	fmt.Fprintf(w, "%s to %s: %d events, %d refs, %d loads, %d sessions set up (%d more seen by hooks only), %d reports; %d workspaces, %d nodes, %d members, %d active days\n",
+		st.From, st.To, t.Events, t.Refs, t.Loads, t.Sessions, t.SessionsHooksOnly, t.Reports, t.Workspaces, t.Nodes, t.Members, t.ActiveDays)
 	fmt.Fprintf(w, "Coverage: %d of %d published rules referred (%.0f%%), %d of %d of their constraints (%.0f%%), %d unlisted ids referred\n\n",
 		st.Coverage.Referred, st.Coverage.Published, 100*st.Coverage.Ratio,
 		st.Coverage.ConstraintsReferred, st.Coverage.Constraints, 100*st.Coverage.ConstraintRatio, st.Coverage.Unlisted)

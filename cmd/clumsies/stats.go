@@ -21,14 +21,18 @@ type StatsCommand struct {
 // statsJSON is the stable shape of `clumsies stats --json`. Fields may be
 // added; none may change.
 type statsJSON struct {
-	WorkspaceID string        `json:"workspaceId"`
-	Events      uint64        `json:"events"`
-	Sessions    int           `json:"sessions"`
-	Rules       []ruleJSON    `json:"rules"`
-	Tools       []toolJSON    `json:"tools"`
-	Drafts      int           `json:"drafts"`
-	Objects     int           `json:"objects"`
-	SessionList []sessionJSON `json:"sessionList"`
+	WorkspaceID string `json:"workspaceId"`
+	Events      uint64 `json:"events"`
+	// Sessions counts the sessions set up (a successful memsetup bound
+	// them); SessionsHooksOnly those a host hook saw that never set up
+	// (events.SessionKind).
+	Sessions          int           `json:"sessions"`
+	SessionsHooksOnly int           `json:"sessionsHooksOnly"`
+	Rules             []ruleJSON    `json:"rules"`
+	Tools             []toolJSON    `json:"tools"`
+	Drafts            int           `json:"drafts"`
+	Objects           int           `json:"objects"`
+	SessionList       []sessionJSON `json:"sessionList"`
 	// Compliance is what the adapters' hooks show (compliance.go).
 	Compliance complianceJSON `json:"compliance"`
 	// Evidence is what the post-tool hooks show (evidence.go).
@@ -62,6 +66,7 @@ type sessionJSON struct {
 	First   string `json:"first"`
 	Last    string `json:"last"`
 	Calls   uint64 `json:"calls"`
+	Kind    string `json:"kind"` // setUp, hooksOnly or other
 	Refs    uint64 `json:"refs"`
 	Reports uint64 `json:"reports"`
 	Rejects uint64 `json:"rejects"`
@@ -93,7 +98,7 @@ func collectStats(wsID string, s *projections.Store) statsJSON {
 
 func statsOf(wsID string, s node.Stats) statsJSON {
 	sum := s.Summary
-	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, Drafts: sum.Drafts, Objects: sum.Objects,
+	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Drafts: sum.Drafts, Objects: sum.Objects,
 		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Evidence: evidenceOf(s.Evidence)}
 	st.Compliance = complianceOf(s.Compliance, st.Evidence)
 	for _, u := range s.Usage {
@@ -107,14 +112,14 @@ func statsOf(wsID string, s node.Stats) statsJSON {
 		st.Tools = append(st.Tools, toolJSON{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
 	}
 	for _, se := range s.Sessions {
-		st.SessionList = append(st.SessionList, sessionJSON{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
+		st.SessionList = append(st.SessionList, sessionJSON{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
 	}
 	return st
 }
 
 func printStats(w io.Writer, st statsJSON) error {
-	fmt.Fprintf(w, "Workspace %s: %d events, %d sessions, %d published objects, %d drafts\n\n",
-		st.WorkspaceID, st.Events, st.Sessions, st.Objects, st.Drafts)
+	fmt.Fprintf(w, "Workspace %s: %d events, %d sessions set up (%d more seen by hooks only), %d published objects, %d drafts\n\n",
+		st.WorkspaceID, st.Events, st.Sessions, st.SessionsHooksOnly, st.Objects, st.Drafts)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tKIND\tREFS\tCONSTRAINT\tREFS")
 	for _, r := range st.Rules {
