@@ -23,19 +23,19 @@ func (h *Handle) Gate(ctx context.Context, q GateQuery) (projections.Gate, error
 	return mGate.call(ctx, h, q)
 }
 
-// gate catches the read models up with the log, then reads.
+// gate catches the read models up with the log, then reads the items as
+// List does (the team's overlaid) and the session's loads.
 func (o *owner) gate(ctx context.Context, q GateQuery) (projections.Gate, error) {
 	if _, err := o.catchUp(ctx, struct{}{}); err != nil {
 		return projections.Gate{}, err
 	}
-	return read(o, func(s *projections.Store) (projections.Gate, error) {
-		items, err := s.List(ctx, projections.Filter{})
-		if err == nil {
-			items, err = o.n.overlay().List(ctx, items, projections.Filter{}, s)
-		}
-		if err != nil {
-			return projections.Gate{}, err
-		}
-		return projections.GateOf(items, q.Paths, s.SessionLoaded(q.Session)), nil
-	})
+	items, err := o.list(ctx, projections.Filter{})
+	if err != nil {
+		return projections.Gate{}, err
+	}
+	loaded, err := read(o, func(s *projections.Store) ([]string, error) { return s.SessionLoaded(q.Session), nil })
+	if err != nil {
+		return projections.Gate{}, err
+	}
+	return projections.GateOf(items, q.Paths, loaded), nil
 }

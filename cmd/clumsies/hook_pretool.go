@@ -1,16 +1,13 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/clumsies/clumsies/adapt"
-	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
@@ -38,7 +35,7 @@ func (c *HookCommand) preTool(ctx context.Context, h *adapt.Host, guest bool, in
 	if home, _ := os.UserHomeDir(); mode == workspace.EnforceOff || guest && adapt.CopilotHooked(ws.Root, home) {
 		return adapt.Answer{}, nil
 	}
-	paths := gatePaths(ws.Root, in.Dir, in.Files)
+	paths := inside(workspacePaths(ws.Root, in.Dir, in.Files))
 	if len(paths) == 0 {
 		return adapt.Answer{}, nil
 	}
@@ -71,22 +68,6 @@ func (c *HookCommand) preTool(ctx context.Context, h *adapt.Host, guest bool, in
 		return adapt.Answer{Block: true, Reason: msg}, nil
 	}
 	return adapt.Answer{Context: msg}, nil
-}
-
-// gatePaths returns the files as workspace-relative paths, those outside
-// the workspace left out. A relative file is read from the host's folder
-// (hostDir), else from the workspace root.
-func gatePaths(root, hostDir string, files []string) []string {
-	var out []string
-	for _, f := range files {
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(cmp.Or(hostDir, root), f)
-		}
-		if rel, ok := content.WorkspacePath(root, f); ok {
-			out = append(out, rel)
-		}
-	}
-	return out
 }
 
 // gateMessage is what the agent reads: which rules apply, and the exact
