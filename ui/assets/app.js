@@ -466,24 +466,22 @@ function refreshSoon() {
 function follow() {
   const status = document.getElementById("status");
   // The Live page starts with the last 50 events; the others only need to
-  // know that something happened.
-  // Events up to known were on the page when it loaded: only later ones
-  // redraw it.
-  const start = (seq, known) => {
-    const es = new EventSource("/events" + (seq ? "?from=" + seq : ""));
-    es.onopen = () => { status.textContent = "live"; status.className = "status on"; };
-    es.onerror = () => { status.textContent = "reconnecting"; status.className = "status off"; };
-    const on = (msg) => {
-      let e;
-      try { e = JSON.parse(msg.data); } catch (_) { return; }
-      pages.live.event(e, e.seq > known);
-      if (route().name !== "live" && e.seq > known) refreshSoon();
-    };
-    TYPES.forEach((t) => es.addEventListener(t, on));
-    es.onmessage = on;
-    // A page left for another must let go of its stream: a browser keeps
-    // few connections per server, and a kept page would hold one.
-    window.addEventListener("pagehide", () => es.close(), {once: true});
+  // know that something happened. Events up to known were on the page
+  // when it loaded: only later ones redraw it. The stream is shared by
+  // the browser's tabs (live.js), which may hand an event on twice.
+  const start = (from, known) => {
+    let seen = 0;
+    sharedStream({name: "events", types: TYPES, keep: 50,
+      url: () => "/events" + (seen ? "?since=" + seen : from ? "?from=" + from : ""),
+      onStatus: (on) => { status.textContent = on ? "live" : "reconnecting"; status.className = on ? "status on" : "status off"; },
+      onMessage: (type, data) => {
+        let e;
+        try { e = JSON.parse(data); } catch (_) { return; }
+        if (e.seq <= seen) return;
+        seen = e.seq;
+        pages.live.event(e, e.seq > known);
+        if (route().name !== "live" && e.seq > known) refreshSoon();
+      }});
   };
   window.addEventListener("pageshow", (e) => { if (e.persisted) { show(true); follow(); } });
   api("overview").then((d) => start(Math.max(1, d.lastSeq - 49), d.lastSeq)).catch(() => start(0, 0));
@@ -637,11 +635,9 @@ if (document.body.dataset.app === "hub") {
       if (!document.activeElement || !document.activeElement.matches("select")) showHub();
     }, 300);
   };
-  const followHub = () => {
-    const es = new EventSource("/api/team/events");
-    es.addEventListener("changed", again);
-    window.addEventListener("pagehide", () => es.close(), {once: true});
-  };
+  // One stream for all the browser's tabs of the hub (live.js).
+  const followHub = () => sharedStream({name: "team-events", url: () => "/api/team/events", types: ["changed"],
+    onMessage: again, onStatus: () => {}});
   followHub();
   window.addEventListener("pageshow", (e) => { if (e.persisted) { showHub(); followHub(); } });
   setInterval(again, 120000);

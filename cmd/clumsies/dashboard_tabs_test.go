@@ -1,0 +1,80 @@
+package main_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/internal/browser"
+	"github.com/clumsies/clumsies/internal/testbin"
+)
+
+// TestDashboard_EightTabs opens the dashboard in eight tabs of one
+// Chromium, more than the six connections a browser keeps per server:
+// the tabs share one live stream, so the eighth loads its data and
+// follows a new tool call without a reload, and when the tab that holds
+// the stream closes, another takes it over.
+func TestDashboard_EightTabs(t *testing.T) {
+	dir := demoWorkspace(t)
+	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
+	tok := testbin.HTTPToken(t, dir)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	b, err := browser.Start(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var tabs []*page
+	var closers []context.CancelFunc
+	for i := range 8 {
+		tab, closeTab, err := b.Tab()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeTab()
+		closers = append(closers, closeTab)
+		p := &page{tb: t, ctx: tab, b: b, base: base}
+		path := "/"
+		if i == 0 {
+			path = "/?token=" + tok
+		}
+		// A tab that cannot get a connection never ends loading: bound
+		// the navigation, so that the test fails instead of hanging.
+		nav, stop := context.WithTimeout(tab, 90*time.Second)
+		err = chromedp.Do(nav, chromedp.Navigate(base+path))
+		stop()
+		if err != nil {
+			t.Fatalf("tab %d: open %s: %v", i+1, path, err)
+		}
+		p.waitPage("overview")
+		tabs = append(tabs, p)
+	}
+	last := tabs[7]
+	var ov dash.Overview
+	getJSON(t, base, "/api/overview", tok, &ov)
+	last.wait(`document.querySelector('[data-figure="events"]').textContent === ` + strconv.Quote(thousands(ov.Events)))
+	last.text(`String(window.__sameDocument = true)`)
+
+	cs := mcpSession(t, base, tok, "dashboard-tabs-1")
+	callTool(t, cs, "memdisc", map[string]any{"query": "tabs"})
+	getJSON(t, base, "/api/overview", tok, &ov)
+	last.wait(`document.querySelector('[data-figure="events"]').textContent === ` + strconv.Quote(thousands(ov.Events)))
+	if last.text(`String(window.__sameDocument === true)`) != "true" {
+		t.Errorf("tab 8: the page reloaded to show the new event")
+	}
+
+	// The first tab holds the stream; closed, the others go on following.
+	closers[0]()
+	callTool(t, cs, "memdisc", map[string]any{"query": "after the first tab"})
+	getJSON(t, base, "/api/overview", tok, &ov)
+	last.wait(`document.querySelector('[data-figure="events"]').textContent === ` + strconv.Quote(thousands(ov.Events)))
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Fatalf("console errors: %q", errs)
+	}
+}
