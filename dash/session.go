@@ -71,6 +71,9 @@ type Session struct {
 	// MaxTimeline of them; Older is set when older ones were left out.
 	Timeline []TimelineEntry `json:"timeline"`
 	Older    bool            `json:"older"`
+	// Rules names, by id, the published rules the timeline and the
+	// evidence mention (loads, refs, edits in scope).
+	Rules map[string]RuleName `json:"rules"`
 }
 
 func sessions(src Source) Sessions {
@@ -118,6 +121,9 @@ func session(ctx context.Context, src Source, evs Events, id string) (Session, e
 			return Session{}, fmt.Errorf("read the events of session %s: %w", id, err)
 		}
 		out.Timeline = append(out.Timeline, timelineEntry(ev))
+	}
+	if out.Rules, err = ruleNames(src, out.Timeline, out.Evidence); err != nil {
+		return Session{}, fmt.Errorf("read the rules of session %s: %w", id, err)
 	}
 	return out, nil
 }

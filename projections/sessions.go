@@ -14,7 +14,11 @@ type Session struct {
 	ID    string `json:"id"`
 	First string `json:"first"` // earliest event time (events.TimeLayout)
 	Last  string `json:"last"`  // latest event time
-	Calls uint64 `json:"calls"` // events of the session, failed calls included
+	// Calls counts the session's tool calls, failed ones included; Hooks
+	// the events its host's hooks recorded (session starts, prompts,
+	// blocked stops, file edits), which are no tool calls.
+	Calls uint64 `json:"calls"`
+	Hooks uint64 `json:"hooks"`
 	// SetUp reports a successful memsetup: only such sessions are agent
 	// sessions (a call refused before memsetup has none, and a refused
 	// memsetup records its event under the session its connection has).
@@ -41,6 +45,7 @@ type sessionRow struct {
 	First string `json:"first"`
 	Last  string `json:"last"`
 	Calls uint64 `json:"calls"`
+	Hooks uint64 `json:"hooks"`
 	events.SessionMarks
 	Refs    uint64 `json:"refs"`
 	Reports uint64 `json:"reports"`
@@ -49,7 +54,7 @@ type sessionRow struct {
 
 func (r *sessionRow) session() Session {
 	return Session{
-		ID: r.ID, First: r.First, Last: r.Last, Calls: r.Calls, SetUp: r.SetUp, Hooked: r.Hooked,
+		ID: r.ID, First: r.First, Last: r.Last, Calls: r.Calls, Hooks: r.Hooks, SetUp: r.SetUp, Hooked: r.Hooked,
 		Refs: r.Refs, Reports: r.Reports, Rejects: r.Rejects,
 	}
 }
@@ -73,7 +78,9 @@ func (s Session) Kind() events.SessionKind {
 
 func (m *sessionsModel) prefix() string { return prefixSession }
 
-// apply counts an event for its session, whatever its outcome. Setups,
+// apply counts an event for its session, whatever its outcome: a tool
+// call as a call, a hook's event as a hook (other events, reviews, count
+// in neither but move its times). Setups,
 // reports, rejects and refs count only successful calls. Times are
 // compared as strings: events.TimeLayout is fixed-width UTC, so that is
 // chronological.
@@ -87,7 +94,12 @@ func (m *sessionsModel) apply(d decoded) {
 		s = &sessionRow{ID: ev.SessionID}
 		m.byID[ev.SessionID] = s
 	}
-	s.Calls++
+	switch {
+	case ev.Type.IsTool():
+		s.Calls++
+	case ev.Type.IsHook():
+		s.Hooks++
+	}
 	s.Fold(ev)
 	if t := ev.Time; t != "" {
 		if s.First == "" || t < s.First {

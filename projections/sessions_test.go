@@ -7,6 +7,8 @@ import (
 	"github.com/clumsies/clumsies/projections"
 )
 
+// TestStore_Sessions folds the events of five sessions: calls count the
+// tool calls, failed ones included, and hooks the hooks' events apart.
 func TestStore_Sessions(t *testing.T) {
 	l, s := newLedger(t), openMem(t)
 	apply(t, s,
@@ -29,10 +31,10 @@ func TestStore_Sessions(t *testing.T) {
 	got := s.Sessions()
 	want := []projections.Session{
 		{ID: "b", First: "2026-01-01T00:00:04.000Z", Last: "2026-01-01T00:00:08.000Z", Calls: 6, SetUp: true, Refs: 2, Reports: 1, Rejects: 1},
-		{ID: "a", First: "2026-01-01T00:00:09.000Z", Last: "2026-01-01T00:00:11.000Z", Calls: 2, SetUp: true, Hooked: true},
+		{ID: "a", First: "2026-01-01T00:00:09.000Z", Last: "2026-01-01T00:00:11.000Z", Calls: 1, Hooks: 1, SetUp: true, Hooked: true},
 		{ID: "c", First: "2026-01-01T00:00:10.000Z", Last: "2026-01-01T00:00:10.000Z", Calls: 1},
 		{ID: "d", First: "2026-01-01T00:00:10.000Z", Last: "2026-01-01T00:00:10.000Z", Calls: 1},
-		{ID: "e", First: "2026-01-01T00:00:11.000Z", Last: "2026-01-01T00:00:11.000Z", Calls: 1, Hooked: true},
+		{ID: "e", First: "2026-01-01T00:00:11.000Z", Last: "2026-01-01T00:00:11.000Z", Hooks: 1, Hooked: true},
 	}
 	if jsonOf(got) != jsonOf(want) {
 		t.Errorf("got %s\nwant %s", jsonOf(got), jsonOf(want))

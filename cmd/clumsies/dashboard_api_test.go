@@ -110,8 +110,8 @@ func TestDashboard_API(t *testing.T) {
 	for _, s := range sessions.Items {
 		var one dash.Session
 		getJSON(t, base, "/api/sessions/"+url.PathEscape(s.ID), tok, &one)
-		if uint64(len(one.Timeline)) != s.Calls {
-			t.Errorf("session %s: %d timeline entries, want its %d events", s.ID, len(one.Timeline), s.Calls)
+		if uint64(len(one.Timeline)) != s.Calls+s.Hooks {
+			t.Errorf("session %s: %d timeline entries, want its %d calls and %d hook events", s.ID, len(one.Timeline), s.Calls, s.Hooks)
 		}
 	}
 	var drafts dash.Drafts

@@ -122,7 +122,7 @@ func stopHook(t *testing.T, dir, id string, active bool) bool {
 // complianceOf reads the compliance of session id from `stats --json`.
 // Stats read the projections, which apply evidence-only events (memsetup,
 // agentreport) shortly after answering: it waits until the session shows
-// calls as many events as want.
+// calls and hooks as many events as want.
 func complianceOf(t *testing.T, dir, id string, events float64) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
@@ -139,7 +139,7 @@ func complianceOf(t *testing.T, dir, id string, events float64) map[string]any {
 		seen := 0.0
 		for _, s := range st.SessionList {
 			if s["id"] == id {
-				seen = s["calls"].(float64)
+				seen = s["calls"].(float64) + s["hooks"].(float64)
 			}
 		}
 		for _, s := range st.Compliance.Sessions {

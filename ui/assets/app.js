@@ -310,14 +310,16 @@ pages.sessions = {
   },
 };
 
-function detail(e) {
+// detail shows what event e did; name(id) is the path of a rule it
+// mentions (the id when the rule is not published).
+function detail(e, name) {
   const d = e.data || {};
   if (e.outcome === "error") return [h("span", {class: "tag bad"}, e.errorCode || "error"), " ", d.message || ""];
   switch (e.type) {
     case "attest.refer":
-      return (d.refs || []).map((r) => h("div", {}, ruleLink(r.ruleId, r.name || r.ruleId), " ", h("span", {class: "mono"}, r.constraintId),
+      return (d.refs || []).map((r) => h("div", {}, ruleLink(r.ruleId, name(r.ruleId)), " ", h("span", {class: "mono"}, r.constraintId),
         r.reason ? " — " + r.reason : ""));
-    case "attest.load": return (d.items || []).map((x) => h("span", {}, ruleLink(x.id), " "));
+    case "attest.load": return (d.items || []).map((x) => h("span", {}, ruleLink(x.id, name(x.id)), " "));
     case "attest.discover": return [d.query ? `“${d.query}” ` : "", `${num(d.count)} of ${num(d.total)} items`];
     case "attest.agent_report": return d.summary || "";
     case "attest.reject": return d.reason || "";
@@ -325,7 +327,7 @@ function detail(e) {
     case "attest.stop_blocked": return `stop blocked (${d.blocks} of ${d.limit})`;
     case "attest.session_start": return `${d.host || ""} ${d.source || ""}`;
     case "attest.file_edit": return [h("span", {class: "mono"}, (d.paths || []).join(" ")), " by ", d.tool || "",
-      (d.rules || []).length ? [" · in scope: ", d.rules.map((id) => h("span", {}, ruleLink(id), " "))] : ""];
+      (d.rules || []).length ? [" · in scope: ", d.rules.map((id) => h("span", {}, ruleLink(id, name(id)), " "))] : ""];
   }
   if (e.type.startsWith("attest.draft.")) return [d.op || e.type.slice(13), " ", d.path || d.id || ""];
   return e.dataOmitted ? "payload too large for the timeline; see the ledger" : "";
@@ -336,9 +338,10 @@ pages.session = {
   async load(id) { return api("sessions/" + encodeURIComponent(id)); },
   render(d) {
     const c = d.compliance, ev = d.evidence;
+    const name = (id) => (d.rules && d.rules[id] ? d.rules[id].path : id);
     return [
       h("h1", {}, "Session ", h("span", {class: "mono"}, d.id)),
-      h("div", {class: "cards"}, card("calls", num(d.calls), "calls"), card("refs", num(d.refs), "refs"),
+      h("div", {class: "cards"}, card("tool calls", num(d.calls), "calls"), card("hook events", num(d.hooks), "hooks"), card("refs", num(d.refs), "refs"),
         card("reports", num(d.reports), "reports"), card("rejections", num(d.rejects), "rejects"),
         c ? card("prompts answered", `${num(c.answered)} / ${num(c.prompts)}`, "answered") : null,
         c ? card("stops blocked", num(c.stopsBlocked), "stopsBlocked") : null),
@@ -349,7 +352,7 @@ pages.session = {
         h("div", {class: "cards"}, card("claims without evidence", num(ev.unsupported), "unsupported")),
         ev.rules.length ? table([{label: "rule"}, {label: "edits in scope", num: 1}, {label: "before load", num: 1}, {label: "loaded"},
           {label: "refs", num: 1}, {label: "without evidence"}],
-          ev.rules.map((r) => h("tr", {"data-rule": r.id}, h("td", {}, ruleLink(r.id)), h("td", {class: "num"}, num(r.inScope)),
+          ev.rules.map((r) => h("tr", {"data-rule": r.id}, h("td", {}, ruleLink(r.id, name(r.id))), h("td", {class: "num"}, num(r.inScope)),
             h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {}, r.loaded ? "yes" : "no"), h("td", {class: "num"}, num(r.refs)),
             h("td", {}, r.unsupported ? h("span", {class: "tag bad"}, `${r.unsupported}: ${r.why}`) : "")))) : null) : null,
       panel("Timeline", d.older ? h("p", {class: "muted"}, "Older events are left out.") : null,
@@ -357,7 +360,7 @@ pages.session = {
           h("li", {class: e.outcome === "error" ? "error" : e.type === "attest.refer" ? "refer" : "", "data-seq": e.seq},
             h("div", {class: "head"}, h("b", {}, e.type), e.tool ? h("span", {class: "tag"}, e.tool) : null,
               h("span", {class: "muted"}, when(e.time)), e.durationUs ? h("span", {class: "muted"}, dur(e.durationUs)) : null),
-            h("div", {class: "detail"}, detail(e)))))),
+            h("div", {class: "detail"}, detail(e, name)))))),
     ];
   },
 };

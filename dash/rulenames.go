@@ -1,0 +1,72 @@
+package dash
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// RuleName is how a page names a published rule it mentions by id.
+type RuleName struct {
+	Path string       `json:"path"`
+	Kind content.Kind `json:"kind"`
+}
+
+// mentioned are the rule ids an event of a timeline names: the rules of
+// a ref, the items of a load, the rules in scope of a file edit.
+type mentioned struct {
+	Refs []struct {
+		RuleID string `json:"ruleId"`
+	} `json:"refs"`
+	Items []struct {
+		ID string `json:"id"`
+	} `json:"items"`
+	Rules []string `json:"rules"`
+}
+
+// ruleNames names the published rules that timeline and evidence
+// mention, by id. An id that is not published (removed since, or the
+// meta prompt) has no name: the page shows the id.
+func ruleNames(src Source, timeline []TimelineEntry, evidence *projections.SessionEvidence) (map[string]RuleName, error) {
+	var ids []string
+	for _, e := range timeline {
+		if e.Type != events.TypeRefer && e.Type != events.TypeLoad && e.Type != events.TypeFileEdit || len(e.Data) == 0 {
+			continue
+		}
+		var m mentioned
+		if json.Unmarshal(e.Data, &m) != nil {
+			continue // a failed call's payload: no ids
+		}
+		for _, r := range m.Refs {
+			ids = append(ids, r.RuleID)
+		}
+		for _, it := range m.Items {
+			ids = append(ids, it.ID)
+		}
+		ids = append(ids, m.Rules...)
+	}
+	if evidence != nil {
+		for _, r := range evidence.Rules {
+			ids = append(ids, r.ID)
+		}
+	}
+	names := make(map[string]RuleName)
+	for _, id := range ids {
+		if _, ok := names[id]; ok || id == "" {
+			continue
+		}
+		o, err := src.Object(id)
+		switch {
+		case errors.Is(err, projections.ErrNotFound):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("name rule %s: %w", id, err)
+		}
+		names[id] = RuleName{Path: o.Path, Kind: o.Kind}
+	}
+	return names, nil
+}
