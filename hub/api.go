@@ -60,6 +60,8 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("GET /api/reviews/{id}", a.review)
 	mux.HandleFunc("POST /api/reviews/{id}/accept", a.accept)
 	mux.HandleFunc("POST /api/reviews/{id}/decline", a.decline)
+	mux.HandleFunc("GET /api/reviews/{id}/diff", a.reviewDiff)
+	mux.HandleFunc("GET /api/me", a.me)
 	mux.HandleFunc("GET /api/team/nodes", a.teamNodes)
 	mux.HandleFunc("GET /api/team/events", a.teamEvents)
 	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {

@@ -170,9 +170,11 @@ func TestHub_Dashboard(t *testing.T) {
 	}
 }
 
-// TestHub_DashboardReview accepts a team draft from the hub's dashboard in
-// a browser, with a reviewer's token; a member without review rights sees
-// the queue and is refused.
+// TestHub_DashboardReview reviews a team draft from the hub's dashboard
+// in a browser: a member without review rights sees the queue with the
+// draft's diff against the revision it was made on, and no actions; a
+// reviewer sees the same diff, and Accept asks to confirm before the hub
+// accepts it.
 func TestHub_DashboardReview(t *testing.T) {
 	hp := newHub(t)
 	tree := writeTree(t, map[string]string{"rules/team/STYLE.md": teamRule})
@@ -201,28 +203,43 @@ func TestHub_DashboardReview(t *testing.T) {
 	}
 	defer closeTab()
 	pg := &page{tb: t, ctx: tab, b: br, base: hp.api}
+	const added = `[...document.querySelectorAll("[data-review] [data-diff] div.a")].map((d) => d.textContent).join("\n")`
 
-	// A member sees the queue; its accept is refused and the page says so.
+	// A member sees the queue and the diff, and no action.
 	pg.open("/?token="+member, "team")
-	pg.wait(`document.querySelectorAll("[data-review]").length === 1`)
+	pg.wait(`document.querySelectorAll("[data-review]").length === 1 && document.querySelector("[data-reviews]").dataset.ready !== undefined`)
+	if got := pg.text(added); got != "+- and log them once" {
+		t.Errorf("member: the diff adds %q, want the one line the draft adds", got)
+	}
+	if n := pg.number(`document.querySelectorAll("[data-review] button").length`); n != 0 {
+		t.Errorf("member: %d review buttons shown to a member who cannot review", n)
+	}
+	if pg.number(`document.querySelectorAll("[data-review] [data-no-review]").length`) != 1 {
+		t.Errorf("member: the queue does not say who can review")
+	}
+
+	// A reviewer sees the diff; Accept asks first, then the hub accepts.
+	pg.open("/?token="+reviewer, "team")
+	pg.wait(`document.querySelectorAll("[data-review]").length === 1 && document.querySelector("[data-reviews]").dataset.ready !== undefined`)
+	if got := pg.text(added); got != "+- and log them once" {
+		t.Errorf("reviewer: the diff adds %q, want the one line the draft adds", got)
+	}
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=accept]`))); err != nil {
 		t.Fatal(err)
 	}
-	pg.wait(`!!document.querySelector("[data-review] .err")`)
+	pg.wait(`!document.querySelector("[data-review] [data-confirm]").hidden`)
 	if got := reviews(t, hp); len(got) != 1 || got[0].Status != "in_review" {
-		t.Fatalf("a member's accept changed the review: %+v", got)
+		t.Fatalf("one click on Accept changed the review: %+v", got)
 	}
-	br.Errors() // the refused POST is logged by the browser as a failed request
-
-	// A reviewer accepts it.
-	pg.open("/?token="+reviewer, "team")
-	pg.wait(`document.querySelectorAll("[data-review]").length === 1`)
-	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=accept]`))); err != nil {
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=confirm]`))); err != nil {
 		t.Fatal(err)
 	}
 	// The queue lists the reviews still open.
 	waitFor(t, "the review accepted", func() bool { return len(reviews(t, hp)) == 0 })
 	pg.wait(`document.querySelectorAll("[data-review]").length === 0`)
+	if errs := br.Errors(); len(errs) > 0 {
+		t.Fatalf("console errors: %q", errs)
+	}
 }
 
 // TestHub_DashboardToken checks what the hub's page does with ?token=: a

@@ -575,34 +575,7 @@ function hubEvidence(e, members) {
       h("td", {}, m.team), h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported))))) : null);
 }
 
-// reviewQueue lists the drafts waiting for review, each with accept and
-// decline (reviewers and the admin only: the hub refuses anyone else and
-// the page says why).
-function reviewQueue(reviews) {
-  const open = reviews.filter((r) => r.status === "in_review");
-  if (!open.length) return h("p", {class: "empty", "data-reviews": 0}, "No draft waits for review.");
-  return h("div", {"data-reviews": open.length}, open.map((r) => {
-    const msg = h("span", {class: "muted"});
-    const reason = h("input", {type: "text", placeholder: "reason to decline", "aria-label": "reason"});
-    const act = async (verb, body) => {
-      msg.textContent = "…";
-      try {
-        const resp = await fetch(`/api/reviews/${encodeURIComponent(r.id)}/${verb}`, {method: "POST",
-          headers: {"Content-Type": "application/json", "X-Clumsies-Dashboard": "1"}, body: JSON.stringify(body || {})});
-        const out = await resp.json().catch(() => ({}));
-        if (!resp.ok) throw new Error(out.error || resp.statusText);
-        msg.textContent = out.status;
-        showHub();
-      } catch (err) { msg.textContent = String(err.message || err); msg.className = "err"; }
-    };
-    return h("div", {class: "panel", "data-review": r.id},
-      h("div", {}, h("b", {}, r.newPath ? `${r.path} → ${r.newPath}` : r.path || r.draftId), " ", h("span", {class: "tag"}, r.op), " ",
-        h("span", {class: "tag"}, r.team), " ", h("span", {class: "muted"}, `by ${r.member || r.node} · ${when(r.submitted)}`)),
-      r.description ? h("p", {}, r.description) : null,
-      h("div", {class: "filters"}, h("button", {type: "button", "data-act": "accept", onclick: () => act("accept")}, "Accept"),
-        reason, h("button", {type: "button", "data-act": "decline", onclick: () => act("decline", {reason: reason.value})}, "Decline"), msg));
-  }));
-}
+// reviewQueue is in hubreview.js.
 
 async function showHub() {
   const app = document.getElementById("app");
