@@ -81,8 +81,8 @@ soak: build ## kill serve processes (owners and others) under load for ROUNDS ro
 	$(GO) run ./internal/soak -bin $(BIN) -rounds $(ROUNDS)
 
 .PHONY: screenshots
-screenshots: browser-deps ## the dashboard's pages at laptop and phone width into docs/screenshots (needs chromium)
-	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestDashboard_Browser|TestHub_Dashboard' ./cmd/clumsies
+screenshots: browser-deps ## the dashboards of a 45-day history and its hub, laptop and phone, into docs/screenshots (needs chromium)
+	CLUMSIES_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run 'TestScreenshots$$' -v ./cmd/clumsies
 
 .PHONY: interop-deps
 CHROMIUM ?= /usr/bin/chromium

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -170,8 +169,7 @@ func (p *page) shoot(dir, name string, width, height int64) {
 // workspace in a real headless Chromium (one browser for all): no console
 // error, the figures the API gives, links that lead to the right page, and
 // new tool calls that appear on the open Live and Overview pages without a
-// reload. With CLUMSIES_SCREENSHOTS=DIR it also writes each page at laptop
-// and phone width into DIR (`make screenshots`).
+// reload. TestScreenshots shoots the pages for `make screenshots`.
 func TestDashboard_Browser(t *testing.T) {
 	dir := demoWorkspace(t)
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
@@ -302,10 +300,6 @@ func TestDashboard_Browser(t *testing.T) {
 		t.Errorf("drafts: no diff lines shown")
 	}
 
-	if shots := os.Getenv("CLUMSIES_SCREENSHOTS"); shots != "" {
-		screenshots(t, p, shots, top.ID, sid)
-	}
-
 	// Live: a new tool call appears without a reload.
 	p.open("/live", "live")
 	p.wait(`document.querySelectorAll("[data-table=live] tbody tr[data-seq]").length > 0`)
@@ -343,38 +337,4 @@ func TestDashboard_Browser(t *testing.T) {
 	if errs := b.Errors(); len(errs) > 0 {
 		t.Fatalf("console errors: %q", errs)
 	}
-}
-
-// screenshots writes every page at laptop and phone width into dir.
-func screenshots(t *testing.T, p *page, dir, ruleID, sessionID string) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	shots := []struct{ name, path, page string }{
-		{"overview", "/", "overview"},
-		{"rules", "/rules", "rules"},
-		{"rule", "/rules/" + url.PathEscape(ruleID), "rule"},
-		{"session", "/sessions/" + url.PathEscape(sessionID), "session"},
-		{"drafts", "/drafts", "drafts"},
-		{"live", "/live", "live"},
-	}
-	for _, size := range []struct {
-		name          string
-		width, height int64
-	}{{"laptop", 1366, 768}, {"phone", 390, 844}} {
-		for _, s := range shots {
-			if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(size.width, size.height)); err != nil {
-				t.Fatal(err)
-			}
-			p.open(s.path, s.page)
-			if s.page == "live" {
-				p.wait(`document.querySelectorAll("[data-table=live] tbody tr[data-seq]").length > 0`)
-			}
-			p.shoot(dir, s.name+"-"+size.name+".png", size.width, size.height)
-		}
-	}
-	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1366, 768)); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshots in %s: %s", dir, strings.Join([]string{"overview", "rules", "rule", "session", "drafts", "live"}, ", "))
 }

@@ -160,14 +160,6 @@ func TestHub_Dashboard(t *testing.T) {
 	// That ref was claimed without loading the workflow: the page's
 	// evidence counts one more claim without evidence.
 	pg.wait(`document.querySelector('[data-figure="unsupported"]').textContent === ` + strconv.Quote(thousands(stats.Evidence.Unsupported+1)))
-	if shots := os.Getenv("CLUMSIES_SCREENSHOTS"); shots != "" {
-		pg.shoot(shots, "hub-laptop.png", 1366, 768)
-		if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844)); err != nil {
-			t.Fatal(err)
-		}
-		pg.open("/", "team")
-		pg.shoot(shots, "hub-phone.png", 390, 844)
-	}
 }
 
 // TestHub_DashboardReview reviews a team draft from the hub's dashboard
