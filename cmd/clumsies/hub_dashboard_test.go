@@ -182,6 +182,25 @@ func TestHub_DashboardReview(t *testing.T) {
 	member := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "red"))
 	reviewer := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "di", "--team", "red", "--reviewer"))
 
+	// The API the page reads: who may review, and the draft's diff
+	// against its base revision.
+	for _, who := range []struct {
+		token, name string
+		reviewer    bool
+	}{{member, "cy", false}, {reviewer, "di", true}} {
+		var me hubwire.Me
+		getJSON(t, hp.api, "/api/me", who.token, &me)
+		if me.Name != who.name || me.Reviewer != who.reviewer || len(me.Teams) != 1 || me.Teams[0] != "red" {
+			t.Errorf("/api/me of %s: %+v, want team red and reviewer %v", who.name, me, who.reviewer)
+		}
+	}
+	var d hubwire.ReviewDiff
+	getJSON(t, hp.api, "/api/reviews/"+rs[0].ID+"/diff", member, &d)
+	if !d.BaseFound || d.BaseRevision != rs[0].BaseRevision || !strings.HasPrefix(d.Diff, "--- a/team/STYLE.md\n+++ b/team/STYLE.md\n") ||
+		!strings.Contains(d.Diff, "\n+- and log them once\n") {
+		t.Errorf("/api/reviews/%s/diff: %+v, want the added line against base revision %d", rs[0].ID, d, rs[0].BaseRevision)
+	}
+
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	br, err := browser.Start(ctx, t.TempDir())
