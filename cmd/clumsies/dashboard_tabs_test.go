@@ -13,6 +13,39 @@ import (
 	"github.com/clumsies/clumsies/internal/testbin"
 )
 
+// openTabs opens n tabs of b at base, the first at first (with the
+// token), the others at /, and waits until each has drawn page name. A
+// tab that gets no connection fails the test after 90 s.
+func openTabs(t *testing.T, b *browser.Browser, base, first, name string, n int) ([]*page, []context.CancelFunc) {
+	t.Helper()
+	var tabs []*page
+	var closers []context.CancelFunc
+	for i := range n {
+		tab, closeTab, err := b.Tab()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(closeTab)
+		closers = append(closers, closeTab)
+		p := &page{tb: t, ctx: tab, b: b, base: base}
+		path := "/"
+		if i == 0 {
+			path = first
+		}
+		// A tab that cannot get a connection never ends loading: bound
+		// the navigation, so that the test fails instead of hanging.
+		nav, stop := context.WithTimeout(tab, 90*time.Second)
+		err = chromedp.Do(nav, chromedp.Navigate(base+path))
+		stop()
+		if err != nil {
+			t.Fatalf("tab %d: open %s: %v", i+1, path, err)
+		}
+		p.waitPage(name)
+		tabs = append(tabs, p)
+	}
+	return tabs, closers
+}
+
 // TestDashboard_EightTabs opens the dashboard in eight tabs of one
 // Chromium, more than the six connections a browser keeps per server:
 // the tabs share one live stream, so the eighth loads its data and
@@ -30,31 +63,7 @@ func TestDashboard_EightTabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	var tabs []*page
-	var closers []context.CancelFunc
-	for i := range 8 {
-		tab, closeTab, err := b.Tab()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer closeTab()
-		closers = append(closers, closeTab)
-		p := &page{tb: t, ctx: tab, b: b, base: base}
-		path := "/"
-		if i == 0 {
-			path = "/?token=" + tok
-		}
-		// A tab that cannot get a connection never ends loading: bound
-		// the navigation, so that the test fails instead of hanging.
-		nav, stop := context.WithTimeout(tab, 90*time.Second)
-		err = chromedp.Do(nav, chromedp.Navigate(base+path))
-		stop()
-		if err != nil {
-			t.Fatalf("tab %d: open %s: %v", i+1, path, err)
-		}
-		p.waitPage("overview")
-		tabs = append(tabs, p)
-	}
+	tabs, closers := openTabs(t, b, base, "/?token="+tok, "overview", 8)
 	last := tabs[7]
 	var ov dash.Overview
 	getJSON(t, base, "/api/overview", tok, &ov)

@@ -253,6 +253,34 @@ func TestHub_DashboardReview(t *testing.T) {
 	}
 }
 
+// TestHub_DashboardEightTabs opens the hub's page in eight tabs of one
+// Chromium: they share one stream of the team's changes, so the eighth
+// loads and follows a new ref without a reload.
+func TestHub_DashboardEightTabs(t *testing.T) {
+	hp := newHub(t)
+	a := newWorkspace(t)
+	hp.join(t, a, "blue", "ann")
+	_, acl := serve(t, a)
+	member := strings.TrimSpace(mustRun(t, hp.dir, "hub", "token", "--name", "cy", "--team", "blue"))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	br, err := browser.Start(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	tabs, _ := openTabs(t, br, hp.api, "/?token="+member, "team", 8)
+	last := tabs[7]
+	last.text(`String(window.__sameDocument = true)`)
+	before := last.figure("refs")
+	setup(t, acl, "hub-tabs")
+	call(t, acl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": workflowID(t, acl), "constraintId": "Steps/1"}}})
+	last.wait(`document.querySelector('[data-figure="refs"]').textContent !== ` + strconv.Quote(before))
+	if last.text(`String(window.__sameDocument === true)`) != "true" {
+		t.Errorf("tab 8: the page reloaded to show the new ref")
+	}
+}
+
 // TestHub_DashboardToken checks what the hub's page does with ?token=: a
 // token it does not know gets 401 and no cookie, a member's is kept in an
 // HttpOnly cookie, Secure once the hub's public URL is https; and every
