@@ -50,7 +50,8 @@ func openTabs(t *testing.T, b *browser.Browser, base, first, name string, n int)
 // Chromium, more than the six connections a browser keeps per server:
 // the tabs share one live stream, so the eighth loads its data and
 // follows a new tool call without a reload, and when the tab that holds
-// the stream closes, another takes it over.
+// the stream closes, another takes it over, with the recent events a new
+// Live page starts with.
 func TestDashboard_EightTabs(t *testing.T) {
 	dir := demoWorkspace(t)
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
@@ -83,6 +84,10 @@ func TestDashboard_EightTabs(t *testing.T) {
 	callTool(t, cs, "memdisc", map[string]any{"query": "after the first tab"})
 	getJSON(t, base, "/api/overview", tok, &ov)
 	last.wait(`document.querySelector('[data-figure="events"]').textContent === ` + strconv.Quote(thousands(ov.Events)))
+	// A Live page opened now gets the recent events from the tab that
+	// holds the stream, the last one included.
+	last.open("/live", "live")
+	last.wait(`!!document.querySelector('[data-table=live] tr[data-seq="` + strconv.FormatUint(ov.LastSeq, 10) + `"]')`)
 	if errs := b.Errors(); len(errs) > 0 {
 		t.Fatalf("console errors: %q", errs)
 	}

@@ -15,18 +15,25 @@
 //   url()      where to open the stream; asked each time a tab opens it
 //   types      the event names to listen to, besides "message"
 //   keep       how many recent messages the leader hands a new tab (0: none)
-//   onMessage(type, data)  each message, in every tab
+//   onMessage(type, data)  each message, in every tab; a tab may be handed
+//                          a message twice (the recent ones a new tab asks for)
 //   onStatus(on)           the stream opened (true) or is reconnecting (false)
 function sharedStream(opts) {
+  // recent are the last messages this tab saw, which it hands to a new
+  // tab once it leads.
   const recent = [];
+  const remember = (type, data) => {
+    if (!opts.keep || recent.some((r) => r.type === type && r.data === data)) return; // handed again
+    recent.push({type, data});
+    if (recent.length > opts.keep) recent.shift();
+  };
   let es = null;
   const open = (relay) => {
     es = new EventSource(opts.url());
     es.onopen = () => { opts.onStatus(true); relay({kind: "status", on: true}); };
     es.onerror = () => { opts.onStatus(false); relay({kind: "status", on: false}); };
     const on = (msg) => {
-      recent.push({type: msg.type, data: msg.data});
-      if (recent.length > (opts.keep || 0)) recent.shift();
+      remember(msg.type, msg.data);
       opts.onMessage(msg.type, msg.data);
       relay({kind: "msg", type: msg.type, data: msg.data});
     };
@@ -49,7 +56,7 @@ function sharedStream(opts) {
   const relay = (m) => chan.postMessage(m);
   chan.onmessage = (m) => {
     const x = m.data || {};
-    if (x.kind === "msg") opts.onMessage(x.type, x.data);
+    if (x.kind === "msg") { remember(x.type, x.data); opts.onMessage(x.type, x.data); }
     else if (x.kind === "status") opts.onStatus(x.on);
     else if (x.kind === "hello" && es) {
       // A new tab: tell it where the stream is and what it missed.
