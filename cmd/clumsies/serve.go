@@ -11,6 +11,7 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/web"
@@ -29,7 +30,7 @@ type ServeCommand struct {
 	natsToken  string
 	readOnly   bool
 	every      int
-	// serving is the open workspace, once it is (followMemory paces the
+	// serving is the open workspace, once it is (gcpace.FollowServing paces the
 	// collector by whether this process owns it).
 	serving atomic.Pointer[node.Handle]
 }
@@ -96,7 +97,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if ln == nil {
 		return c.serveStdio(ctx, ws.ID(), ws.Root, earlyFrame(ws), readOnly, opts, published)
 	}
-	go followMemory(ctx, c.owner)
+	go gcpace.FollowServing(ctx, c.owner)
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
@@ -146,7 +147,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 	out := newFirstWrite(c.m.Stdout)
 	go func() {
 		// The collector is paced from the session's first answer on (or
-		// from the open, for a client that sends nothing): at gcPercent
+		// from the open, for a client that sends nothing): at gcpace.ServingPercent
 		// from the start it collects once or twice before initialize is
 		// answered, and on a loaded machine a collection's pauses cost
 		// the answer milliseconds (BENCHMARKS.md, "One binary").
@@ -156,7 +157,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 		case <-ctx.Done():
 			return
 		}
-		followMemory(ctx, c.owner)
+		gcpace.FollowServing(ctx, c.owner)
 	}()
 	go func() {
 		h, err := c.ws.attach(ctx, c.m, opts)
@@ -206,7 +207,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 }
 
 // owner reports whether this process owns the workspace; true until it
-// is open (followMemory).
+// is open (gcpace.FollowServing).
 func (c *ServeCommand) owner() bool {
 	h := c.serving.Load()
 	return h == nil || h.IsOwner()
