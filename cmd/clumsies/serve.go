@@ -13,8 +13,10 @@ import (
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/mcp"
+	"github.com/clumsies/clumsies/mcp/frame"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/web"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 // ServeCommand runs the MCP server. Any number of them may serve one
@@ -143,7 +145,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 	if _, err := c.ws.logger(c.m.Stderr); err != nil {
 		return err
 	}
-	o := newOpening()
+	o := node.NewOpening()
 	out := newFirstWrite(c.m.Stdout)
 	go func() {
 		// The collector is paced from the session's first answer on (or
@@ -153,7 +155,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 		// the answer milliseconds (BENCHMARKS.md, "One binary").
 		select {
 		case <-out.written:
-		case <-o.ready:
+		case <-o.Ready():
 		case <-ctx.Done():
 			return
 		}
@@ -162,7 +164,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 	go func() {
 		h, err := c.ws.attach(ctx, c.m, opts)
 		if err != nil {
-			o.done(nil, err)
+			o.Done(nil, err)
 			return
 		}
 		c.serving.Store(h)
@@ -172,7 +174,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 			published.report(h.Publish(ctx))
 		}
 		c.announceListener(h, opts)
-		o.done(h, nil)
+		o.Done(h, nil)
 	}()
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
@@ -183,7 +185,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 		Logger:      logger,
 		Version:     version(),
 		ReadOnly:    readOnly,
-		Ready:       o.ready,
+		Ready:       o.Ready(),
 		EarlyFrame:  frame,
 	})
 	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
@@ -195,15 +197,22 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 	err := srv.ServeStdio(ctx, interruptible(c.m.Stdin), out)
 	// The session is over: a workspace that could not be opened is
 	// serve's error (its calls said so already); an open one is closed.
-	<-o.ready
+	<-o.Ready()
+	h, openErr := o.Result()
 	switch {
-	case o.err != nil && ctx.Err() != nil:
+	case openErr != nil && ctx.Err() != nil:
 		return err // stopped by a signal while opening: a clean exit
-	case o.err != nil:
-		return errors.Join(err, o.err)
+	case openErr != nil:
+		return errors.Join(err, openErr)
 	}
-	o.h.Close()
+	h.Close()
 	return err
+}
+
+// earlyFrame reads the META_PROMPT from the content tree, for the
+// instructions of an initialize that comes before the workspace is open.
+func earlyFrame(ws *workspace.Workspace) func() (string, error) {
+	return func() (string, error) { return frame.Read(ws.ContentRoot()) }
 }
 
 // owner reports whether this process owns the workspace; true until it
