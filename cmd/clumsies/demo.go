@@ -13,6 +13,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/stats"
 	"github.com/clumsies/clumsies/workspace"
 )
 
@@ -31,7 +32,7 @@ type demoJSON struct {
 	Dir         string         `json:"dir,omitempty"` // with --keep
 	Calls       []demoCall     `json:"calls"`
 	Events      []events.Event `json:"events"`
-	Stats       statsJSON      `json:"stats"`
+	Stats       stats.Report   `json:"stats"`
 }
 
 // demoCall is one tool call of the demo.
@@ -105,7 +106,7 @@ func (c *DemoCommand) Run(ctx context.Context, args []string) error {
 	}); err != nil {
 		return err
 	}
-	st := collectStats(ws.ID(), n.Store)
+	st := stats.OfStore(ws.ID(), n.Store)
 	if c.json {
 		d := demoJSON{WorkspaceID: ws.ID(), Calls: s.calls, Events: evs, Stats: st}
 		if c.keep {
