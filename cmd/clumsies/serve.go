@@ -78,12 +78,12 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	}
 	readOnly := c.readOnly || ws.Config.ReadOnly
 	var ln net.Listener
-	var token httpToken
+	var token web.Token
 	if c.http != "" {
 		if token, err = c.token.resolve(c.m.Stderr, ws.StateDir()); err != nil {
 			return err
 		}
-		if ln, err = web.Listen(c.http, token.value); err != nil {
+		if ln, err = web.Listen(c.http, token.Value); err != nil {
 			return listenError(c.http, err)
 		}
 		defer ln.Close()
@@ -124,9 +124,9 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Version:     version(),
 		ReadOnly:    readOnly,
 	})
-	handler := web.Handler(dashboardOptions(h, logger, token.value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
+	handler := web.Handler(dashboardOptions(h, logger, token.Value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
-	token.announce(c.m.Stderr, ln.Addr())
+	announce(c.m.Stderr, token, ln.Addr())
 	go srv.WatchPrompts(ctx, mcp.PromptsInterval)
 	return web.Serve(ctx, ln, handler)
 }
