@@ -14,6 +14,7 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/oneline"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/repodraft"
@@ -142,7 +143,7 @@ func (d *draftsRun) list(ctx context.Context, args []string) error {
 	tw := tabwriter.NewWriter(d.m.Stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tOP\tPATH\tSESSION\tSEQ\tREASON")
 	for _, dr := range ds {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", dr.ID, dr.Status, dr.Op, pathOf(dr), orDash(dr.SessionID), dr.Seq, truncate(dr.Reason, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", dr.ID, dr.Status, dr.Op, pathOf(dr), orDash(dr.SessionID), dr.Seq, oneline.Cut(dr.Reason, 60))
 	}
 	return tw.Flush()
 }
