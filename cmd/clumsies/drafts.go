@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/user"
 	"strings"
 	"text/tabwriter"
 
@@ -177,11 +175,8 @@ func (d *draftsRun) state(ctx context.Context, h *node.Handle, id string) (proje
 	if err != nil {
 		return st, catalog.Draft{}, fmt.Errorf("read draft %s: %w", id, err)
 	}
-	switch {
-	case st.Open != nil:
-		return st, *st.Open, nil
-	case len(st.History) > 0:
-		return st, st.History[len(st.History)-1], nil
+	if dr, ok := st.Latest(); ok {
+		return st, dr, nil
 	}
 	return st, catalog.Draft{}, fmt.Errorf("there is no draft %q; clumsies drafts list shows the open drafts and their ids (--all the reviewed ones)", id)
 }
@@ -273,20 +268,9 @@ func (d *draftsRun) diff(ctx context.Context, args []string) error {
 	return err
 }
 
-// reviewer returns who runs the command, recorded with each outcome.
-func reviewer() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
-	}
-	if name := os.Getenv("USER"); name != "" {
-		return name
-	}
-	return "unknown"
-}
-
 func (d *draftsRun) reviewerOf(h *node.Handle) *repodraft.Reviewer {
 	ws := h.Workspace()
-	return &repodraft.Reviewer{Ledger: h, WorkspaceID: ws.ID(), Root: ws.ContentRoot(), Name: reviewer()}
+	return &repodraft.Reviewer{Ledger: h, WorkspaceID: ws.ID(), Root: ws.ContentRoot(), Name: repodraft.UserName()}
 }
 
 func (d *draftsRun) apply(ctx context.Context, args []string) error {
