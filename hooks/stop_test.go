@@ -2,7 +2,8 @@ package hooks_test
 
 import (
 	"context"
-	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,34 +13,29 @@ import (
 	"github.com/clumsies/clumsies/workspace"
 )
 
-// claudeInput is Claude Code's hook input for ev in session id, working in dir.
-func claudeInput(tb testing.TB, ev adapt.Event, id, dir string) []byte {
+// claudeInput is Claude Code's input for hook ev, as adapt's tests keep
+// it (all in one session, sessionID).
+func claudeInput(tb testing.TB, ev adapt.Event) []byte {
 	tb.Helper()
-	in := map[string]any{"session_id": id, "cwd": dir}
-	switch ev {
-	case adapt.SessionStart:
-		in["hook_event_name"], in["source"] = "SessionStart", "startup"
-	case adapt.UserPrompt:
-		in["hook_event_name"], in["prompt"] = "UserPromptSubmit", "Add a retry to the payment client"
-	case adapt.Stop:
-		in["hook_event_name"], in["stop_hook_active"] = "Stop", false
-	}
-	b, err := json.Marshal(in)
+	b, err := os.ReadFile(filepath.Join("..", "adapt", "testdata", "claude-code", string(ev)+".json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return b
 }
 
+// sessionID is the session of the inputs of claudeInput.
+const sessionID = "8a1f3c2e-5b7d-4e21-9c0a-2f6b1d3e4a5c"
+
 // handle runs hook ev of Claude Code in the workspace at dir, each run
 // opening the workspace as the binary's hook does.
-func handle(tb testing.TB, dir string, ev adapt.Event, id string) hooks.Outcome {
+func handle(tb testing.TB, dir string, ev adapt.Event) hooks.Outcome {
 	tb.Helper()
 	h, err := adapt.Lookup("claude-code")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	out, err := hooks.Handle(context.Background(), hooks.Request{Host: h, Event: ev, Dir: dir, Input: claudeInput(tb, ev, id, dir)})
+	out, err := hooks.Handle(context.Background(), hooks.Request{Host: h, Event: ev, Dir: dir, Input: claudeInput(tb, ev)})
 	if err != nil {
 		tb.Fatalf("hook %s: %v", ev, err)
 	}
@@ -54,21 +50,21 @@ func TestHandle_StopDecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const id = "sess-stop-1"
-	if out := handle(t, ws.Root, adapt.SessionStart, id); !strings.Contains(out.Answer.Context, id) {
+	const id = sessionID
+	if out := handle(t, ws.Root, adapt.SessionStart); !strings.Contains(out.Answer.Context, id) {
 		t.Fatalf("session start's context %q does not name the session", out.Answer.Context)
 	}
-	if out := handle(t, ws.Root, adapt.Stop, id); out.Answer.Block {
+	if out := handle(t, ws.Root, adapt.Stop); out.Answer.Block {
 		t.Fatal("a stop with no prompt yet was held")
 	}
-	handle(t, ws.Root, adapt.UserPrompt, id)
+	handle(t, ws.Root, adapt.UserPrompt)
 	for i := range hooks.StopBlockLimit {
-		out := handle(t, ws.Root, adapt.Stop, id)
+		out := handle(t, ws.Root, adapt.Stop)
 		if !out.Answer.Block || !strings.Contains(out.Answer.Reason, id) || out.Note != "" {
 			t.Fatalf("stop %d: got %+v, want a hold whose reason names %s", i+1, out, id)
 		}
 	}
-	out := handle(t, ws.Root, adapt.Stop, id)
+	out := handle(t, ws.Root, adapt.Stop)
 	if out.Answer.Block || !strings.Contains(out.Note, "after 2 blocked stops") {
 		t.Fatalf("stop after the limit: got %+v, want the agent let go with a note", out)
 	}
