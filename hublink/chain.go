@@ -84,3 +84,49 @@ func (id Identity) Compare(ctx context.Context, c hubwire.NodeChain, local []eve
 	return &Disagreement{Seq: hi, Reason: fmt.Sprintf(
 		"the stored message at seq %d differs from the copy the hub received (the chains agree through seq %d): the local ledger was rewritten", hi, lo)}, nil
 }
+
+// LedgerCheck is what a check of this node's ledger against the hub's
+// copy of it found (`clumsies verify --against-hub`).
+type LedgerCheck struct {
+	// Chain is the hub's chain of this node's ledger and its check of the
+	// node's checkpoints.
+	Chain hubwire.NodeChain `json:"chain"`
+	// Disagreement is the first sequence where the local ledger differs
+	// from the hub's copy, nil if everything the hub holds matches.
+	Disagreement *Disagreement `json:"disagreement,omitempty"`
+}
+
+// CheckLedger compares log, the local ledger of workspace wsID, with the
+// hub's copy of it and the hub's check of its checkpoints; it returns the
+// problems found, in words.
+func (id Identity) CheckLedger(ctx context.Context, wsID string, log events.Log) (LedgerCheck, []string, error) {
+	var lc LedgerCheck
+	var err error
+	if lc.Chain, err = id.ReadChain(ctx, 0); err != nil {
+		return lc, nil, fmt.Errorf("ask the hub for this node's chain: %w; check `clumsies hub status`", err)
+	}
+	var local []events.ChainDigest
+	d := events.ChainStart(wsID)
+	err = log.Replay(ctx, 1, func(ev events.Event) error {
+		if ev.Seq != uint64(len(local))+1 {
+			return fmt.Errorf("the local ledger jumps from seq %d to seq %d; run clumsies verify", len(local), ev.Seq)
+		}
+		d = d.Next(ev.Seq, ev.Raw)
+		local = append(local, d)
+		return nil
+	})
+	if err != nil {
+		return lc, nil, fmt.Errorf("read the local ledger: %w", err)
+	}
+	if lc.Disagreement, err = id.Compare(ctx, lc.Chain, local); err != nil {
+		return lc, nil, fmt.Errorf("compare with the hub's copy: %w", err)
+	}
+	var problems []string
+	if p := lc.Disagreement; p != nil {
+		problems = append(problems, fmt.Sprintf("the hub's copy disagrees at seq %d: %s", p.Seq, p.Reason))
+	}
+	if p := lc.Chain.Problem; p != nil {
+		problems = append(problems, fmt.Sprintf("the hub's check of this node's ledger fails at seq %d: %s", p.Seq, p.Reason))
+	}
+	return lc, problems, nil
+}

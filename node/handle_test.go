@@ -27,6 +27,8 @@ import (
 )
 
 var (
+	_ mcp.Catalog = (*node.Opening)(nil)
+	_ mcp.Ledger  = (*node.Opening)(nil)
 	_ mcp.Catalog = (*node.Handle)(nil)
 	_ mcp.Ledger  = (*node.Handle)(nil)
 )

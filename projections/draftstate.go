@@ -110,3 +110,15 @@ func (s *Store) DraftList(closed bool) ([]catalog.Draft, error) {
 	slices.SortFunc(out[n:], func(a, b catalog.Draft) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out, nil
 }
+
+// Latest returns the draft of the state to show: the open one, else the
+// last closed one; false when the id has neither.
+func (st DraftState) Latest() (catalog.Draft, bool) {
+	switch {
+	case st.Open != nil:
+		return *st.Open, true
+	case len(st.History) > 0:
+		return st.History[len(st.History)-1], true
+	}
+	return catalog.Draft{}, false
+}

@@ -28,6 +28,9 @@ func TestStore_DraftStateAndList(t *testing.T) {
 	if st.Facts.Seq < st.Open.Seq {
 		t.Fatalf("facts at seq %d, before the open draft's %d", st.Facts.Seq, st.Open.Seq)
 	}
+	if latest, ok := st.Latest(); !ok || latest.Body != "b2" {
+		t.Fatalf("latest draft of %s: %s, %v; want the open one", ruleB, jsonOf(latest), ok)
+	}
 	open, err := s.DraftList(false)
 	if err != nil || len(open) != 2 || open[0].ID != ruleA || open[1].ID != ruleB || open[0].Body != "" {
 		t.Fatalf("open drafts: %s, %v; want %s and %s without bodies", jsonOf(open), err, ruleA, ruleB)
@@ -39,5 +42,16 @@ func TestStore_DraftStateAndList(t *testing.T) {
 	none, err := s.DraftState(context.Background(), "tmp-rule-none")
 	if err != nil || none.Open != nil || none.History != nil || none.Object != nil {
 		t.Fatalf("state of an unknown id: %s, %v", jsonOf(none), err)
+	}
+	if _, ok := none.Latest(); ok {
+		t.Fatal("an unknown id has a latest draft")
+	}
+	apply(t, s, l.add(events.TypeDraftDecline, events.ReviewData{DraftID: ruleB, Reason: "no"}))
+	st, err = s.DraftState(context.Background(), ruleB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if latest, ok := st.Latest(); !ok || st.Open != nil || latest.Body != "b2" || latest.Status != catalog.StatusDeclined {
+		t.Fatalf("latest draft of %s once declined: %s, %v; want the last closed one", ruleB, jsonOf(latest), ok)
 	}
 }

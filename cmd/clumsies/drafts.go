@@ -7,13 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/user"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/oneline"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/repodraft"
@@ -142,7 +141,7 @@ func (d *draftsRun) list(ctx context.Context, args []string) error {
 	tw := tabwriter.NewWriter(d.m.Stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tOP\tPATH\tSESSION\tSEQ\tREASON")
 	for _, dr := range ds {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", dr.ID, dr.Status, dr.Op, pathOf(dr), orDash(dr.SessionID), dr.Seq, truncate(dr.Reason, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", dr.ID, dr.Status, dr.Op, pathOf(dr), orDash(dr.SessionID), dr.Seq, oneline.Cut(dr.Reason, 60))
 	}
 	return tw.Flush()
 }
@@ -176,11 +175,8 @@ func (d *draftsRun) state(ctx context.Context, h *node.Handle, id string) (proje
 	if err != nil {
 		return st, catalog.Draft{}, fmt.Errorf("read draft %s: %w", id, err)
 	}
-	switch {
-	case st.Open != nil:
-		return st, *st.Open, nil
-	case len(st.History) > 0:
-		return st, st.History[len(st.History)-1], nil
+	if dr, ok := st.Latest(); ok {
+		return st, dr, nil
 	}
 	return st, catalog.Draft{}, fmt.Errorf("there is no draft %q; clumsies drafts list shows the open drafts and their ids (--all the reviewed ones)", id)
 }
@@ -272,20 +268,9 @@ func (d *draftsRun) diff(ctx context.Context, args []string) error {
 	return err
 }
 
-// reviewer returns who runs the command, recorded with each outcome.
-func reviewer() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
-	}
-	if name := os.Getenv("USER"); name != "" {
-		return name
-	}
-	return "unknown"
-}
-
 func (d *draftsRun) reviewerOf(h *node.Handle) *repodraft.Reviewer {
 	ws := h.Workspace()
-	return &repodraft.Reviewer{Ledger: h, WorkspaceID: ws.ID(), Root: ws.ContentRoot(), Name: reviewer()}
+	return &repodraft.Reviewer{Ledger: h, WorkspaceID: ws.ID(), Root: ws.ContentRoot(), Name: repodraft.UserName()}
 }
 
 func (d *draftsRun) apply(ctx context.Context, args []string) error {

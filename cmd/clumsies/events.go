@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/oneline"
 	"github.com/clumsies/clumsies/node"
 )
 
@@ -82,7 +83,7 @@ func printEvent(w io.Writer, ev events.Event) error {
 		session = "-"
 	}
 	_, err := fmt.Fprintf(w, "%6d  %s  %-22s %-16s %-24s %6dus  %s\n",
-		ev.Seq, ev.Time, ev.Type, truncate(session, 16), outcome, ev.DurationUs, summarize(ev))
+		ev.Seq, ev.Time, ev.Type, oneline.Cut(session, 16), outcome, ev.DurationUs, summarize(ev))
 	return err
 }
 
@@ -94,9 +95,9 @@ func summarize(ev events.Event) string {
 	}
 	switch d := p.(type) {
 	case *events.FailureData:
-		return truncate(d.Message, 80)
+		return oneline.Cut(d.Message, 80)
 	case *events.SetupData:
-		return fmt.Sprintf("mpf %s changed=%t", shortHash(d.Hash), d.Changed)
+		return fmt.Sprintf("mpf %s changed=%t", oneline.Hash(d.Hash), d.Changed)
 	case *events.DiscoverData:
 		return fmt.Sprintf("%d items kind=%q group=%q query=%q", d.Count, d.Kind, d.Group, d.Query)
 	case *events.LoadData:
@@ -104,46 +105,29 @@ func summarize(ev events.Event) string {
 		for i, it := range d.Items {
 			ids[i] = it.ID
 		}
-		return "ids " + truncate(strings.Join(ids, ","), 80)
+		return "ids " + oneline.Cut(strings.Join(ids, ","), 80)
 	case *events.ReferData:
 		refs := make([]string, len(d.Refs))
 		for i, r := range d.Refs {
 			refs[i] = r.RuleID + "#" + r.ConstraintID
 		}
-		return truncate(strings.Join(refs, " "), 100)
+		return oneline.Cut(strings.Join(refs, " "), 100)
 	case *events.AgentReportData:
-		return truncate(d.Summary, 80)
+		return oneline.Cut(d.Summary, 80)
 	case *events.RejectData:
-		return truncate(d.Reason, 80)
+		return oneline.Cut(d.Reason, 80)
 	case *events.DraftData:
 		return strings.TrimSpace(fmt.Sprintf("%s %s %s %s", d.Resource, d.ID, d.Path, d.NewPath))
 	case *events.PublishData:
-		return fmt.Sprintf("%s %s %s", d.Kind, d.Path, shortHash(d.Hash))
+		return fmt.Sprintf("%s %s %s", d.Kind, d.Path, oneline.Hash(d.Hash))
 	case *events.RemoveData:
 		return fmt.Sprintf("%s %s", d.Kind, d.Path)
 	case *events.ReidData:
 		return fmt.Sprintf("%s %s %s -> %s", d.Kind, d.Path, d.From, d.To)
 	case *events.ReviewData:
-		return strings.TrimSpace(d.DraftID + " " + d.Reviewer + " " + truncate(d.Reason, 60))
+		return strings.TrimSpace(d.DraftID + " " + d.Reviewer + " " + oneline.Cut(d.Reason, 60))
 	case *events.CheckpointData:
-		return fmt.Sprintf("chain through seq %d %s", d.Seq, shortHash(d.Digest))
+		return fmt.Sprintf("chain through seq %d %s", d.Seq, oneline.Hash(d.Digest))
 	}
 	return ""
-}
-
-func shortHash(h string) string {
-	h = strings.TrimPrefix(h, "sha256:")
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
-
-func truncate(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

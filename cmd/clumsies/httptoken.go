@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,21 +29,10 @@ func (f *tokenFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.none, "no-token", false, "require no token, on a loopback address only: every local user can then use the server")
 }
 
-// httpToken is the token the HTTP front requires, and where it comes from.
-type httpToken struct {
-	value string
-	// kept is the state file the token was read from or made into; ""
-	// when it was given.
-	kept string
-	// given says where a given token is, as the browser step names it:
-	// "" when it is shown (given with --token, or kept).
-	given string
-}
-
 // resolve returns the token: the one of --token (with a warning on
 // stderr), --token-file or $CLUMSIES_TOKEN, none with --no-token, else the
-// one kept in stateDir/http-token, made on first use.
-func (f *tokenFlags) resolve(stderr io.Writer, stateDir string) (httpToken, error) {
+// one kept in stateDir/http-token, made on first use (web.TokenSource).
+func (f *tokenFlags) resolve(stderr io.Writer, stateDir string) (web.Token, error) {
 	set := 0
 	for _, on := range []bool{f.token != "", f.file != "", f.none} {
 		if on {
@@ -50,43 +40,30 @@ func (f *tokenFlags) resolve(stderr io.Writer, stateDir string) (httpToken, erro
 		}
 	}
 	if set > 1 {
-		return httpToken{}, fmt.Errorf("%w: give one of --token, --token-file and --no-token", errUsage)
+		return web.Token{}, fmt.Errorf("%w: give one of --token, --token-file and --no-token", errUsage)
 	}
-	switch {
-	case f.token != "":
+	if f.token != "" {
 		warnTokenInArgs(stderr, httpTokenEnv)
-		return httpToken{value: f.token}, nil
-	case f.file != "":
-		t, err := web.ReadTokenFile(f.file)
-		if err != nil {
-			return httpToken{}, fmt.Errorf("%w: --token-file: %v", errUsage, err)
-		}
-		return httpToken{value: t, given: "the token in " + f.file}, nil
-	case f.none:
-		return httpToken{}, nil
-	case os.Getenv(httpTokenEnv) != "":
-		return httpToken{value: os.Getenv(httpTokenEnv), given: "$" + httpTokenEnv}, nil
 	}
-	if err := os.MkdirAll(stateDir, 0o700); err != nil {
-		return httpToken{}, fmt.Errorf("keep the HTTP token: %w", err)
+	t, err := web.TokenSource{Token: f.token, File: f.file, None: f.none, Env: os.Getenv(httpTokenEnv), EnvName: "$" + httpTokenEnv,
+		Keep: filepath.Join(stateDir, httpTokenFile)}.Resolve()
+	var fe *web.TokenFileError
+	if errors.As(err, &fe) {
+		return web.Token{}, fmt.Errorf("%w: --token-file: %v", errUsage, fe.Err)
 	}
-	path := filepath.Join(stateDir, httpTokenFile)
-	t, _, err := web.KeepToken(path)
-	if err != nil {
-		return httpToken{}, fmt.Errorf("keep the HTTP token: %w", err)
-	}
-	return httpToken{value: t, kept: path}, nil
+	return t, err
 }
 
-// announce says on stderr how to open the server at addr in a browser.
-func (t httpToken) announce(stderr io.Writer, addr net.Addr) {
+// announce says on stderr how to open the server at addr, which requires
+// t, in a browser.
+func announce(stderr io.Writer, t web.Token, addr net.Addr) {
 	switch {
-	case t.kept != "":
-		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=%s in a browser (the token is kept in %s)\n", addr, t.value, t.kept)
-	case t.value != "" && t.given == "":
-		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=%s once in a browser; it keeps the token as a cookie\n", addr, t.value)
-	case t.value != "":
-		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=<%s> once in a browser; it keeps the token as a cookie\n", addr, t.given)
+	case t.Kept != "":
+		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=%s in a browser (the token is kept in %s)\n", addr, t.Value, t.Kept)
+	case t.Value != "" && t.Given == "":
+		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=%s once in a browser; it keeps the token as a cookie\n", addr, t.Value)
+	case t.Value != "":
+		fmt.Fprintf(stderr, "clumsies: open http://%s/?token=<%s> once in a browser; it keeps the token as a cookie\n", addr, t.Given)
 	default:
 		fmt.Fprintf(stderr, "clumsies: warning: no token (--no-token): every local user can use http://%s/\n", addr)
 	}

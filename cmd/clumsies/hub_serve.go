@@ -2,20 +2,15 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/clumsies/clumsies/hub"
-	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/metrics"
-	"github.com/clumsies/clumsies/ui"
+	"github.com/clumsies/clumsies/hubfront"
 	"github.com/clumsies/clumsies/web"
 )
 
@@ -102,7 +97,7 @@ func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
 	}
 	defer h.Close()
 	fmt.Fprintf(c.m.Stderr, "clumsies: hub %s serving: leaf links at %s, API at http://%s\n", cfg.Name, cfg.Leaf, ln.Addr())
-	return web.Serve(ctx, ln, hubRoutes(h, token, strings.HasPrefix(cfg.APIURL(), "https://"), logger))
+	return web.Serve(ctx, ln, hubfront.Handler(h, token, strings.HasPrefix(cfg.APIURL(), "https://"), logger))
 }
 
 // hubFolderHere reports whether the current folder is a hub's (holds
@@ -125,37 +120,4 @@ func hubFolderAPI(dir string, withToken bool) (url, token string, err error) {
 		}
 	}
 	return cfg.APIURL(), token, nil
-}
-
-// hubRoutes is the hub's HTTP front: its API under /api/, its metrics at
-// /metrics (admin token) and the team's dashboard at /, every answer
-// hardened against sniffing, framing and referrers. secure marks the
-// dashboard's cookie Secure (the hub's public URL is https).
-func hubRoutes(h *hub.Hub, adminToken string, secure bool, logger *slog.Logger) http.Handler {
-	admin := sha256.Sum256([]byte(adminToken))
-	known := func(token string) bool {
-		sum := sha256.Sum256([]byte(token))
-		return subtle.ConstantTimeCompare(sum[:], admin[:]) == 1 || h.KnownToken(token)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/api/", hub.Handler(h, adminToken))
-	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger)))
-	mux.Handle("/", ui.HubHandler(ui.HubOptions{Cookie: hubwire.TokenCookie, Known: known, Secure: secure}))
-	return ui.Hardened(mux)
-}
-
-// adminOnly lets a request through only with the admin token as its
-// bearer token.
-func adminOnly(token string, next http.Handler) http.Handler {
-	want := sha256.Sum256([]byte(token))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
-		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="clumsies hub"`)
-			http.Error(w, "401 unauthorized: /metrics needs the hub's admin token (Authorization: Bearer <token>)", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }

@@ -61,7 +61,7 @@ func (c *ImportCommand) Run(ctx context.Context, args []string) error {
 	start := time.Now()
 	open := func() (io.ReadCloser, error) { return os.Open(file) }
 	progress := progressLine(c.m.Stderr, "importing")
-	s, err := ledger.Import(ctx, open, ws.ID(), n.Log, progress)
+	s, err := n.Import(ctx, open, progress)
 	endProgress(c.m.Stderr, progress)
 	if err != nil {
 		return fmt.Errorf("import %s: %w", file, err)

@@ -4,7 +4,10 @@
 // workspace opens, so that a host spawning it waits no longer than for a
 // bare MCP server.
 //
-// This package is wiring only: flags, config and one file per subcommand.
+// This package is wiring and printing only: flags, config, one file per
+// subcommand that wires the parts (node, hooks, stats, hublink, ...) and
+// prints what they give, as text or --json (deps_test.go keeps the storage
+// and messaging libraries out of it).
 package main
 
 import (

@@ -6,11 +6,13 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
 )
@@ -35,7 +37,7 @@ func (w *gogcAtFirstWrite) Write(p []byte) (int, error) {
 }
 
 // serve over stdio leaves the collector's pacing alone until its first
-// answer is written (collections at gcPercent from the start slowed the
+// answer is written (collections at gcpace.ServingPercent from the start slowed the
 // answer to initialize on a loaded machine), then paces it.
 func TestServe_PacesTheCollectorAfterTheFirstAnswer(t *testing.T) {
 	before, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
@@ -69,15 +71,22 @@ func TestServe_PacesTheCollectorAfterTheFirstAnswer(t *testing.T) {
 	case out.gogc != 100:
 		t.Errorf("GC percent %d when the first answer was written, want 100 (not paced yet)", out.gogc)
 	}
-	for deadline := time.Now().Add(time.Minute); gogc() != gcPercent; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); gogc() != gcpace.ServingPercent; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("GC percent %d a minute after the first answer, want %d", gogc(), gcPercent)
+			t.Fatalf("GC percent %d a minute after the first answer, want %d", gogc(), gcpace.ServingPercent)
 		}
 	}
 	inW.Close()
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v\n%s", err, stderr.String())
 	}
+}
+
+// gogc reads the collector's target percentage without changing it.
+func gogc() uint64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // syncBuilder is a strings.Builder safe for the writes of several

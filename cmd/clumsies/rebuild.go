@@ -31,26 +31,10 @@ func (c *RebuildCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer h.Close()
-	var progress func(done, total uint64)
-	tty := isTerminal(c.m.Stderr)
-	if tty {
-		last := time.Time{}
-		progress = func(done, total uint64) {
-			if now := time.Now(); now.Sub(last) > 100*time.Millisecond || done == total {
-				last = now
-				pct := 100.0
-				if total > 0 {
-					pct = float64(done) * 100 / float64(total)
-				}
-				fmt.Fprintf(c.m.Stderr, "\rreplaying %d/%d events (%.0f%%)", done, total, pct)
-			}
-		}
-	}
+	progress := progressLine(c.m.Stderr, "replaying")
 	start := time.Now()
 	r, err := h.Rebuild(ctx, progress)
-	if tty {
-		fmt.Fprintln(c.m.Stderr)
-	}
+	endProgress(c.m.Stderr, progress)
 	if err != nil {
 		return err
 	}

@@ -11,9 +11,12 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/mcp"
+	"github.com/clumsies/clumsies/mcp/frame"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/web"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 // ServeCommand runs the MCP server. Any number of them may serve one
@@ -29,7 +32,7 @@ type ServeCommand struct {
 	natsToken  string
 	readOnly   bool
 	every      int
-	// serving is the open workspace, once it is (followMemory paces the
+	// serving is the open workspace, once it is (gcpace.FollowServing paces the
 	// collector by whether this process owns it).
 	serving atomic.Pointer[node.Handle]
 }
@@ -75,12 +78,12 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	}
 	readOnly := c.readOnly || ws.Config.ReadOnly
 	var ln net.Listener
-	var token httpToken
+	var token web.Token
 	if c.http != "" {
 		if token, err = c.token.resolve(c.m.Stderr, ws.StateDir()); err != nil {
 			return err
 		}
-		if ln, err = web.Listen(c.http, token.value); err != nil {
+		if ln, err = web.Listen(c.http, token.Value); err != nil {
 			return listenError(c.http, err)
 		}
 		defer ln.Close()
@@ -96,7 +99,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	if ln == nil {
 		return c.serveStdio(ctx, ws.ID(), ws.Root, earlyFrame(ws), readOnly, opts, published)
 	}
-	go followMemory(ctx, c.owner)
+	go gcpace.FollowServing(ctx, c.owner)
 	h, err := c.ws.attach(ctx, c.m, opts)
 	if err != nil {
 		return err
@@ -121,9 +124,9 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Version:     version(),
 		ReadOnly:    readOnly,
 	})
-	handler := web.Handler(dashboardOptions(h, logger, token.value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
+	handler := web.Handler(dashboardOptions(h, logger, token.Value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
-	token.announce(c.m.Stderr, ln.Addr())
+	announce(c.m.Stderr, token, ln.Addr())
 	go srv.WatchPrompts(ctx, mcp.PromptsInterval)
 	return web.Serve(ctx, ln, handler)
 }
@@ -142,26 +145,26 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 	if _, err := c.ws.logger(c.m.Stderr); err != nil {
 		return err
 	}
-	o := newOpening()
+	o := node.NewOpening()
 	out := newFirstWrite(c.m.Stdout)
 	go func() {
 		// The collector is paced from the session's first answer on (or
-		// from the open, for a client that sends nothing): at gcPercent
+		// from the open, for a client that sends nothing): at gcpace.ServingPercent
 		// from the start it collects once or twice before initialize is
 		// answered, and on a loaded machine a collection's pauses cost
 		// the answer milliseconds (BENCHMARKS.md, "One binary").
 		select {
 		case <-out.written:
-		case <-o.ready:
+		case <-o.Ready():
 		case <-ctx.Done():
 			return
 		}
-		followMemory(ctx, c.owner)
+		gcpace.FollowServing(ctx, c.owner)
 	}()
 	go func() {
 		h, err := c.ws.attach(ctx, c.m, opts)
 		if err != nil {
-			o.done(nil, err)
+			o.Done(nil, err)
 			return
 		}
 		c.serving.Store(h)
@@ -171,7 +174,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 			published.report(h.Publish(ctx))
 		}
 		c.announceListener(h, opts)
-		o.done(h, nil)
+		o.Done(h, nil)
 	}()
 	logger, _ := c.ws.logger(c.m.Stderr)
 	srv := mcp.NewServer(mcp.Config{
@@ -182,7 +185,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 		Logger:      logger,
 		Version:     version(),
 		ReadOnly:    readOnly,
-		Ready:       o.ready,
+		Ready:       o.Ready(),
 		EarlyFrame:  frame,
 	})
 	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
@@ -194,19 +197,26 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 	err := srv.ServeStdio(ctx, interruptible(c.m.Stdin), out)
 	// The session is over: a workspace that could not be opened is
 	// serve's error (its calls said so already); an open one is closed.
-	<-o.ready
+	<-o.Ready()
+	h, openErr := o.Result()
 	switch {
-	case o.err != nil && ctx.Err() != nil:
+	case openErr != nil && ctx.Err() != nil:
 		return err // stopped by a signal while opening: a clean exit
-	case o.err != nil:
-		return errors.Join(err, o.err)
+	case openErr != nil:
+		return errors.Join(err, openErr)
 	}
-	o.h.Close()
+	h.Close()
 	return err
 }
 
+// earlyFrame reads the META_PROMPT from the content tree, for the
+// instructions of an initialize that comes before the workspace is open.
+func earlyFrame(ws *workspace.Workspace) func() (string, error) {
+	return func() (string, error) { return frame.Read(ws.ContentRoot()) }
+}
+
 // owner reports whether this process owns the workspace; true until it
-// is open (followMemory).
+// is open (gcpace.FollowServing).
 func (c *ServeCommand) owner() bool {
 	h := c.serving.Load()
 	return h == nil || h.IsOwner()

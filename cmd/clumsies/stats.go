@@ -7,8 +7,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/clumsies/clumsies/node"
-	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/stats"
 )
 
 // StatsCommand prints usage and tool metrics.
@@ -16,61 +15,6 @@ type StatsCommand struct {
 	m    *Main
 	ws   wsFlags
 	json bool
-}
-
-// statsJSON is the stable shape of `clumsies stats --json`. Fields may be
-// added; none may change.
-type statsJSON struct {
-	WorkspaceID string `json:"workspaceId"`
-	Events      uint64 `json:"events"`
-	// Sessions counts the sessions set up (a successful memsetup bound
-	// them); SessionsHooksOnly those a host hook saw that never set up
-	// (events.SessionKind).
-	Sessions          int           `json:"sessions"`
-	SessionsHooksOnly int           `json:"sessionsHooksOnly"`
-	Rules             []ruleJSON    `json:"rules"`
-	Tools             []toolJSON    `json:"tools"`
-	Drafts            int           `json:"drafts"`
-	Objects           int           `json:"objects"`
-	SessionList       []sessionJSON `json:"sessionList"`
-	// Compliance is what the adapters' hooks show (compliance.go).
-	Compliance complianceJSON `json:"compliance"`
-	// Evidence is what the post-tool hooks show (evidence.go).
-	Evidence evidenceJSON `json:"evidence"`
-}
-
-type ruleJSON struct {
-	ID          string           `json:"id"`
-	Path        string           `json:"path"`
-	Kind        string           `json:"kind"`
-	Source      string           `json:"source,omitempty"` // "team" for a rule of the team's catalog
-	Refs        uint64           `json:"refs"`
-	Constraints []constraintJSON `json:"constraints"`
-}
-
-type constraintJSON struct {
-	ID   string `json:"id"`
-	Refs uint64 `json:"refs"`
-}
-
-type toolJSON struct {
-	Tool   string `json:"tool"`
-	Calls  uint64 `json:"calls"`
-	Errors uint64 `json:"errors"`
-	AvgUs  uint64 `json:"avgUs"`
-	MaxUs  uint64 `json:"maxUs"`
-}
-
-type sessionJSON struct {
-	ID      string `json:"id"`
-	First   string `json:"first"`
-	Last    string `json:"last"`
-	Calls   uint64 `json:"calls"` // tool calls
-	Hooks   uint64 `json:"hooks"` // events of the host's hooks
-	Kind    string `json:"kind"`  // setUp, hooksOnly or other
-	Refs    uint64 `json:"refs"`
-	Reports uint64 `json:"reports"`
-	Rejects uint64 `json:"rejects"`
 }
 
 // Run implements command.
@@ -84,7 +28,7 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st := statsOf(h.Workspace().ID(), s)
+	st := stats.Of(h.Workspace().ID(), s)
 	if c.json {
 		enc := json.NewEncoder(c.m.Stdout)
 		enc.SetIndent("", "  ")
@@ -93,32 +37,7 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 	return printStats(c.m.Stdout, st)
 }
 
-func collectStats(wsID string, s *projections.Store) statsJSON {
-	return statsOf(wsID, node.StatsOf(s))
-}
-
-func statsOf(wsID string, s node.Stats) statsJSON {
-	sum := s.Summary
-	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Drafts: sum.Drafts, Objects: sum.Objects,
-		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Evidence: evidenceOf(s.Evidence)}
-	st.Compliance = complianceOf(s.Compliance, st.Evidence)
-	for _, u := range s.Usage {
-		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Source: u.Source, Refs: u.Refs, Constraints: []constraintJSON{}}
-		for _, c := range u.Constraints {
-			r.Constraints = append(r.Constraints, constraintJSON{ID: c.ID, Refs: c.Refs})
-		}
-		st.Rules = append(st.Rules, r)
-	}
-	for _, t := range s.Tools {
-		st.Tools = append(st.Tools, toolJSON{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
-	}
-	for _, se := range s.Sessions {
-		st.SessionList = append(st.SessionList, sessionJSON{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Hooks: se.Hooks, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
-	}
-	return st
-}
-
-func printStats(w io.Writer, st statsJSON) error {
+func printStats(w io.Writer, st stats.Report) error {
 	fmt.Fprintf(w, "Workspace %s: %d events, %d sessions set up (%d more seen by hooks only), %d published objects, %d drafts\n\n",
 		st.WorkspaceID, st.Events, st.Sessions, st.SessionsHooksOnly, st.Objects, st.Drafts)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)

@@ -42,7 +42,7 @@ func (c *UICommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := web.Listen(c.addr, token.value)
+	ln, err := web.Listen(c.addr, token.Value)
 	if err != nil {
 		return uiListenError(c.addr, err)
 	}
@@ -53,9 +53,9 @@ func (c *UICommand) Run(ctx context.Context, args []string) error {
 	}
 	defer h.Close()
 	logger, _ := c.ws.logger(c.m.Stderr)
-	handler := web.Handler(dashboardOptions(h, logger, token.value, c.ws.sync != "interval", web.Options{}))
+	handler := web.Handler(dashboardOptions(h, logger, token.Value, c.ws.sync != "interval", web.Options{}))
 	fmt.Fprintf(c.m.Stdout, "http://%s/\n", ln.Addr())
-	token.announce(c.m.Stderr, ln.Addr())
+	announce(c.m.Stderr, token, ln.Addr())
 	return web.Serve(ctx, ln, handler)
 }
 

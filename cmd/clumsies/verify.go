@@ -52,7 +52,7 @@ func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var hc *HubCheck
+	var hc *hublink.LedgerCheck
 	if c.atHub {
 		check, problems, err := againstHub(ctx, h)
 		if err != nil {
@@ -84,7 +84,7 @@ func (c *VerifyCommand) stopped(ctx context.Context) (node.Report, error) {
 
 // print prints r (and hc, the check against the hub, if any) and returns
 // the exit status 1 when anything disagrees.
-func (c *VerifyCommand) print(r node.Report, hc *HubCheck) error {
+func (c *VerifyCommand) print(r node.Report, hc *hublink.LedgerCheck) error {
 	if c.json {
 		if r.Problems == nil {
 			r.Problems = []string{}
@@ -92,7 +92,7 @@ func (c *VerifyCommand) print(r node.Report, hc *HubCheck) error {
 		if err := json.NewEncoder(c.m.Stdout).Encode(struct {
 			OK bool `json:"ok"`
 			node.Report
-			Hub *HubCheck `json:"hub,omitempty"`
+			Hub *hublink.LedgerCheck `json:"hub,omitempty"`
 		}{r.OK(), r, hc}); err != nil {
 			return err
 		}

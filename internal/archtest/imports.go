@@ -29,6 +29,19 @@ func AllowImports(tb testing.TB, dir string, allowed ...string) {
 	}
 }
 
+// ForbidImports fails tb if a non-test Go file in dir imports a package
+// under one of the forbidden import path prefixes (a prefix matches itself
+// and everything below it): for a package that may wire most others but
+// never reach some directly.
+func ForbidImports(tb testing.TB, dir string, forbidden ...string) {
+	tb.Helper()
+	for _, imp := range Imports(tb, dir) {
+		if matchesAny(imp, forbidden) {
+			tb.Errorf("%s imports %s, which its import rules forbid (forbidden: %s)", dir, imp, strings.Join(forbidden, ", "))
+		}
+	}
+}
+
 // Imports returns the sorted, distinct imports of the non-test Go files in dir.
 func Imports(tb testing.TB, dir string) []string {
 	tb.Helper()

@@ -2,7 +2,7 @@
 // percentage (GOGC) and the soft memory limit (GOMEMLIMIT), which are one
 // setting for the whole process, on behalf of the parts that want a say:
 // a serving process keeps its heap close to what it holds
-// (cmd/clumsies), a bulk job, a rebuild of the read models, trades
+// (FollowServing), a bulk job, a rebuild of the read models, trades
 // memory for CPU while it runs (Bulk), and a lean job, a large publish
 // into them, CPU for memory (Lean).
 //

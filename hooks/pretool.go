@@ -1,4 +1,4 @@
-package main
+package hooks
 
 import (
 	"context"
@@ -23,23 +23,23 @@ import (
 // lets the tool run and is said on stderr. A guest (Copilot CLI running
 // Claude Code's hook) stays neutral where Copilot's own gate is wired, so
 // an edit is gated once.
-func (c *HookCommand) preTool(ctx context.Context, h *adapt.Host, guest bool, in adapt.Input, dir string) (adapt.Answer, error) {
+func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, error) {
 	if len(in.Files) == 0 {
 		return adapt.Answer{}, nil // a read, or a tool that names no file
 	}
-	ws, err := hookWorkspace(dir, in.Dir)
+	ws, err := findWorkspace(r.Dir, in.Dir)
 	if err != nil {
 		return adapt.Answer{}, err
 	}
 	mode := ws.Config.Enforce.Effective()
-	if home, _ := os.UserHomeDir(); mode == workspace.EnforceOff || guest && adapt.CopilotHooked(ws.Root, home) {
+	if home, _ := os.UserHomeDir(); mode == workspace.EnforceOff || r.Guest && adapt.CopilotHooked(ws.Root, home) {
 		return adapt.Answer{}, nil
 	}
 	paths := inside(workspacePaths(ws.Root, in.Dir, in.Files))
 	if len(paths) == 0 {
 		return adapt.Answer{}, nil
 	}
-	hd, err := node.Attach(ctx, ws, node.Options{AttachWait: hookAttachWait, RetryFor: hookRetryFor})
+	hd, err := node.Attach(ctx, ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
 	if err != nil {
 		return adapt.Answer{}, fmt.Errorf("open the workspace %s: %w", ws.Root, err)
 	}
@@ -51,7 +51,7 @@ func (c *HookCommand) preTool(ctx context.Context, h *adapt.Host, guest bool, in
 	if len(g.Missing) == 0 {
 		return adapt.Answer{}, nil
 	}
-	data := events.ToolGatedData{Host: h.Name, Tool: in.Tool, Paths: paths, Decision: events.GateWarn}
+	data := events.ToolGatedData{Host: r.Host.Name, Tool: in.Tool, Paths: paths, Decision: events.GateWarn}
 	if mode == workspace.EnforceBlock {
 		data.Decision = events.GateDeny
 	}

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -6,43 +6,47 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/mcp"
-	"github.com/clumsies/clumsies/mcp/frame"
-	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
-	"github.com/clumsies/clumsies/workspace"
 )
 
-// opening is a workspace being opened in the background, so that serve
+// Opening is a workspace being opened in the background, so that serve
 // answers the MCP client's initialize at once (the ledger, the read
 // models and the publish scan take tens to hundreds of milliseconds). Its
 // reads and records wait until the workspace is open; if it could not be
-// opened, every one of them fails as unavailable, with the reason.
-type opening struct {
+// opened, every one of them fails as unavailable, with the reason. It
+// serves mcp's Catalog and Ledger as a Handle does.
+type Opening struct {
 	ready chan struct{} // closed once h or err is set
 
 	mu  sync.Mutex
-	h   *node.Handle
+	h   *Handle
 	err error
 }
 
-var (
-	_ mcp.Catalog = (*opening)(nil)
-	_ mcp.Ledger  = (*opening)(nil)
-)
+// NewOpening returns a workspace being opened; Done says how it went.
+func NewOpening() *Opening { return &Opening{ready: make(chan struct{})} }
 
-func newOpening() *opening { return &opening{ready: make(chan struct{})} }
-
-// done records the outcome of opening the workspace.
-func (o *opening) done(h *node.Handle, err error) {
+// Done records the outcome of opening the workspace: its handle, or why
+// it could not be opened. It is called once.
+func (o *Opening) Done(h *Handle, err error) {
 	o.mu.Lock()
 	o.h, o.err = h, err
 	o.mu.Unlock()
 	close(o.ready)
 }
 
+// Ready is closed once Done was called.
+func (o *Opening) Ready() <-chan struct{} { return o.ready }
+
+// Result returns what Done recorded; call it once Ready is closed.
+func (o *Opening) Result() (*Handle, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.h, o.err
+}
+
 // handle waits until the workspace is open and returns it.
-func (o *opening) handle(ctx context.Context) (*node.Handle, error) {
+func (o *Opening) handle(ctx context.Context) (*Handle, error) {
 	select {
 	case <-o.ready:
 	case <-ctx.Done():
@@ -65,8 +69,8 @@ func (e openFailed) Unwrap() error     { return e.err }
 func (e openFailed) Unavailable() bool { return true }
 func (e openFailed) Reason() string    { return e.err.Error() }
 
-// View implements mcp.Catalog.
-func (o *opening) View(ctx context.Context, id string) (projections.Item, error) {
+// View implements mcp.Catalog: Handle.View once open.
+func (o *Opening) View(ctx context.Context, id string) (projections.Item, error) {
 	h, err := o.handle(ctx)
 	if err != nil {
 		return projections.Item{}, err
@@ -74,8 +78,8 @@ func (o *opening) View(ctx context.Context, id string) (projections.Item, error)
 	return h.View(ctx, id)
 }
 
-// List implements mcp.Catalog.
-func (o *opening) List(ctx context.Context, f projections.Filter) ([]projections.Item, error) {
+// List implements mcp.Catalog: Handle.List once open.
+func (o *Opening) List(ctx context.Context, f projections.Filter) ([]projections.Item, error) {
 	h, err := o.handle(ctx)
 	if err != nil {
 		return nil, err
@@ -83,8 +87,8 @@ func (o *opening) List(ctx context.Context, f projections.Filter) ([]projections
 	return h.List(ctx, f)
 }
 
-// DraftFacts implements mcp.Catalog.
-func (o *opening) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
+// DraftFacts implements mcp.Catalog: Handle.DraftFacts once open.
+func (o *Opening) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
 	h, err := o.handle(ctx)
 	if err != nil {
 		return catalog.DraftFacts{}, err
@@ -92,8 +96,8 @@ func (o *opening) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog
 	return h.DraftFacts(ctx, q)
 }
 
-// Record implements mcp.Ledger.
-func (o *opening) Record(ctx context.Context, ev events.Event) error {
+// Record implements mcp.Ledger: Handle.Record once open.
+func (o *Opening) Record(ctx context.Context, ev events.Event) error {
 	h, err := o.handle(ctx)
 	if err != nil {
 		return err
@@ -101,17 +105,11 @@ func (o *opening) Record(ctx context.Context, ev events.Event) error {
 	return h.Record(ctx, ev)
 }
 
-// RecordExpecting implements mcp.Ledger.
-func (o *opening) RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
+// RecordExpecting implements mcp.Ledger: Handle.RecordExpecting once open.
+func (o *Opening) RecordExpecting(ctx context.Context, ev events.Event, exp events.Expectation) error {
 	h, err := o.handle(ctx)
 	if err != nil {
 		return err
 	}
 	return h.RecordExpecting(ctx, ev, exp)
-}
-
-// earlyFrame reads the META_PROMPT from the content tree, for the
-// instructions of an initialize that comes before the workspace is open.
-func earlyFrame(ws *workspace.Workspace) func() (string, error) {
-	return func() (string, error) { return frame.Read(ws.ContentRoot()) }
 }

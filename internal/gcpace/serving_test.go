@@ -1,4 +1,4 @@
-package main
+package gcpace
 
 import (
 	"context"
@@ -43,15 +43,15 @@ func TestPaceCollector(t *testing.T) {
 	if got := paceCollector(true); got != 100 {
 		t.Fatalf("paceCollector replaced %d, want 100", got)
 	}
-	if got := debug.SetGCPercent(100); got != gcPercent {
-		t.Fatalf("GC percent %d after paceCollector of an owner, want %d", got, gcPercent)
+	if got := debug.SetGCPercent(100); got != ServingPercent {
+		t.Fatalf("GC percent %d after paceCollector of an owner, want %d", got, ServingPercent)
 	}
-	debug.SetGCPercent(gcPercent)
-	if got := paceCollector(false); got != gcPercent {
-		t.Fatalf("paceCollector replaced %d, want %d", got, gcPercent)
+	debug.SetGCPercent(ServingPercent)
+	if got := paceCollector(false); got != ServingPercent {
+		t.Fatalf("paceCollector replaced %d, want %d", got, ServingPercent)
 	}
-	if got := debug.SetGCPercent(100); got != forwarderPercent {
-		t.Fatalf("GC percent %d after paceCollector of a forwarder, want %d", got, forwarderPercent)
+	if got := debug.SetGCPercent(100); got != ForwarderPercent {
+		t.Fatalf("GC percent %d after paceCollector of a forwarder, want %d", got, ForwarderPercent)
 	}
 
 	t.Setenv("GOGC", "200")
@@ -70,10 +70,10 @@ func gogc() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// A serving process collects at gcPercent while it owns the workspace (or
-// does not know yet) and at forwarderPercent while it forwards to another
+// A serving process collects at ServingPercent while it owns the workspace (or
+// does not know yet) and at ForwarderPercent while it forwards to another
 // owner, following a change of role.
-func TestFollowMemory_PacesByRole(t *testing.T) {
+func TestFollowServing_PacesByRole(t *testing.T) {
 	before, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetGCPercent(before); debug.SetMemoryLimit(limit) })
 	t.Setenv("GOGC", "")
@@ -83,7 +83,7 @@ func TestFollowMemory_PacesByRole(t *testing.T) {
 	owner.Store(true)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { followMemory(ctx, owner.Load); close(done) }()
+	go func() { FollowServing(ctx, owner.Load); close(done) }()
 	defer func() { cancel(); <-done }()
 
 	wait := func(want uint64) {
@@ -96,9 +96,9 @@ func TestFollowMemory_PacesByRole(t *testing.T) {
 			time.Sleep(fitEvery / 5)
 		}
 	}
-	wait(gcPercent)
+	wait(ServingPercent)
 	owner.Store(false)
-	wait(forwarderPercent)
+	wait(ForwarderPercent)
 	owner.Store(true)
-	wait(gcPercent)
+	wait(ServingPercent)
 }

@@ -1,0 +1,92 @@
+package stats
+
+import (
+	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/projections"
+)
+
+// Report is the stable shape of `clumsies stats --json`. Fields may be
+// added; none may change.
+type Report struct {
+	WorkspaceID string `json:"workspaceId"`
+	Events      uint64 `json:"events"`
+	// Sessions counts the sessions set up (a successful memsetup bound
+	// them); SessionsHooksOnly those a host hook saw that never set up
+	// (events.SessionKind).
+	Sessions          int       `json:"sessions"`
+	SessionsHooksOnly int       `json:"sessionsHooksOnly"`
+	Rules             []Rule    `json:"rules"`
+	Tools             []Tool    `json:"tools"`
+	Drafts            int       `json:"drafts"`
+	Objects           int       `json:"objects"`
+	SessionList       []Session `json:"sessionList"`
+	// Compliance is what the adapters' hooks show.
+	Compliance Compliance `json:"compliance"`
+	// Evidence is what the post-tool hooks show.
+	Evidence Evidence `json:"evidence"`
+}
+
+// Rule is a rule or workflow with its refs, per constraint too.
+type Rule struct {
+	ID          string       `json:"id"`
+	Path        string       `json:"path"`
+	Kind        string       `json:"kind"`
+	Source      string       `json:"source,omitempty"` // "team" for a rule of the team's catalog
+	Refs        uint64       `json:"refs"`
+	Constraints []Constraint `json:"constraints"`
+}
+
+// Constraint is a constraint of a rule with its refs.
+type Constraint struct {
+	ID   string `json:"id"`
+	Refs uint64 `json:"refs"`
+}
+
+// Tool is the metrics of one MCP tool: calls, errors, mean and longest
+// duration in microseconds.
+type Tool struct {
+	Tool   string `json:"tool"`
+	Calls  uint64 `json:"calls"`
+	Errors uint64 `json:"errors"`
+	AvgUs  uint64 `json:"avgUs"`
+	MaxUs  uint64 `json:"maxUs"`
+}
+
+// Session is one session with its calls, refs and reports.
+type Session struct {
+	ID      string `json:"id"`
+	First   string `json:"first"`
+	Last    string `json:"last"`
+	Calls   uint64 `json:"calls"`
+	Kind    string `json:"kind"` // setUp, hooksOnly or other
+	Refs    uint64 `json:"refs"`
+	Reports uint64 `json:"reports"`
+	Rejects uint64 `json:"rejects"`
+}
+
+// OfStore is the Report of the read models in s, of workspace wsID.
+func OfStore(wsID string, s *projections.Store) Report {
+	return Of(wsID, node.StatsOf(s))
+}
+
+// Of is the Report of s, of workspace wsID.
+func Of(wsID string, s node.Stats) Report {
+	sum := s.Summary
+	st := Report{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Drafts: sum.Drafts, Objects: sum.Objects,
+		Rules: []Rule{}, Tools: []Tool{}, SessionList: []Session{}, Evidence: evidenceOf(s.Evidence)}
+	st.Compliance = complianceOf(s.Compliance, st.Evidence)
+	for _, u := range s.Usage {
+		r := Rule{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Source: u.Source, Refs: u.Refs, Constraints: []Constraint{}}
+		for _, c := range u.Constraints {
+			r.Constraints = append(r.Constraints, Constraint{ID: c.ID, Refs: c.Refs})
+		}
+		st.Rules = append(st.Rules, r)
+	}
+	for _, t := range s.Tools {
+		st.Tools = append(st.Tools, Tool{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
+	}
+	for _, se := range s.Sessions {
+		st.SessionList = append(st.SessionList, Session{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
+	}
+	return st
+}
