@@ -57,8 +57,9 @@ type Session struct {
 	ID      string `json:"id"`
 	First   string `json:"first"`
 	Last    string `json:"last"`
-	Calls   uint64 `json:"calls"`
-	Kind    string `json:"kind"` // setUp, hooksOnly or other
+	Calls   uint64 `json:"calls"` // tool calls
+	Hooks   uint64 `json:"hooks"` // events of the host's hooks
+	Kind    string `json:"kind"`  // setUp, hooksOnly or other
 	Refs    uint64 `json:"refs"`
 	Reports uint64 `json:"reports"`
 	Rejects uint64 `json:"rejects"`
@@ -86,7 +87,7 @@ func Of(wsID string, s node.Stats) Report {
 		st.Tools = append(st.Tools, Tool{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
 	}
 	for _, se := range s.Sessions {
-		st.SessionList = append(st.SessionList, Session{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
+		st.SessionList = append(st.SessionList, Session{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Hooks: se.Hooks, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
 	}
 	return st
 }
