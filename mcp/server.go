@@ -54,6 +54,9 @@ type Config struct {
 	// tool calls wait (the Catalog and Ledger wait themselves).
 	Ready      <-chan struct{}
 	EarlyFrame func() (string, error)
+	// Observer, if set, is told of every tool call after its event is
+	// recorded (observe.go): the OpenTelemetry export.
+	Observer CallObserver
 }
 
 // Server is the clumsies MCP server: the seven tools over one Catalog and
@@ -197,6 +200,10 @@ type call struct {
 	// openWait is how long the call waited for the workspace to open
 	// (Config.Ready) before it began; 0 when it was open.
 	openWait time.Duration
+	// What an observer learns of the request (observe.go).
+	meta       map[string]any
+	mcpSession string
+	protocol   string
 }
 
 // recordTimeout bounds how long a call waits for its event to be recorded.
@@ -218,7 +225,10 @@ const decideFor = 5 * time.Second
 // when another writer came first it reads and decides again.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c := &call{conn: req.Session, raw: req.Params.Arguments}
+		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion()}
+		if req.Session != nil {
+			c.mcpSession = req.Session.ID()
+		}
 		c.openWait = s.waitReady(ctx)
 		start := time.Now()
 		c.session = s.sessionOf(t, c)
@@ -292,6 +302,9 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	cancel()
 	if t.commit != nil && fail == nil {
 		t.commit(c, err == nil)
+	}
+	if !errors.Is(err, events.ErrConflict) {
+		s.observe(ctx, c, ev, start, err == nil)
 	}
 	switch {
 	case err != nil:
