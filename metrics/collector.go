@@ -39,6 +39,9 @@ type Options struct {
 	// Logger receives a line when the read models cannot be read for a
 	// scrape (warn). Nil discards them.
 	Logger *slog.Logger
+	// TelemetryDropped, when the process exports to OpenTelemetry, counts
+	// the calls the export dropped (clumsies_otel_dropped_calls_total).
+	TelemetryDropped func() uint64
 }
 
 // scrapeTimeout bounds how long a scrape waits for the read models.
@@ -73,6 +76,9 @@ func New(src Source, opts Options) *Registry {
 		r.sseClients, sync,
 		&ledgerCollector{src: src, log: log},
 	)
+	if opts.TelemetryDropped != nil {
+		r.reg.MustRegister(telemetryDropped(opts.TelemetryDropped))
+	}
 	return r
 }
 

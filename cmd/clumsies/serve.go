@@ -12,7 +12,9 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/mcp"
+	"github.com/clumsies/clumsies/metrics"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/telemetry"
 	"github.com/clumsies/clumsies/web"
 )
 
@@ -32,6 +34,9 @@ type ServeCommand struct {
 	// serving is the open workspace, once it is (followMemory paces the
 	// collector by whether this process owns it).
 	serving atomic.Pointer[node.Handle]
+	// telemetry is the OpenTelemetry export, nil when [otel] names no
+	// endpoint.
+	telemetry *telemetry.Exporter
 }
 
 // Environment variables that may hold the tokens.
@@ -74,6 +79,12 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	readOnly := c.readOnly || ws.Config.ReadOnly
+	exp, stopTelemetry, err := c.startTelemetry(ctx, ws, c.m.Stderr)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry()
+	c.telemetry = exp
 	var ln net.Listener
 	var token httpToken
 	if c.http != "" {
@@ -120,8 +131,13 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Logger:      logger,
 		Version:     version(),
 		ReadOnly:    readOnly,
+		Observer:    observer(c.telemetry),
 	})
-	handler := web.Handler(dashboardOptions(h, logger, token.value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
+	mopts := metrics.Options{SyncAlways: c.ws.sync != "interval"}
+	if c.telemetry != nil {
+		mopts.TelemetryDropped = c.telemetry.Dropped
+	}
+	handler := web.Handler(dashboardOptions(h, logger, token.value, mopts, web.Options{MCP: srv.HTTPHandler()}))
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
 	token.announce(c.m.Stderr, ln.Addr())
 	go srv.WatchPrompts(ctx, mcp.PromptsInterval)
@@ -184,6 +200,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 		ReadOnly:    readOnly,
 		Ready:       o.ready,
 		EarlyFrame:  frame,
+		Observer:    observer(c.telemetry),
 	})
 	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")
