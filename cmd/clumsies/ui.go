@@ -74,6 +74,7 @@ func uiListenError(addr string, err error) error {
 // h to opts.
 func dashboardOptions(h *node.Handle, logger *slog.Logger, token string, mopts metrics.Options, opts web.Options) web.Options {
 	mopts.Logger = logger
+	mopts.Version = version()
 	reg := metrics.New(h, mopts)
 	opts.UI = ui.Handler(h, logger)
 	opts.Metrics = reg.Handler()
