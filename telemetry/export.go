@@ -100,8 +100,13 @@ func (e *Exporter) ToolCall(_ context.Context, c mcp.CallRecord) {
 }
 
 // Dropped returns how many calls were not exported because the queue was
-// full.
-func (e *Exporter) Dropped() uint64 { return e.dropped.Load() }
+// full; 0 for a nil Exporter (no export).
+func (e *Exporter) Dropped() uint64 {
+	if e == nil {
+		return 0
+	}
+	return e.dropped.Load()
+}
 
 // Shutdown exports what is queued and stops, within ctx.
 func (e *Exporter) Shutdown(ctx context.Context) error {

@@ -133,10 +133,8 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		ReadOnly:    readOnly,
 		Observer:    observer(c.telemetry),
 	})
-	mopts := metrics.Options{SyncAlways: c.ws.sync != "interval"}
-	if c.telemetry != nil {
-		mopts.TelemetryDropped = c.telemetry.Dropped
-	}
+	// The export's drops read 0 without an export.
+	mopts := metrics.Options{SyncAlways: c.ws.sync != "interval", TelemetryDropped: c.telemetry.Dropped}
 	handler := web.Handler(dashboardOptions(h, logger, token.value, mopts, web.Options{MCP: srv.HTTPHandler()}))
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
 	token.announce(c.m.Stderr, ln.Addr())
