@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"testing"
 )
 
 // The collector's sources, relative to the module's root.
@@ -28,13 +27,12 @@ var (
 // Binary returns the path of the collector, building it first when the
 // cache has no build of the current sources (a minute or two on 2 cores,
 // once: the key is a hash of the sources and the Go version).
-func Binary(tb testing.TB) string {
-	tb.Helper()
+func Binary() (string, error) {
 	buildOnce.Do(func() { built, buildErr = build() })
 	if buildErr != nil {
-		tb.Fatalf("build the OpenTelemetry Collector: %v", buildErr)
+		return "", fmt.Errorf("build the OpenTelemetry Collector: %w", buildErr)
 	}
-	return built
+	return built, nil
 }
 
 func build() (string, error) {

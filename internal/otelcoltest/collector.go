@@ -20,18 +20,42 @@ type Collector struct {
 	HTTP, GRPC string
 	out        string // the exporter's file
 	log        string // the collector's own output
+	cmd        *exec.Cmd
+	logf       *os.File
+	done       chan struct{}
 }
 
 // Start starts a collector on free loopback ports; the test's cleanup
 // stops it.
 func Start(tb testing.TB) *Collector {
 	tb.Helper()
-	bin := Binary(tb)
-	dir := tb.TempDir()
-	grpcAddr, httpAddr := freeAddr(tb), freeAddr(tb)
+	c, err := Run(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(c.Stop)
+	return c
+}
+
+// Run starts a collector on free loopback ports, keeping its files in
+// dir, and returns once it listens. Stop stops it.
+func Run(dir string) (*Collector, error) {
+	bin, err := Binary()
+	if err != nil {
+		return nil, err
+	}
+	grpcAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	httpAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
 	c := &Collector{
 		HTTP: "http://" + httpAddr, GRPC: "http://" + grpcAddr,
 		out: filepath.Join(dir, "received.jsonl"), log: filepath.Join(dir, "collector.log"),
+		done: make(chan struct{}),
 	}
 	cfg := fmt.Sprintf(`receivers:
   otlp:
@@ -57,35 +81,37 @@ service:
 `, grpcAddr, httpAddr, c.out)
 	cfgFile := filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(cfgFile, []byte(cfg), 0o644); err != nil {
-		tb.Fatal(err)
+		return nil, fmt.Errorf("write the collector's config: %w", err)
 	}
-	logf, err := os.Create(c.log)
-	if err != nil {
-		tb.Fatal(err)
+	if c.logf, err = os.Create(c.log); err != nil {
+		return nil, fmt.Errorf("make the collector's log: %w", err)
 	}
-	cmd := exec.Command(bin, "--config", "file:"+cfgFile)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		tb.Fatalf("start the collector: %v", err)
+	c.cmd = exec.Command(bin, "--config", "file:"+cfgFile)
+	c.cmd.Stdout, c.cmd.Stderr = c.logf, c.logf
+	if err := c.cmd.Start(); err != nil {
+		c.logf.Close()
+		return nil, fmt.Errorf("start the collector: %w", err)
 	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	tb.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		logf.Close()
-	})
+	go func() { c.cmd.Wait(); close(c.done) }()
 	for _, addr := range []string{grpcAddr, httpAddr} {
-		if err := waitListening(addr, done, startWithin); err != nil {
-			tb.Fatalf("the collector does not listen at %s: %v\n%s", addr, err, c.Log())
+		if err := waitListening(addr, c.done, startWithin); err != nil {
+			c.Stop()
+			return nil, fmt.Errorf("the collector does not listen at %s: %w\n%s", addr, err, c.Log())
 		}
 	}
-	return c
+	return c, nil
+}
+
+// Stop stops the collector: an interrupt, then a kill after 30 s.
+func (c *Collector) Stop() {
+	c.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-c.done:
+	case <-time.After(30 * time.Second):
+		c.cmd.Process.Kill()
+		<-c.done
+	}
+	c.logf.Close()
 }
 
 // Log returns what the collector wrote on stdout and stderr so far.
@@ -95,14 +121,13 @@ func (c *Collector) Log() string {
 }
 
 // freeAddr returns a loopback address with a port free a moment ago.
-func freeAddr(tb testing.TB) string {
-	tb.Helper()
+func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		tb.Fatal(err)
+		return "", fmt.Errorf("find a free port: %w", err)
 	}
 	defer ln.Close()
-	return ln.Addr().String()
+	return ln.Addr().String(), nil
 }
 
 // waitListening waits until addr accepts a connection, or the process

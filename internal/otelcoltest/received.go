@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -40,9 +41,18 @@ type Received struct {
 // Received reads what the collector has exported so far.
 func (c *Collector) Received(tb testing.TB) Received {
 	tb.Helper()
+	r, err := c.Read()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// Read reads what the collector has exported so far.
+func (c *Collector) Read() (Received, error) {
 	b, err := os.ReadFile(c.out)
 	if err != nil && !os.IsNotExist(err) {
-		tb.Fatal(err)
+		return Received{}, fmt.Errorf("read the collector's output: %w", err)
 	}
 	r := Received{Raw: b}
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -50,11 +60,11 @@ func (c *Collector) Received(tb testing.TB) Received {
 	for sc.Scan() {
 		var doc otlpDoc
 		if err := json.Unmarshal(sc.Bytes(), &doc); err != nil {
-			tb.Fatalf("decode the collector's output: %v\n%s", err, sc.Bytes())
+			return Received{}, fmt.Errorf("decode the collector's output: %w\n%s", err, sc.Bytes())
 		}
 		doc.collect(&r)
 	}
-	return r
+	return r, nil
 }
 
 // Wait waits until what the collector received satisfies ok, and returns
