@@ -139,7 +139,7 @@ func hubRoutes(h *hub.Hub, adminToken string, secure bool, logger *slog.Logger) 
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", hub.Handler(h, adminToken))
-	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger)))
+	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger, version())))
 	mux.Handle("/", ui.HubHandler(ui.HubOptions{Cookie: hubwire.TokenCookie, Known: known, Secure: secure}))
 	return ui.Hardened(mux)
 }
