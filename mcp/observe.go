@@ -18,7 +18,9 @@ type CallObserver interface {
 // CallRecord is what an observer learns of one tool call.
 type CallRecord struct {
 	// Event is the call's event as built for the ledger: tool, session,
-	// outcome, error code, duration and payload.
+	// outcome, error code, duration and payload. When it could not be
+	// stored, its outcome and code are the answer's (unavailable or
+	// outcome_unknown).
 	Event events.Event
 	// Recorded is false when the event could not be stored (the call
 	// answered unavailable or outcome_unknown).

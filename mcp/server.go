@@ -233,16 +233,28 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 		start := time.Now()
 		c.session = s.sessionOf(t, c)
 		for {
-			res, err := s.attempt(ctx, t, c, start)
-			if errors.Is(err, events.ErrConflict) && time.Since(start) < decideFor && ctx.Err() == nil {
+			res, ev, err := s.attempt(ctx, t, c, start)
+			if decidesAgain(ctx, err, start) {
 				continue
 			}
 			if err != nil {
-				return errorResult(notStored(err, s.log, t.name)), nil
+				// The span says what the agent got.
+				fail := notStored(err, s.log, t.name)
+				ev.Outcome, ev.ErrorCode = events.OutcomeError, string(fail.Code)
+				s.observe(ctx, c, ev, start, false)
+				return errorResult(fail), nil
 			}
+			s.observe(ctx, c, ev, start, true)
 			return res, nil
 		}
 	}
+}
+
+// decidesAgain reports whether a call whose attempt ended with err reads
+// and decides again: another writer changed what it decided on, and it
+// has time left.
+func decidesAgain(ctx context.Context, err error, start time.Time) bool {
+	return errors.Is(err, events.ErrConflict) && time.Since(start) < decideFor && ctx.Err() == nil
 }
 
 // waitReady waits, if the workspace is still opening (Config.Ready), until
@@ -268,10 +280,11 @@ func (s *Server) waitReady(ctx context.Context) time.Duration {
 	return max(time.Since(begin), time.Microsecond)
 }
 
-// attempt runs one decision of a call and records it. It returns an
-// error only when the event could not be recorded: ErrConflict when the
-// state the call decided on changed meanwhile (nothing was stored).
-func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time) (*mcp.CallToolResult, error) {
+// attempt runs one decision of a call and records it, returning the
+// answer and the event. It returns an error only when the event could not
+// be recorded: ErrConflict when the state the call decided on changed
+// meanwhile (nothing was stored).
+func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time) (*mcp.CallToolResult, events.Event, error) {
 	result, e, fail := s.run(ctx, t, c)
 	var body []byte
 	if fail == nil {
@@ -303,19 +316,16 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	if t.commit != nil && fail == nil {
 		t.commit(c, err == nil)
 	}
-	if !errors.Is(err, events.ErrConflict) {
-		s.observe(ctx, c, ev, start, err == nil)
-	}
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("record %s %s: %w", ev.Type, ev.ID, err)
+		return nil, ev, fmt.Errorf("record %s %s: %w", ev.Type, ev.ID, err)
 	case fail != nil:
-		return errorResult(fail), nil
+		return errorResult(fail), ev, nil
 	}
 	return &mcp.CallToolResult{
 		StructuredContent: json.RawMessage(body),
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-	}, nil
+	}, ev, nil
 }
 
 // run calls t.run, turning a panic or a non-ToolError into an internal

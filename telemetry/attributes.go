@@ -84,11 +84,8 @@ func callAttributes(c mcp.CallRecord) attrs {
 	if len(constraints) > 0 {
 		a.span = append(a.span, attribute.StringSlice(attrConstraints, constraints))
 	}
-	if ev.Outcome == events.OutcomeError || !c.Recorded {
+	if ev.Outcome == events.OutcomeError {
 		a.fail = ev.ErrorCode
-		if !c.Recorded {
-			a.fail = string(events.CodeUnavailable)
-		}
 		failed := []attribute.KeyValue{attribute.String(attrErrorType, errTypeToolError), attribute.String(attrErrorCode, a.fail)}
 		a.span = append(a.span, failed...)
 		a.metric = append(a.metric, failed...)
