@@ -16,8 +16,9 @@ import (
 // Handler is the hub's HTTP front: its API under /api/, its metrics at
 // /metrics (admin token) and the team's dashboard at /, every answer
 // hardened against sniffing, framing and referrers. secure marks the
-// dashboard's cookie Secure (the hub's public URL is https).
-func Handler(h *hub.Hub, adminToken string, secure bool, logger *slog.Logger) http.Handler {
+// dashboard's cookie Secure (the hub's public URL is https). version is
+// the build's, given in /metrics as clumsies_build_info.
+func Handler(h *hub.Hub, adminToken string, secure bool, logger *slog.Logger, version string) http.Handler {
 	admin := sha256.Sum256([]byte(adminToken))
 	known := func(token string) bool {
 		sum := sha256.Sum256([]byte(token))
@@ -25,7 +26,7 @@ func Handler(h *hub.Hub, adminToken string, secure bool, logger *slog.Logger) ht
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", hub.Handler(h, adminToken))
-	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger)))
+	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger, version)))
 	mux.Handle("/", ui.HubHandler(ui.HubOptions{Cookie: hubwire.TokenCookie, Known: known, Secure: secure}))
 	return ui.Hardened(mux)
 }

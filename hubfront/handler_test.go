@@ -42,7 +42,7 @@ func TestHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(hubfront.Handler(th.H, admin, false, nil))
+	srv := httptest.NewServer(hubfront.Handler(th.H, admin, false, nil, "test"))
 	defer srv.Close()
 
 	for _, token := range []string{"", "not-the-admin"} {

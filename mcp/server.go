@@ -54,6 +54,9 @@ type Config struct {
 	// tool calls wait (the Catalog and Ledger wait themselves).
 	Ready      <-chan struct{}
 	EarlyFrame func() (string, error)
+	// Observer, if set, is told of every tool call after its event is
+	// recorded (observe.go): the OpenTelemetry export.
+	Observer CallObserver
 }
 
 // Server is the clumsies MCP server: the seven tools over one Catalog and
@@ -197,6 +200,10 @@ type call struct {
 	// openWait is how long the call waited for the workspace to open
 	// (Config.Ready) before it began; 0 when it was open.
 	openWait time.Duration
+	// What an observer learns of the request (observe.go).
+	meta       map[string]any
+	mcpSession string
+	protocol   string
 }
 
 // recordTimeout bounds how long a call waits for its event to be recorded.
@@ -218,21 +225,36 @@ const decideFor = 5 * time.Second
 // when another writer came first it reads and decides again.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c := &call{conn: req.Session, raw: req.Params.Arguments}
+		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion()}
+		if req.Session != nil {
+			c.mcpSession = req.Session.ID()
+		}
 		c.openWait = s.waitReady(ctx)
 		start := time.Now()
 		c.session = s.sessionOf(t, c)
 		for {
-			res, err := s.attempt(ctx, t, c, start)
-			if errors.Is(err, events.ErrConflict) && time.Since(start) < decideFor && ctx.Err() == nil {
+			res, ev, err := s.attempt(ctx, t, c, start)
+			if decidesAgain(ctx, err, start) {
 				continue
 			}
 			if err != nil {
-				return errorResult(notStored(err, s.log, t.name)), nil
+				// The span says what the agent got.
+				fail := notStored(err, s.log, t.name)
+				ev.Outcome, ev.ErrorCode = events.OutcomeError, string(fail.Code)
+				s.observe(ctx, c, ev, start, false)
+				return errorResult(fail), nil
 			}
+			s.observe(ctx, c, ev, start, true)
 			return res, nil
 		}
 	}
+}
+
+// decidesAgain reports whether a call whose attempt ended with err reads
+// and decides again: another writer changed what it decided on, and it
+// has time left.
+func decidesAgain(ctx context.Context, err error, start time.Time) bool {
+	return errors.Is(err, events.ErrConflict) && time.Since(start) < decideFor && ctx.Err() == nil
 }
 
 // waitReady waits, if the workspace is still opening (Config.Ready), until
@@ -258,10 +280,11 @@ func (s *Server) waitReady(ctx context.Context) time.Duration {
 	return max(time.Since(begin), time.Microsecond)
 }
 
-// attempt runs one decision of a call and records it. It returns an
-// error only when the event could not be recorded: ErrConflict when the
-// state the call decided on changed meanwhile (nothing was stored).
-func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time) (*mcp.CallToolResult, error) {
+// attempt runs one decision of a call and records it, returning the
+// answer and the event. It returns an error only when the event could not
+// be recorded: ErrConflict when the state the call decided on changed
+// meanwhile (nothing was stored).
+func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time) (*mcp.CallToolResult, events.Event, error) {
 	result, e, fail := s.run(ctx, t, c)
 	var body []byte
 	if fail == nil {
@@ -295,14 +318,14 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	}
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("record %s %s: %w", ev.Type, ev.ID, err)
+		return nil, ev, fmt.Errorf("record %s %s: %w", ev.Type, ev.ID, err)
 	case fail != nil:
-		return errorResult(fail), nil
+		return errorResult(fail), ev, nil
 	}
 	return &mcp.CallToolResult{
 		StructuredContent: json.RawMessage(body),
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-	}, nil
+	}, ev, nil
 }
 
 // run calls t.run, turning a panic or a non-ToolError into an internal

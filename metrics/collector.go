@@ -39,6 +39,11 @@ type Options struct {
 	// Logger receives a line when the read models cannot be read for a
 	// scrape (warn). Nil discards them.
 	Logger *slog.Logger
+	// Version is clumsies_build_info's version label.
+	Version string
+	// TelemetryDropped, when the process exports to OpenTelemetry, counts
+	// the calls the export dropped (clumsies_otel_dropped_calls_total).
+	TelemetryDropped func() uint64
 }
 
 // scrapeTimeout bounds how long a scrape waits for the read models.
@@ -70,9 +75,12 @@ func New(src Source, opts Options) *Registry {
 	r.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		r.sseClients, sync,
+		r.sseClients, sync, buildInfo(opts.Version),
 		&ledgerCollector{src: src, log: log},
 	)
+	if opts.TelemetryDropped != nil {
+		r.reg.MustRegister(telemetryDropped(opts.TelemetryDropped))
+	}
 	return r
 }
 
@@ -139,6 +147,9 @@ func (c *ledgerCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCalls, descDuration, descEvents, descApplied, descLag, descUp, descOwner, descTakeovers, descSyncRounds, descSyncCalls} {
 		ch <- d
 	}
+	for _, d := range usageDescs {
+		ch <- d
+	}
 }
 
 func (c *ledgerCollector) Collect(ch chan<- prometheus.Metric) {
@@ -176,6 +187,7 @@ func (c *ledgerCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descCalls, prometheus.CounterValue, float64(t.Errors), t.Tool, "error")
 		ch <- histogram(t, lat[t.Tool])
 	}
+	collectUsage(ch, m)
 }
 
 func (c *ledgerCollector) read() (dash.Metrics, error) {

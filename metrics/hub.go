@@ -33,14 +33,15 @@ var (
 )
 
 // HubHandler serves the metrics of a hub: per node its link state,
-// sourcing lag and applied sequence, and the Go and process collectors.
-func HubHandler(src HubSource, log *slog.Logger) http.Handler {
+// sourcing lag and applied sequence, the build info of version, and the
+// Go and process collectors.
+func HubHandler(src HubSource, log *slog.Logger, version string) http.Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		&hubCollector{src: src, log: log})
+		buildInfo(version), &hubCollector{src: src, log: log})
 	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 }
 

@@ -44,6 +44,8 @@ type Config struct {
 	Hub HubConfig `toml:"hub"`
 	// Enforce is the pre-tool gate's [enforce] table (enforce.go).
 	Enforce EnforceConfig `toml:"enforce"`
+	// OTel is the optional OpenTelemetry export's [otel] table (otel.go).
+	OTel OTelConfig `toml:"otel"`
 }
 
 // HubConfig is the [hub] table.
@@ -94,6 +96,9 @@ func ReadConfig(file string) (Config, error) {
 		}
 	}
 	if err := cfg.Enforce.check(); err != nil {
+		return cfg, fmt.Errorf("read %s: %w", file, err)
+	}
+	if err := cfg.OTel.check(); err != nil {
 		return cfg, fmt.Errorf("read %s: %w", file, err)
 	}
 	if !insideWorkspace(cfg.Content) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -108,6 +109,11 @@ func TestReadConfig(t *testing.T) {
 		{"EnforceBlock", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"block\"\n", ""},
 		{"EnforceBad", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"strict\"\n", `enforce mode "strict": want "off", "warn" or "block"`},
 		{"EnforceUnknownKey", "workspace_id = \"ws-abc\"\n[enforce]\nlevel = \"block\"\n", "unknown setting"},
+		{"OTel", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"http://localhost:4318\"\n", ""},
+		{"OTelGRPCHeaders", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"https://otel.example:4317\"\nprotocol = \"grpc\"\n[otel.headers]\nx-tenant = \"t1\"\n", ""},
+		{"OTelBareHost", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"localhost:4318\"\n", `otel endpoint "localhost:4318": want a URL like http://localhost:4318`},
+		{"OTelProtocol", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"http://localhost:4318\"\nprotocol = \"udp\"\n", `otel protocol "udp": want "http" or "grpc"`},
+		{"OTelNoEndpoint", "workspace_id = \"ws-abc\"\n[otel]\nprotocol = \"grpc\"\n", "need an endpoint"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -126,7 +132,7 @@ func TestReadConfig(t *testing.T) {
 	t.Run("EncodeRoundTrip", func(t *testing.T) {
 		cfg := workspace.Config{WorkspaceID: "ws-00ff", Content: "docs/agents", MaxStore: "10GiB", Hub: workspace.HubConfig{URL: "nats://h:1"}}
 		got, err := workspace.ReadConfig(write(t, string(cfg.Encode())))
-		if err != nil || got != cfg || got.StoreLimit() != 10<<30 {
+		if err != nil || !reflect.DeepEqual(got, cfg) || got.StoreLimit() != 10<<30 {
 			t.Fatalf("got %+v (store limit %d), %v, want %+v", got, got.StoreLimit(), err, cfg)
 		}
 	})

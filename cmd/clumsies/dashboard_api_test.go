@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -142,12 +144,20 @@ func TestDashboard_API(t *testing.T) {
 func TestDashboard_Metrics(t *testing.T) {
 	dir := demoWorkspace(t)
 	var st struct {
-		Events uint64 `json:"events"`
-		Tools  []struct {
+		Events            uint64 `json:"events"`
+		Sessions          int    `json:"sessions"`
+		SessionsHooksOnly int    `json:"sessionsHooksOnly"`
+		Drafts            int    `json:"drafts"`
+		Tools             []struct {
 			Tool   string `json:"tool"`
 			Calls  uint64 `json:"calls"`
 			Errors uint64 `json:"errors"`
 		} `json:"tools"`
+		Rules []struct {
+			ID   string `json:"id"`
+			Path string `json:"path"`
+			Refs uint64 `json:"refs"`
+		} `json:"rules"`
 	}
 	natsAddr := freeAddr(t)
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0", "--nats-listen", natsAddr, "--nats-token", "metrics-reader")
@@ -244,6 +254,92 @@ func TestDashboard_Metrics(t *testing.T) {
 		if _, ok := fams[name]; !ok {
 			t.Errorf("/metrics has no %s", name)
 		}
+	}
+	// The usage figures agree with stats --json.
+	var reports, rejections uint64
+	for _, tool := range st.Tools {
+		switch tool.Tool {
+		case "agentreport":
+			reports = tool.Calls - tool.Errors
+		case "agentrejected":
+			rejections = tool.Calls - tool.Errors
+		}
+	}
+	if got := value("clumsies_reports_total"); got != float64(reports) || got < 1 {
+		t.Errorf("clumsies_reports_total: %v, want %d (agentreport's successful calls)", got, reports)
+	}
+	if got := value("clumsies_rejections_total"); got != float64(rejections) {
+		t.Errorf("clumsies_rejections_total: %v, want %d (agentrejected's successful calls)", got, rejections)
+	}
+	for name, want := range map[string]float64{
+		"clumsies_open_drafts": float64(st.Drafts), "clumsies_rules_published": float64(len(st.Rules)),
+		"clumsies_otel_dropped_calls_total": 0, "clumsies_rule_refs_other_total": 0,
+	} {
+		if got := value(name); got != want {
+			t.Errorf("%s: %v, want %v (stats --json)", name, got, want)
+		}
+	}
+	if got := value("clumsies_sessions_total", "kind", "set_up"); got != float64(st.Sessions) || got < 1 {
+		t.Errorf("clumsies_sessions_total{kind=set_up}: %v, stats %d", got, st.Sessions)
+	}
+	if got := value("clumsies_sessions_total", "kind", "hooks_only"); got != float64(st.SessionsHooksOnly) {
+		t.Errorf("clumsies_sessions_total{kind=hooks_only}: %v, stats %d", got, st.SessionsHooksOnly)
+	}
+	for _, r := range st.Rules {
+		if got := value("clumsies_rule_refs_total", "rule", r.ID, "path", r.Path); got != float64(r.Refs) {
+			t.Errorf("clumsies_rule_refs_total{rule=%s}: %v, stats %d", r.ID, got, r.Refs)
+		}
+	}
+	if got := value("clumsies_build_info"); got != 1 {
+		t.Errorf("clumsies_build_info: %v, want 1", got)
+	}
+	checkGrafana(t, func(name string) bool { _, ok := fams[name]; return ok })
+}
+
+// checkGrafana checks that docs/grafana-dashboard.json parses as a
+// dashboard and that every clumsies metric its panels query is one
+// /metrics exposes.
+func checkGrafana(t *testing.T, exposed func(name string) bool) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "grafana-dashboard.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Title  string `json:"title"`
+		Panels []struct {
+			Title   string `json:"title"`
+			Targets []struct {
+				Expr string `json:"expr"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	if err := json.Unmarshal(b, &d); err != nil || d.Title == "" || len(d.Panels) == 0 {
+		t.Fatalf("docs/grafana-dashboard.json: %v (title %q, %d panels)", err, d.Title, len(d.Panels))
+	}
+	name := regexp.MustCompile(`clumsies_[a-z_]+`)
+	queried := 0
+	for _, p := range d.Panels {
+		if len(p.Targets) == 0 {
+			t.Errorf("panel %q queries nothing", p.Title)
+		}
+		for _, tg := range p.Targets {
+			for _, m := range name.FindAllString(tg.Expr, -1) {
+				queried++
+				base := m
+				for _, suffix := range []string{"_bucket", "_count", "_sum"} {
+					if !exposed(m) {
+						base = strings.TrimSuffix(base, suffix)
+					}
+				}
+				if !exposed(base) {
+					t.Errorf("panel %q queries %s, which /metrics does not expose", p.Title, m)
+				}
+			}
+		}
+	}
+	if queried == 0 {
+		t.Error("the dashboard queries no clumsies metric")
 	}
 }
 

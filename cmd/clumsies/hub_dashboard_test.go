@@ -98,7 +98,7 @@ func TestHub_Dashboard(t *testing.T) {
 	if fams["clumsies_hub_nodes_up"] != nil {
 		t.Errorf("the hub's /metrics still has clumsies_hub_nodes_up, which reads as a count of nodes")
 	}
-	for _, name := range []string{"clumsies_hub_node_applied_seq", "go_goroutines", "process_cpu_seconds_total"} {
+	for _, name := range []string{"clumsies_hub_node_applied_seq", "clumsies_build_info", "go_goroutines", "process_cpu_seconds_total"} {
 		if fams[name] == nil {
 			t.Errorf("the hub's /metrics has no %s", name)
 		}

@@ -97,7 +97,7 @@ func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
 	}
 	defer h.Close()
 	fmt.Fprintf(c.m.Stderr, "clumsies: hub %s serving: leaf links at %s, API at http://%s\n", cfg.Name, cfg.Leaf, ln.Addr())
-	return web.Serve(ctx, ln, hubfront.Handler(h, token, strings.HasPrefix(cfg.APIURL(), "https://"), logger))
+	return web.Serve(ctx, ln, hubfront.Handler(h, token, strings.HasPrefix(cfg.APIURL(), "https://"), logger, version()))
 }
 
 // hubFolderHere reports whether the current folder is a hub's (holds

@@ -14,7 +14,9 @@ import (
 	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/mcp/frame"
+	"github.com/clumsies/clumsies/metrics"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/telemetry"
 	"github.com/clumsies/clumsies/web"
 	"github.com/clumsies/clumsies/workspace"
 )
@@ -35,6 +37,9 @@ type ServeCommand struct {
 	// serving is the open workspace, once it is (gcpace.FollowServing paces the
 	// collector by whether this process owns it).
 	serving atomic.Pointer[node.Handle]
+	// telemetry is the OpenTelemetry export, nil when [otel] names no
+	// endpoint.
+	telemetry *telemetry.Exporter
 }
 
 // Environment variables that may hold the tokens.
@@ -77,6 +82,12 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	readOnly := c.readOnly || ws.Config.ReadOnly
+	exp, stopTelemetry, err := c.startTelemetry(ctx, ws, c.m.Stderr)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry()
+	c.telemetry = exp
 	var ln net.Listener
 	var token web.Token
 	if c.http != "" {
@@ -123,8 +134,11 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Logger:      logger,
 		Version:     version(),
 		ReadOnly:    readOnly,
+		Observer:    observer(c.telemetry),
 	})
-	handler := web.Handler(dashboardOptions(h, logger, token.Value, c.ws.sync != "interval", web.Options{MCP: srv.HTTPHandler()}))
+	// The export's drops read 0 without an export.
+	mopts := metrics.Options{SyncAlways: c.ws.sync != "interval", TelemetryDropped: c.telemetry.Dropped}
+	handler := web.Handler(dashboardOptions(h, logger, token.Value, mopts, web.Options{MCP: srv.HTTPHandler()}))
 	fmt.Fprintf(c.m.Stderr, "clumsies: serving MCP at http://%s/mcp, live events at http://%s/events and the dashboard at http://%s/\n", ln.Addr(), ln.Addr(), ln.Addr())
 	announce(c.m.Stderr, token, ln.Addr())
 	go srv.WatchPrompts(ctx, mcp.PromptsInterval)
@@ -187,6 +201,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 		ReadOnly:    readOnly,
 		Ready:       o.Ready(),
 		EarlyFrame:  frame,
+		Observer:    observer(c.telemetry),
 	})
 	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(c.m.Stderr, "clumsies: serving MCP on stdin and stdout for an MCP client (Claude Code, Codex, Cursor, VS Code: see the README); press Ctrl-C to stop")

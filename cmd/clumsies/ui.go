@@ -53,7 +53,7 @@ func (c *UICommand) Run(ctx context.Context, args []string) error {
 	}
 	defer h.Close()
 	logger, _ := c.ws.logger(c.m.Stderr)
-	handler := web.Handler(dashboardOptions(h, logger, token.Value, c.ws.sync != "interval", web.Options{}))
+	handler := web.Handler(dashboardOptions(h, logger, token.Value, metrics.Options{SyncAlways: c.ws.sync != "interval"}, web.Options{}))
 	fmt.Fprintf(c.m.Stdout, "http://%s/\n", ln.Addr())
 	announce(c.m.Stderr, token, ln.Addr())
 	return web.Serve(ctx, ln, handler)
@@ -72,8 +72,10 @@ func uiListenError(addr string, err error) error {
 
 // dashboardOptions adds the dashboard, the live stream and the metrics of
 // h to opts.
-func dashboardOptions(h *node.Handle, logger *slog.Logger, token string, syncAlways bool, opts web.Options) web.Options {
-	reg := metrics.New(h, metrics.Options{SyncAlways: syncAlways, Logger: logger})
+func dashboardOptions(h *node.Handle, logger *slog.Logger, token string, mopts metrics.Options, opts web.Options) web.Options {
+	mopts.Logger = logger
+	mopts.Version = version()
+	reg := metrics.New(h, mopts)
 	opts.UI = ui.Handler(h, logger)
 	opts.Metrics = reg.Handler()
 	opts.Events = reg.CountStreams(live.Handler(h, live.Options{Logger: logger}))

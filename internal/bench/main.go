@@ -40,7 +40,7 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, growth, concurrency, takeover, hook, liveedit, hub, teamcatalog, chain, export, dashboard")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, catalog, growth, concurrency, takeover, hook, liveedit, hub, teamcatalog, chain, export, dashboard")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -67,6 +67,7 @@ func main() {
 		{"append", benchAppend},
 		{"rebuild", benchRebuild},
 		{"latency", benchLatency},
+		{"otel", benchOTel},
 		{"catalog", benchCatalog},
 		{"growth", benchGrowth},
 		{"concurrency", benchConcurrency},

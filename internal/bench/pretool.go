@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/clumsies/clumsies/workspace"
 )
 
 // benchPreTool times `clumsies hook pre-tool` (the gate, [enforce] mode =
@@ -32,15 +30,7 @@ func benchPreTool(ctx context.Context, b *bench) error {
 	if err := os.WriteFile(rule, []byte(body), 0o644); err != nil {
 		return err
 	}
-	cfg, err := os.OpenFile(filepath.Join(ws.MetaDir(), workspace.ConfigName), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	_, err = cfg.WriteString("\n[enforce]\nmode = \"block\"\n")
-	if cerr := cfg.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := appendConfig(ws, "\n[enforce]\nmode = \"block\"\n"); err != nil {
 		return err
 	}
 	input := func(file string) ([]byte, error) {
