@@ -97,12 +97,29 @@ func gitClean(tb testing.TB, dir string) {
 		}
 		return
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"clean", "-fdXq"}} {
+	git := func(args ...string) ([]byte, error) {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			tb.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
+		return cmd.CombinedOutput()
+	}
+	if out, err := git("init", "-q"); err != nil {
+		tb.Fatalf("git init: %v: %s", err, out)
+	}
+	// The running owners notice the removal and one of them may make a
+	// new state folder while git is still deleting the old one's files:
+	// git then fails to remove a folder that is no longer empty, as it
+	// would for a person running it. Like that person, run it again; the
+	// old folder's files are gone after the first run.
+	var out []byte
+	var err error
+	for range 5 {
+		if out, err = git("clean", "-fdXq"); err == nil {
+			break
 		}
+		tb.Logf("git clean: %v: %s (again)", err, out)
+	}
+	if err != nil {
+		tb.Fatalf("git clean -fdX: %v: %s", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".clumsies", "state", "owner.lock")); err == nil {
 		tb.Log("a new owner made a state folder already")
