@@ -13,7 +13,7 @@ import (
 //	e <eventId>                                    an event applied (de-duplication)
 //	n <nodeId>                                     the node's last ledger sequence seen
 //	k <nodeId> <sessionId>                         a session seen: its first day and kind (JSON sessionRow)
-//	h <nodeId>                                     the node's chain head (JSON chainHead)
+//	h <nodeId>                                     the node's chain head (JSON ledger.CheckerState)
 //	d <nodeId> <seq, 8 bytes big-endian>           the node's chain digest through seq (32 bytes)
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> its path, then
 //	                                               its constraint ids, one per line (publishedRow)

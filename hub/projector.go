@@ -19,6 +19,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/evidence"
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/ledger"
 )
 
 // projectorBatch bounds the messages applied in one pebble batch.
@@ -39,9 +40,9 @@ type projector struct {
 	nodes  func(id string) (hubwire.Node, bool)
 	logger *slog.Logger
 
-	// heads holds the chain heads of the nodes of the batch being
+	// checkers hold the chains of the nodes of the batch being
 	// applied, written once at its end.
-	heads map[string]*chainHead
+	checkers map[string]*ledger.Checker
 
 	mu      sync.Mutex
 	applied uint64
@@ -193,7 +194,7 @@ func (p *projector) apply(msgs []entry) error {
 	defer b.Close()
 	counts := map[counter]uint64{}
 	seqs := map[string]uint64{} // node id -> last ledger sequence seen
-	p.heads = map[string]*chainHead{}
+	p.checkers = map[string]*ledger.Checker{}
 	var last uint64
 	var bad uint64
 	for _, msg := range msgs {
