@@ -11,6 +11,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // The hub keeps, per node, the hash chain of the node's ledger as the hub
@@ -21,39 +22,84 @@ import (
 // The Checker's state is the node's chain head row; the digest through
 // each sequence is a row too (the Checker's History).
 
-func readHead(r pebble.Reader, nodeID string) (ledger.CheckerState, error) {
-	var h ledger.CheckerState
-	v, closer, err := r.Get(keyChainHead(nodeID))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return h, nil
+// chainModel keeps each node's chain: its head (key h, the Checker's
+// state) and the digest through each sequence (key d, the Checker's
+// History).
+type chainModel struct {
+	rows  *engine.DiskRows
+	nodes func(id string) (hubwire.Node, bool)
+	// checkers hold the chains of the nodes of the batch being applied,
+	// their heads written once at its end.
+	checkers map[string]*ledger.Checker
+}
+
+func newChainModel(db pebble.Reader, nodes func(string) (hubwire.Node, bool)) *chainModel {
+	return &chainModel{rows: engine.NewDiskRows(db), nodes: nodes, checkers: map[string]*ledger.Checker{}}
+}
+
+func (m *chainModel) Prefixes() []string            { return []string{"h" + sep, "d" + sep} }
+func (m *chainModel) DiskOnly() []string            { return m.Prefixes() }
+func (m *chainModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
+
+// Apply adds the message of the item to its node's chain. A message
+// delivered again is skipped.
+func (m *chainModel) Apply(it *hubItem) {
+	n := it.node
+	c := m.checkers[n.ID]
+	if c == nil {
+		var h ledger.CheckerState
+		if v, ok := m.rows.Get(keyChainHead(n.ID)); ok {
+			if err := json.Unmarshal(v, &h); err != nil {
+				m.rows.Fail(fmt.Errorf("read the chain of %s: %w", n.ID, err))
+				return
+			}
+		}
+		var err error
+		if c, err = ledger.RestoreChecker(n.Workspace, h, chainHistory{m.rows, n.ID}); err != nil {
+			m.rows.Fail(err)
+			return
+		}
+		c.KeepSigned()
+		c.Verify(m.verifier(n))
+		m.checkers[n.ID] = c
 	}
-	if err != nil {
-		return h, err
+	if it.origin <= c.Through() {
+		return
 	}
-	defer closer.Close()
-	if err := json.Unmarshal(v, &h); err != nil {
-		return h, fmt.Errorf("read the chain of %s: %w", nodeID, err)
+	ev := *it.ev
+	ev.Seq, ev.Raw = it.origin, it.data
+	c.Add(ev)
+	d := c.Digest()
+	m.rows.Set(keyChainAt(n.ID, it.origin), d[:])
+}
+
+// Write writes the chain heads of the batch's nodes and the digests.
+func (m *chainModel) Write(w *engine.RowWriter) {
+	for id, c := range m.checkers {
+		v, err := json.Marshal(c.State())
+		if err != nil {
+			m.rows.Fail(err)
+			continue
+		}
+		m.rows.Set(keyChainHead(id), v)
 	}
-	return h, nil
+	clear(m.checkers)
+	m.rows.Write(w)
 }
 
 // chainHistory is the hub's digests of one node's chain, per sequence.
 type chainHistory struct {
-	r    pebble.Reader
+	rows *engine.DiskRows
 	node string
 }
 
 // DigestAt returns the hub's digest of the node's chain through seq.
 func (h chainHistory) DigestAt(seq uint64) (events.ChainDigest, bool, error) {
 	var d events.ChainDigest
-	v, closer, err := h.r.Get(keyChainAt(h.node, seq))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return d, false, nil
-	}
-	if err != nil {
+	v, ok := h.rows.Get(keyChainAt(h.node, seq))
+	if err := h.rows.Err(); err != nil || !ok {
 		return d, false, err
 	}
-	defer closer.Close()
 	if len(v) != len(d) {
 		return d, false, fmt.Errorf("read the chain of %s at seq %d: damaged", h.node, seq)
 	}
@@ -61,52 +107,13 @@ func (h chainHistory) DigestAt(seq uint64) (events.ChainDigest, bool, error) {
 	return d, true, nil
 }
 
-// chain adds the message data of node n at its ledger sequence seq (ev
-// decoded) to n's chain in b. A message delivered again is skipped.
-func (p *projector) chain(b *pebble.Batch, n hubwire.Node, seq uint64, data []byte, ev events.Event) error {
-	c := p.checkers[n.ID]
-	if c == nil {
-		h, err := readHead(b, n.ID)
-		if err != nil {
-			return err
-		}
-		if c, err = ledger.RestoreChecker(n.Workspace, h, chainHistory{b, n.ID}); err != nil {
-			return err
-		}
-		c.KeepSigned()
-		c.Verify(p.verifier(n))
-		p.checkers[n.ID] = c
-	}
-	if seq <= c.Through() {
-		return nil
-	}
-	ev.Seq, ev.Raw = seq, data
-	c.Add(ev)
-	d := c.Digest()
-	return b.Set(keyChainAt(n.ID, seq), d[:], nil)
-}
-
-// writeHeads writes the chain heads of the batch's nodes into b.
-func (p *projector) writeHeads(b *pebble.Batch) error {
-	for id, c := range p.checkers {
-		v, err := json.Marshal(c.State())
-		if err != nil {
-			return err
-		}
-		if err := b.Set(keyChainHead(id), v, nil); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // verifier checks that a checkpoint of n's ledger is signed by a node of
 // n's workspace known to the registry (n itself, or a node the clone had
 // before it joined again). Every node the checkpoint may name is known:
 // a name the registry does not hold is refused.
-func (p *projector) verifier(n hubwire.Node) ledger.Verifier {
+func (m *chainModel) verifier(n hubwire.Node) ledger.Verifier {
 	return func(node string, msg, sig []byte) (bool, error) {
-		signer, ok := p.nodes(node)
+		signer, ok := m.nodes(node)
 		if !ok || signer.Workspace != n.Workspace {
 			return true, fmt.Errorf("it names node %q, not a node of workspace %s", node, n.Workspace)
 		}
@@ -124,8 +131,16 @@ func (p *projector) verifier(n hubwire.Node) ledger.Verifier {
 // nodeChain returns the hub's chain of node n, with the digest through
 // seq at when at > 0.
 func (p *projector) nodeChain(n hubwire.Node, at uint64) (hubwire.NodeChain, error) {
-	h, err := readHead(p.db, n.ID)
-	if err != nil {
+	var h ledger.CheckerState
+	v, closer, err := p.db.Get(keyChainHead(n.ID))
+	switch {
+	case err == nil:
+		err = json.Unmarshal(v, &h)
+		closer.Close()
+		if err != nil {
+			return hubwire.NodeChain{}, fmt.Errorf("read the chain of %s: %w", n.ID, err)
+		}
+	case !errors.Is(err, pebble.ErrNotFound):
 		return hubwire.NodeChain{}, err
 	}
 	c := hubwire.NodeChain{Node: n.ID, Workspace: n.Workspace, Through: h.Through, Digest: h.Digest,
@@ -134,7 +149,7 @@ func (p *projector) nodeChain(n hubwire.Node, at uint64) (hubwire.NodeChain, err
 		c.Problem = &hubwire.ChainProblem{Seq: h.Problem.Seq, Reason: h.Problem.Reason}
 	}
 	if at > 0 {
-		d, ok, err := chainHistory{p.db, n.ID}.DigestAt(at)
+		d, ok, err := chainHistory{engine.NewDiskRows(p.db), n.ID}.DigestAt(at)
 		if err != nil {
 			return hubwire.NodeChain{}, err
 		}

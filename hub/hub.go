@@ -87,7 +87,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h.proj, err = openProjector(filepath.Join(cfg.DataDir(), "projections"), h.reg.node, logger)
+	h.proj, err = openProjector(projectionsDir(cfg), h.reg.node, logger)
 	if err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
