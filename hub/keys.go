@@ -10,6 +10,7 @@ import (
 //
 //	cp                                             last applied aggregate sequence
 //	bad                                            messages refused (forged or malformed)
+//	layout                                         the version of the rows (hubLayout)
 //	e <eventId>                                    an event applied (de-duplication)
 //	n <nodeId>                                     the node's last ledger sequence seen
 //	k <nodeId> <sessionId>                         a session seen: its first day and kind (JSON sessionRow)
@@ -20,6 +21,9 @@ import (
 //	a <team> <workspaceId> <ruleId>                the id a rule of the workspace has now (catalog.reid)
 //	g <team> <workspaceId> <ruleId>                a published rule or workflow that declares paths
 //	v <team> <workspaceId> <nodeId> <sessionId>    a session's evidence (JSON evidenceRow)
+//	r d <nodeId> <draftId>                         a draft in progress (JSON catalog.Draft)
+//	r v <reviewId>                                 a review as the node's events leave it (JSON hubwire.Review)
+//	r o <nodeId> <draftId>                         the id of the draft's review in progress
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
 //	                                               a daily counter (uint64)
 const sep = "\x00"
@@ -27,6 +31,7 @@ const sep = "\x00"
 var (
 	keyCheckpoint = []byte("cp")
 	keyBad        = []byte("bad")
+	keyLayout     = []byte("layout")
 )
 
 func keyNodeSeq(nodeID string) []byte { return []byte("n" + sep + nodeID) }

@@ -56,14 +56,24 @@ type hubState struct {
 	counts   *countsModel
 	evidence *evidenceModel
 	catalog  *catalogModel
+	reviews  *reviewsModel
 
 	checkpoint uint64
 	bad        uint64
+	layout     uint64
 }
 
+// hubLayout is the version of the rows the models write, kept in the
+// layout row. A store of an older layout (before the review queue kept
+// rows: none) is thrown away and filled again from the aggregate.
+const hubLayout = 2
+
 // loadHubState registers the hub's models over db and loads what they
-// keep in memory.
-func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool)) (*hubState, error) {
+// keep in memory: the review queue q, emptied first of what it held.
+func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool), q *reviewQueue) (*hubState, error) {
+	q.mu.Lock()
+	q.reset()
+	q.mu.Unlock()
 	st := &hubState{}
 	r := &st.reg
 	st.seen = engine.Register(r, &seenModel{engine.NewDiskRows(db)})
@@ -72,6 +82,7 @@ func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool)) (*hubS
 	st.counts = engine.Register(r, &countsModel{rows: engine.NewDiskRows(db), counts: map[counter]uint64{}})
 	st.evidence = engine.Register(r, &evidenceModel{engine.NewDiskRows(db)})
 	st.catalog = engine.Register(r, &catalogModel{engine.NewDiskRows(db)})
+	st.reviews = engine.Register(r, &reviewsModel{q})
 	if err := r.Load(db, st.loadMeta); err != nil {
 		return nil, fmt.Errorf("load the hub's read models: %w", err)
 	}
@@ -84,6 +95,8 @@ func (st *hubState) loadMeta(k string, v []byte) error {
 		st.checkpoint = getUint(v)
 	case string(keyBad):
 		st.bad = getUint(v)
+	case string(keyLayout):
+		st.layout = getUint(v)
 	default:
 		return engine.ErrUnknownRow
 	}
@@ -98,6 +111,7 @@ func (st *hubState) writeMeta(last, bad uint64) func(w *engine.RowWriter) {
 			w.Set(keyBad, putUint(st.bad+bad))
 		}
 		w.Set(keyCheckpoint, putUint(last))
+		w.Set(keyLayout, putUint(hubLayout))
 	}
 }
 

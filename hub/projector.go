@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,8 @@ type projector struct {
 
 	// st is the registry of the read models; only apply uses it.
 	st *hubState
+	// reviews is the review queue, a read model of st that serves reads.
+	reviews *reviewQueue
 
 	mu      sync.Mutex
 	applied uint64
@@ -52,10 +55,21 @@ func openProjector(dir string, nodes func(string) (hubwire.Node, bool), logger *
 	if err != nil {
 		return nil, fmt.Errorf("open the hub's read models: %w", err)
 	}
-	p := &projector{db: db, nodes: nodes, logger: logger}
-	if p.st, err = loadHubState(db, nodes); err != nil {
+	p := &projector{db: db, nodes: nodes, logger: logger, reviews: newReviewQueue()}
+	if p.st, err = loadHubState(db, nodes, p.reviews); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if p.st.checkpoint > 0 && p.st.layout < hubLayout {
+		// Filled by an older hub: apply the aggregate again.
+		logger.Warn("the hub's read models predate this version: applying the aggregate again", "dir", dir)
+		if err := db.Close(); err != nil {
+			return nil, fmt.Errorf("open the hub's read models: %w", err)
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, fmt.Errorf("remove the hub's older read models: %w", err)
+		}
+		return openProjector(dir, nodes, logger)
 	}
 	p.applied = p.st.checkpoint
 	return p, nil
@@ -217,7 +231,7 @@ func (p *projector) apply(msgs []entry) error {
 
 // reload throws the models' state away and loads it again from the store.
 func (p *projector) reload() error {
-	st, err := loadHubState(p.db, p.nodes)
+	st, err := loadHubState(p.db, p.nodes, p.reviews)
 	if err != nil {
 		return err
 	}
@@ -274,7 +288,7 @@ func (p *projector) decode(msg entry) (*hubItem, error) {
 		return nil, fmt.Errorf("%w: envelope of %s says workspace %s, type %s", errForged, ev.ID, ev.WorkspaceID, ev.Type)
 	}
 	it := &hubItem{node: n, origin: origin, data: msg.data, ev: &ev, dup: p.st.seen.has(ev.ID)}
-	if it.dup || ev.Outcome != events.OutcomeOK || !readsPayload[ev.Type] {
+	if it.dup || ev.Outcome != events.OutcomeOK || !readsPayload[ev.Type] && !isDraftEvent(ev.Type) {
 		return it, nil
 	}
 	if it.payload, err = ev.Payload(); err != nil {
@@ -284,7 +298,8 @@ func (p *projector) decode(msg entry) (*hubItem, error) {
 	return it, nil
 }
 
-// readsPayload lists the types whose payload a hub model reads.
+// readsPayload lists the types whose payload a hub model reads, besides
+// the draft events (isDraftEvent).
 var readsPayload = map[events.Type]bool{
 	events.TypeRefer: true, events.TypeLoad: true, events.TypeFileEdit: true,
 	events.TypeCatalogPublish: true, events.TypeCatalogRemove: true, events.TypeCatalogReid: true,

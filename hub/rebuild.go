@@ -54,8 +54,14 @@ func replayAggregate(ctx context.Context, cfg *Config, logger *slog.Logger) (app
 		return 0, err
 	}
 	defer func() { err = errors.Join(err, h.Close()) }()
+	return h.caughtUp(ctx)
+}
+
+// caughtUp waits until the projector has applied what the aggregate
+// holds now, and returns the sequence it applied, or ctx's error.
+func (h *Hub) caughtUp(ctx context.Context) (uint64, error) {
 	var last uint64
-	err = retry(ctx, func(ctx context.Context) error {
+	err := retry(ctx, func(ctx context.Context) error {
 		st, err := h.js.Stream(ctx, hubwire.AggregateStream)
 		if err != nil {
 			return err
