@@ -11,6 +11,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // projectionRows returns every row of the read models of the stopped hub
@@ -22,14 +23,9 @@ func projectionRows(t *testing.T, th *testHub) []byte {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	it, err := db.NewIter(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
 	var b bytes.Buffer
-	for it.First(); it.Valid(); it.Next() {
-		fmt.Fprintf(&b, "%q=%x\n", it.Key(), it.Value())
+	if err := engine.Dump(db, &b); err != nil {
+		t.Fatal(err)
 	}
 	return b.Bytes()
 }

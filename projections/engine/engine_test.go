@@ -1,4 +1,4 @@
-package engine_test
+package engine
 
 import (
 	"encoding/binary"
@@ -8,9 +8,6 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/vfs"
-
-	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // item is what the test's models apply: a word at a sequence.
@@ -31,13 +28,13 @@ func (m *lengths) DiskOnly() []string { return []string{"len/words/"} }
 func (m *lengths) Load(k string, v []byte) error {
 	var l int
 	if _, err := fmt.Sscanf(k, "len/%04d", &l); err != nil || len(v) != 8 {
-		return fmt.Errorf("%w: %q", engine.ErrUnknownRow, k)
+		return fmt.Errorf("%w: %q", ErrUnknownRow, k)
 	}
 	m.n[l] = binary.BigEndian.Uint64(v)
 	return nil
 }
 func (m *lengths) Apply(it item) { m.n[len(it.word)]++; m.touched[len(it.word)] = true }
-func (m *lengths) Write(w *engine.RowWriter) {
+func (m *lengths) Write(w *RowWriter) {
 	for l := range m.touched {
 		w.Set(fmt.Appendf(nil, "len/%04d", l), binary.BigEndian.AppendUint64(nil, m.n[l]))
 		w.Set([]byte("len/words/"+fmt.Sprint(l)), []byte("on disk only"))
@@ -46,12 +43,12 @@ func (m *lengths) Write(w *engine.RowWriter) {
 }
 
 // firsts counts words by their first letter on disk only (DiskRows).
-type firsts struct{ rows *engine.DiskRows }
+type firsts struct{ rows *DiskRows }
 
 func (m *firsts) Prefixes() []string { return []string{"first/", "seen/"} }
 func (m *firsts) DiskOnly() []string { return m.Prefixes() }
 func (m *firsts) Load(k string, _ []byte) error {
-	return fmt.Errorf("%w: %q", engine.ErrUnknownRow, k)
+	return fmt.Errorf("%w: %q", ErrUnknownRow, k)
 }
 func (m *firsts) Apply(it item) {
 	k := []byte("first/" + it.word[:1])
@@ -62,11 +59,11 @@ func (m *firsts) Apply(it item) {
 	m.rows.Set(k, binary.BigEndian.AppendUint64(nil, n+1))
 	m.rows.Set([]byte("seen/"+it.word), nil)
 }
-func (m *firsts) Write(w *engine.RowWriter) { m.rows.Write(w) }
+func (m *firsts) Write(w *RowWriter) { m.rows.Write(w) }
 
 type store struct {
 	db         *pebble.DB
-	reg        engine.Registry[item]
+	reg        Registry[item]
 	lengths    *lengths
 	checkpoint uint64
 }
@@ -74,11 +71,11 @@ type store struct {
 func open(t *testing.T, db *pebble.DB) *store {
 	t.Helper()
 	s := &store{db: db}
-	s.lengths = engine.Register(&s.reg, &lengths{n: map[int]uint64{}, touched: map[int]bool{}})
-	engine.Register(&s.reg, &firsts{engine.NewDiskRows(db)})
+	s.lengths = Register(&s.reg, &lengths{n: map[int]uint64{}, touched: map[int]bool{}})
+	Register(&s.reg, &firsts{NewDiskRows(db)})
 	err := s.reg.Load(db, func(k string, v []byte) error {
 		if k != "cp" {
-			return engine.ErrUnknownRow
+			return ErrUnknownRow
 		}
 		s.checkpoint = binary.BigEndian.Uint64(v)
 		return nil
@@ -94,32 +91,17 @@ func (s *store) apply(fault error, its ...item) error {
 		s.reg.Apply(it)
 	}
 	last := its[len(its)-1].seq
-	return s.reg.Commit(s.db, nil, func(w *engine.RowWriter) { w.Set([]byte("cp"), binary.BigEndian.AppendUint64(nil, last)) },
+	return s.reg.Commit(s.db, nil, func(w *RowWriter) { w.Set([]byte("cp"), binary.BigEndian.AppendUint64(nil, last)) },
 		func() error { return fault })
 }
 
 func dump(t *testing.T, db *pebble.DB) string {
 	t.Helper()
-	it, err := db.NewIter(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
 	var b strings.Builder
-	for it.First(); it.Valid(); it.Next() {
-		fmt.Fprintf(&b, "%q=%x\n", it.Key(), it.Value())
+	if err := Dump(db, &b); err != nil {
+		t.Fatal(err)
 	}
 	return b.String()
-}
-
-func memDB(t *testing.T) *pebble.DB {
-	t.Helper()
-	db, err := pebble.Open("", &pebble.Options{FS: vfs.NewMem()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }
 
 // TestRegistry_BatchesDoNotMatter checks the engine's promise: the rows of

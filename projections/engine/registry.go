@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -150,4 +151,20 @@ func (r *Registry[T]) Commit(db *pebble.DB, sorted *SortedRows, meta func(w *Row
 		err = b.Commit(pebble.NoSync)
 	}
 	return err
+}
+
+// Dump writes every row of r to w, one line each ("key"=hex value), in key
+// order: two stores hold the same rows when their dumps are equal.
+func Dump(r pebble.Reader, w io.Writer) error {
+	it, err := r.NewIter(nil)
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.First(); it.Valid(); it.Next() {
+		if _, err := fmt.Fprintf(w, "%q=%x\n", it.Key(), it.Value()); err != nil {
+			return err
+		}
+	}
+	return it.Error()
 }
