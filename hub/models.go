@@ -69,11 +69,8 @@ type hubState struct {
 const hubLayout = 2
 
 // loadHubState registers the hub's models over db and loads what they
-// keep in memory: the review queue q, emptied first of what it held.
+// keep in memory: the review queue q, whose rows it replaces.
 func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool), q *reviewQueue) (*hubState, error) {
-	q.mu.Lock()
-	q.reset()
-	q.mu.Unlock()
 	st := &hubState{}
 	r := &st.reg
 	st.seen = engine.Register(r, &seenModel{engine.NewDiskRows(db)})
@@ -82,10 +79,11 @@ func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool), q *rev
 	st.counts = engine.Register(r, &countsModel{rows: engine.NewDiskRows(db), counts: map[counter]uint64{}})
 	st.evidence = engine.Register(r, &evidenceModel{engine.NewDiskRows(db)})
 	st.catalog = engine.Register(r, &catalogModel{engine.NewDiskRows(db)})
-	st.reviews = engine.Register(r, &reviewsModel{q})
+	st.reviews = engine.Register(r, &reviewsModel{q: q})
 	if err := r.Load(db, st.loadMeta); err != nil {
 		return nil, fmt.Errorf("load the hub's read models: %w", err)
 	}
+	st.reviews.adopt()
 	return st, nil
 }
 

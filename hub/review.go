@@ -57,16 +57,9 @@ type reviewOutcome struct {
 }
 
 func newReviewQueue() *reviewQueue {
-	q := &reviewQueue{outcomes: map[string]reviewOutcome{}, changed: make(chan struct{})}
-	q.reset()
-	return q
-}
-
-// reset empties what the queue holds of the aggregate; the caller holds
-// mu, or is the only one to know q.
-func (q *reviewQueue) reset() {
-	q.drafts, q.byID, q.open = map[string]*catalog.Draft{}, map[string]*hubwire.Review{}, map[string]string{}
-	q.touchedDrafts, q.touchedReviews, q.touchedOpen = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	return &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*hubwire.Review{}, open: map[string]string{},
+		outcomes: map[string]reviewOutcome{}, changed: make(chan struct{}),
+		touchedDrafts: map[string]bool{}, touchedReviews: map[string]bool{}, touchedOpen: map[string]bool{}}
 }
 
 func (q *reviewQueue) notify(team string) {

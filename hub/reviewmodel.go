@@ -16,7 +16,11 @@ import (
 // (key r) and in memory (the reviewQueue), so that a hub that starts
 // again serves its queue from its rows instead of replaying the
 // aggregate.
-type reviewsModel struct{ q *reviewQueue }
+type reviewsModel struct {
+	q *reviewQueue
+	// loading holds what Load read until adopt hands it to q at once.
+	loading *reviewQueue
+}
 
 // The rows of reviewsModel, under "r"+sep: a draft in progress, a review,
 // and the review a draft has in progress.
@@ -66,10 +70,13 @@ func (m *reviewsModel) Write(w *engine.RowWriter) {
 	clear(q.touchedOpen)
 }
 
+// Load reads one row into what adopt hands to the queue once every row
+// was read, so that readers never see a queue half loaded.
 func (m *reviewsModel) Load(k string, v []byte) error {
-	q := m.q
-	q.mu.Lock()
-	defer q.mu.Unlock()
+	if m.loading == nil {
+		m.loading = newReviewQueue()
+	}
+	q := m.loading
 	switch {
 	case strings.HasPrefix(k, prefixReviewDraft):
 		var d catalog.Draft
@@ -89,4 +96,20 @@ func (m *reviewsModel) Load(k string, v []byte) error {
 		return engine.ErrUnknownRow
 	}
 	return nil
+}
+
+// adopt makes what Load read the queue's rows (none if it read none).
+func (m *reviewsModel) adopt() {
+	loaded := m.loading
+	if loaded == nil {
+		loaded = newReviewQueue()
+	}
+	m.loading = nil
+	q := m.q
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.drafts, q.byID, q.open = loaded.drafts, loaded.byID, loaded.open
+	clear(q.touchedDrafts)
+	clear(q.touchedReviews)
+	clear(q.touchedOpen)
 }
