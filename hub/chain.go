@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,205 +10,153 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // The hub keeps, per node, the hash chain of the node's ledger as the hub
 // received it (events.ChainDigest over the sourced messages' bytes, in the
 // node's sequence order) and checks every ledger.checkpoint the node sent
-// against it: a node that rewrites its own history afterwards, its
-// checkpoints included, no longer matches the hub's copy.
+// against it with ledger's Checker: a node that rewrites its own history
+// afterwards, its checkpoints included, no longer matches the hub's copy.
+// The Checker's state is the node's chain head row; the digest through
+// each sequence is a row too (the Checker's History).
 
-// chainHead is what the projector keeps per node between messages.
-type chainHead struct {
-	Through     uint64                `json:"through"`
-	Digest      string                `json:"digest"`
-	Checkpoints int                   `json:"checkpoints"`
-	Signed      int                   `json:"signed"`
-	Verified    uint64                `json:"verified"`
-	Problem     *hubwire.ChainProblem `json:"problem,omitempty"`
+// chainModel keeps each node's chain: its head (key h, the Checker's
+// state) and the digest through each sequence (key d, the Checker's
+// History).
+type chainModel struct {
+	rows  *engine.DiskRows
+	nodes func(id string) (hubwire.Node, bool)
+	// checkers hold the chains of the nodes of the batch being applied,
+	// their heads written once at its end.
+	checkers map[string]*ledger.Checker
 }
 
-func (h *chainHead) fail(seq uint64, format string, args ...any) {
-	if h.Problem == nil {
-		h.Problem = &hubwire.ChainProblem{Seq: seq, Reason: fmt.Sprintf(format, args...)}
-	}
+func newChainModel(db pebble.Reader, nodes func(string) (hubwire.Node, bool)) *chainModel {
+	return &chainModel{rows: engine.NewDiskRows(db), nodes: nodes, checkers: map[string]*ledger.Checker{}}
 }
 
-func readHead(r pebble.Reader, nodeID string) (chainHead, bool, error) {
-	var h chainHead
-	v, closer, err := r.Get(keyChainHead(nodeID))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return h, false, nil
+func (m *chainModel) Prefixes() []string            { return []string{"h" + sep, "d" + sep} }
+func (m *chainModel) DiskOnly() []string            { return m.Prefixes() }
+func (m *chainModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
+
+// Apply adds the message of the item to its node's chain. A message
+// delivered again is skipped.
+func (m *chainModel) Apply(it *hubItem) {
+	n := it.node
+	c := m.checkers[n.ID]
+	if c == nil {
+		var h ledger.CheckerState
+		if v, ok := m.rows.Get(keyChainHead(n.ID)); ok {
+			if err := json.Unmarshal(v, &h); err != nil {
+				m.rows.Fail(fmt.Errorf("read the chain of %s: %w", n.ID, err))
+				return
+			}
+		}
+		var err error
+		if c, err = ledger.RestoreChecker(n.Workspace, h, chainHistory{m.rows, n.ID}); err != nil {
+			m.rows.Fail(err)
+			return
+		}
+		c.KeepSigned()
+		c.Verify(m.verifier(n))
+		m.checkers[n.ID] = c
 	}
-	if err != nil {
-		return h, false, err
+	if it.origin <= c.Through() {
+		return
 	}
-	defer closer.Close()
-	if err := json.Unmarshal(v, &h); err != nil {
-		return h, false, fmt.Errorf("read the chain of %s: %w", nodeID, err)
-	}
-	return h, true, nil
+	ev := *it.ev
+	ev.Seq, ev.Raw = it.origin, it.data
+	c.Add(ev)
+	d := c.Digest()
+	m.rows.Set(keyChainAt(n.ID, it.origin), d[:])
 }
 
-// chainDigest returns the hub's digest of node's chain through seq.
-func chainDigest(r pebble.Reader, nodeID string, seq uint64) (string, bool, error) {
-	v, closer, err := r.Get(keyChainAt(nodeID, seq))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return "", false, nil
+// Write writes the chain heads of the batch's nodes and the digests.
+func (m *chainModel) Write(w *engine.RowWriter) {
+	for id, c := range m.checkers {
+		v, err := json.Marshal(c.State())
+		if err != nil {
+			m.rows.Fail(err)
+			continue
+		}
+		m.rows.Set(keyChainHead(id), v)
 	}
-	if err != nil {
-		return "", false, err
-	}
-	defer closer.Close()
+	clear(m.checkers)
+	m.rows.Write(w)
+}
+
+// chainHistory is the hub's digests of one node's chain, per sequence.
+type chainHistory struct {
+	rows *engine.DiskRows
+	node string
+}
+
+// DigestAt returns the hub's digest of the node's chain through seq.
+func (h chainHistory) DigestAt(seq uint64) (events.ChainDigest, bool, error) {
 	var d events.ChainDigest
+	v, ok := h.rows.Get(keyChainAt(h.node, seq))
+	if err := h.rows.Err(); err != nil || !ok {
+		return d, false, err
+	}
 	if len(v) != len(d) {
-		return "", false, fmt.Errorf("read the chain of %s at seq %d: damaged", nodeID, seq)
+		return d, false, fmt.Errorf("read the chain of %s at seq %d: damaged", h.node, seq)
 	}
 	copy(d[:], v)
-	return d.String(), true, nil
+	return d, true, nil
 }
 
-// chain adds the message data of node n at its ledger sequence seq (ev
-// decoded) to n's chain in b. A message delivered again is skipped.
-func (p *projector) chain(b *pebble.Batch, n hubwire.Node, seq uint64, data []byte, ev events.Event) error {
-	h := p.heads[n.ID]
-	if h == nil {
-		stored, _, err := readHead(b, n.ID)
+// verifier checks that a checkpoint of n's ledger is signed by a node of
+// n's workspace known to the registry (n itself, or a node the clone had
+// before it joined again). Every node the checkpoint may name is known:
+// a name the registry does not hold is refused.
+func (m *chainModel) verifier(n hubwire.Node) ledger.Verifier {
+	return func(node string, msg, sig []byte) (bool, error) {
+		signer, ok := m.nodes(node)
+		if !ok || signer.Workspace != n.Workspace {
+			return true, fmt.Errorf("it names node %q, not a node of workspace %s", node, n.Workspace)
+		}
+		kp, err := nkeys.FromPublicKey(signer.PublicKey)
 		if err != nil {
-			return err
+			return true, fmt.Errorf("node %s has no usable public key: %v", signer.ID, err)
 		}
-		h = &stored
-		p.heads[n.ID] = h
-	}
-	if seq <= h.Through {
-		return nil
-	}
-	d := events.ChainStart(n.Workspace)
-	if h.Through > 0 {
-		var err error
-		if d, err = events.ParseChainDigest(h.Digest); err != nil {
-			return fmt.Errorf("read the chain of %s: %w", n.ID, err)
+		if err := kp.Verify(msg, sig); err != nil {
+			return true, fmt.Errorf("its signature is not node %s's", signer.ID)
 		}
+		return true, nil
 	}
-	if seq != h.Through+1 {
-		h.fail(h.Through+1, "the hub never received seq %d..%d of the node's ledger", h.Through+1, seq-1)
-	}
-	if ev.Type == events.TypeCheckpoint {
-		if err := p.checkpoint(b, n, seq, ev, d, h); err != nil {
-			return err
-		}
-	}
-	d = d.Next(seq, data)
-	h.Through, h.Digest = seq, d.String()
-	return b.Set(keyChainAt(n.ID, seq), d[:], nil)
-}
-
-// writeHeads writes the chain heads of the batch's nodes into b.
-func (p *projector) writeHeads(b *pebble.Batch) error {
-	for id, h := range p.heads {
-		v, err := json.Marshal(h)
-		if err != nil {
-			return err
-		}
-		if err := b.Set(keyChainHead(id), v, nil); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkpoint checks the checkpoint ev, at seq of node n's ledger, against
-// the chain the hub received (through seq-1: prev) and its signature.
-// Once a node's ledger carries a signed checkpoint, every later one must
-// be signed too.
-func (p *projector) checkpoint(b *pebble.Batch, n hubwire.Node, seq uint64, ev events.Event, prev events.ChainDigest, h *chainHead) error {
-	h.Checkpoints++
-	var cp events.CheckpointData
-	if err := json.Unmarshal(ev.Data, &cp); err != nil {
-		h.fail(seq, "the checkpoint does not decode: %v", err)
-		return nil
-	}
-	if cp.Seq >= seq || seq-cp.Seq > events.CheckpointWindow {
-		h.fail(seq, "the checkpoint covers seq %d but is stored at seq %d", cp.Seq, seq)
-		return nil
-	}
-	at := prev.String()
-	if cp.Seq+1 < seq {
-		d, ok, err := chainDigest(b, n.ID, cp.Seq)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			h.fail(seq, "the checkpoint covers seq %d, which the hub never received", cp.Seq)
-			return nil
-		}
-		at = d
-	}
-	if cp.Digest != at {
-		h.fail(seq, "the checkpoint says the chain through seq %d is %s, the messages the hub received hash to %s", cp.Seq, cp.Digest, at)
-		return nil
-	}
-	switch err := p.checkSignature(n, cp); {
-	case errors.Is(err, errUnsigned) && h.Signed == 0:
-		// Checkpoints before the node joined carry no signature.
-	case err != nil:
-		h.fail(seq, "the checkpoint of seq %d is refused: %v", cp.Seq, err)
-		return nil
-	default:
-		h.Signed++
-	}
-	if h.Problem == nil && cp.Seq > h.Verified {
-		h.Verified = cp.Seq
-	}
-	return nil
-}
-
-// errUnsigned marks a checkpoint without a signature.
-var errUnsigned = errors.New("it carries no signature")
-
-// checkSignature checks that cp is signed by a node of n's workspace
-// known to the registry (n itself, or a node the clone had before it
-// joined again).
-func (p *projector) checkSignature(n hubwire.Node, cp events.CheckpointData) error {
-	if cp.Node == "" && cp.Signature == "" {
-		return errUnsigned
-	}
-	signer, ok := p.nodes(cp.Node)
-	if !ok || signer.Workspace != n.Workspace {
-		return fmt.Errorf("it names node %q, not a node of workspace %s", cp.Node, n.Workspace)
-	}
-	sig, err := base64.RawURLEncoding.DecodeString(cp.Signature)
-	if err != nil {
-		return fmt.Errorf("its signature is not base64url: %v", err)
-	}
-	kp, err := nkeys.FromPublicKey(signer.PublicKey)
-	if err != nil {
-		return fmt.Errorf("node %s has no usable public key: %v", signer.ID, err)
-	}
-	if err := kp.Verify(events.CheckpointMessage(n.Workspace, cp.Seq, cp.Digest), sig); err != nil {
-		return fmt.Errorf("its signature is not node %s's", signer.ID)
-	}
-	return nil
 }
 
 // nodeChain returns the hub's chain of node n, with the digest through
 // seq at when at > 0.
 func (p *projector) nodeChain(n hubwire.Node, at uint64) (hubwire.NodeChain, error) {
-	h, _, err := readHead(p.db, n.ID)
-	if err != nil {
+	var h ledger.CheckerState
+	v, closer, err := p.db.Get(keyChainHead(n.ID))
+	switch {
+	case err == nil:
+		err = json.Unmarshal(v, &h)
+		closer.Close()
+		if err != nil {
+			return hubwire.NodeChain{}, fmt.Errorf("read the chain of %s: %w", n.ID, err)
+		}
+	case !errors.Is(err, pebble.ErrNotFound):
 		return hubwire.NodeChain{}, err
 	}
 	c := hubwire.NodeChain{Node: n.ID, Workspace: n.Workspace, Through: h.Through, Digest: h.Digest,
-		Checkpoints: h.Checkpoints, Signed: h.Signed, Verified: h.Verified, Problem: h.Problem}
+		Checkpoints: h.Checkpoints, Signed: h.Signed, Verified: h.Verified}
+	if h.Problem != nil {
+		c.Problem = &hubwire.ChainProblem{Seq: h.Problem.Seq, Reason: h.Problem.Reason}
+	}
 	if at > 0 {
-		d, ok, err := chainDigest(p.db, n.ID, at)
+		d, ok, err := chainHistory{engine.NewDiskRows(p.db), n.ID}.DigestAt(at)
 		if err != nil {
 			return hubwire.NodeChain{}, err
 		}
 		if !ok {
 			return hubwire.NodeChain{}, fmt.Errorf("%w: the hub holds node %s's chain through seq %d, not seq %d", ErrInvalid, n.ID, h.Through, at)
 		}
-		c.At = &hubwire.ChainLink{Seq: at, Digest: d}
+		c.At = &hubwire.ChainLink{Seq: at, Digest: d.String()}
 	}
 	return c, nil
 }

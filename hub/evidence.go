@@ -2,14 +2,12 @@ package hub
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-
-	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/evidence"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // evidenceRow is a session's evidence at the hub (the v key): the
@@ -22,44 +20,93 @@ type evidenceRow struct {
 	evidence.Row
 }
 
-// foldEvidence folds one successful event of session (an
-// attest.file_edit, attest.load or attest.refer, by fold) into the
-// session's evidence row, in b. Events outside a session are left out, as
-// the workspace does.
-func foldEvidence(b *pebble.Batch, at counter, session string, fold func(r *evidence.Row)) error {
-	if session == "" {
-		return nil
+// evidenceModel keeps each session's evidence (key v).
+type evidenceModel struct{ rows *engine.DiskRows }
+
+func (m *evidenceModel) Prefixes() []string            { return []string{"v" + sep} }
+func (m *evidenceModel) DiskOnly() []string            { return m.Prefixes() }
+func (m *evidenceModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
+func (m *evidenceModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
+
+// Apply folds one successful event of a session (an attest.file_edit,
+// attest.load or attest.refer) into the session's evidence row. Events
+// outside a session are left out, as the workspace does.
+func (m *evidenceModel) Apply(it *hubItem) {
+	if it.dup || it.ev.SessionID == "" {
+		return
 	}
-	k := keyEvidence(at.Team, at.Workspace, at.Node, session)
+	switch d := it.payload.(type) {
+	case *events.ReferData:
+		m.fold(it, func(e *evidence.Row) {
+			for _, r := range d.Refs {
+				e.Ref(r.RuleID)
+			}
+		})
+	case *events.LoadData:
+		m.fold(it, func(e *evidence.Row) {
+			for _, item := range d.Items {
+				e.Load(item.ID)
+			}
+		})
+	case *events.FileEditData:
+		m.fold(it, func(e *evidence.Row) { e.Edit(d.Paths, d.Rules) })
+	}
+}
+
+func (m *evidenceModel) fold(it *hubItem, fold func(r *evidence.Row)) {
+	at := it.at()
+	k := keyEvidence(at.Team, at.Workspace, at.Node, it.ev.SessionID)
 	var row evidenceRow
-	v, closer, err := b.Get(k)
-	switch {
-	case err == nil:
-		err = json.Unmarshal(v, &row)
-		closer.Close()
-		if err != nil {
-			return fmt.Errorf("read the evidence of session %s: %w", session, err)
+	if v, ok := m.rows.Get(k); ok {
+		if err := json.Unmarshal(v, &row); err != nil {
+			m.rows.Fail(fmt.Errorf("read the evidence of session %s: %w", it.ev.SessionID, err))
+			return
 		}
-	case !errors.Is(err, pebble.ErrNotFound):
-		return err
 	}
 	fold(&row.Row)
 	row.Member, row.Last = at.Member, max(row.Last, at.Day)
 	out, err := json.Marshal(row)
 	if err != nil {
-		return err
+		m.rows.Fail(err)
+		return
 	}
-	return b.Set(k, out, nil)
+	m.rows.Set(k, out)
 }
 
-// markScoped keeps whether a published rule or workflow declares the
-// paths it applies to (its front matter), as the workspace's catalog does.
-func markScoped(b *pebble.Batch, team, ws string, d events.PublishData) error {
-	k := keyScoped(team, ws, d.ID)
-	if paths, _ := content.ParsePaths(d.Body); len(paths) > 0 {
-		return b.Set(k, nil, nil)
+// catalogModel keeps each workspace's published rules and workflows (key
+// p), whether they declare paths (key g), and the ids renamed (key a).
+type catalogModel struct{ rows *engine.DiskRows }
+
+func (m *catalogModel) Prefixes() []string            { return []string{"p" + sep, "g" + sep, "a" + sep} }
+func (m *catalogModel) DiskOnly() []string            { return m.Prefixes() }
+func (m *catalogModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
+func (m *catalogModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
+
+func (m *catalogModel) Apply(it *hubItem) {
+	if it.dup {
+		return
 	}
-	return b.Delete(k, nil)
+	team, ws := it.node.Team, it.node.Workspace
+	switch d := it.payload.(type) {
+	case *events.PublishData:
+		if d.Kind != "rule" && d.Kind != "workflow" {
+			return
+		}
+		// Whether it declares the paths it applies to (its front
+		// matter), as the workspace's catalog keeps it.
+		if paths, _ := content.ParsePaths(d.Body); len(paths) > 0 {
+			m.rows.Set(keyScoped(team, ws, d.ID), nil)
+		} else {
+			m.rows.Del(keyScoped(team, ws, d.ID))
+		}
+		m.rows.Set(keyPublished(team, ws, d.ID), publishedRow(*d))
+	case *events.RemoveData:
+		m.rows.Del(keyScoped(team, ws, d.ID))
+		m.rows.Del(keyPublished(team, ws, d.ID))
+	case *events.ReidData:
+		m.rows.Del(keyPublished(team, ws, d.From))
+		m.rows.Set(keyAlias(team, ws, d.From), []byte(d.To))
+	}
 }
 
 // catalogFacts is what the hub knows of one workspace's published rules,

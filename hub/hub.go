@@ -70,8 +70,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), reviews: newReviewQueue(), changes: newChanges()}
-	h.reviews.touched = h.changes.touch
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), changes: newChanges()}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
@@ -87,12 +86,14 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h.proj, err = openProjector(filepath.Join(cfg.DataDir(), "projections"), h.reg.node, logger)
+	h.proj, err = openProjector(projectionsDir(cfg), h.reg.node, logger)
 	if err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	h.proj.changed = h.changes.touch
+	h.reviews = h.proj.reviews
+	h.reviews.touched = h.changes.touch
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)
@@ -119,11 +120,17 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.proj.run(wctx, h.js)
 	}()
 	// Decisions read the review queue: serve once it holds what the
-	// streams held at start.
+	// streams held at start (the aggregate's part of it is in the read
+	// models: only what the projector has not applied yet is to come).
+	wait, cancel := context.WithTimeout(ctx, clusterWait)
+	defer cancel()
+	_, err = h.caughtUp(wait)
 	select {
 	case <-reviewsReady:
-	case <-time.After(clusterWait):
-		logger.Warn("the review queue has not caught up with the streams yet; serving anyway")
+	case <-wait.Done():
+	}
+	if err != nil || wait.Err() != nil {
+		logger.Warn("the review queue has not caught up with the streams yet; serving anyway", "err", err)
 	}
 	return h, nil
 }

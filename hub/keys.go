@@ -10,16 +10,20 @@ import (
 //
 //	cp                                             last applied aggregate sequence
 //	bad                                            messages refused (forged or malformed)
+//	layout                                         the version of the rows (hubLayout)
 //	e <eventId>                                    an event applied (de-duplication)
 //	n <nodeId>                                     the node's last ledger sequence seen
 //	k <nodeId> <sessionId>                         a session seen: its first day and kind (JSON sessionRow)
-//	h <nodeId>                                     the node's chain head (JSON chainHead)
+//	h <nodeId>                                     the node's chain head (JSON ledger.CheckerState)
 //	d <nodeId> <seq, 8 bytes big-endian>           the node's chain digest through seq (32 bytes)
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> its path, then
 //	                                               its constraint ids, one per line (publishedRow)
 //	a <team> <workspaceId> <ruleId>                the id a rule of the workspace has now (catalog.reid)
 //	g <team> <workspaceId> <ruleId>                a published rule or workflow that declares paths
 //	v <team> <workspaceId> <nodeId> <sessionId>    a session's evidence (JSON evidenceRow)
+//	r d <nodeId> <draftId>                         a draft in progress (JSON catalog.Draft)
+//	r v <reviewId>                                 a review as the node's events leave it (JSON hubwire.Review)
+//	r o <nodeId> <draftId>                         the id of the draft's review in progress
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
 //	                                               a daily counter (uint64)
 const sep = "\x00"
@@ -27,6 +31,7 @@ const sep = "\x00"
 var (
 	keyCheckpoint = []byte("cp")
 	keyBad        = []byte("bad")
+	keyLayout     = []byte("layout")
 )
 
 func keyNodeSeq(nodeID string) []byte { return []byte("n" + sep + nodeID) }

@@ -2,10 +2,10 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +17,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/evidence"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
@@ -39,9 +38,10 @@ type projector struct {
 	nodes  func(id string) (hubwire.Node, bool)
 	logger *slog.Logger
 
-	// heads holds the chain heads of the nodes of the batch being
-	// applied, written once at its end.
-	heads map[string]*chainHead
+	// st is the registry of the read models; only apply uses it.
+	st *hubState
+	// reviews is the review queue, a read model of st that serves reads.
+	reviews *reviewQueue
 
 	mu      sync.Mutex
 	applied uint64
@@ -55,15 +55,23 @@ func openProjector(dir string, nodes func(string) (hubwire.Node, bool), logger *
 	if err != nil {
 		return nil, fmt.Errorf("open the hub's read models: %w", err)
 	}
-	p := &projector{db: db, nodes: nodes, logger: logger}
-	v, closer, err := db.Get(keyCheckpoint)
-	if err == nil {
-		p.applied = getUint(v)
-		closer.Close()
-	} else if !errors.Is(err, pebble.ErrNotFound) {
+	p := &projector{db: db, nodes: nodes, logger: logger, reviews: newReviewQueue()}
+	if p.st, err = loadHubState(db, nodes, p.reviews); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("read the hub's checkpoint: %w", err)
+		return nil, err
 	}
+	if p.st.checkpoint > 0 && p.st.layout < hubLayout {
+		// Filled by an older hub: apply the aggregate again.
+		logger.Warn("the hub's read models predate this version: applying the aggregate again", "dir", dir)
+		if err := db.Close(); err != nil {
+			return nil, fmt.Errorf("open the hub's read models: %w", err)
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, fmt.Errorf("remove the hub's older read models: %w", err)
+		}
+		return openProjector(dir, nodes, logger)
+	}
+	p.applied = p.st.checkpoint
 	return p, nil
 }
 
@@ -187,49 +195,30 @@ type entry struct {
 	data    []byte
 }
 
-// apply writes the rows of msgs and the checkpoint in one batch.
+// apply hands msgs to the read models and commits their rows and the
+// checkpoint in one batch. On an error nothing of the batch is kept: the
+// models are loaded again from what the store holds.
 func (p *projector) apply(msgs []entry) error {
-	b := p.db.NewIndexedBatch()
-	defer b.Close()
-	counts := map[counter]uint64{}
-	seqs := map[string]uint64{} // node id -> last ledger sequence seen
-	p.heads = map[string]*chainHead{}
-	var last uint64
-	var bad uint64
+	var last, bad uint64
 	for _, msg := range msgs {
 		last = msg.seq
-		if err := p.applyOne(b, counts, seqs, msg.subject, msg.hdr, msg.data); err != nil {
-			if errors.Is(err, errNodeNotYetKnown) {
-				return err // nothing of this batch is committed; it is applied again
-			}
+		it, err := p.decode(msg)
+		if errors.Is(err, errNodeNotYetKnown) {
+			return errors.Join(err, p.reload()) // nothing of this batch is committed; it is applied again
+		}
+		if err != nil {
 			bad++
 			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", last, "subject", msg.subject, "err", err)
 		}
-	}
-	for c, n := range counts {
-		if err := addUint(b, c.key(), n); err != nil {
-			return err
+		if it != nil {
+			p.st.reg.Apply(it)
 		}
 	}
-	for id, seq := range seqs {
-		if err := maxUint(b, keyNodeSeq(id), seq); err != nil {
-			return err
-		}
+	if err := p.st.reg.Commit(p.db, nil, p.st.writeMeta(last, bad), nil); err != nil {
+		return errors.Join(fmt.Errorf("commit the hub's read models: %w", err), p.reload())
 	}
-	if err := p.writeHeads(b); err != nil {
-		return err
-	}
-	if bad > 0 {
-		if err := addUint(b, keyBad, bad); err != nil {
-			return err
-		}
-	}
-	if err := b.Set(keyCheckpoint, putUint(last), nil); err != nil {
-		return err
-	}
-	if err := b.Commit(pebble.NoSync); err != nil {
-		return fmt.Errorf("commit the hub's read models: %w", err)
-	}
+	p.st.bad += bad
+	p.st.checkpoint = last
 	p.mu.Lock()
 	p.applied = last
 	changed := p.changed
@@ -237,6 +226,16 @@ func (p *projector) apply(msgs []entry) error {
 	if changed != nil {
 		changed(batchTeams(msgs)...)
 	}
+	return nil
+}
+
+// reload throws the models' state away and loads it again from the store.
+func (p *projector) reload() error {
+	st, err := loadHubState(p.db, p.nodes, p.reviews)
+	if err != nil {
+		return err
+	}
+	p.st = st
 	return nil
 }
 
@@ -261,130 +260,49 @@ var errForged = errors.New("hub: subject, source and envelope disagree")
 // lags the hub that took the join. The projector waits for it.
 var errNodeNotYetKnown = errors.New("hub: node not in this hub's registry yet")
 
-// applyOne checks one message and counts its event.
-func (p *projector) applyOne(b *pebble.Batch, counts map[counter]uint64, seqs map[string]uint64, subject string, hdr nats.Header, data []byte) error {
-	team, ws, nodeID, typ, ok := splitSubject(subject)
+// decode checks one message and decodes its event for the models. It
+// returns an error for a message it refuses; with an item too when only
+// its payload does not decode (the models then take what does not need
+// it).
+func (p *projector) decode(msg entry) (*hubItem, error) {
+	team, ws, nodeID, typ, ok := splitSubject(msg.subject)
 	if !ok {
-		return fmt.Errorf("%w: subject %q", errForged, subject)
+		return nil, fmt.Errorf("%w: subject %q", errForged, msg.subject)
 	}
 	n, known := p.nodes(nodeID)
 	if !known {
-		return fmt.Errorf("%w: %s", errNodeNotYetKnown, nodeID)
+		return nil, fmt.Errorf("%w: %s", errNodeNotYetKnown, nodeID)
 	}
 	if n.Team != team || n.Workspace != ws {
-		return fmt.Errorf("%w: node %s is not of team %s, workspace %s", errForged, nodeID, team, ws)
+		return nil, fmt.Errorf("%w: node %s is not of team %s, workspace %s", errForged, nodeID, team, ws)
 	}
-	origin, err := checkSource(hdr.Get(streamSourceHeader), n, typ)
+	origin, err := checkSource(msg.hdr.Get(streamSourceHeader), n, typ)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ev, err := events.Decode(data)
+	ev, err := events.Decode(msg.data)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if ev.WorkspaceID != ws || string(ev.Type) != typ || ev.ID != hdr.Get(nats.MsgIdHdr) {
-		return fmt.Errorf("%w: envelope of %s says workspace %s, type %s", errForged, ev.ID, ev.WorkspaceID, ev.Type)
+	if ev.WorkspaceID != ws || string(ev.Type) != typ || ev.ID != msg.hdr.Get(nats.MsgIdHdr) {
+		return nil, fmt.Errorf("%w: envelope of %s says workspace %s, type %s", errForged, ev.ID, ev.WorkspaceID, ev.Type)
 	}
-	seqs[nodeID] = max(seqs[nodeID], origin)
-	if err := p.chain(b, n, origin, data, ev); err != nil {
-		return fmt.Errorf("chain seq %d of node %s: %w", origin, nodeID, err)
+	it := &hubItem{node: n, origin: origin, data: msg.data, ev: &ev, dup: p.st.seen.has(ev.ID)}
+	if it.dup || ev.Outcome != events.OutcomeOK || !readsPayload[ev.Type] && !isDraftEvent(ev.Type) {
+		return it, nil
 	}
-	if seen, err := has(b, keyEvent(ev.ID)); err != nil || seen {
-		return err // a duplicate is counted once, and is no error
+	if it.payload, err = ev.Payload(); err != nil {
+		it.payload = nil
+		return it, fmt.Errorf("decode the payload of %s: %w", ev.ID, err)
 	}
-	if err := b.Set(keyEvent(ev.ID), nil, nil); err != nil {
-		return err
-	}
-	day := ev.Time
-	if len(day) >= 10 {
-		day = day[:10]
-	}
-	at := counter{Day: day, Team: team, Workspace: ws, Node: nodeID, Member: n.Member}
-	count := func(metric, rule, constraint string, k uint64) {
-		c := at
-		c.Metric, c.Rule, c.Constraint = metric, rule, constraint
-		counts[c] += k
-	}
-	count(metricEvents, "", "", 1)
-	if ev.SessionID != "" {
-		if err := countSession(b, counts, at, nodeID, &ev); err != nil {
-			return err
-		}
-	}
-	if ev.Outcome != events.OutcomeOK {
-		return nil
-	}
-	switch ev.Type {
-	case events.TypeRefer:
-		var d events.ReferData
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return fmt.Errorf("decode the refs of %s: %w", ev.ID, err)
-		}
-		for _, r := range d.Refs {
-			count(metricRefs, r.RuleID, r.ConstraintID, 1)
-			if r.Revision > 0 {
-				count(metricRevRefs, r.RuleID, strconv.FormatUint(r.Revision, 10), 1)
-			}
-		}
-		return foldEvidence(b, at, ev.SessionID, func(e *evidence.Row) {
-			for _, r := range d.Refs {
-				e.Ref(r.RuleID)
-			}
-		})
-	case events.TypeLoad:
-		var d events.LoadData
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return fmt.Errorf("decode the items of %s: %w", ev.ID, err)
-		}
-		for _, it := range d.Items {
-			count(metricLoads, it.ID, "", 1)
-		}
-		return foldEvidence(b, at, ev.SessionID, func(e *evidence.Row) {
-			for _, it := range d.Items {
-				e.Load(it.ID)
-			}
-		})
-	case events.TypeFileEdit:
-		var d events.FileEditData
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return fmt.Errorf("decode the paths of %s: %w", ev.ID, err)
-		}
-		return foldEvidence(b, at, ev.SessionID, func(e *evidence.Row) { e.Edit(d.Paths, d.Rules) })
-	case events.TypeAgentReport:
-		count(metricReports, "", "", 1)
-	case events.TypeReject:
-		count(metricRejects, "", "", 1)
-	case events.TypeCatalogPublish:
-		var d events.PublishData
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return fmt.Errorf("decode %s: %w", ev.ID, err)
-		}
-		if d.Kind == "rule" || d.Kind == "workflow" {
-			if err := markScoped(b, team, ws, d); err != nil {
-				return err
-			}
-			return b.Set(keyPublished(team, ws, d.ID), publishedRow(d), nil)
-		}
-	case events.TypeCatalogRemove:
-		var d events.RemoveData
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return fmt.Errorf("decode %s: %w", ev.ID, err)
-		}
-		if err := b.Delete(keyScoped(team, ws, d.ID), nil); err != nil {
-			return err
-		}
-		return b.Delete(keyPublished(team, ws, d.ID), nil)
-	case events.TypeCatalogReid:
-		var d events.ReidData
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			return fmt.Errorf("decode %s: %w", ev.ID, err)
-		}
-		if err := b.Delete(keyPublished(team, ws, d.From), nil); err != nil {
-			return err
-		}
-		return b.Set(keyAlias(team, ws, d.From), []byte(d.To), nil)
-	}
-	return nil
+	return it, nil
+}
+
+// readsPayload lists the types whose payload a hub model reads, besides
+// the draft events (isDraftEvent).
+var readsPayload = map[events.Type]bool{
+	events.TypeRefer: true, events.TypeLoad: true, events.TypeFileEdit: true,
+	events.TypeCatalogPublish: true, events.TypeCatalogRemove: true, events.TypeCatalogReid: true,
 }
 
 // splitSubject reads hub.<team>.<ws>.<node>.<type>.
@@ -413,44 +331,6 @@ func checkSource(h string, n hubwire.Node, typ string) (uint64, error) {
 		return 0, fmt.Errorf("%w: source header %q has no sequence", errForged, h)
 	}
 	return seq, nil
-}
-
-func has(b *pebble.Batch, k []byte) (bool, error) {
-	_, closer, err := b.Get(k)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	closer.Close()
-	return true, nil
-}
-
-func addUint(b *pebble.Batch, k []byte, n uint64) error {
-	v, closer, err := b.Get(k)
-	var have uint64
-	if err == nil {
-		have = getUint(v)
-		closer.Close()
-	} else if !errors.Is(err, pebble.ErrNotFound) {
-		return err
-	}
-	return b.Set(k, putUint(have+n), nil)
-}
-
-func maxUint(b *pebble.Batch, k []byte, n uint64) error {
-	v, closer, err := b.Get(k)
-	if err == nil {
-		have := getUint(v)
-		closer.Close()
-		if have >= n {
-			return nil
-		}
-	} else if !errors.Is(err, pebble.ErrNotFound) {
-		return err
-	}
-	return b.Set(k, putUint(n), nil)
 }
 
 // nodeSeq returns the last sequence of node id's ledger the hub has applied.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 var (
@@ -221,14 +222,9 @@ func TestProjector_Deterministic(t *testing.T) {
 
 func dump(t *testing.T, db *pebble.DB) []byte {
 	t.Helper()
-	it, err := db.NewIter(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
 	var b bytes.Buffer
-	for it.First(); it.Valid(); it.Next() {
-		fmt.Fprintf(&b, "%q=%x\n", it.Key(), it.Value())
+	if err := engine.Dump(db, &b); err != nil {
+		t.Fatal(err)
 	}
 	return b.Bytes()
 }

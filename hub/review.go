@@ -29,31 +29,37 @@ func outcomeStatus(typ events.Type) (catalog.DraftStatus, bool) {
 }
 
 // reviewQueue is the hub's read model of reviews: the fold of every
-// node's draft events (from the aggregate) and of the hub's outcomes (from
-// its ledger). It is kept in memory and rebuilt by replaying both when
-// the hub starts.
+// node's draft events (from the aggregate, a read model of the projection
+// engine kept in rows: reviewsModel) and of the hub's outcomes (from its
+// ledger, kept in memory and replayed when the hub starts). A review's
+// outcome is laid over it when it is read, so that the rows depend on the
+// aggregate only, whatever the order the two streams are read in.
 type reviewQueue struct {
 	mu     sync.Mutex
 	drafts map[string]*catalog.Draft // node + "\x00" + draft id -> the draft as its events leave it
 	byID   map[string]*hubwire.Review
 	open   map[string]string // node + "\x00" + draft id -> the id of its review in progress
-	// early holds outcomes read before their review (the two streams are
-	// replayed side by side), by review id.
-	early   map[string]earlyOutcome
-	changed chan struct{}
+	// outcomes holds the hub's outcomes by review id (one may be read
+	// before its review).
+	outcomes map[string]reviewOutcome
+	// touched* hold the keys of the rows changed since the model last
+	// wrote them.
+	touchedDrafts, touchedReviews, touchedOpen map[string]bool
+	changed                                    chan struct{}
 	// touched, when set, learns the team of every review that changes;
 	// it is called with mu held and must not call back into the queue.
 	touched func(teams ...string)
 }
 
-type earlyOutcome struct {
+type reviewOutcome struct {
 	typ events.Type
 	o   events.ReviewOutcomeData
 }
 
 func newReviewQueue() *reviewQueue {
 	return &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*hubwire.Review{}, open: map[string]string{},
-		early: map[string]earlyOutcome{}, changed: make(chan struct{})}
+		outcomes: map[string]reviewOutcome{}, changed: make(chan struct{}),
+		touchedDrafts: map[string]bool{}, touchedReviews: map[string]bool{}, touchedOpen: map[string]bool{}}
 }
 
 func (q *reviewQueue) notify(team string) {
@@ -64,51 +70,46 @@ func (q *reviewQueue) notify(team string) {
 	}
 }
 
-// applyDraftEvent folds one draft event of node n (at sequence seq of its
-// ledger) into the queue.
-func (q *reviewQueue) applyDraftEvent(n hubwire.Node, seq uint64, ev *events.Event) error {
-	payload, err := ev.Payload()
-	if err != nil {
-		return err
-	}
+// applyDraftEvent folds one successful draft event of node n (ev, at
+// sequence seq of its ledger, with its decoded payload) into the queue.
+func (q *reviewQueue) applyDraftEvent(n hubwire.Node, seq uint64, ev events.Event, payload any) {
 	key := n.ID + "\x00" + catalog.DraftKey(payload)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	cur := q.drafts[key]
 	ev.Seq = seq
-	next := catalog.EvolveDraft(cur, ev, payload)
-	if next != nil && next.Status.Final() {
+	next := catalog.EvolveDraft(cur, &ev, payload)
+	if next == nil || next.Status.Final() {
 		delete(q.drafts, key)
 	} else {
 		q.drafts[key] = next
 	}
+	q.touchedDrafts[key] = true
 	rd, isReview := payload.(*events.ReviewData)
 	switch {
 	case ev.Type == events.TypeDraftSubmit && cur != nil && next != nil && next.Status == catalog.StatusInReview && isReview:
 		if _, seen := q.byID[ev.ID]; seen {
-			return nil
+			return
 		}
 		q.byID[ev.ID] = &hubwire.Review{ID: ev.ID, Team: n.Team, WorkspaceID: n.Workspace, Node: n.ID, Member: n.Member,
 			DraftID: cur.ID, Resource: cur.Resource, Op: cur.Op, Path: cur.Path, NewPath: cur.NewPath, Body: cur.Body,
 			Description: cur.Description, SessionID: cur.SessionID, BaseRevision: rd.BaseRevision, SubmitSeq: seq,
 			Submitted: ev.Time, Status: catalog.StatusInReview}
 		q.open[key] = ev.ID
-		if e, ok := q.early[ev.ID]; ok {
-			delete(q.early, ev.ID)
-			setOutcome(q.byID[ev.ID], e.typ, e.o)
-		}
+		q.touchedReviews[ev.ID], q.touchedOpen[key] = true, true
 		q.notify(n.Team)
 	case next != nil && next.Status.Final():
 		// The node recorded the outcome: its review is over.
 		if id, ok := q.open[key]; ok {
 			if r := q.byID[id]; r != nil && r.Status == catalog.StatusInReview {
 				r.Status = next.Status
+				q.touchedReviews[id] = true
 			}
 			delete(q.open, key)
+			q.touchedOpen[key] = true
 			q.notify(n.Team)
 		}
 	}
-	return nil
 }
 
 // applyOutcome folds one of the hub's outcome events into the queue.
@@ -118,17 +119,23 @@ func (q *reviewQueue) applyOutcome(typ events.Type, o events.ReviewOutcomeData) 
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	r := q.byID[o.ReviewID]
-	if r == nil {
-		q.early[o.ReviewID] = earlyOutcome{typ, o}
-		return
+	q.outcomes[o.ReviewID] = reviewOutcome{typ, o}
+	if r := q.byID[o.ReviewID]; r != nil {
+		q.notify(r.Team)
 	}
-	setOutcome(r, typ, o)
-	q.notify(r.Team)
 }
 
-// setOutcome lays the hub outcome o (of type typ) over review r; a
-// review of the queue is changed under q.mu.
+// review returns a copy of review r with the hub's outcome laid over it;
+// the caller holds mu.
+func (q *reviewQueue) review(r *hubwire.Review) hubwire.Review {
+	c := *r
+	if o, ok := q.outcomes[r.ID]; ok {
+		setOutcome(&c, o.typ, o.o)
+	}
+	return c
+}
+
+// setOutcome lays the hub outcome o (of type typ) over review r.
 func setOutcome(r *hubwire.Review, typ events.Type, o events.ReviewOutcomeData) {
 	status, _ := outcomeStatus(typ)
 	r.Status, r.Reviewer, r.Reason, r.Revision, r.CurrentRevision = status, o.Reviewer, o.Reason, o.Revision, o.CurrentRevision
@@ -142,7 +149,7 @@ func (q *reviewQueue) get(id string) (hubwire.Review, bool) {
 	if !ok {
 		return hubwire.Review{}, false
 	}
-	return *r, true
+	return q.review(r), true
 }
 
 // list returns the reviews of teams (nil: every team), those in review
@@ -151,8 +158,7 @@ func (q *reviewQueue) list(teams []string, all bool) []hubwire.Review {
 	q.mu.Lock()
 	out := []hubwire.Review{}
 	for _, r := range q.byID {
-		if (teams == nil || slices.Contains(teams, r.Team)) && (all || r.Status == catalog.StatusInReview) {
-			c := *r
+		if c := q.review(r); (teams == nil || slices.Contains(teams, c.Team)) && (all || c.Status == catalog.StatusInReview) {
 			c.Body = ""
 			out = append(out, c)
 		}
@@ -179,27 +185,12 @@ func (q *reviewQueue) waitFor(ctx context.Context, ok func() bool) error {
 	}
 }
 
-// followReviews keeps the review queue: it replays the aggregate's draft
-// events and the hub ledger's review outcomes, then follows both, until
-// ctx ends. ready is called once both replays have caught up with what
-// the streams held.
+// followReviews keeps the hub's outcomes in the review queue: it replays
+// the hub ledger's review outcomes, then follows them, until ctx ends.
+// ready is called once the replay has caught up with what the ledger
+// held. The draft events are the projector's (reviewsModel).
 func (h *Hub) followReviews(ctx context.Context, ready func()) {
-	var wg, caught sync.WaitGroup
-	wg.Add(2)
-	caught.Add(2)
-	go func() {
-		defer wg.Done()
-		h.followStream(ctx, hubwire.AggregateStream, hubwire.SubjectPrefix+".*.*.*.attest.draft.>", h.applyDraftMsg, caught.Done)
-	}()
-	go func() {
-		defer wg.Done()
-		h.followStream(ctx, hubwire.LedgerStream, hubwire.LedgerPrefix+".*.*.review.>", h.applyLedgerMsg, caught.Done)
-	}()
-	go func() {
-		caught.Wait()
-		ready()
-	}()
-	wg.Wait()
+	h.followStream(ctx, hubwire.LedgerStream, hubwire.LedgerPrefix+".*.*.review.>", h.applyLedgerMsg, ready)
 }
 
 // followStream feeds every message of stream under filter to apply, in
@@ -255,30 +246,6 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 		case <-ctx.Done():
 		case <-time.After(time.Second):
 		}
-	}
-}
-
-// applyDraftMsg checks a draft event of the aggregate as the projector
-// checks every message, and folds it into the queue.
-func (h *Hub) applyDraftMsg(msg jetstream.Msg, _ uint64) {
-	team, ws, nodeID, typ, ok := splitSubject(msg.Subject())
-	if !ok {
-		return
-	}
-	n, known := h.reg.node(nodeID)
-	if !known || n.Team != team || n.Workspace != ws {
-		return
-	}
-	origin, err := checkSource(msg.Headers().Get(streamSourceHeader), n, typ)
-	if err != nil {
-		return
-	}
-	ev, err := events.Decode(msg.Data())
-	if err != nil || ev.WorkspaceID != ws || string(ev.Type) != typ {
-		return
-	}
-	if err := h.reviews.applyDraftEvent(n, origin, &ev); err != nil {
-		h.logger.Warn("review queue: skipped a draft event", "id", ev.ID, "err", err)
 	}
 }
 

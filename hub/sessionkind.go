@@ -2,10 +2,7 @@ package hub
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-
-	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/clumsies/clumsies/events"
 )
@@ -23,31 +20,27 @@ type sessionRow struct {
 // metricHookSessions when hooks see it first, and metricHookSetUp when
 // one of those sets up later. Seen by hooks only is then
 // metricHookSessions less metricHookSetUp, for any window of days.
-func countSession(b *pebble.Batch, counts map[counter]uint64, at counter, nodeID string, ev *events.Event) error {
-	k := keySession(nodeID, ev.SessionID)
+func (m *countsModel) countSession(at counter, ev *events.Event) {
+	k := keySession(at.Node, ev.SessionID)
 	row := sessionRow{Day: at.Day}
-	v, closer, err := b.Get(k)
-	switch {
-	case err == nil:
-		err = json.Unmarshal(v, &row)
-		closer.Close()
-		if err != nil {
-			return fmt.Errorf("read session %s of node %s: %w", ev.SessionID, nodeID, err)
+	v, stored := m.rows.Get(k)
+	if stored {
+		if err := json.Unmarshal(v, &row); err != nil {
+			m.rows.Fail(fmt.Errorf("read session %s of node %s: %w", ev.SessionID, at.Node, err))
+			return
 		}
-	case !errors.Is(err, pebble.ErrNotFound):
-		return err
 	}
 	was := row.Kind()
 	row.Fold(ev)
 	now := row.Kind()
-	if now == was && v != nil {
-		return nil
+	if now == was && stored {
+		return
 	}
 	at.Day = row.Day
 	add := func(metric string) {
 		c := at
 		c.Metric = metric
-		counts[c]++
+		m.counts[c]++
 	}
 	switch {
 	case now == was:
@@ -61,7 +54,8 @@ func countSession(b *pebble.Batch, counts map[counter]uint64, at counter, nodeID
 	}
 	out, err := json.Marshal(row)
 	if err != nil {
-		return err
+		m.rows.Fail(err)
+		return
 	}
-	return b.Set(k, out, nil)
+	m.rows.Set(k, out)
 }

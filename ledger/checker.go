@@ -63,6 +63,11 @@ type Checker struct {
 	recent []events.ChainDigest
 	from   uint64             // the first sequence recent can hold
 	first  events.ChainDigest // the digest through from-1
+	// history, when set, gives the digests through earlier sequences in
+	// place of recent (see Recall).
+	history History
+	// keepSigned refuses an unsigned checkpoint after a signed one.
+	keepSigned bool
 }
 
 type mark struct {
@@ -148,10 +153,12 @@ func (c *Checker) Add(ev events.Event) {
 	c.digest = c.digest.Next(ev.Seq, ev.Raw)
 	c.recall(ev)
 	c.next = ev.Seq + 1
-	if c.recent == nil {
-		c.recent = make([]events.ChainDigest, events.CheckpointWindow)
+	if c.history == nil {
+		if c.recent == nil {
+			c.recent = make([]events.ChainDigest, events.CheckpointWindow)
+		}
+		c.recent[ev.Seq%events.CheckpointWindow] = c.digest
 	}
-	c.recent[ev.Seq%events.CheckpointWindow] = c.digest
 	if c.want != nil && c.want.seq == ev.Seq {
 		if d := c.digest.String(); d != c.want.digest {
 			c.fail(ev.Seq, "the stored messages through seq %d hash to %s, but %s holds %s for them: a message in %d..%d was changed",
@@ -173,24 +180,23 @@ func (c *Checker) checkpoint(ev events.Event) {
 	case cp.Seq >= ev.Seq || ev.Seq-cp.Seq > events.CheckpointWindow:
 		c.fail(ev.Seq, "checkpoint covers seq %d but is stored at seq %d, not within %d messages after it", cp.Seq, ev.Seq, events.CheckpointWindow)
 		return
-	case cp.Seq+1 < c.from:
+	case cp.Seq+1 < c.from && c.history == nil:
 		// It covers messages before those this Checker has seen (an
 		// increment that starts after it): nothing to compare with.
 		return
 	}
-	c.signature(ev.Seq, cp)
-	at := c.digest
-	if cp.Seq+1 < c.next {
-		at = c.recent[cp.Seq%events.CheckpointWindow]
+	at, ok := c.through(ev.Seq, cp.Seq)
+	if !ok {
+		return
 	}
-	if cp.Seq+1 == c.from {
-		at = c.first
-	}
-	switch {
-	case cp.Digest != at.String():
+	if cp.Digest != at.String() {
 		c.fail(ev.Seq, "checkpoint says the chain through seq %d is %s, the stored messages hash to %s: a message in %d..%d, or the checkpoint, was changed",
 			cp.Seq, cp.Digest, at, c.verified+1, cp.Seq)
-	case c.problem == nil && cp.Seq > c.verified:
+		return
+	}
+	// Only a checkpoint that holds has its signature checked.
+	c.signature(ev.Seq, cp)
+	if c.problem == nil && cp.Seq > c.verified {
 		c.verified = cp.Seq
 	}
 }
@@ -198,6 +204,9 @@ func (c *Checker) checkpoint(ev events.Event) {
 // signature checks the signature of the checkpoint cp stored at seq.
 func (c *Checker) signature(seq uint64, cp *events.CheckpointData) {
 	if cp.Node == "" && cp.Signature == "" {
+		if c.keepSigned && c.signed > 0 {
+			c.fail(seq, "checkpoint of seq %d carries no signature after a signed one", cp.Seq)
+		}
 		return
 	}
 	sig, err := base64.RawURLEncoding.DecodeString(cp.Signature)

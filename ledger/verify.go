@@ -20,23 +20,14 @@ type StoredSource interface {
 	ReplayStored(ctx context.Context, from uint64, fn func(events.Event) error) error
 }
 
-// Result is what a check of a whole ledger found.
+// Result is what a check of a whole ledger found: the Checker's state at
+// its end (Through, the last stored message's sequence; Signed the
+// checkpoints whose signature was checked and holds, Unchecked those
+// signed by a node whose key was not at hand; Verified, the sequence
+// through which the checkpoints agree with the stored messages; Problem,
+// the first disagreement, nil if the chain holds), and where it failed.
 type Result struct {
-	// Through is the sequence of the last stored message.
-	Through uint64 `json:"through"`
-	// Digest is the chain digest through Through.
-	Digest string `json:"digest"`
-	// Checkpoints counts the ledger.checkpoint events.
-	Checkpoints int `json:"checkpoints"`
-	// Signed counts the checkpoints whose signature was checked and
-	// holds; Unchecked those signed by a node whose key was not at hand.
-	Signed    int `json:"signed"`
-	Unchecked int `json:"unchecked,omitempty"`
-	// Verified is the sequence through which the checkpoints agree with
-	// the stored messages.
-	Verified uint64 `json:"verified"`
-	// Problem is the first disagreement, nil if the chain holds.
-	Problem *Problem `json:"problem,omitempty"`
+	CheckerState
 	// Missing lists the sequences the stream lacks: gaps among its
 	// messages and a removed tail (beyond its last sequence, as far as
 	// the read models or the stream's own counts had seen it).
@@ -96,10 +87,7 @@ func Check(ctx context.Context, src Source, workspaceID string, c *Checker) (Res
 }
 
 func result(c *Checker, p *Problem) Result {
-	r := Result{Through: c.Through(), Checkpoints: c.Checkpoints(), Signed: c.Signed(), Unchecked: c.Unchecked(), Verified: c.Verified(), Problem: p,
-		Missing: c.Missing(), Changed: c.Changed()}
-	if r.Through > 0 {
-		r.Digest = c.Digest().String()
-	}
+	r := Result{CheckerState: c.State(), Missing: c.Missing(), Changed: c.Changed()}
+	r.Problem = p
 	return r
 }

@@ -1,12 +1,6 @@
 package projections
 
-import (
-	"bytes"
-	"fmt"
-	"slices"
-
-	"github.com/cockroachdb/pebble/v2"
-)
+import "github.com/clumsies/clumsies/projections/engine"
 
 // A rebuild writes into a store that no one reads before it is complete,
 // and that starts again from empty if it stops (there is no pebble log to
@@ -36,7 +30,7 @@ type bulkFold struct {
 	maxEvents int
 	events    int
 	bytes     int
-	rows      sortedRows
+	rows      engine.SortedRows
 }
 
 // add counts the events of one Apply and reports whether a commit is due.
@@ -67,59 +61,4 @@ func (s *Store) commitFolded() error {
 		return ErrClosed
 	}
 	return s.commit()
-}
-
-// sortedRows collects the rows of one commit, to put them into the batch
-// in key order. It copies every key and value into one buffer, kept from
-// one commit to the next: what a model hands the writer does not escape,
-// as it does not when the rows go straight into a batch.
-type sortedRows struct {
-	buf  []byte
-	rows []sortedRow
-}
-
-// sortedRow is a row of sortedRows: its key is buf[start:split], its
-// value buf[split:end].
-type sortedRow struct {
-	start, split, end int
-	del               bool
-}
-
-func (r *sortedRows) add(k, v []byte, del bool) {
-	start := len(r.buf)
-	r.buf = append(r.buf, k...)
-	split := len(r.buf)
-	r.buf = append(r.buf, v...)
-	r.rows = append(r.rows, sortedRow{start: start, split: split, end: len(r.buf), del: del})
-}
-
-func (r *sortedRows) key(row sortedRow) []byte { return r.buf[row.start:row.split] }
-
-// reset empties r, keeping its memory.
-func (r *sortedRows) reset() {
-	r.buf, r.rows = r.buf[:0], r.rows[:0]
-}
-
-// writeTo puts the rows into b in key order and empties r. A commit writes
-// each row once (a model writes each key it touched once); a key written
-// twice fails, as the order of the two would be undefined.
-func (r *sortedRows) writeTo(b *pebble.Batch) error {
-	defer r.reset()
-	slices.SortFunc(r.rows, func(x, y sortedRow) int { return bytes.Compare(r.key(x), r.key(y)) })
-	for i, row := range r.rows {
-		k := r.key(row)
-		if i > 0 && bytes.Equal(r.key(r.rows[i-1]), k) {
-			return fmt.Errorf("row %q written twice in one commit", k)
-		}
-		var err error
-		if row.del {
-			err = b.Delete(k, nil)
-		} else {
-			err = b.Set(k, r.buf[row.split:row.end], nil)
-		}
-		if err != nil {
-			return fmt.Errorf("write %q: %w", k, err)
-		}
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // ChainHead is the ledger's hash chain as far as the projector has
@@ -65,11 +66,11 @@ type chainModel struct {
 
 func newChainModel() *chainModel { return &chainModel{} }
 
-func (m *chainModel) prefix() string { return prefixChain }
+func (m *chainModel) Prefixes() []string { return []string{prefixChain} }
 
-func (m *chainModel) diskOnly() string { return prefixChainAt }
+func (m *chainModel) DiskOnly() []string { return []string{prefixChainAt} }
 
-func (m *chainModel) apply(d decoded) {
+func (m *chainModel) Apply(d decoded) {
 	if m.off {
 		return
 	}
@@ -87,21 +88,21 @@ func (m *chainModel) apply(d decoded) {
 	m.touched = true
 }
 
-func (m *chainModel) write(w *rowWriter) {
+func (m *chainModel) Write(w *engine.RowWriter) {
 	if !m.touched {
 		return
 	}
 	m.touched = false
 	row := m.row
 	row.Digest = m.digest.String()
-	w.json(keyChain, row)
+	w.JSON(keyChain, row)
 	for _, b := range m.done {
-		w.set(chainBlockKey(b.index), b.at)
+		w.Set(chainBlockKey(b.index), b.at)
 		m.spare = append(m.spare, b.at[:0])
 	}
 	m.done = m.done[:0]
 	if len(m.cur.at) > 0 {
-		w.set(chainBlockKey(m.cur.index), m.cur.at)
+		w.Set(chainBlockKey(m.cur.index), m.cur.at)
 	}
 }
 
@@ -120,9 +121,9 @@ func (m *chainModel) record(seq uint64, d events.MessageDigest) {
 	m.cur.put(i, d)
 }
 
-func (m *chainModel) load(key string, v []byte) error {
+func (m *chainModel) Load(key string, v []byte) error {
 	if key != string(keyChain) {
-		return errUnknownRow
+		return engine.ErrUnknownRow
 	}
 	if err := json.Unmarshal(v, &m.row); err != nil {
 		return err

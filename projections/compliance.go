@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // Compliance is what the ledger says of one session's discipline: whether
@@ -97,11 +98,11 @@ func newComplianceModel() *complianceModel {
 	return &complianceModel{byID: make(map[string]*complianceRow), touched: make(map[string]struct{})}
 }
 
-func (m *complianceModel) prefix() string { return prefixCompliance }
+func (m *complianceModel) Prefixes() []string { return []string{prefixCompliance} }
 
 // apply changes the model for one event. Only successful tool calls
 // count; hook events always do.
-func (m *complianceModel) apply(d decoded) {
+func (m *complianceModel) Apply(d decoded) {
 	ev := d.ev
 	if ev.SessionID == "" {
 		return
@@ -160,14 +161,14 @@ func (m *complianceModel) apply(d decoded) {
 	m.touched[ev.SessionID] = struct{}{}
 }
 
-func (m *complianceModel) write(w *rowWriter) {
+func (m *complianceModel) Write(w *engine.RowWriter) {
 	for id := range m.touched {
-		w.json(complianceKey(id), m.byID[id])
+		w.JSON(complianceKey(id), m.byID[id])
 	}
 	clear(m.touched)
 }
 
-func (m *complianceModel) load(k string, v []byte) error {
+func (m *complianceModel) Load(k string, v []byte) error {
 	r := new(complianceRow)
 	if err := json.Unmarshal(v, r); err != nil {
 		return err

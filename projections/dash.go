@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // The dashboard's rows. Counts per day, latency histograms per tool and
@@ -113,8 +114,8 @@ func newDashModel() *dashModel {
 	}
 }
 
-func (m *dashModel) prefix() string   { return prefixDash }
-func (m *dashModel) diskOnly() string { return prefixDashLog }
+func (m *dashModel) Prefixes() []string { return []string{prefixDash} }
+func (m *dashModel) DiskOnly() []string { return []string{prefixDashLog} }
 
 func logKey(prefix, id string, seq uint64) []byte {
 	k := make([]byte, 0, len(prefix)+len(id)+9)
@@ -124,7 +125,7 @@ func logKey(prefix, id string, seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(k, seq)
 }
 
-func (m *dashModel) apply(d decoded) {
+func (m *dashModel) Apply(d decoded) {
 	ev := d.ev
 	day := ""
 	if len(ev.Time) >= dayLen {
@@ -188,27 +189,27 @@ func (m *dashModel) moveRuleDays(from, to string) {
 	moveCounts(m.ruleDays, from, to, func(rule, day string) { m.touchedRuleDays[[2]string{rule, day}] = struct{}{} })
 }
 
-func (m *dashModel) write(w *rowWriter) {
+func (m *dashModel) Write(w *engine.RowWriter) {
 	for day := range m.touchedDays {
-		w.json([]byte(prefixDay+day), m.days[day])
+		w.JSON([]byte(prefixDay+day), m.days[day])
 	}
 	for tool := range m.touchedHist {
 		b := make([]byte, 0, latencyBucketsSize)
 		for _, n := range m.hist[tool] {
 			b = binary.BigEndian.AppendUint64(b, n)
 		}
-		w.set([]byte(prefixHist+tool), b)
+		w.Set([]byte(prefixHist+tool), b)
 	}
 	for k := range m.touchedRuleDays {
 		key := []byte(prefixRuleDay + k[0] + "\x00" + k[1])
 		if n, ok := m.ruleDays[k[0]][k[1]]; ok {
-			w.set(key, encodeU64(n))
+			w.Set(key, encodeU64(n))
 		} else {
-			w.del(key)
+			w.Del(key)
 		}
 	}
 	for _, l := range m.logs {
-		w.set(l.key, l.value)
+		w.Set(l.key, l.value)
 	}
 	m.sessions.write(w)
 	m.rules.write(w)
@@ -218,7 +219,7 @@ func (m *dashModel) write(w *rowWriter) {
 	m.logs = m.logs[:0]
 }
 
-func (m *dashModel) load(k string, v []byte) error {
+func (m *dashModel) Load(k string, v []byte) error {
 	switch {
 	case strings.HasPrefix(k, prefixDay):
 		r := new(dayRow)
@@ -253,7 +254,7 @@ func (m *dashModel) load(k string, v []byte) error {
 		}
 		m.ruleDays[rule][day] = n
 	default:
-		return errUnknownRow
+		return engine.ErrUnknownRow
 	}
 	return nil
 }

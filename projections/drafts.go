@@ -11,6 +11,7 @@ import (
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // draft is the in-memory form of a catalog.Draft: everything but its body,
@@ -118,13 +119,13 @@ func newDraftsModel() *draftsModel {
 	}
 }
 
-func (m *draftsModel) prefix() string   { return prefixDraft }
-func (m *draftsModel) diskOnly() string { return prefixDraftBody }
+func (m *draftsModel) Prefixes() []string { return []string{prefixDraft} }
+func (m *draftsModel) DiskOnly() []string { return []string{prefixDraftBody} }
 
 // apply folds an event of the drafts aggregate with catalog.EvolveDraft,
 // the one fold of the drafts. The body an event carries goes to disk at
 // the next write; memory keeps its hash.
-func (m *draftsModel) apply(d decoded) {
+func (m *draftsModel) Apply(d decoded) {
 	switch d.payload.(type) {
 	case *events.DraftData, *events.ReviewData:
 	default:
@@ -193,22 +194,22 @@ func (m *draftsModel) dropBody(d *draft) {
 	}
 }
 
-func (m *draftsModel) write(w *rowWriter) {
+func (m *draftsModel) Write(w *engine.RowWriter) {
 	for id := range m.touched {
 		if d, ok := m.byID[id]; ok {
-			w.json(draftKey(id), d.row())
+			w.JSON(draftKey(id), d.row())
 		} else {
-			w.del(draftKey(id))
+			w.Del(draftKey(id))
 		}
 	}
 	for _, k := range m.newClosed {
-		w.json([]byte(k), m.closed[k].row())
+		w.JSON([]byte(k), m.closed[k].row())
 	}
 	for k, body := range m.bodies {
 		if body != nil {
-			w.set([]byte(k), []byte(*body))
+			w.Set([]byte(k), []byte(*body))
 		} else {
-			w.del([]byte(k))
+			w.Del([]byte(k))
 		}
 	}
 	clear(m.touched)
@@ -216,7 +217,7 @@ func (m *draftsModel) write(w *rowWriter) {
 	m.newClosed = m.newClosed[:0]
 }
 
-func (m *draftsModel) load(k string, v []byte) error {
+func (m *draftsModel) Load(k string, v []byte) error {
 	var r draftRow
 	switch {
 	case strings.HasPrefix(k, prefixDraftMeta):

@@ -8,6 +8,7 @@ import (
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/evidence"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // SessionEvidence is what the host's hooks saw a session do, held against
@@ -41,7 +42,7 @@ func newEvidenceModel() *evidenceModel {
 	return &evidenceModel{byID: make(map[string]*evidence.Row), touched: make(map[string]struct{})}
 }
 
-func (m *evidenceModel) prefix() string { return prefixEvidence }
+func (m *evidenceModel) Prefixes() []string { return []string{prefixEvidence} }
 
 func (m *evidenceModel) row(id string) *evidence.Row {
 	r := m.byID[id]
@@ -54,7 +55,7 @@ func (m *evidenceModel) row(id string) *evidence.Row {
 }
 
 // apply folds file edits, successful loads and refs of a session.
-func (m *evidenceModel) apply(d decoded) {
+func (m *evidenceModel) Apply(d decoded) {
 	ev := d.ev
 	if ev.SessionID == "" || ev.Outcome != events.OutcomeOK {
 		return
@@ -75,14 +76,14 @@ func (m *evidenceModel) apply(d decoded) {
 	}
 }
 
-func (m *evidenceModel) write(w *rowWriter) {
+func (m *evidenceModel) Write(w *engine.RowWriter) {
 	for id := range m.touched {
-		w.json(evidenceKey(id), m.byID[id])
+		w.JSON(evidenceKey(id), m.byID[id])
 	}
 	clear(m.touched)
 }
 
-func (m *evidenceModel) load(k string, v []byte) error {
+func (m *evidenceModel) Load(k string, v []byte) error {
 	r := new(evidence.Row)
 	if err := json.Unmarshal(v, r); err != nil {
 		return err

@@ -6,8 +6,8 @@ import "fmt"
 // registry, in registry order.
 func ModelPrefixes() []string {
 	var out []string
-	for _, m := range newState().models {
-		out = append(out, m.prefix())
+	for _, m := range newState().models.Models() {
+		out = append(out, m.Prefixes()...)
 	}
 	return out
 }

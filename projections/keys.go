@@ -55,14 +55,6 @@ const schemaVersion = 13
 
 func aggregateKey(a events.Aggregate) []byte { return []byte(prefixAggregate + string(a)) }
 
-// prefixEnd returns the smallest key greater than every key with prefix p.
-// Prefixes here end in '/', never in 0xff.
-func prefixEnd(p string) []byte {
-	b := []byte(p)
-	b[len(b)-1]++
-	return b
-}
-
 func encodeU64(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
 
 func decodeU64(b []byte) (uint64, error) {

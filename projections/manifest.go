@@ -8,6 +8,7 @@ import (
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // Object is a published object of the manifest: a rule, workflow, context
@@ -131,10 +132,10 @@ func newManifestModel() *manifestModel {
 	}
 }
 
-func (m *manifestModel) prefix() string   { return prefixManifest }
-func (m *manifestModel) diskOnly() string { return prefixBody }
+func (m *manifestModel) Prefixes() []string { return []string{prefixManifest} }
+func (m *manifestModel) DiskOnly() []string { return []string{prefixBody} }
 
-func (m *manifestModel) apply(d decoded) {
+func (m *manifestModel) Apply(d decoded) {
 	switch p := d.payload.(type) {
 	case *events.PublishData:
 		m.publish(d.ev.Seq, p)
@@ -224,23 +225,23 @@ func (m *manifestModel) unindex(o *object) {
 	}
 }
 
-func (m *manifestModel) write(w *rowWriter) {
+func (m *manifestModel) Write(w *engine.RowWriter) {
 	for id := range m.touchedObjects {
 		if _, ok := m.objects[id]; ok {
 			// A touched object that is still published was published
 			// since the last write: its row and body are pending.
-			w.set(objectKey(id), m.rows[id])
-			w.set(bodyKey(id), []byte(m.bodies[id]))
+			w.Set(objectKey(id), m.rows[id])
+			w.Set(bodyKey(id), []byte(m.bodies[id]))
 		} else {
-			w.del(objectKey(id))
-			w.del(bodyKey(id))
+			w.Del(objectKey(id))
+			w.Del(bodyKey(id))
 		}
 	}
 	for k := range m.touchedPaths {
 		if id, ok := m.paths[k]; ok {
-			w.set(pathKey(k.ns, k.path), []byte(id))
+			w.Set(pathKey(k.ns, k.path), []byte(id))
 		} else {
-			w.del(pathKey(k.ns, k.path))
+			w.Del(pathKey(k.ns, k.path))
 		}
 	}
 	clear(m.touchedObjects)
@@ -249,7 +250,7 @@ func (m *manifestModel) write(w *rowWriter) {
 	clear(m.rows)
 }
 
-func (m *manifestModel) load(k string, v []byte) error {
+func (m *manifestModel) Load(k string, v []byte) error {
 	switch {
 	case strings.HasPrefix(k, prefixObject):
 		o, err := newObject(v)
@@ -275,7 +276,7 @@ func (m *manifestModel) load(k string, v []byte) error {
 		}
 		m.paths[nsPath{ns, p}] = id
 	default:
-		return errUnknownRow
+		return engine.ErrUnknownRow
 	}
 	return nil
 }

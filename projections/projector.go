@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cockroachdb/pebble/v2"
+	"github.com/clumsies/clumsies/projections/engine"
 
 	"github.com/clumsies/clumsies/events"
 )
@@ -112,20 +112,16 @@ func (s *Store) decode(evs []events.Event) ([]decoded, error) {
 // batch. If that fails, it reloads the state from the store, so memory
 // matches what pebble holds. The caller holds s.mu.
 func (s *Store) commit() error {
-	b := s.db.NewBatch()
-	defer b.Close()
-	var sorted *sortedRows
+	var sorted *engine.SortedRows
 	if s.bulk != nil {
 		s.bulk.reset()
 		sorted = &s.bulk.rows
 	}
-	err := s.st.write(b, sorted)
-	if err == nil && s.fault != nil {
-		err = s.fault(s.st.checkpoint)
+	var fault func() error
+	if s.fault != nil {
+		fault = func() error { return s.fault(s.st.checkpoint) }
 	}
-	if err == nil {
-		err = b.Commit(pebble.NoSync)
-	}
+	err := s.st.models.Commit(s.db, sorted, s.st.writeMeta, fault)
 	if err == nil {
 		return nil
 	}

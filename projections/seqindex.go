@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // seqIndex is an index of the ledger: for each id (a session, a rule), the
@@ -62,13 +64,13 @@ func (x *seqIndex) key(id string, n uint64) []byte {
 	return binary.BigEndian.AppendUint64(k, n)
 }
 
-func (x *seqIndex) write(w *rowWriter) {
+func (x *seqIndex) write(w *engine.RowWriter) {
 	put := func(id string, b *seqBucket) {
 		v := make([]byte, 0, 32)
 		for _, word := range b.bits {
 			v = binary.BigEndian.AppendUint64(v, word)
 		}
-		w.set(x.key(id, b.n), v)
+		w.Set(x.key(id, b.n), v)
 	}
 	for _, d := range x.done {
 		put(d.id, d.b)

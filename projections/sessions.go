@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // Session sums up the events of one agent session.
@@ -76,7 +77,7 @@ func (s Session) Kind() events.SessionKind {
 	return events.SessionMarks{SetUp: s.SetUp, Hooked: s.Hooked}.Kind()
 }
 
-func (m *sessionsModel) prefix() string { return prefixSession }
+func (m *sessionsModel) Prefixes() []string { return []string{prefixSession} }
 
 // apply counts an event for its session, whatever its outcome: a tool
 // call as a call, a hook's event as a hook (other events, reviews, count
@@ -84,7 +85,7 @@ func (m *sessionsModel) prefix() string { return prefixSession }
 // reports, rejects and refs count only successful calls. Times are
 // compared as strings: events.TimeLayout is fixed-width UTC, so that is
 // chronological.
-func (m *sessionsModel) apply(d decoded) {
+func (m *sessionsModel) Apply(d decoded) {
 	ev := d.ev
 	if ev.SessionID == "" {
 		return
@@ -123,14 +124,14 @@ func (m *sessionsModel) apply(d decoded) {
 	m.touched[ev.SessionID] = struct{}{}
 }
 
-func (m *sessionsModel) write(w *rowWriter) {
+func (m *sessionsModel) Write(w *engine.RowWriter) {
 	for id := range m.touched {
-		w.json(sessionKey(id), m.byID[id])
+		w.JSON(sessionKey(id), m.byID[id])
 	}
 	clear(m.touched)
 }
 
-func (m *sessionsModel) load(k string, v []byte) error {
+func (m *sessionsModel) Load(k string, v []byte) error {
 	r := new(sessionRow)
 	if err := json.Unmarshal(v, r); err != nil {
 		return err

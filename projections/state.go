@@ -1,12 +1,12 @@
 package projections
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // state is the in-memory copy of every read model except object bodies,
@@ -29,7 +29,7 @@ type state struct {
 	dash       *dashModel
 
 	// models are the fields above in registry order.
-	models []model
+	models engine.Registry[decoded]
 }
 
 // newState returns an empty state. It is the registry of read models: the
@@ -38,36 +38,22 @@ type state struct {
 // model reads another), and loadState and Digest find a row's model in it.
 func newState() *state {
 	st := &state{aggregates: make(map[events.Aggregate]uint64)}
-	st.models = []model{
-		register(&st.manifest, newManifestModel()),
-		register(&st.drafts, newDraftsModel()),
-		register(&st.usage, newUsageModel()),
-		register(&st.sessions, newSessionsModel()),
-		register(&st.tools, newToolsModel()),
-		register(&st.compliance, newComplianceModel()),
-		register(&st.evidence, newEvidenceModel()),
-		register(&st.chain, newChainModel()),
-		register(&st.dash, newDashModel()),
-	}
+	r := &st.models
+	st.manifest = engine.Register(r, newManifestModel())
+	st.drafts = engine.Register(r, newDraftsModel())
+	st.usage = engine.Register(r, newUsageModel())
+	st.sessions = engine.Register(r, newSessionsModel())
+	st.tools = engine.Register(r, newToolsModel())
+	st.compliance = engine.Register(r, newComplianceModel())
+	st.evidence = engine.Register(r, newEvidenceModel())
+	st.chain = engine.Register(r, newChainModel())
+	st.dash = engine.Register(r, newDashModel())
 	return st
-}
-
-// register sets the typed field of a model and returns the model.
-func register[M model](field *M, m M) model {
-	*field = m
-	return m
 }
 
 // owner returns the model whose prefix key starts with, nil for the meta
 // rows and for rows of no model.
-func (st *state) owner(key string) model {
-	for _, m := range st.models {
-		if strings.HasPrefix(key, m.prefix()) {
-			return m
-		}
-	}
-	return nil
-}
+func (st *state) owner(key string) model { return st.models.Owner(key) }
 
 // apply changes the state for one event: the meta rows, then every model.
 func (st *state) apply(d decoded) {
@@ -76,33 +62,18 @@ func (st *state) apply(d decoded) {
 	if a := d.ev.Type.Aggregate(); a != "" {
 		st.aggregates[a] = d.ev.Seq
 	}
-	for _, m := range st.models {
-		m.apply(d)
-	}
+	st.models.Apply(d)
 }
 
-// write puts the rows the models touched since the last write, and the
-// meta rows, into b; in key order if sorted is not nil, which it collects
-// them in first. Which rows a batch holds depends on how events were
-// split into batches; what the store holds after it commits does not.
-func (st *state) write(b *pebble.Batch, sorted *sortedRows) error {
-	w := rowWriter{b: b, sorted: sorted}
-	for _, m := range st.models {
-		m.write(&w)
-	}
-	w.set(keyEvents, encodeU64(st.events))
+// writeMeta puts the meta rows into w. Which rows a batch holds depends
+// on how events were split into batches; what the store holds after it
+// commits does not.
+func (st *state) writeMeta(w *engine.RowWriter) {
+	w.Set(keyEvents, encodeU64(st.events))
 	for a, seq := range st.aggregates {
-		w.set(aggregateKey(a), encodeU64(seq))
+		w.Set(aggregateKey(a), encodeU64(seq))
 	}
-	w.set(keyCheckpoint, encodeU64(st.checkpoint))
-	switch {
-	case sorted == nil:
-	case w.err == nil:
-		w.err = sorted.writeTo(b)
-	default:
-		sorted.reset()
-	}
-	return w.err
+	w.Set(keyCheckpoint, encodeU64(st.checkpoint))
 }
 
 // loadState reads every row but those a model keeps on disk only into a
@@ -110,33 +81,7 @@ func (st *state) write(b *pebble.Batch, sorted *sortedRows) error {
 // to no model and is no meta row.
 func loadState(db *pebble.DB) (*state, error) {
 	st := newState()
-	it, err := db.NewIter(nil)
-	if err != nil {
-		return nil, err
-	}
-	defer it.Close()
-	for ok := it.First(); ok; {
-		k := string(it.Key())
-		m := st.owner(k)
-		if d, isDiskOnly := m.(diskOnly); isDiskOnly && strings.HasPrefix(k, d.diskOnly()) {
-			ok = it.SeekGE(prefixEnd(d.diskOnly()))
-			continue
-		}
-		v, err := it.ValueAndErr()
-		if err != nil {
-			return nil, fmt.Errorf("read %q: %w", k, err)
-		}
-		if m != nil {
-			err = m.load(k, v)
-		} else {
-			err = st.loadMeta(k, v)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("decode %q: %w", k, err)
-		}
-		ok = it.Next()
-	}
-	if err := it.Error(); err != nil {
+	if err := st.models.Load(db, st.loadMeta); err != nil {
 		return nil, err
 	}
 	if err := st.chain.resume(db); err != nil {
@@ -158,7 +103,7 @@ func (st *state) loadMeta(k string, v []byte) error {
 		st.events, err = decodeU64(v)
 	case k == string(keySchema):
 	default:
-		err = errUnknownRow
+		err = engine.ErrUnknownRow
 	}
 	return err
 }

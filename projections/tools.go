@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // ToolMetrics sums up the calls of one tool.
@@ -42,11 +43,11 @@ func newToolsModel() *toolsModel {
 	return &toolsModel{byName: make(map[string]*toolRow), touched: make(map[string]struct{})}
 }
 
-func (m *toolsModel) prefix() string { return prefixTool }
+func (m *toolsModel) Prefixes() []string { return []string{prefixTool} }
 
 // apply counts an event for its tool, whatever its outcome. Negative
 // durations count as zero.
-func (m *toolsModel) apply(d decoded) {
+func (m *toolsModel) Apply(d decoded) {
 	ev := d.ev
 	if ev.Tool == "" {
 		return
@@ -66,14 +67,14 @@ func (m *toolsModel) apply(d decoded) {
 	m.touched[ev.Tool] = struct{}{}
 }
 
-func (m *toolsModel) write(w *rowWriter) {
+func (m *toolsModel) Write(w *engine.RowWriter) {
 	for name := range m.touched {
-		w.set(toolKey(name), m.byName[name].encode())
+		w.Set(toolKey(name), m.byName[name].encode())
 	}
 	clear(m.touched)
 }
 
-func (m *toolsModel) load(k string, v []byte) error {
+func (m *toolsModel) Load(k string, v []byte) error {
 	name := k[len(prefixTool):]
 	r, err := decodeToolRow(v)
 	if err != nil {

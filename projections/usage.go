@@ -8,6 +8,7 @@ import (
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // RuleUsage counts the references to one rule or workflow.
@@ -77,12 +78,12 @@ func newUsageModel() *usageModel {
 	}
 }
 
-func (m *usageModel) prefix() string { return prefixUsage }
+func (m *usageModel) Prefixes() []string { return []string{prefixUsage} }
 
 // apply counts the refs of attest.refer: every ref once for its rule and
 // once for its constraint; catalog.reid moves the counts of its old id to
 // its new one.
-func (m *usageModel) apply(d decoded) {
+func (m *usageModel) Apply(d decoded) {
 	if r, ok := d.payload.(*events.ReidData); ok {
 		m.move(r.From, r.To)
 		return
@@ -137,26 +138,26 @@ func moveCounts(m map[string]map[string]uint64, from, to string, touch func(id, 
 	delete(m, from)
 }
 
-func (m *usageModel) write(w *rowWriter) {
+func (m *usageModel) Write(w *engine.RowWriter) {
 	for id := range m.touchedRules {
 		if n, ok := m.rules[id]; ok {
-			w.set(ruleRefsKey(id), encodeU64(n))
+			w.Set(ruleRefsKey(id), encodeU64(n))
 		} else {
-			w.del(ruleRefsKey(id))
+			w.Del(ruleRefsKey(id))
 		}
 	}
 	for k := range m.touchedConstraints {
 		if n, ok := m.constraints[k.rule][k.constraint]; ok {
-			w.set(constraintKey(k.rule, k.constraint), encodeU64(n))
+			w.Set(constraintKey(k.rule, k.constraint), encodeU64(n))
 		} else {
-			w.del(constraintKey(k.rule, k.constraint))
+			w.Del(constraintKey(k.rule, k.constraint))
 		}
 	}
 	clear(m.touchedRules)
 	clear(m.touchedConstraints)
 }
 
-func (m *usageModel) load(k string, v []byte) error {
+func (m *usageModel) Load(k string, v []byte) error {
 	var err error
 	switch {
 	case strings.HasPrefix(k, prefixRuleRefs):
@@ -172,7 +173,7 @@ func (m *usageModel) load(k string, v []byte) error {
 		}
 		m.constraints[rule][c] = n
 	default:
-		err = errUnknownRow
+		err = engine.ErrUnknownRow
 	}
 	return err
 }

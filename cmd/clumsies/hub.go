@@ -20,6 +20,7 @@ func (c *HubCommand) Run(ctx context.Context, args []string) error {
 	cmds := map[string]command{
 		"init":    &HubInitCommand{m: c.m},
 		"serve":   &HubServeCommand{m: c.m},
+		"rebuild": &HubRebuildCommand{m: c.m},
 		"invite":  &HubInviteCommand{m: c.m},
 		"join":    &HubJoinCommand{m: c.m},
 		"status":  &HubStatusCommand{m: c.m},
@@ -56,6 +57,7 @@ func (c *HubCommand) usage(w io.Writer) {
 On the hub's machine:
   init [DIR]      write DIR/hub.toml and an admin token
   serve           run the hub: NATS with JetStream, leaf listener, aggregate, stats API
+  rebuild         (hub stopped) apply the aggregate again into new read models
 
 Admin (with --hub DIR, or --url URL and --token):
   invite          print a one-time join token for a workspace (--workspace ws-... --team T [--member M])

@@ -100,6 +100,32 @@ func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
 	return web.Serve(ctx, ln, hubfront.Handler(h, token, strings.HasPrefix(cfg.APIURL(), "https://"), logger, version()))
 }
 
+// HubRebuildCommand throws away a stopped hub's read models and applies
+// its aggregate again.
+type HubRebuildCommand struct {
+	m   *Main
+	dir string
+}
+
+// Run implements command.
+func (c *HubRebuildCommand) Run(ctx context.Context, args []string) error {
+	fs := c.m.newFlags("hub rebuild", "hub rebuild [--hub DIR]")
+	fs.StringVar(&c.dir, "hub", ".", "the hub's folder `DIR` (holding hub.toml); the hub must be stopped")
+	if _, err := parsePositional(fs, args, 0); err != nil {
+		return err
+	}
+	cfg, err := hub.ReadConfig(c.dir)
+	if err != nil {
+		return err
+	}
+	applied, err := hub.Rebuild(ctx, cfg, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.m.Stdout, "Rebuilt the hub's read models from the aggregate through seq %d.\n", applied)
+	return nil
+}
+
 // hubFolderHere reports whether the current folder is a hub's (holds
 // hub.toml).
 func hubFolderHere() bool {

@@ -1,7 +1,6 @@
-package projections
+package engine
 
 import (
-	"log/slog"
 	"strings"
 	"testing"
 
@@ -11,7 +10,7 @@ import (
 
 func memDB(t *testing.T) *pebble.DB {
 	t.Helper()
-	db, err := pebble.Open("", &pebble.Options{FS: vfs.NewMem(), Logger: pebbleLogger{slog.New(slog.DiscardHandler)}})
+	db, err := pebble.Open("", &pebble.Options{FS: vfs.NewMem()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,18 +18,18 @@ func memDB(t *testing.T) *pebble.DB {
 	return db
 }
 
-// The rows of a rebuild's commit go into the batch in key order, sets and
+// The rows of a sorted commit's commit go into the batch in key order, sets and
 // deletes alike.
 func TestSortedRows_KeyOrder(t *testing.T) {
 	db := memDB(t)
 	b := db.NewBatch()
 	defer b.Close()
-	var rows sortedRows
-	w := rowWriter{b: b, sorted: &rows}
-	w.set([]byte("u/r/b"), []byte("2"))
-	w.del([]byte("m/o/x"))
-	w.set([]byte("a/s"), []byte("1"))
-	if err := rows.writeTo(b); err != nil {
+	var rows SortedRows
+	w := NewSortedWriter(&rows)
+	w.Set([]byte("u/r/b"), []byte("2"))
+	w.Del([]byte("m/o/x"))
+	w.Set([]byte("a/s"), []byte("1"))
+	if err := rows.WriteTo(b); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -55,11 +54,11 @@ func TestSortedRows_KeyTwice(t *testing.T) {
 	db := memDB(t)
 	b := db.NewBatch()
 	defer b.Close()
-	var rows sortedRows
+	var rows SortedRows
 	rows.add([]byte("k"), []byte("1"), false)
 	rows.add([]byte("j"), nil, false)
 	rows.add([]byte("k"), nil, true)
-	if err := rows.writeTo(b); err == nil || !strings.Contains(err.Error(), "written twice") {
+	if err := rows.WriteTo(b); err == nil || !strings.Contains(err.Error(), "written twice") {
 		t.Errorf("got %v, want the key refused", err)
 	}
 }
