@@ -48,15 +48,29 @@ func HubOutcome(t Type) (Type, bool) {
 }
 
 // HubCatalogData is the payload of the hub's catalog.publish and
-// catalog.remove.
+// catalog.remove. The event is the truth of the team's catalog: the
+// catalog's key-value entry is derived from it (Whole).
 type HubCatalogData struct {
-	ID       string `json:"id"`
-	Kind     string `json:"kind"`
-	Path     string `json:"path"`
-	Hash     string `json:"hash,omitempty"`
-	Revision uint64 `json:"revision"`
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+	Path string `json:"path"`
+	Hash string `json:"hash,omitempty"`
+	// Revision is the revision of the entry the change wrote, in events
+	// of hubs that wrote the entry before the event; absent from whole
+	// events, whose entry is written after them (its revision is the
+	// entry's).
+	Revision uint64 `json:"revision,omitempty"`
 	// By is who changed it: "push" or the reviewer of an accepted draft.
 	By string `json:"by"`
+	// Description and Body are the object as written, and AcceptedReview
+	// the review whose accept wrote it (catalog.publish).
+	Description    string `json:"description,omitempty"`
+	Body           string `json:"body,omitempty"`
+	AcceptedReview string `json:"acceptedReview,omitempty"`
+	// Whole says the event holds the whole change, from which the
+	// catalog's entry is derived. Events of hubs that wrote the entry
+	// first lack it: their entries are in the catalog already.
+	Whole bool `json:"whole,omitempty"`
 }
 
 // ReviewOutcomeData is the payload of the hub's review.accept,

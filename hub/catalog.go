@@ -107,8 +107,9 @@ func encodeCatalogEntry(o hubwire.CatalogObject) []byte {
 // left out), as `clumsies publish` makes a workspace's manifest hold its
 // content tree: an object keeps its id across edits and renames, every
 // change is a new revision, and nothing is written when nothing changed.
-// Each write is a compare-and-set on the entry's revision: a catalog
-// changed by someone else meanwhile gives ErrCatalogChanged.
+// Each change is one event of the hub's ledger, holding the whole change;
+// the catalog's entries are derived from them (deriveEntry), and PushCatalog
+// returns once they are.
 func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.CatalogFile) (hubwire.PushResult, error) {
 	out := hubwire.PushResult{Team: team, Published: []hubwire.CatalogChange{}, Removed: []hubwire.CatalogChange{}}
 	tree, skipped, err := catalogTree(files)
@@ -122,6 +123,9 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 	if err != nil {
 		return out, err
 	}
+	if err := h.catchUp(ctx); err != nil {
+		return out, err
+	}
 	var objs []hubwire.CatalogObject
 	err = retryAfterReload(ctx, func(ctx context.Context) error {
 		var err error
@@ -131,47 +135,36 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 	if err != nil {
 		return out, err
 	}
-	byID := map[string]hubwire.CatalogObject{}
 	published := make([]catalog.Published, 0, len(objs))
 	for _, o := range objs {
-		byID[o.ID] = o
 		published = append(published, catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash})
 	}
 	plan, err := catalog.Plan(planWorkspace, tree, published, nil)
 	if err != nil {
 		return out, fmt.Errorf("plan the push: %w", err)
 	}
+	var last uint64
 	for _, ev := range plan {
-		switch ev.Type {
-		case events.TypeCatalogPublish:
-			var d events.PublishData
-			if err := json.Unmarshal(ev.Data, &d); err != nil {
-				return out, err
-			}
-			o := hubwire.CatalogObject{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Name: d.Name, Group: d.Group,
-				Hash: d.Hash, Description: d.Description, Body: d.Body}
-			rev, err := putCatalogEntry(ctx, kv, o, byID[o.ID].Revision)
-			if err != nil {
-				return out, err
-			}
-			out.Published = append(out.Published, hubwire.CatalogChange{ID: o.ID, Kind: o.Kind, Path: o.Path, Revision: rev})
-			if err := h.recordCatalog(ctx, team, events.TypeHubCatalogPublish, events.HubCatalogData{ID: o.ID, Kind: string(o.Kind), Path: o.Path, Hash: o.Hash, Revision: rev, By: "push"}); err != nil {
-				return out, err
-			}
-		case events.TypeCatalogRemove:
-			var d events.RemoveData
-			if err := json.Unmarshal(ev.Data, &d); err != nil {
-				return out, err
-			}
-			if err := kv.Delete(ctx, d.ID, jetstream.LastRevision(byID[d.ID].Revision)); err != nil {
-				return out, casError(d.Path, err)
-			}
-			st, err := catalogRevision(ctx, kv)
-			if err != nil {
-				return out, err
-			}
-			out.Removed = append(out.Removed, hubwire.CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Revision: st})
-			if err := h.recordCatalog(ctx, team, events.TypeHubCatalogRemove, events.HubCatalogData{ID: d.ID, Kind: d.Kind, Path: d.Path, Revision: st, By: "push"}); err != nil {
+		typ, d, err := pushedChange(ev)
+		if err != nil {
+			return out, err
+		}
+		if last, err = h.record(ctx, team, "", typ, "", d); err != nil {
+			return out, err
+		}
+		c := hubwire.CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path}
+		if typ == events.TypeHubCatalogRemove {
+			out.Removed = append(out.Removed, c)
+		} else {
+			out.Published = append(out.Published, c)
+		}
+	}
+	if err := h.applied(ctx, last); err != nil {
+		return out, err
+	}
+	for _, cs := range [][]hubwire.CatalogChange{out.Published, out.Removed} {
+		for i := range cs {
+			if cs[i].Revision, err = h.entryRevision(ctx, team, cs[i].ID); err != nil {
 				return out, err
 			}
 		}
@@ -182,40 +175,30 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 	return out, nil
 }
 
-// recordCatalog records a change of team's catalog in the hub's ledger;
-// its id is derived from the team and the revision, so that recording it
-// again stores it once.
-func (h *Hub) recordCatalog(ctx context.Context, team string, typ events.Type, d events.HubCatalogData) error {
-	_, err := h.record(ctx, team, "", typ, fmt.Sprintf("catalog-%s-%d", team, d.Revision), d)
-	return err
+// pushedChange turns an event of a push's plan into the hub's catalog
+// event that records it.
+func pushedChange(ev events.Event) (events.Type, events.HubCatalogData, error) {
+	switch ev.Type {
+	case events.TypeCatalogPublish:
+		var d events.PublishData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return "", events.HubCatalogData{}, fmt.Errorf("read the push's plan: %w", err)
+		}
+		return events.TypeHubCatalogPublish, events.HubCatalogData{ID: d.ID, Kind: d.Kind, Path: d.Path, Hash: d.Hash, By: "push",
+			Description: d.Description, Body: d.Body, Whole: true}, nil
+	case events.TypeCatalogRemove:
+		var d events.RemoveData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return "", events.HubCatalogData{}, fmt.Errorf("read the push's plan: %w", err)
+		}
+		return events.TypeHubCatalogRemove, events.HubCatalogData{ID: d.ID, Kind: d.Kind, Path: d.Path, By: "push", Whole: true}, nil
+	}
+	return "", events.HubCatalogData{}, fmt.Errorf("plan the push: %w: a %s event", ErrInvalid, ev.Type)
 }
 
 // planWorkspace names the workspace of the events catalog.Plan returns for
 // a team's catalog; they are read for their payloads and never stored.
 const planWorkspace = "ws-hub"
-
-// putCatalogEntry writes o on the condition that its entry is still at
-// revision base (0: o is new), and returns the new revision.
-func putCatalogEntry(ctx context.Context, kv jetstream.KeyValue, o hubwire.CatalogObject, base uint64) (uint64, error) {
-	var rev uint64
-	var err error
-	if base == 0 {
-		rev, err = kv.Create(ctx, o.ID, encodeCatalogEntry(o))
-	} else {
-		rev, err = kv.Update(ctx, o.ID, encodeCatalogEntry(o), base)
-	}
-	if err != nil {
-		return 0, casError(o.Path, err)
-	}
-	return rev, nil
-}
-
-func casError(path string, err error) error {
-	if errors.Is(err, jetstream.ErrKeyExists) || strings.Contains(err.Error(), "wrong last sequence") {
-		return fmt.Errorf("write %s: %w", path, ErrCatalogChanged)
-	}
-	return fmt.Errorf("write %s: %w", path, err)
-}
 
 // catalogTree checks pushed files and turns them into a content tree, in
 // Scan's order. The meta prompt is skipped. A rule or workflow that is not

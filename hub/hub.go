@@ -49,6 +49,8 @@ type Hub struct {
 	links   *linkWatcher
 	proj    *projector
 	reviews *reviewQueue
+	// ledger is how far the follower of the hub's ledger has come.
+	ledger  *ledgerState
 	changes *changes
 	// reviewMu serializes review decisions within this hub.
 	reviewMu sync.Mutex
@@ -70,7 +72,8 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), reviews: newReviewQueue(), changes: newChanges()}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), reviews: newReviewQueue(),
+		ledger: newLedgerState(), changes: newChanges()}
 	h.reviews.touched = h.changes.touch
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
@@ -96,7 +99,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)
-	h.done.Add(5)
+	h.done.Add(6)
 	go func() {
 		defer h.done.Done()
 		h.watchLeadership(wctx)
@@ -105,6 +108,11 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	go func() {
 		defer h.done.Done()
 		h.followReviews(wctx, func() { close(reviewsReady) })
+	}()
+	ledgerReady := make(chan struct{})
+	go func() {
+		defer h.done.Done()
+		h.followLedger(wctx, func() { close(ledgerReady) })
 	}()
 	go func() {
 		defer h.done.Done()
@@ -118,12 +126,15 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		defer h.done.Done()
 		h.proj.run(wctx, h.js)
 	}()
-	// Decisions read the review queue: serve once it holds what the
-	// streams held at start.
-	select {
-	case <-reviewsReady:
-	case <-time.After(clusterWait):
-		logger.Warn("the review queue has not caught up with the streams yet; serving anyway")
+	// Decisions read the review queue, and the catalogs are derived from
+	// the hub's ledger: serve once both hold what the streams held at
+	// start.
+	for what, ready := range map[string]chan struct{}{"the review queue": reviewsReady, "the team catalogs": ledgerReady} {
+		select {
+		case <-ready:
+		case <-time.After(clusterWait):
+			logger.Warn("not caught up with the streams yet; serving anyway", "what", what)
+		}
 	}
 	return h, nil
 }

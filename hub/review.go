@@ -204,9 +204,10 @@ func (h *Hub) followReviews(ctx context.Context, ready func()) {
 
 // followStream feeds every message of stream under filter to apply, in
 // order, from the first; it starts again after the last one applied when
-// following fails. caughtUp is called once, when what the stream held
-// when it was first read has been applied.
-func (h *Hub) followStream(ctx context.Context, stream, filter string, apply func(jetstream.Msg, uint64), caughtUp func()) {
+// following fails or apply fails (the message is applied again).
+// caughtUp is called once, when what the stream held when it was first
+// read has been applied.
+func (h *Hub) followStream(ctx context.Context, stream, filter string, apply func(jetstream.Msg, uint64) error, caughtUp func()) {
 	var last uint64
 	var once sync.Once
 	defer once.Do(caughtUp)
@@ -240,8 +241,10 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 				if err != nil {
 					return err
 				}
+				if err := apply(msg, md.Sequence.Stream); err != nil {
+					return err
+				}
 				last = md.Sequence.Stream
-				apply(msg, last)
 				if md.NumPending == 0 {
 					once.Do(caughtUp)
 				}
@@ -250,7 +253,7 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 		if ctx.Err() != nil {
 			return
 		}
-		h.logger.Warn("review queue: following a stream failed; retrying", "stream", stream, "err", err)
+		h.logger.Warn("following a stream failed; retrying", "stream", stream, "filter", filter, "err", err)
 		select {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
@@ -260,39 +263,41 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 
 // applyDraftMsg checks a draft event of the aggregate as the projector
 // checks every message, and folds it into the queue.
-func (h *Hub) applyDraftMsg(msg jetstream.Msg, _ uint64) {
+func (h *Hub) applyDraftMsg(msg jetstream.Msg, _ uint64) error {
 	team, ws, nodeID, typ, ok := splitSubject(msg.Subject())
 	if !ok {
-		return
+		return nil
 	}
 	n, known := h.reg.node(nodeID)
 	if !known || n.Team != team || n.Workspace != ws {
-		return
+		return nil
 	}
 	origin, err := checkSource(msg.Headers().Get(streamSourceHeader), n, typ)
 	if err != nil {
-		return
+		return nil
 	}
 	ev, err := events.Decode(msg.Data())
 	if err != nil || ev.WorkspaceID != ws || string(ev.Type) != typ {
-		return
+		return nil
 	}
 	if err := h.reviews.applyDraftEvent(n, origin, &ev); err != nil {
 		h.logger.Warn("review queue: skipped a draft event", "id", ev.ID, "err", err)
 	}
+	return nil
 }
 
 // applyLedgerMsg folds one of the hub's review outcomes into the queue.
-func (h *Hub) applyLedgerMsg(msg jetstream.Msg, _ uint64) {
+func (h *Hub) applyLedgerMsg(msg jetstream.Msg, _ uint64) error {
 	var ev hubwire.LedgerEvent
 	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
-		return
+		return nil
 	}
 	var o events.ReviewOutcomeData
 	if err := json.Unmarshal(ev.Data, &o); err != nil {
-		return
+		return nil
 	}
 	h.reviews.applyOutcome(ev.Type, o)
+	return nil
 }
 
 // Errors of a review decision.

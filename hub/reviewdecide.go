@@ -33,6 +33,13 @@ func (h *Hub) Accept(ctx context.Context, id, reviewer string) (hubwire.Review, 
 			return r, fmt.Errorf("%w: the draft cannot be accepted: %s; decline it with a reason", ErrInvalid, strings.TrimPrefix(err.Error(), content.ErrNotARule.Error()+": "))
 		}
 	}
+	// The catalog, read once every change the ledger holds is in it, is
+	// changed by nobody else within this hub until the change is decided.
+	h.catMu.Lock()
+	defer h.catMu.Unlock()
+	if err := h.catchUp(ctx); err != nil {
+		return r, err
+	}
 	kv, err := h.catalogKV(ctx, r.Team, false)
 	if err != nil {
 		return r, err
@@ -67,11 +74,7 @@ func (h *Hub) Accept(ctx context.Context, id, reviewer string) (hubwire.Review, 
 		out.Reason = fmt.Sprintf("the team's catalog already has %s at %s; stage the change at another path", holder, targetPath(r))
 		return h.decide(ctx, r, events.TypeReviewConflict, out)
 	}
-	rev, err := h.writeAccepted(ctx, kv, r, obj)
-	if errors.Is(err, ErrCatalogChanged) {
-		out.Reason = conflictReason(r, 0)
-		return h.decide(ctx, r, events.TypeReviewConflict, out)
-	}
+	rev, err := h.writeAccepted(ctx, r, obj)
 	if err != nil {
 		return r, err
 	}
@@ -113,27 +116,20 @@ func conflictReason(r hubwire.Review, current uint64) string {
 	return fmt.Sprintf("team object %s changed since the draft was made: it is at revision %d, the draft is based on revision %d; stage the change again on the current object", r.DraftID, current, r.BaseRevision)
 }
 
-// writeAccepted writes the draft's change of obj (at the draft's base
-// revision) into the catalog and returns the revision it wrote.
-func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r hubwire.Review, obj hubwire.CatalogObject) (uint64, error) {
-	h.catMu.Lock()
-	defer h.catMu.Unlock()
+// writeAccepted records the draft's change of obj (at the draft's base
+// revision) in the hub's ledger, and returns the revision of the entry
+// derived from it.
+func (h *Hub) writeAccepted(ctx context.Context, r hubwire.Review, obj hubwire.CatalogObject) (uint64, error) {
+	typ := events.TypeHubCatalogPublish
 	switch r.Op {
 	case events.DraftOpDelete:
-		if err := kv.Delete(ctx, r.DraftID, jetstream.LastRevision(r.BaseRevision)); err != nil {
-			return 0, casError(obj.Path, err)
-		}
-		rev, err := catalogRevision(ctx, kv)
-		if err != nil {
-			return 0, err
-		}
-		return rev, h.recordCatalog(ctx, r.Team, events.TypeHubCatalogRemove, events.HubCatalogData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Revision: rev, By: "review " + r.ID})
+		typ = events.TypeHubCatalogRemove
 	case events.DraftOpUpdate:
 		obj.Body, obj.Hash = r.Body, content.Hash([]byte(r.Body))
 		obj.Description = catalog.Describe(r.Body)
 	case events.DraftOpRename:
 		path := r.NewPath
-		obj.Path, obj.Name, obj.Group = path, content.NameOf(path), content.GroupOf(path)
+		obj.Path = path
 		if obj.Kind == content.KindRule || obj.Kind == content.KindWorkflow {
 			obj.Kind = content.KindOfRulePath(path)
 		}
@@ -142,17 +138,23 @@ func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r hubwir
 		if r.Resource == events.ResourceRule {
 			kind = content.KindOfRulePath(r.Path)
 		}
-		obj = hubwire.CatalogObject{ID: catalog.DerivedID(kind, r.Path), Kind: kind, Path: r.Path, Name: content.NameOf(r.Path),
-			Group: content.GroupOf(r.Path), Body: r.Body, Hash: content.Hash([]byte(r.Body)), Description: catalog.Describe(r.Body)}
+		obj = hubwire.CatalogObject{ID: catalog.DerivedID(kind, r.Path), Kind: kind, Path: r.Path,
+			Body: r.Body, Hash: content.Hash([]byte(r.Body)), Description: catalog.Describe(r.Body)}
 	default:
 		return 0, fmt.Errorf("%w: a %s draft is not reviewed at the hub", ErrInvalid, r.Op)
 	}
-	obj.AcceptedReview = r.ID
-	rev, err := putCatalogEntry(ctx, kv, obj, r.BaseRevision)
+	d := events.HubCatalogData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Hash: obj.Hash, By: "review " + r.ID, Whole: true}
+	if typ == events.TypeHubCatalogPublish {
+		d.Description, d.Body, d.AcceptedReview = obj.Description, obj.Body, r.ID
+	}
+	seq, err := h.record(ctx, r.Team, "", typ, "", d)
 	if err != nil {
 		return 0, err
 	}
-	return rev, h.recordCatalog(ctx, r.Team, events.TypeHubCatalogPublish, events.HubCatalogData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Hash: obj.Hash, Revision: rev, By: "review " + r.ID})
+	if err := h.applied(ctx, seq); err != nil {
+		return 0, err
+	}
+	return h.entryRevision(ctx, r.Team, obj.ID)
 }
 
 // decide records an outcome of review r in the hub's ledger and waits
