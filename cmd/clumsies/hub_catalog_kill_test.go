@@ -1,20 +1,16 @@
 package main_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/internal/hubtest"
 )
 
 // TestHubCatalog_KilledBetweenLedgerAndCatalog kills `clumsies hub serve`
@@ -33,7 +29,7 @@ func TestHubCatalog_KilledBetweenLedgerAndCatalog(t *testing.T) {
 	id := first.Published[0].ID
 
 	hp.stop()
-	hp.env = []string{hub.HoldCatalogEnv + "=1"}
+	hp.env = []string{hubtest.HoldCatalogEnv + "=1"}
 	hp.start(t)
 	changed := teamRule + "- never panic\n"
 	if err := os.WriteFile(filepath.Join(tree, "rules", "team", "STYLE.md"), []byte(changed), 0o644); err != nil {
@@ -78,48 +74,21 @@ func TestHubCatalog_KilledBetweenLedgerAndCatalog(t *testing.T) {
 	}
 }
 
-// ledgerChanges starts the stopped hub in hubDir in this process and
-// counts the catalog changes of object id its ledger records.
+// ledgerChanges counts the catalog changes of object id the ledger of
+// the stopped hub in hubDir records.
 func ledgerChanges(tb testing.TB, hubDir, id string) int {
 	tb.Helper()
-	cfg, err := hub.ReadConfig(hubDir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	h, err := hub.Start(ctx, cfg, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer h.Close()
-	nc, err := h.Connect()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	st, err := js.Stream(ctx, hubwire.LedgerStream)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cons, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{hubwire.LedgerPrefix + ".*.*.catalog.>"}})
-	if err != nil {
-		tb.Fatal(err)
-	}
 	n := 0
-	for {
-		msg, err := cons.Next(jetstream.FetchMaxWait(2 * time.Second))
-		if err != nil {
-			return n // nothing more
-		}
-		var ev hubwire.LedgerEvent
+	for _, ev := range hubtest.Ledger(tb, hubDir) {
 		var d events.HubCatalogData
-		if json.Unmarshal(msg.Data(), &ev) != nil || json.Unmarshal(ev.Data, &d) != nil {
-			tb.Fatalf("the hub's ledger holds %q", msg.Data())
+		if ev.Type == events.TypeHubCatalogPublish || ev.Type == events.TypeHubCatalogRemove {
+			if err := json.Unmarshal(ev.Data, &d); err != nil {
+				tb.Fatal(err)
+			}
 		}
 		if d.ID == id {
 			n++
 		}
 	}
+	return n
 }
