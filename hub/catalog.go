@@ -119,45 +119,19 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 	out.Skipped = skipped
 	h.catMu.Lock()
 	defer h.catMu.Unlock()
-	kv, err := h.catalogKV(ctx, team, true)
-	if err != nil {
-		return out, err
-	}
-	if err := h.catchUp(ctx); err != nil {
-		return out, err
-	}
-	var objs []hubwire.CatalogObject
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
-		var err error
-		_, objs, err = readCatalog(ctx, kv)
-		return err
-	})
-	if err != nil {
-		return out, err
-	}
-	published := make([]catalog.Published, 0, len(objs))
-	for _, o := range objs {
-		published = append(published, catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash})
-	}
-	plan, err := catalog.Plan(planWorkspace, tree, published, nil)
-	if err != nil {
-		return out, fmt.Errorf("plan the push: %w", err)
-	}
 	var last uint64
-	for _, ev := range plan {
-		typ, d, err := pushedChange(ev)
+	for attempt := 1; ; attempt++ {
+		last, err = h.pushOnce(ctx, team, tree, &out)
+		if errors.Is(err, events.ErrConflict) && attempt < maxDecisions {
+			continue // another hub changed the team's catalog: plan again
+		}
+		if errors.Is(err, events.ErrConflict) {
+			return out, fmt.Errorf("%w: %w", ErrCatalogChanged, err)
+		}
 		if err != nil {
 			return out, err
 		}
-		if last, err = h.record(ctx, team, "", typ, "", d); err != nil {
-			return out, err
-		}
-		c := hubwire.CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path}
-		if typ == events.TypeHubCatalogRemove {
-			out.Removed = append(out.Removed, c)
-		} else {
-			out.Published = append(out.Published, c)
-		}
+		break
 	}
 	if err := h.applied(ctx, last); err != nil {
 		return out, err
@@ -169,11 +143,86 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 			}
 		}
 	}
+	kv, err := h.catalogKV(ctx, team, true)
+	if err != nil {
+		return out, err
+	}
 	if out.Revision, err = catalogRevision(ctx, kv); err != nil {
 		return out, err
 	}
 	return out, nil
 }
+
+// pushOnce plans the push of tree on team's catalog and records each
+// change, adding it to out. It returns the sequence of the last event it
+// recorded (the team's newest when there was nothing to record).
+func (h *Hub) pushOnce(ctx context.Context, team string, tree []content.File, out *hubwire.PushResult) (uint64, error) {
+	v, err := h.teamView(ctx, team, "")
+	if err != nil {
+		return 0, err
+	}
+	published := make([]catalog.Published, 0, len(v.objs))
+	for _, o := range v.objs {
+		published = append(published, catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash})
+	}
+	plan, err := catalog.Plan(planWorkspace, tree, published, nil)
+	if err != nil {
+		return 0, fmt.Errorf("plan the push: %w", err)
+	}
+	last := v.seq
+	for _, ev := range plan {
+		typ, d, err := pushedChange(ev)
+		if err != nil {
+			return 0, err
+		}
+		if last, err = h.record(ctx, team, "", typ, d, last); err != nil {
+			return 0, err
+		}
+		c := hubwire.CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path}
+		if typ == events.TypeHubCatalogRemove {
+			out.Removed = append(out.Removed, c)
+		} else {
+			out.Published = append(out.Published, c)
+		}
+	}
+	return last, nil
+}
+
+// teamView is what a decision about a team reads: the sequence of the
+// team's newest event in the hub's ledger, its catalog's objects (with
+// their bodies) as of that event or later, and the outcome of one review
+// the ledger records, if any. A decision taken on it is recorded on the
+// condition that seq is still the team's newest event.
+type teamView struct {
+	seq     uint64
+	objs    []hubwire.CatalogObject
+	outcome recordedOutcome
+	decided bool
+}
+
+// teamView reads team's view once the ledger's follower has applied what
+// the ledger holds; review names the review whose outcome to read.
+func (h *Hub) teamView(ctx context.Context, team, review string) (teamView, error) {
+	var v teamView
+	kv, err := h.catalogKV(ctx, team, true)
+	if err != nil {
+		return v, err
+	}
+	if err := h.catchUp(ctx); err != nil {
+		return v, err
+	}
+	v.seq, v.outcome, v.decided = h.ledger.team(team, review)
+	err = retryAfterReload(ctx, func(ctx context.Context) error {
+		var err error
+		_, v.objs, err = readCatalog(ctx, kv)
+		return err
+	})
+	return v, err
+}
+
+// maxDecisions bounds how often a push or a review decision is taken
+// again because another hub's change of the team came first.
+const maxDecisions = 10
 
 // pushedChange turns an event of a push's plan into the hub's catalog
 // event that records it.

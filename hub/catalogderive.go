@@ -44,8 +44,16 @@ func (h *Hub) applyLedgerEvent(ctx context.Context, msg jetstream.Msg, seq uint6
 	var ev hubwire.LedgerEvent
 	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
 		h.logger.Warn("the hub's ledger holds an event it cannot read; skipped", "seq", seq, "err", err)
-		h.ledger.advance(seq, "")
+		h.ledger.advance(seq, "", nil)
 		return nil
+	}
+	var outcome *recordedOutcome
+	if _, ok := outcomeStatus(ev.Type); ok {
+		outcome = &recordedOutcome{id: ev.ID, typ: ev.Type}
+		if err := json.Unmarshal(ev.Data, &outcome.data); err != nil {
+			h.logger.Warn("the hub's ledger holds a review outcome it cannot read; skipped", "seq", seq, "err", err)
+			outcome = nil
+		}
 	}
 	if ev.Type == events.TypeHubCatalogPublish || ev.Type == events.TypeHubCatalogRemove {
 		var d events.HubCatalogData
@@ -57,7 +65,7 @@ func (h *Hub) applyLedgerEvent(ctx context.Context, msg jetstream.Msg, seq uint6
 			}
 		}
 	}
-	h.ledger.advance(seq, ev.Team)
+	h.ledger.advance(seq, ev.Team, outcome)
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/events"
@@ -33,23 +32,31 @@ func (h *Hub) ensureLedger(ctx context.Context) error {
 	})
 }
 
-// record appends an event to the hub's ledger, once per id (within the
-// stream's de-duplication window), and returns its sequence.
-func (h *Hub) record(ctx context.Context, team, ws string, typ events.Type, id string, data any) (uint64, error) {
+// record appends an event with a new id to the hub's ledger on the
+// condition that the newest event of team is still the one at sequence
+// last (0: the team has none): the decision it records was taken on the
+// team's catalog and reviews as of that event. It returns the event's sequence, or an error
+// wrapping events.ErrConflict when another event of the team came first
+// (nothing was stored: read again and decide again).
+func (h *Hub) record(ctx context.Context, team, ws string, typ events.Type, data any, last uint64) (uint64, error) {
+	return h.recordID(ctx, team, ws, typ, events.NewID(), data, last)
+}
+
+// recordID is record of an event with id.
+func (h *Hub) recordID(ctx context.Context, team, ws string, typ events.Type, id string, data any, last uint64) (uint64, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return 0, fmt.Errorf("encode %s: %w", typ, err)
 	}
-	if id == "" {
-		id = events.NewID()
-	}
 	ev := hubwire.LedgerEvent{ID: id, Type: typ, Time: events.FormatTime(time.Now()), Team: team, WorkspaceID: ws, Data: raw}
 	b, _ := json.Marshal(ev)
-	msg := &nats.Msg{Subject: hubwire.LedgerSubject(team, ws, string(typ)), Data: b, Header: nats.Header{}}
-	msg.Header.Set(nats.MsgIdHdr, id)
 	var seq uint64
 	err = retryAfterReload(ctx, func(ctx context.Context) error {
-		ack, err := h.js.PublishMsg(ctx, msg)
+		ack, err := h.js.Publish(ctx, hubwire.LedgerSubject(team, ws, string(typ)), b, jetstream.WithMsgID(ev.ID),
+			jetstream.WithExpectLastSequenceForSubject(last, hubwire.LedgerTeamSubjects(team)))
+		if wrongLastSequence(err) {
+			return fmt.Errorf("record %s in the hub's ledger: %w: team %s moved past %d", typ, events.ErrConflict, team, last)
+		}
 		if err != nil {
 			return fmt.Errorf("record %s in the hub's ledger: %w", typ, err)
 		}

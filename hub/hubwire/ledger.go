@@ -41,3 +41,8 @@ func LedgerSubject(team, ws, typ string) string {
 	}
 	return LedgerPrefix + "." + team + "." + ws + "." + typ
 }
+
+// LedgerTeamSubjects covers every event of team in the hub's ledger: its
+// catalog changes and the outcomes of its reviews, the aggregate a
+// decision about the team is appended on the condition of.
+func LedgerTeamSubjects(team string) string { return LedgerPrefix + "." + team + ".>" }
