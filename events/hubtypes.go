@@ -9,11 +9,27 @@ const (
 	// Type (Valid, Aggregate, ...) and Types speak of its types.
 	LedgerWorkspace Ledger = iota
 	// LedgerHub is the hub's own ledger (hubwire.LedgerStream): what the hub
-	// decided, in the hub's envelope (hubwire.LedgerEvent). Its catalog
+	// decided, as Events with their Team set. Its catalog
 	// events share their names with the workspace's but not their
 	// payload, so a type is known by its name and its ledger together.
 	LedgerHub
 )
+
+// AggregateTeam is the aggregate of a team's events in the hub's ledger
+// (every type of the hub's ledger): its catalog's changes and the
+// outcomes of its reviews. A hub decides a push or a review on the team's
+// state as of its newest event and appends on the condition that it is
+// still the newest, as a workspace does for its drafts.
+const AggregateTeam Aggregate = "team"
+
+// HubAggregate returns the aggregate events of type t of the hub's ledger
+// belong to, "" for a type that is not of the hub's ledger.
+func HubAggregate(t Type) Aggregate {
+	if r, ok := hubByType[t]; ok {
+		return r.aggregate
+	}
+	return ""
+}
 
 // Event types of the hub's ledger.
 const (

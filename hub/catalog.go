@@ -67,34 +67,60 @@ func catalogRevision(ctx context.Context, kv jetstream.KeyValue) (uint64, error)
 }
 
 // readCatalog returns every object of a catalog with its body and
-// revision, and the catalog's revision read before them.
+// revision, and the catalog's revision read before them. The entries are
+// read through a consumer of the bucket's stream, which its leader
+// serves: every write acknowledged before is in them (a direct get, which
+// a replica may answer, can miss one, and a decision must not).
 func readCatalog(ctx context.Context, kv jetstream.KeyValue) (uint64, []hubwire.CatalogObject, error) {
 	rev, err := catalogRevision(ctx, kv)
 	if err != nil {
 		return 0, nil, err
 	}
-	keys, err := kv.ListKeys(ctx)
-	if err != nil {
-		return 0, nil, fmt.Errorf("list the catalog: %w", err)
-	}
 	var objs []hubwire.CatalogObject
-	for k := range keys.Keys() {
-		e, err := kv.Get(ctx, k)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue // removed since it was listed
-		}
-		if err != nil {
-			return 0, nil, fmt.Errorf("read the catalog's %s: %w", k, err)
+	err = latestEntries(ctx, kv, ">", func(e jetstream.KeyValueEntry) error {
+		if e.Operation() != jetstream.KeyValuePut {
+			return nil
 		}
 		o, err := hubwire.DecodeCatalogEntry(e.Value(), e.Revision())
 		if err != nil {
-			return 0, nil, fmt.Errorf("read the catalog's %s: %w", k, err)
+			return fmt.Errorf("read the catalog's %s: %w", e.Key(), err)
 		}
 		rev = max(rev, o.Revision)
 		objs = append(objs, o)
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
 	}
 	slices.SortFunc(objs, func(a, b hubwire.CatalogObject) int { return strings.Compare(a.Path, b.Path) })
 	return rev, objs, nil
+}
+
+// latestEntries calls fn with the newest entry of every key of kv that
+// keys matches, a removal's included, as the bucket's stream leader holds
+// them.
+func latestEntries(ctx context.Context, kv jetstream.KeyValue, keys string, fn func(jetstream.KeyValueEntry) error) error {
+	w, err := kv.Watch(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("read the catalog: %w", err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("read the catalog: %w", ctx.Err())
+		case e, ok := <-w.Updates():
+			if !ok {
+				return fmt.Errorf("read the catalog: the watch ended")
+			}
+			if e == nil {
+				return nil // every key's newest entry delivered
+			}
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 func encodeCatalogEntry(o hubwire.CatalogObject) []byte {

@@ -34,38 +34,30 @@ const HoldCatalogEnv = "CLUMSIES_TEST_HUB_HOLD_CATALOG"
 // followLedger applies the hub's ledger from its first event until ctx
 // ends. ready is called once it has applied what the ledger held.
 func (h *Hub) followLedger(ctx context.Context, ready func()) {
-	h.followStream(ctx, hubwire.LedgerStream, hubwire.LedgerPrefix+".>", func(msg jetstream.Msg, seq uint64) error {
-		return h.applyLedgerEvent(ctx, msg, seq)
-	}, ready)
+	h.followLog(ctx, "the team catalogs", func(ev events.Event) error { return h.applyLedgerEvent(ctx, ev) }, ready)
 }
 
-// applyLedgerEvent applies the event at seq of the hub's ledger.
-func (h *Hub) applyLedgerEvent(ctx context.Context, msg jetstream.Msg, seq uint64) error {
-	var ev hubwire.LedgerEvent
-	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
-		h.logger.Warn("the hub's ledger holds an event it cannot read; skipped", "seq", seq, "err", err)
-		h.ledger.advance(seq, "", nil)
-		return nil
-	}
+// applyLedgerEvent applies event ev of the hub's ledger.
+func (h *Hub) applyLedgerEvent(ctx context.Context, ev events.Event) error {
 	var outcome *recordedOutcome
 	if _, ok := outcomeStatus(ev.Type); ok {
 		outcome = &recordedOutcome{id: ev.ID, typ: ev.Type}
 		if err := json.Unmarshal(ev.Data, &outcome.data); err != nil {
-			h.logger.Warn("the hub's ledger holds a review outcome it cannot read; skipped", "seq", seq, "err", err)
+			h.logger.Warn("the hub's ledger holds a review outcome it cannot read; skipped", "seq", ev.Seq, "err", err)
 			outcome = nil
 		}
 	}
 	if ev.Type == events.TypeHubCatalogPublish || ev.Type == events.TypeHubCatalogRemove {
 		var d events.HubCatalogData
 		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			h.logger.Warn("the hub's ledger holds a catalog change it cannot read; skipped", "seq", seq, "err", err)
+			h.logger.Warn("the hub's ledger holds a catalog change it cannot read; skipped", "seq", ev.Seq, "err", err)
 		} else if d.Whole {
-			if err := h.deriveEntry(ctx, ev.Team, seq, ev.Type, d); err != nil {
+			if err := h.deriveEntry(ctx, ev.Team, ev.Seq, ev.Type, d); err != nil {
 				return err
 			}
 		}
 	}
-	h.ledger.advance(seq, ev.Team, outcome)
+	h.ledger.advance(ev.Seq, ev.Team, outcome)
 	return nil
 }
 
@@ -153,16 +145,9 @@ func wrongLastSequence(err error) bool {
 func (h *Hub) catchUp(ctx context.Context) error {
 	var last uint64
 	err := retryAfterReload(ctx, func(ctx context.Context) error {
-		st, err := h.js.Stream(ctx, hubwire.LedgerStream)
-		if err != nil {
-			return err
-		}
-		info, err := st.Info(ctx)
-		if err != nil {
-			return err
-		}
-		last = info.State.LastSeq
-		return nil
+		var err error
+		last, err = h.log.LastSeq(ctx)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("read the hub's ledger: %w", err)
@@ -181,18 +166,16 @@ func (h *Hub) applied(ctx context.Context, seq uint64) error {
 // entryRevision returns the revision of the entry of object id in team's
 // catalog: that of its newest write, a removal included.
 func (h *Hub) entryRevision(ctx context.Context, team, id string) (uint64, error) {
-	st, err := h.catalogStream(ctx, team)
+	kv, err := h.catalogKV(ctx, team, true)
 	if err != nil {
 		return 0, err
 	}
 	var rev uint64
 	err = retryAfterReload(ctx, func(ctx context.Context) error {
-		m, err := st.GetLastMsgForSubject(ctx, entrySubject(team, id))
-		if err != nil {
-			return err
-		}
-		rev = m.Sequence
-		return nil
+		return latestEntries(ctx, kv, id, func(e jetstream.KeyValueEntry) error {
+			rev = e.Revision()
+			return nil
+		})
 	})
 	if err != nil {
 		return 0, fmt.Errorf("read the revision of %s: %w", id, err)

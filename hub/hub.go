@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
 
+	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
@@ -49,7 +50,8 @@ type Hub struct {
 	links   *linkWatcher
 	proj    *projector
 	reviews *reviewQueue
-	// ledger is how far the follower of the hub's ledger has come.
+	// log is the hub's ledger, and ledger how far its follower has come.
+	log     *natsjs.Log
 	ledger  *ledgerState
 	changes *changes
 	// reviewMu serializes review decisions within this hub.
@@ -86,7 +88,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	if err := h.ensureLedger(ctx); err != nil {
+	if err := h.openLedger(ctx); err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}

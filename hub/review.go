@@ -193,7 +193,7 @@ func (h *Hub) followReviews(ctx context.Context, ready func()) {
 	}()
 	go func() {
 		defer wg.Done()
-		h.followStream(ctx, hubwire.LedgerStream, hubwire.LedgerPrefix+".*.*.review.>", h.applyLedgerMsg, caught.Done)
+		h.followLog(ctx, "the review queue", h.applyOutcomeEvent, caught.Done)
 	}()
 	go func() {
 		caught.Wait()
@@ -204,10 +204,9 @@ func (h *Hub) followReviews(ctx context.Context, ready func()) {
 
 // followStream feeds every message of stream under filter to apply, in
 // order, from the first; it starts again after the last one applied when
-// following fails or apply fails (the message is applied again).
-// caughtUp is called once, when what the stream held when it was first
-// read has been applied.
-func (h *Hub) followStream(ctx context.Context, stream, filter string, apply func(jetstream.Msg, uint64) error, caughtUp func()) {
+// following fails. caughtUp is called once, when what the stream held
+// when it was first read has been applied.
+func (h *Hub) followStream(ctx context.Context, stream, filter string, apply func(jetstream.Msg, uint64), caughtUp func()) {
 	var last uint64
 	var once sync.Once
 	defer once.Do(caughtUp)
@@ -241,10 +240,8 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 				if err != nil {
 					return err
 				}
-				if err := apply(msg, md.Sequence.Stream); err != nil {
-					return err
-				}
 				last = md.Sequence.Stream
+				apply(msg, last)
 				if md.NumPending == 0 {
 					once.Do(caughtUp)
 				}
@@ -253,7 +250,7 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 		if ctx.Err() != nil {
 			return
 		}
-		h.logger.Warn("following a stream failed; retrying", "stream", stream, "filter", filter, "err", err)
+		h.logger.Warn("review queue: following a stream failed; retrying", "stream", stream, "err", err)
 		select {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
@@ -263,33 +260,32 @@ func (h *Hub) followStream(ctx context.Context, stream, filter string, apply fun
 
 // applyDraftMsg checks a draft event of the aggregate as the projector
 // checks every message, and folds it into the queue.
-func (h *Hub) applyDraftMsg(msg jetstream.Msg, _ uint64) error {
+func (h *Hub) applyDraftMsg(msg jetstream.Msg, _ uint64) {
 	team, ws, nodeID, typ, ok := splitSubject(msg.Subject())
 	if !ok {
-		return nil
+		return
 	}
 	n, known := h.reg.node(nodeID)
 	if !known || n.Team != team || n.Workspace != ws {
-		return nil
+		return
 	}
 	origin, err := checkSource(msg.Headers().Get(streamSourceHeader), n, typ)
 	if err != nil {
-		return nil
+		return
 	}
 	ev, err := events.Decode(msg.Data())
 	if err != nil || ev.WorkspaceID != ws || string(ev.Type) != typ {
-		return nil
+		return
 	}
 	if err := h.reviews.applyDraftEvent(n, origin, &ev); err != nil {
 		h.logger.Warn("review queue: skipped a draft event", "id", ev.ID, "err", err)
 	}
-	return nil
 }
 
-// applyLedgerMsg folds one of the hub's review outcomes into the queue.
-func (h *Hub) applyLedgerMsg(msg jetstream.Msg, _ uint64) error {
-	var ev hubwire.LedgerEvent
-	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
+// applyOutcomeEvent folds an event of the hub's ledger into the queue
+// when it is a review outcome.
+func (h *Hub) applyOutcomeEvent(ev events.Event) error {
+	if _, ok := outcomeStatus(ev.Type); !ok {
 		return nil
 	}
 	var o events.ReviewOutcomeData

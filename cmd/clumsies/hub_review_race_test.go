@@ -73,6 +73,7 @@ func TestHubReview_TwoHubsAcceptOneReview(t *testing.T) {
 			}
 		}
 		if accepted != 1 {
+			logHubs(t, hubs)
 			t.Fatalf("review %s: %d hubs accepted it, want one (the other refused as decided)", r.ID, accepted)
 		}
 		var hist []struct{ Revision uint64 }
@@ -80,7 +81,16 @@ func TestHubReview_TwoHubsAcceptOneReview(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(hist) != 2 {
+			logHubs(t, hubs)
 			t.Fatalf("review %s: %s has %d revisions, want 2 (the push and the accept)", r.ID, r.DraftID, len(hist))
 		}
+	}
+}
+
+// logHubs logs what each hub said on stderr.
+func logHubs(tb testing.TB, hubs []*hubProcess) {
+	tb.Helper()
+	for i, hp := range hubs {
+		tb.Logf("hub-%d said:\n%s", i+1, hp.said.String())
 	}
 }

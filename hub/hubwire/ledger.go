@@ -19,8 +19,11 @@ const LedgerPrefix = "hubledger"
 // teamWide stands for the workspace of a team-wide event.
 const teamWide = "-"
 
-// LedgerEvent is one event of the hub's ledger. Its types and their
-// payloads are the rows of the events table of ledger events.LedgerHub
+// LedgerEvent is one event of the hub's ledger as a node reads it. The
+// hub reads and writes its ledger as an events.Log of events.Event with
+// their Team, stored with these fields (and the envelope's version and
+// outcome, which events of older hubs lack). Its types and their payloads
+// are the rows of the events table of ledger events.LedgerHub
 // (events.HubTypes).
 type LedgerEvent struct {
 	// ID is a ULID, or an id derived from what the event decides (so that
