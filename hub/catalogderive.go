@@ -115,8 +115,12 @@ func (h *Hub) deriveEntry(ctx context.Context, team string, seq uint64, typ even
 func entrySubject(team, id string) string { return "$KV." + hubwire.CatalogBucket(team) + "." + id }
 
 // catalogStream returns the stream of team's catalog bucket, creating the
-// bucket if it does not exist.
+// bucket if it does not exist; once opened, a team's is kept, so that a
+// replay of the ledger does not ask for it at every event.
 func (h *Hub) catalogStream(ctx context.Context, team string) (jetstream.Stream, error) {
+	if st, ok := h.catStreams.Load(team); ok {
+		return st.(jetstream.Stream), nil
+	}
 	if _, err := h.catalogKV(ctx, team, true); err != nil {
 		return nil, err
 	}
@@ -129,6 +133,7 @@ func (h *Hub) catalogStream(ctx context.Context, team string) (jetstream.Stream,
 	if err != nil {
 		return nil, fmt.Errorf("open the catalog of team %s: %w", team, err)
 	}
+	h.catStreams.Store(team, st)
 	return st, nil
 }
 

@@ -40,6 +40,9 @@ type Hub struct {
 	ctrl sync.Mutex
 	// catMu serializes pushes to the team catalogs within this hub.
 	catMu sync.Mutex
+	// catStreams holds the stream of each team's catalog bucket, by team,
+	// once opened (catalogStream).
+	catStreams sync.Map
 	// user is the key of the hub process's own user in hubAccount, new
 	// at each start: the configuration names its public key only.
 	user nkeys.KeyPair
