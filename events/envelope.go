@@ -45,6 +45,10 @@ type Event struct {
 	// it was kept apart, whose durationUs may include it.
 	OpenWaitUs int64           `json:"openWaitUs,omitempty"`
 	Data       json.RawMessage `json:"data"`
+	// Team is the team an event of the hub's ledger is about (its
+	// catalog, a review of one of its workspaces); never set in a
+	// workspace's ledger.
+	Team string `json:"team,omitempty"`
 	// Raw is the event exactly as the log stores it. Like Seq, it is set
 	// when an event is read from a Log and is never encoded; the ledger's
 	// hash chain (ChainDigest) is computed over it.

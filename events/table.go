@@ -149,19 +149,19 @@ var table = []typeInfo{
 			"so many events and when it shuts down, after the events it covers: the chain digest over " +
 			"every stored message up to seq. clumsies verify and clumsies import recompute the chain and " +
 			"name the first sequence where the stored bytes and a checkpoint disagree. Not a tool call."},
-	{typ: TypeHubCatalogPublish, ledger: LedgerHub, family: familyCatalog, payload: newPayload[HubCatalogData],
+	{typ: TypeHubCatalogPublish, ledger: LedgerHub, aggregate: AggregateTeam, family: familyCatalog, payload: newPayload[HubCatalogData],
 		title: "team object written", description: "Written by the hub for each object of a team's " +
 			"catalog that a push or an accepted draft wrote, with the catalog revision it got and who wrote it."},
-	{typ: TypeHubCatalogRemove, ledger: LedgerHub, family: familyCatalog, payload: newPayload[HubCatalogData],
+	{typ: TypeHubCatalogRemove, ledger: LedgerHub, aggregate: AggregateTeam, family: familyCatalog, payload: newPayload[HubCatalogData],
 		title: "team object removed", description: "Written by the hub for each object a push or an " +
 			"accepted draft removed from a team's catalog, with the catalog revision of the removal."},
-	{typ: TypeReviewAccept, ledger: LedgerHub, family: familyReview, recordedAs: TypeDraftApply, payload: newPayload[ReviewOutcomeData],
+	{typ: TypeReviewAccept, ledger: LedgerHub, aggregate: AggregateTeam, family: familyReview, recordedAs: TypeDraftApply, payload: newPayload[ReviewOutcomeData],
 		title: "draft accepted", description: "Written by the hub when a reviewer accepts a submitted " +
 			"team draft and the catalog is written. The node that submitted it records attest.draft.apply."},
-	{typ: TypeReviewDecline, ledger: LedgerHub, family: familyReview, recordedAs: TypeDraftDecline, payload: newPayload[ReviewOutcomeData],
+	{typ: TypeReviewDecline, ledger: LedgerHub, aggregate: AggregateTeam, family: familyReview, recordedAs: TypeDraftDecline, payload: newPayload[ReviewOutcomeData],
 		title: "draft declined", description: "Written by the hub when a reviewer declines a submitted " +
 			"team draft, with the reason. The node that submitted it records attest.draft.decline."},
-	{typ: TypeReviewConflict, ledger: LedgerHub, family: familyReview, recordedAs: TypeDraftConflict, payload: newPayload[ReviewOutcomeData],
+	{typ: TypeReviewConflict, ledger: LedgerHub, aggregate: AggregateTeam, family: familyReview, recordedAs: TypeDraftConflict, payload: newPayload[ReviewOutcomeData],
 		title: "draft conflicted", description: "Written by the hub when a submitted team draft cannot " +
 			"be accepted because its object's revision is no longer the draft's base. The node that " +
 			"submitted it records attest.draft.conflict."},

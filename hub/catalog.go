@@ -67,34 +67,60 @@ func catalogRevision(ctx context.Context, kv jetstream.KeyValue) (uint64, error)
 }
 
 // readCatalog returns every object of a catalog with its body and
-// revision, and the catalog's revision read before them.
+// revision, and the catalog's revision read before them. The entries are
+// read through a consumer of the bucket's stream, which its leader
+// serves: every write acknowledged before is in them (a direct get, which
+// a replica may answer, can miss one, and a decision must not).
 func readCatalog(ctx context.Context, kv jetstream.KeyValue) (uint64, []hubwire.CatalogObject, error) {
 	rev, err := catalogRevision(ctx, kv)
 	if err != nil {
 		return 0, nil, err
 	}
-	keys, err := kv.ListKeys(ctx)
-	if err != nil {
-		return 0, nil, fmt.Errorf("list the catalog: %w", err)
-	}
 	var objs []hubwire.CatalogObject
-	for k := range keys.Keys() {
-		e, err := kv.Get(ctx, k)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue // removed since it was listed
-		}
-		if err != nil {
-			return 0, nil, fmt.Errorf("read the catalog's %s: %w", k, err)
+	err = latestEntries(ctx, kv, ">", func(e jetstream.KeyValueEntry) error {
+		if e.Operation() != jetstream.KeyValuePut {
+			return nil
 		}
 		o, err := hubwire.DecodeCatalogEntry(e.Value(), e.Revision())
 		if err != nil {
-			return 0, nil, fmt.Errorf("read the catalog's %s: %w", k, err)
+			return fmt.Errorf("read the catalog's %s: %w", e.Key(), err)
 		}
 		rev = max(rev, o.Revision)
 		objs = append(objs, o)
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
 	}
 	slices.SortFunc(objs, func(a, b hubwire.CatalogObject) int { return strings.Compare(a.Path, b.Path) })
 	return rev, objs, nil
+}
+
+// latestEntries calls fn with the newest entry of every key of kv that
+// keys matches, a removal's included, as the bucket's stream leader holds
+// them.
+func latestEntries(ctx context.Context, kv jetstream.KeyValue, keys string, fn func(jetstream.KeyValueEntry) error) error {
+	w, err := kv.Watch(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("read the catalog: %w", err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("read the catalog: %w", ctx.Err())
+		case e, ok := <-w.Updates():
+			if !ok {
+				return fmt.Errorf("read the catalog: the watch ended")
+			}
+			if e == nil {
+				return nil // every key's newest entry delivered
+			}
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 func encodeCatalogEntry(o hubwire.CatalogObject) []byte {
@@ -107,8 +133,9 @@ func encodeCatalogEntry(o hubwire.CatalogObject) []byte {
 // left out), as `clumsies publish` makes a workspace's manifest hold its
 // content tree: an object keeps its id across edits and renames, every
 // change is a new revision, and nothing is written when nothing changed.
-// Each write is a compare-and-set on the entry's revision: a catalog
-// changed by someone else meanwhile gives ErrCatalogChanged.
+// Each change is one event of the hub's ledger, holding the whole change;
+// the catalog's entries are derived from them (deriveEntry), and PushCatalog
+// returns once they are.
 func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.CatalogFile) (hubwire.PushResult, error) {
 	out := hubwire.PushResult{Team: team, Published: []hubwire.CatalogChange{}, Removed: []hubwire.CatalogChange{}}
 	tree, skipped, err := catalogTree(files)
@@ -118,63 +145,33 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 	out.Skipped = skipped
 	h.catMu.Lock()
 	defer h.catMu.Unlock()
-	kv, err := h.catalogKV(ctx, team, true)
-	if err != nil {
+	var last uint64
+	for attempt := 1; ; attempt++ {
+		last, err = h.pushOnce(ctx, team, tree, &out)
+		if errors.Is(err, events.ErrConflict) && attempt < maxDecisions {
+			continue // another hub changed the team's catalog: plan again
+		}
+		if errors.Is(err, events.ErrConflict) {
+			return out, fmt.Errorf("%w: %w", ErrCatalogChanged, err)
+		}
+		if err != nil {
+			return out, err
+		}
+		break
+	}
+	if err := h.applied(ctx, last); err != nil {
 		return out, err
 	}
-	var objs []hubwire.CatalogObject
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
-		var err error
-		_, objs, err = readCatalog(ctx, kv)
-		return err
-	})
-	if err != nil {
-		return out, err
-	}
-	byID := map[string]hubwire.CatalogObject{}
-	published := make([]catalog.Published, 0, len(objs))
-	for _, o := range objs {
-		byID[o.ID] = o
-		published = append(published, catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash})
-	}
-	plan, err := catalog.Plan(planWorkspace, tree, published, nil)
-	if err != nil {
-		return out, fmt.Errorf("plan the push: %w", err)
-	}
-	for _, ev := range plan {
-		switch ev.Type {
-		case events.TypeCatalogPublish:
-			var d events.PublishData
-			if err := json.Unmarshal(ev.Data, &d); err != nil {
-				return out, err
-			}
-			o := hubwire.CatalogObject{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Name: d.Name, Group: d.Group,
-				Hash: d.Hash, Description: d.Description, Body: d.Body}
-			rev, err := putCatalogEntry(ctx, kv, o, byID[o.ID].Revision)
-			if err != nil {
-				return out, err
-			}
-			out.Published = append(out.Published, hubwire.CatalogChange{ID: o.ID, Kind: o.Kind, Path: o.Path, Revision: rev})
-			if err := h.recordCatalog(ctx, team, events.TypeHubCatalogPublish, events.HubCatalogData{ID: o.ID, Kind: string(o.Kind), Path: o.Path, Hash: o.Hash, Revision: rev, By: "push"}); err != nil {
-				return out, err
-			}
-		case events.TypeCatalogRemove:
-			var d events.RemoveData
-			if err := json.Unmarshal(ev.Data, &d); err != nil {
-				return out, err
-			}
-			if err := kv.Delete(ctx, d.ID, jetstream.LastRevision(byID[d.ID].Revision)); err != nil {
-				return out, casError(d.Path, err)
-			}
-			st, err := catalogRevision(ctx, kv)
-			if err != nil {
-				return out, err
-			}
-			out.Removed = append(out.Removed, hubwire.CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path, Revision: st})
-			if err := h.recordCatalog(ctx, team, events.TypeHubCatalogRemove, events.HubCatalogData{ID: d.ID, Kind: d.Kind, Path: d.Path, Revision: st, By: "push"}); err != nil {
+	for _, cs := range [][]hubwire.CatalogChange{out.Published, out.Removed} {
+		for i := range cs {
+			if cs[i].Revision, err = h.entryRevision(ctx, team, cs[i].ID); err != nil {
 				return out, err
 			}
 		}
+	}
+	kv, err := h.catalogKV(ctx, team, true)
+	if err != nil {
+		return out, err
 	}
 	if out.Revision, err = catalogRevision(ctx, kv); err != nil {
 		return out, err
@@ -182,40 +179,101 @@ func (h *Hub) PushCatalog(ctx context.Context, team string, files []hubwire.Cata
 	return out, nil
 }
 
-// recordCatalog records a change of team's catalog in the hub's ledger;
-// its id is derived from the team and the revision, so that recording it
-// again stores it once.
-func (h *Hub) recordCatalog(ctx context.Context, team string, typ events.Type, d events.HubCatalogData) error {
-	_, err := h.record(ctx, team, "", typ, fmt.Sprintf("catalog-%s-%d", team, d.Revision), d)
-	return err
+// pushOnce plans the push of tree on team's catalog and records each
+// change, adding it to out. It returns the sequence of the last event it
+// recorded (the team's newest when there was nothing to record).
+func (h *Hub) pushOnce(ctx context.Context, team string, tree []content.File, out *hubwire.PushResult) (uint64, error) {
+	v, err := h.teamView(ctx, team, "")
+	if err != nil {
+		return 0, err
+	}
+	published := make([]catalog.Published, 0, len(v.objs))
+	for _, o := range v.objs {
+		published = append(published, catalog.Published{ID: o.ID, Kind: o.Kind, Path: o.Path, Hash: o.Hash})
+	}
+	plan, err := catalog.Plan(planWorkspace, tree, published, nil)
+	if err != nil {
+		return 0, fmt.Errorf("plan the push: %w", err)
+	}
+	last := v.seq
+	for _, ev := range plan {
+		typ, d, err := pushedChange(ev)
+		if err != nil {
+			return 0, err
+		}
+		if last, err = h.record(ctx, team, "", typ, d, last); err != nil {
+			return 0, err
+		}
+		c := hubwire.CatalogChange{ID: d.ID, Kind: content.Kind(d.Kind), Path: d.Path}
+		if typ == events.TypeHubCatalogRemove {
+			out.Removed = append(out.Removed, c)
+		} else {
+			out.Published = append(out.Published, c)
+		}
+	}
+	return last, nil
+}
+
+// teamView is what a decision about a team reads: the sequence of the
+// team's newest event in the hub's ledger, its catalog's objects (with
+// their bodies) as of that event or later, and the outcome of one review
+// the ledger records, if any. A decision taken on it is recorded on the
+// condition that seq is still the team's newest event.
+type teamView struct {
+	seq     uint64
+	objs    []hubwire.CatalogObject
+	outcome recordedOutcome
+	decided bool
+}
+
+// teamView reads team's view once the ledger's follower has applied what
+// the ledger holds; review names the review whose outcome to read.
+func (h *Hub) teamView(ctx context.Context, team, review string) (teamView, error) {
+	var v teamView
+	kv, err := h.catalogKV(ctx, team, true)
+	if err != nil {
+		return v, err
+	}
+	if err := h.catchUp(ctx); err != nil {
+		return v, err
+	}
+	v.seq, v.outcome, v.decided = h.ledger.team(team, review)
+	err = retryAfterReload(ctx, func(ctx context.Context) error {
+		var err error
+		_, v.objs, err = readCatalog(ctx, kv)
+		return err
+	})
+	return v, err
+}
+
+// maxDecisions bounds how often a push or a review decision is taken
+// again because another hub's change of the team came first.
+const maxDecisions = 10
+
+// pushedChange turns an event of a push's plan into the hub's catalog
+// event that records it.
+func pushedChange(ev events.Event) (events.Type, events.HubCatalogData, error) {
+	switch ev.Type {
+	case events.TypeCatalogPublish:
+		var d events.PublishData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return "", events.HubCatalogData{}, fmt.Errorf("read the push's plan: %w", err)
+		}
+		return events.TypeHubCatalogPublish, events.HubCatalogData{ID: d.ID, Kind: d.Kind, Path: d.Path, Hash: d.Hash, By: "push",
+			Description: d.Description, Body: d.Body, Whole: true}, nil
+	case events.TypeCatalogRemove:
+		var d events.RemoveData
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return "", events.HubCatalogData{}, fmt.Errorf("read the push's plan: %w", err)
+		}
+		return events.TypeHubCatalogRemove, events.HubCatalogData{ID: d.ID, Kind: d.Kind, Path: d.Path, By: "push", Whole: true}, nil
+	}
+	return "", events.HubCatalogData{}, fmt.Errorf("plan the push: %w: a %s event", ErrInvalid, ev.Type)
 }
 
 // planWorkspace names the workspace of the events catalog.Plan returns for
 // a team's catalog; they are read for their payloads and never stored.
 const planWorkspace = "ws-hub"
-
-// putCatalogEntry writes o on the condition that its entry is still at
-// revision base (0: o is new), and returns the new revision.
-func putCatalogEntry(ctx context.Context, kv jetstream.KeyValue, o hubwire.CatalogObject, base uint64) (uint64, error) {
-	var rev uint64
-	var err error
-	if base == 0 {
-		rev, err = kv.Create(ctx, o.ID, encodeCatalogEntry(o))
-	} else {
-		rev, err = kv.Update(ctx, o.ID, encodeCatalogEntry(o), base)
-	}
-	if err != nil {
-		return 0, casError(o.Path, err)
-	}
-	return rev, nil
-}
-
-func casError(path string, err error) error {
-	if errors.Is(err, jetstream.ErrKeyExists) || strings.Contains(err.Error(), "wrong last sequence") {
-		return fmt.Errorf("write %s: %w", path, ErrCatalogChanged)
-	}
-	return fmt.Errorf("write %s: %w", path, err)
-}
 
 // catalogTree checks pushed files and turns them into a content tree, in
 // Scan's order. The meta prompt is skipped. A rule or workflow that is not

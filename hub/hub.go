@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
 
+	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
@@ -39,6 +40,9 @@ type Hub struct {
 	ctrl sync.Mutex
 	// catMu serializes pushes to the team catalogs within this hub.
 	catMu sync.Mutex
+	// catStreams holds the stream of each team's catalog bucket, by team,
+	// once opened (catalogStream).
+	catStreams sync.Map
 	// user is the key of the hub process's own user in hubAccount, new
 	// at each start: the configuration names its public key only.
 	user nkeys.KeyPair
@@ -49,6 +53,9 @@ type Hub struct {
 	links   *linkWatcher
 	proj    *projector
 	reviews *reviewQueue
+	// log is the hub's ledger, and ledger how far its follower has come.
+	log     *natsjs.Log
+	ledger  *ledgerState
 	changes *changes
 	// reviewMu serializes review decisions within this hub.
 	reviewMu sync.Mutex
@@ -70,7 +77,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), changes: newChanges()}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), ledger: newLedgerState(), changes: newChanges()}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
@@ -82,7 +89,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	if err := h.ensureLedger(ctx); err != nil {
+	if err := h.openLedger(ctx); err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
@@ -97,7 +104,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)
-	h.done.Add(5)
+	h.done.Add(6)
 	go func() {
 		defer h.done.Done()
 		h.watchLeadership(wctx)
@@ -106,6 +113,11 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	go func() {
 		defer h.done.Done()
 		h.followReviews(wctx, func() { close(reviewsReady) })
+	}()
+	ledgerReady := make(chan struct{})
+	go func() {
+		defer h.done.Done()
+		h.followLedger(wctx, func() { close(ledgerReady) })
 	}()
 	go func() {
 		defer h.done.Done()
@@ -119,18 +131,21 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		defer h.done.Done()
 		h.proj.run(wctx, h.js)
 	}()
-	// Decisions read the review queue: serve once it holds what the
-	// streams held at start (the aggregate's part of it is in the read
-	// models: only what the projector has not applied yet is to come).
+	// Decisions read the review queue, and the catalogs are derived from
+	// the hub's ledger: serve once both hold what the streams held at
+	// start (the aggregate's part of the queue is in the read models:
+	// only what the projector has not applied yet is to come).
 	wait, cancel := context.WithTimeout(ctx, clusterWait)
 	defer cancel()
-	_, err = h.caughtUp(wait)
-	select {
-	case <-reviewsReady:
-	case <-wait.Done():
+	if _, err := h.caughtUp(wait); err != nil {
+		logger.Warn("the read models have not caught up with the aggregate yet; serving anyway", "err", err)
 	}
-	if err != nil || wait.Err() != nil {
-		logger.Warn("the review queue has not caught up with the streams yet; serving anyway", "err", err)
+	for what, ready := range map[string]chan struct{}{"the review queue": reviewsReady, "the team catalogs": ledgerReady} {
+		select {
+		case <-ready:
+		case <-wait.Done():
+			logger.Warn("not caught up with the streams yet; serving anyway", "what", what)
+		}
 	}
 	return h, nil
 }

@@ -2,59 +2,110 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/events/natsjs"
 )
 
-// ensureLedger creates the hub's ledger stream.
-func (h *Hub) ensureLedger(ctx context.Context) error {
+// ledgerOptions are those of the hub's ledger: an event id is remembered
+// for a day.
+var ledgerOptions = natsjs.Options{DedupeWindow: 24 * time.Hour}
+
+// openLedger creates or updates the hub's ledger stream, replicated as
+// the hub's streams are, and opens it as an events.Log. A ledger of an
+// older hub, made without the schema's mark, gets it.
+func (h *Hub) openLedger(ctx context.Context) error {
+	layout := ledgerLayout{replicas: h.cfg.Replicas()}
 	return retry(ctx, func(ctx context.Context) error {
-		_, err := h.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-			Name:        hubwire.LedgerStream,
-			Description: "the hub's own events: catalog changes and review outcomes, hubledger.<team>.<workspaceId>.<type>",
-			Subjects:    []string{hubwire.LedgerPrefix + ".>"},
-			Storage:     jetstream.FileStorage,
-			Replicas:    h.cfg.Replicas(),
-			Duplicates:  24 * time.Hour,
-			DenyDelete:  true,
-			DenyPurge:   true,
-		})
-		if err != nil {
+		if _, err := h.js.CreateOrUpdateStream(ctx, natsjs.StreamConfig(layout, ledgerOptions)); err != nil {
 			return fmt.Errorf("create the hub's ledger: %w", err)
 		}
+		log, err := natsjs.OpenLayout(ctx, h.nc, layout, ledgerOptions)
+		if err != nil {
+			return err
+		}
+		h.log = log
 		return nil
 	})
 }
 
-// record appends an event to the hub's ledger, once per id (within the
-// stream's de-duplication window), and returns its sequence.
-func (h *Hub) record(ctx context.Context, team, ws string, typ events.Type, id string, data any) (uint64, error) {
-	raw, err := json.Marshal(data)
+// Ledger returns the hub's ledger.
+func (h *Hub) Ledger() events.Log { return h.log }
+
+// record appends an event with a new id to the hub's ledger on the
+// condition that the newest event of team is still the one at sequence
+// last (0: the team has none): the decision it records was taken on the
+// team's catalog and reviews as of that event. It returns the event's
+// sequence, or an error wrapping events.ErrConflict when another event of
+// the team came first (nothing was stored: read again and decide again).
+func (h *Hub) record(ctx context.Context, team, ws string, typ events.Type, data any, last uint64) (uint64, error) {
+	return h.recordID(ctx, team, ws, typ, events.NewID(), data, last)
+}
+
+// recordID is record of an event with id.
+func (h *Hub) recordID(ctx context.Context, team, ws string, typ events.Type, id string, data any, last uint64) (uint64, error) {
+	ev, err := events.New(ws, typ, data)
 	if err != nil {
-		return 0, fmt.Errorf("encode %s: %w", typ, err)
+		return 0, err
 	}
-	if id == "" {
-		id = events.NewID()
-	}
-	ev := hubwire.LedgerEvent{ID: id, Type: typ, Time: events.FormatTime(time.Now()), Team: team, WorkspaceID: ws, Data: raw}
-	b, _ := json.Marshal(ev)
-	msg := &nats.Msg{Subject: hubwire.LedgerSubject(team, ws, string(typ)), Data: b, Header: nats.Header{}}
-	msg.Header.Set(nats.MsgIdHdr, id)
+	ev.ID, ev.Team = id, team
 	var seq uint64
 	err = retryAfterReload(ctx, func(ctx context.Context) error {
-		ack, err := h.js.PublishMsg(ctx, msg)
+		var err error
+		seq, err = h.log.AppendExpecting(ctx, ev, events.Expectation{Aggregate: events.AggregateTeam, LastSeq: last})
 		if err != nil {
 			return fmt.Errorf("record %s in the hub's ledger: %w", typ, err)
 		}
-		seq = ack.Sequence
 		return nil
 	})
 	return seq, err
+}
+
+// followLog feeds every event of the hub's ledger to apply, in order, from
+// the first, until ctx ends; it starts again after the last one applied
+// when following fails or apply fails (the event is applied again). ready
+// is called once, when what the ledger held when it was first read has
+// been applied.
+func (h *Hub) followLog(ctx context.Context, who string, apply func(events.Event) error, ready func()) {
+	var next, until uint64 = 1, 0
+	caught := false
+	caughtUp := func() {
+		if !caught {
+			caught = true
+			ready()
+		}
+	}
+	defer caughtUp()
+	for ctx.Err() == nil {
+		err := func() error {
+			if !caught {
+				last, err := h.log.LastSeq(ctx)
+				if err != nil {
+					return err
+				}
+				if until = last; next > until {
+					caughtUp()
+				}
+			}
+			return h.log.Subscribe(ctx, next, func(ev events.Event) error {
+				if err := apply(ev); err != nil {
+					return err
+				}
+				if next = ev.Seq + 1; ev.Seq >= until {
+					caughtUp()
+				}
+				return nil
+			})
+		}()
+		if ctx.Err() != nil {
+			return
+		}
+		h.logger.Warn("following the hub's ledger failed; retrying", "for", who, "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
 }

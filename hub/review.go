@@ -8,9 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
@@ -190,76 +188,21 @@ func (q *reviewQueue) waitFor(ctx context.Context, ok func() bool) error {
 // ready is called once the replay has caught up with what the ledger
 // held. The draft events are the projector's (reviewsModel).
 func (h *Hub) followReviews(ctx context.Context, ready func()) {
-	h.followStream(ctx, hubwire.LedgerStream, hubwire.LedgerPrefix+".*.*.review.>", h.applyLedgerMsg, ready)
+	h.followLog(ctx, "the review queue", h.applyOutcomeEvent, ready)
 }
 
-// followStream feeds every message of stream under filter to apply, in
-// order, from the first; it starts again after the last one applied when
-// following fails. caughtUp is called once, when what the stream held
-// when it was first read has been applied.
-func (h *Hub) followStream(ctx context.Context, stream, filter string, apply func(jetstream.Msg, uint64), caughtUp func()) {
-	var last uint64
-	var once sync.Once
-	defer once.Do(caughtUp)
-	for ctx.Err() == nil {
-		err := func() error {
-			st, err := h.js.Stream(ctx, stream)
-			if err != nil {
-				return err
-			}
-			cons, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter},
-				DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: last + 1})
-			if err != nil {
-				return err
-			}
-			if info := cons.CachedInfo(); info != nil && info.NumPending == 0 {
-				once.Do(caughtUp)
-			}
-			it, err := cons.Messages()
-			if err != nil {
-				return err
-			}
-			defer it.Stop()
-			stop := context.AfterFunc(ctx, it.Stop)
-			defer stop()
-			for {
-				msg, err := it.Next()
-				if err != nil {
-					return err
-				}
-				md, err := msg.Metadata()
-				if err != nil {
-					return err
-				}
-				last = md.Sequence.Stream
-				apply(msg, last)
-				if md.NumPending == 0 {
-					once.Do(caughtUp)
-				}
-			}
-		}()
-		if ctx.Err() != nil {
-			return
-		}
-		h.logger.Warn("review queue: following a stream failed; retrying", "stream", stream, "err", err)
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-// applyLedgerMsg folds one of the hub's review outcomes into the queue.
-func (h *Hub) applyLedgerMsg(msg jetstream.Msg, _ uint64) {
-	var ev hubwire.LedgerEvent
-	if err := json.Unmarshal(msg.Data(), &ev); err != nil {
-		return
+// applyOutcomeEvent folds an event of the hub's ledger into the queue
+// when it is a review outcome.
+func (h *Hub) applyOutcomeEvent(ev events.Event) error {
+	if _, ok := outcomeStatus(ev.Type); !ok {
+		return nil
 	}
 	var o events.ReviewOutcomeData
 	if err := json.Unmarshal(ev.Data, &o); err != nil {
-		return
+		return nil
 	}
 	h.reviews.applyOutcome(ev.Type, o)
+	return nil
 }
 
 // Errors of a review decision.

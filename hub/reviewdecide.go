@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
@@ -15,11 +13,12 @@ import (
 )
 
 // Accept accepts review id: the draft's change is written into the team's
-// catalog on the condition that the object is still at the draft's base
-// revision (a compare-and-set on its entry). When it is not, the draft is
-// conflicted instead. A rule or workflow that is not well-formed
-// (content.CheckRule) is refused with the parser's reason and stays in
-// review. The outcome is an event of the hub's ledger, which the node
+// catalog if the object is still at the draft's base revision; when it is
+// not, the draft is conflicted instead. A rule or workflow that is not
+// well-formed (content.CheckRule) is refused with the parser's reason and
+// stays in review. The change and the outcome are events of the hub's
+// ledger, each appended on the condition that no other event of the team
+// came after the state it was decided on (see review), which the node
 // that submitted the draft mirrors and records.
 func (h *Hub) Accept(ctx context.Context, id, reviewer string) (hubwire.Review, error) {
 	h.reviewMu.Lock()
@@ -33,65 +32,126 @@ func (h *Hub) Accept(ctx context.Context, id, reviewer string) (hubwire.Review, 
 			return r, fmt.Errorf("%w: the draft cannot be accepted: %s; decline it with a reason", ErrInvalid, strings.TrimPrefix(err.Error(), content.ErrNotARule.Error()+": "))
 		}
 	}
-	kv, err := h.catalogKV(ctx, r.Team, false)
-	if err != nil {
-		return r, err
-	}
-	cur, err := kv.Get(ctx, r.DraftID)
-	var current uint64
-	var obj hubwire.CatalogObject
-	switch {
-	case errors.Is(err, jetstream.ErrKeyNotFound):
-	case err != nil:
-		return r, fmt.Errorf("read %s of team %s: %w", r.DraftID, r.Team, err)
-	default:
-		current = cur.Revision()
-		if obj, err = hubwire.DecodeCatalogEntry(cur.Value(), current); err != nil {
-			return r, err
-		}
-	}
-	out := events.ReviewOutcomeData{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node, SubmitSeq: r.SubmitSeq, Reviewer: reviewer,
-		BaseRevision: r.BaseRevision, CurrentRevision: current}
-	if obj.AcceptedReview == r.ID {
-		// Written by an accept that was not recorded (the hub stopped).
-		out.Revision = current
-		return h.decide(ctx, r, events.TypeReviewAccept, out)
-	}
-	if current != r.BaseRevision {
-		out.Reason = conflictReason(r, current)
-		return h.decide(ctx, r, events.TypeReviewConflict, out)
-	}
-	if holder, err := h.pathHolder(ctx, r); err != nil {
-		return r, err
-	} else if holder != "" {
-		out.Reason = fmt.Sprintf("the team's catalog already has %s at %s; stage the change at another path", holder, targetPath(r))
-		return h.decide(ctx, r, events.TypeReviewConflict, out)
-	}
-	rev, err := h.writeAccepted(ctx, kv, r, obj)
-	if errors.Is(err, ErrCatalogChanged) {
-		out.Reason = conflictReason(r, 0)
-		return h.decide(ctx, r, events.TypeReviewConflict, out)
-	}
-	if err != nil {
-		return r, err
-	}
-	out.Revision = rev
-	return h.decide(ctx, r, events.TypeReviewAccept, out)
+	return h.review(ctx, r, func(objs []hubwire.CatalogObject) (verdict, error) { return acceptVerdict(r, reviewer, objs) })
 }
 
 // Decline declines review id with a reason.
 func (h *Hub) Decline(ctx context.Context, id, reviewer, reason string) (hubwire.Review, error) {
-	if strings.TrimSpace(reason) == "" {
-		return hubwire.Review{}, fmt.Errorf("%w: a declined draft needs a reason (--reason)", ErrInvalid)
-	}
 	h.reviewMu.Lock()
 	defer h.reviewMu.Unlock()
 	r, err := h.inReview(id)
 	if err != nil {
 		return r, err
 	}
-	return h.decide(ctx, r, events.TypeReviewDecline, events.ReviewOutcomeData{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node,
-		SubmitSeq: r.SubmitSeq, Reviewer: reviewer, Reason: reason, BaseRevision: r.BaseRevision})
+	return h.review(ctx, r, func([]hubwire.CatalogObject) (verdict, error) {
+		return verdict{typ: events.TypeReviewDecline, out: outcomeOf(r, reviewer, reason, 0)}, nil
+	})
+}
+
+// verdict is a review decision: its outcome, and the change of the team's
+// catalog an accept records before it (nil: none).
+type verdict struct {
+	typ    events.Type
+	out    events.ReviewOutcomeData
+	change *catalogChange
+}
+
+// catalogChange is one catalog event of the hub's ledger.
+type catalogChange struct {
+	typ  events.Type
+	data events.HubCatalogData
+}
+
+func outcomeOf(r hubwire.Review, reviewer, reason string, current uint64) events.ReviewOutcomeData {
+	return events.ReviewOutcomeData{ReviewID: r.ID, DraftID: r.DraftID, Node: r.Node, SubmitSeq: r.SubmitSeq, Reviewer: reviewer,
+		Reason: reason, BaseRevision: r.BaseRevision, CurrentRevision: current}
+}
+
+// review decides review r on the team's view (teamView) and records the
+// verdict: its catalog change, then its outcome, each on the condition
+// that the team's newest event is still the one the decision read. When
+// another event of the team came first (another hub of the cluster
+// deciding, a push) it reads and decides again, so that of two hubs
+// deciding one review at once, one outcome is stored and the other is
+// refused as decided. The outcome goes through catalog.DecideReview, the
+// rule of every review outcome (a decline or a conflict needs a reason).
+func (h *Hub) review(ctx context.Context, r hubwire.Review, decide func([]hubwire.CatalogObject) (verdict, error)) (hubwire.Review, error) {
+	var mine string // the id of the outcome this call stored, once it did
+	for attempt := 1; ; attempt++ {
+		v, err := h.teamView(ctx, r.Team, r.ID)
+		if err != nil {
+			return r, err
+		}
+		if v.decided {
+			if v.outcome.id == mine {
+				return h.answer(ctx, r, v.outcome.typ, v.outcome.data)
+			}
+			status, _ := outcomeStatus(v.outcome.typ)
+			return r, fmt.Errorf("%w: %s is %s", ErrDecided, r.ID, status)
+		}
+		vd, err := decide(v.objs)
+		if err != nil {
+			return r, err
+		}
+		seq := v.seq
+		if c := vd.change; c != nil {
+			seq, err = h.record(ctx, r.Team, "", c.typ, c.data, seq)
+			if errors.Is(err, events.ErrConflict) && attempt < maxDecisions {
+				continue
+			}
+			if err != nil {
+				return r, err
+			}
+			if err := h.applied(ctx, seq); err != nil {
+				return r, err
+			}
+			if vd.out.Revision, err = h.entryRevision(ctx, r.Team, c.data.ID); err != nil {
+				return r, err
+			}
+		}
+		o, err := decideOutcome(r, seq, vd)
+		if err != nil {
+			return r, err
+		}
+		id, err := h.recordOutcome(ctx, r, vd.typ, o, seq)
+		if errors.Is(err, events.ErrConflict) && attempt < maxDecisions {
+			mine = id // stored, its answer lost: the view shows it
+			continue
+		}
+		if err != nil {
+			return r, err
+		}
+		return h.answer(ctx, r, vd.typ, o)
+	}
+}
+
+// decideOutcome checks the outcome of vd with catalog.DecideReview, on
+// the draft as the review holds it, and returns what to record.
+func decideOutcome(r hubwire.Review, seq uint64, vd verdict) (events.ReviewOutcomeData, error) {
+	rec, _ := events.HubOutcome(vd.typ)
+	o := vd.out
+	draft := &catalog.Draft{ID: r.DraftID, Resource: r.Resource, Op: r.Op, Path: r.Path, NewPath: r.NewPath,
+		SessionID: r.SessionID, Seq: r.SubmitSeq, Status: catalog.StatusInReview}
+	dec, err := catalog.DecideReview(catalog.DraftFacts{Seq: seq, Draft: draft}, catalog.ReviewCommand{Type: rec, Seq: r.SubmitSeq,
+		Data: events.ReviewData{DraftID: o.DraftID, Reviewer: o.Reviewer, Reason: o.Reason, BaseRevision: o.BaseRevision,
+			CurrentRevision: o.CurrentRevision, Revision: o.Revision}})
+	var de *catalog.DraftError
+	if errors.As(err, &de) {
+		return o, fmt.Errorf("%w: %s", ErrInvalid, de.Message)
+	}
+	if err != nil {
+		return o, err
+	}
+	o.Reviewer, o.Reason, o.Revision = dec.Data.Reviewer, dec.Data.Reason, dec.Data.Revision
+	return o, nil
+}
+
+// recordOutcome records outcome o of review r after the team's event at
+// seq, and returns the event's id.
+func (h *Hub) recordOutcome(ctx context.Context, r hubwire.Review, typ events.Type, o events.ReviewOutcomeData, seq uint64) (string, error) {
+	id := events.NewID()
+	_, err := h.recordID(ctx, r.Team, r.WorkspaceID, typ, id, o, seq)
+	return id, err
 }
 
 // inReview returns review id if it is still in review.
@@ -106,61 +166,9 @@ func (h *Hub) inReview(id string) (hubwire.Review, error) {
 	return r, nil
 }
 
-func conflictReason(r hubwire.Review, current uint64) string {
-	if current == 0 {
-		return fmt.Sprintf("team object %s changed while the draft was accepted (base revision %d)", r.DraftID, r.BaseRevision)
-	}
-	return fmt.Sprintf("team object %s changed since the draft was made: it is at revision %d, the draft is based on revision %d; stage the change again on the current object", r.DraftID, current, r.BaseRevision)
-}
-
-// writeAccepted writes the draft's change of obj (at the draft's base
-// revision) into the catalog and returns the revision it wrote.
-func (h *Hub) writeAccepted(ctx context.Context, kv jetstream.KeyValue, r hubwire.Review, obj hubwire.CatalogObject) (uint64, error) {
-	h.catMu.Lock()
-	defer h.catMu.Unlock()
-	switch r.Op {
-	case events.DraftOpDelete:
-		if err := kv.Delete(ctx, r.DraftID, jetstream.LastRevision(r.BaseRevision)); err != nil {
-			return 0, casError(obj.Path, err)
-		}
-		rev, err := catalogRevision(ctx, kv)
-		if err != nil {
-			return 0, err
-		}
-		return rev, h.recordCatalog(ctx, r.Team, events.TypeHubCatalogRemove, events.HubCatalogData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Revision: rev, By: "review " + r.ID})
-	case events.DraftOpUpdate:
-		obj.Body, obj.Hash = r.Body, content.Hash([]byte(r.Body))
-		obj.Description = catalog.Describe(r.Body)
-	case events.DraftOpRename:
-		path := r.NewPath
-		obj.Path, obj.Name, obj.Group = path, content.NameOf(path), content.GroupOf(path)
-		if obj.Kind == content.KindRule || obj.Kind == content.KindWorkflow {
-			obj.Kind = content.KindOfRulePath(path)
-		}
-	case events.DraftOpCreate:
-		kind := content.KindContext
-		if r.Resource == events.ResourceRule {
-			kind = content.KindOfRulePath(r.Path)
-		}
-		obj = hubwire.CatalogObject{ID: catalog.DerivedID(kind, r.Path), Kind: kind, Path: r.Path, Name: content.NameOf(r.Path),
-			Group: content.GroupOf(r.Path), Body: r.Body, Hash: content.Hash([]byte(r.Body)), Description: catalog.Describe(r.Body)}
-	default:
-		return 0, fmt.Errorf("%w: a %s draft is not reviewed at the hub", ErrInvalid, r.Op)
-	}
-	obj.AcceptedReview = r.ID
-	rev, err := putCatalogEntry(ctx, kv, obj, r.BaseRevision)
-	if err != nil {
-		return 0, err
-	}
-	return rev, h.recordCatalog(ctx, r.Team, events.TypeHubCatalogPublish, events.HubCatalogData{ID: obj.ID, Kind: string(obj.Kind), Path: obj.Path, Hash: obj.Hash, Revision: rev, By: "review " + r.ID})
-}
-
-// decide records an outcome of review r in the hub's ledger and waits
-// until the queue holds it.
-func (h *Hub) decide(ctx context.Context, r hubwire.Review, typ events.Type, o events.ReviewOutcomeData) (hubwire.Review, error) {
-	if _, err := h.record(ctx, r.Team, r.WorkspaceID, typ, events.NewID(), o); err != nil {
-		return r, err
-	}
+// answer waits until the review queue holds outcome o of review r, of
+// type typ, and returns the review with it.
+func (h *Hub) answer(ctx context.Context, r hubwire.Review, typ events.Type, o events.ReviewOutcomeData) (hubwire.Review, error) {
 	want, _ := outcomeStatus(typ)
 	wctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
@@ -181,34 +189,4 @@ func (h *Hub) decide(ctx context.Context, r hubwire.Review, typ events.Type, o e
 	// what this call decided.
 	setOutcome(&got, typ, o)
 	return got, nil
-}
-
-// targetPath is the path a create or rename draft writes.
-func targetPath(r hubwire.Review) string {
-	if r.Op == events.DraftOpRename {
-		return r.NewPath
-	}
-	return r.Path
-}
-
-// pathHolder returns the id of the team object that holds the path a
-// create or rename draft writes, in its namespace; "" when it is free.
-func (h *Hub) pathHolder(ctx context.Context, r hubwire.Review) (string, error) {
-	if r.Op != events.DraftOpCreate && r.Op != events.DraftOpRename {
-		return "", nil
-	}
-	m, err := h.TeamManifest(ctx, r.Team)
-	if err != nil {
-		return "", err
-	}
-	ns := content.NSContext
-	if r.Resource == events.ResourceRule {
-		ns = content.NSRule
-	}
-	for _, o := range m.Objects {
-		if o.Path == targetPath(r) && o.ID != r.DraftID && content.NamespaceOf(o.Kind) == ns {
-			return o.ID, nil
-		}
-	}
-	return "", nil
 }

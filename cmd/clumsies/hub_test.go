@@ -23,6 +23,8 @@ type hubProcess struct {
 	cmd      *exec.Cmd
 	// logLevel is serve's --log-level; "" is warn.
 	logLevel string
+	// env is added to serve's environment.
+	env []string
 	// said is what serve wrote on stderr.
 	said *syncWriter
 }
@@ -61,6 +63,7 @@ func (hp *hubProcess) tryStart() error {
 		level = "warn"
 	}
 	cmd := exec.Command(binary, "hub", "serve", "--hub", hp.dir, "--log-level", level)
+	cmd.Env = append(os.Environ(), hp.env...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		return err

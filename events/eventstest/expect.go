@@ -21,8 +21,14 @@ func DraftEvent(tb testing.TB, path string) events.Event {
 	return ev
 }
 
-func drafts(seq uint64) events.Expectation {
-	return events.Expectation{Aggregate: events.AggregateDrafts, LastSeq: seq}
+// failedDraft returns a failed artifact call about path: an event of the
+// drafts aggregate too.
+func failedDraft(tb testing.TB, path string) events.Event {
+	tb.Helper()
+	failed := DraftEvent(tb, path)
+	failed.Outcome, failed.ErrorCode = events.OutcomeError, string(events.CodeDraftExists)
+	failed.Data = []byte(`{"message":"draft already exists"}`)
+	return failed
 }
 
 func appendExpecting(tb testing.TB, l events.Log, ev events.Event, exp events.Expectation) uint64 {
@@ -50,55 +56,55 @@ func wantConflict(tb testing.TB, err error, actual uint64) {
 	}
 }
 
-func testExpectationHolds(t *testing.T, l events.Log) {
-	first := appendExpecting(t, l, DraftEvent(t, "a.md"), drafts(0))
-	second := appendExpecting(t, l, DraftEvent(t, "b.md"), drafts(first))
+func testExpectationHolds(t *testing.T, f Fixture, l events.Log) {
+	first := appendExpecting(t, l, f.Decision(t, "a.md"), f.expect(0))
+	second := appendExpecting(t, l, f.Decision(t, "b.md"), f.expect(first))
 	if second != first+1 {
 		t.Errorf("got seqs %d, %d, want consecutive", first, second)
 	}
 }
 
-func testExpectationConflicts(t *testing.T, l events.Log) {
-	seq := appendExpecting(t, l, DraftEvent(t, "a.md"), drafts(0))
-	_, err := l.AppendExpecting(ctx(t), DraftEvent(t, "b.md"), drafts(0))
+func testExpectationConflicts(t *testing.T, f Fixture, l events.Log) {
+	seq := appendExpecting(t, l, f.Decision(t, "a.md"), f.expect(0))
+	_, err := l.AppendExpecting(ctx(t), f.Decision(t, "b.md"), f.expect(0))
 	wantConflict(t, err, seq)
 	if last, _ := l.LastSeq(ctx(t)); last != seq {
 		t.Errorf("a conflicting append was stored: last seq %d, want %d", last, seq)
 	}
 	// A failed call of the aggregate is part of it too.
-	failed := DraftEvent(t, "c.md")
-	failed.Outcome, failed.ErrorCode = events.OutcomeError, string(events.CodeDraftExists)
-	failed.Data = []byte(`{"message":"draft already exists"}`)
-	fseq, err := l.Append(ctx(t), failed)
+	if f.Failed == nil {
+		return
+	}
+	fseq, err := l.Append(ctx(t), f.Failed(t, "c.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = l.AppendExpecting(ctx(t), DraftEvent(t, "d.md"), drafts(seq))
+	_, err = l.AppendExpecting(ctx(t), f.Decision(t, "d.md"), f.expect(seq))
 	wantConflict(t, err, fseq)
 }
 
-func testExpectationOthers(t *testing.T, l events.Log) {
-	seq := appendExpecting(t, l, DraftEvent(t, "a.md"), drafts(0))
+func testExpectationOthers(t *testing.T, f Fixture, l events.Log) {
+	seq := appendExpecting(t, l, f.Decision(t, "a.md"), f.expect(0))
 	appendN := func(n int) {
 		for i := range n {
-			if _, err := l.Append(ctx(t), Event(t, i)); err != nil {
+			if _, err := l.Append(ctx(t), f.Event(t, i)); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	appendN(3) // evidence events belong to no aggregate
-	appendExpecting(t, l, DraftEvent(t, "b.md"), drafts(seq))
+	appendExpecting(t, l, f.Decision(t, "b.md"), f.expect(seq))
 }
 
-func testExpectationRetry(t *testing.T, l events.Log) {
-	ev := DraftEvent(t, "a.md")
-	seq := appendExpecting(t, l, ev, drafts(0))
-	if _, err := l.Append(ctx(t), Event(t, 1)); err != nil {
+func testExpectationRetry(t *testing.T, f Fixture, l events.Log) {
+	ev := f.Decision(t, "a.md")
+	seq := appendExpecting(t, l, ev, f.expect(0))
+	if _, err := l.Append(ctx(t), f.Event(t, 1)); err != nil {
 		t.Fatal(err)
 	}
 	// The same decision tried again (its answer was lost): the stored
 	// sequence, though the aggregate's last sequence is no longer 0.
-	again, err := l.AppendExpecting(ctx(t), ev, drafts(0))
+	again, err := l.AppendExpecting(ctx(t), ev, f.expect(0))
 	if err != nil {
 		t.Fatalf("retry of a stored append: %v", err)
 	}
@@ -107,10 +113,10 @@ func testExpectationRetry(t *testing.T, l events.Log) {
 	}
 }
 
-func testExpectationForeign(t *testing.T, l events.Log) {
-	_, err := l.AppendExpecting(ctx(t), Event(t, 1), drafts(0))
+func testExpectationForeign(t *testing.T, f Fixture, l events.Log) {
+	_, err := l.AppendExpecting(ctx(t), f.Event(t, 1), events.Expectation{Aggregate: f.Foreign})
 	if !errors.Is(err, events.ErrMalformed) {
-		t.Errorf("refer event on a drafts condition: got %v, want ErrMalformed", err)
+		t.Errorf("an event on the condition of an aggregate it is not part of: got %v, want ErrMalformed", err)
 	}
 	if last, _ := l.LastSeq(ctx(t)); last != 0 {
 		t.Errorf("stored %d events, want none", last)
@@ -119,7 +125,7 @@ func testExpectationForeign(t *testing.T, l events.Log) {
 
 // testExpectationRace has eight writers decide on the same state: exactly
 // one append may win.
-func testExpectationRace(t *testing.T, l events.Log) {
+func testExpectationRace(t *testing.T, f Fixture, l events.Log) {
 	const writers = 8
 	var (
 		wg   sync.WaitGroup
@@ -130,7 +136,7 @@ func testExpectationRace(t *testing.T, l events.Log) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := l.AppendExpecting(ctx(t), DraftEvent(t, "same.md"), drafts(0))
+			_, err := l.AppendExpecting(ctx(t), f.Decision(t, "same.md"), f.expect(0))
 			switch {
 			case err == nil:
 				mu.Lock()

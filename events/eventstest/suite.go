@@ -15,24 +15,35 @@ import (
 // test must accept events of this workspace.
 const WorkspaceID = "ws-0123456789abcdef0123456789abcdef"
 
-// Run runs the conformance suite. newLog must return an empty log that stays
-// usable until the test ends; it is called once per subtest.
-func Run(t *testing.T, newLog func(t *testing.T) events.Log) {
-	t.Run("AppendAssignsSequences", func(t *testing.T) { testAppendSequences(t, newLog(t)) })
-	t.Run("AppendDedupesByID", func(t *testing.T) { testDedupe(t, newLog(t)) })
-	t.Run("AppendRejectsMalformed", func(t *testing.T) { testMalformed(t, newLog(t)) })
-	t.Run("ReplayRoundTrips", func(t *testing.T) { testReplayRoundTrip(t, newLog(t)) })
-	t.Run("ReplayFrom", func(t *testing.T) { testReplayFrom(t, newLog(t)) })
-	t.Run("ReplayEmpty", func(t *testing.T) { testReplayEmpty(t, newLog(t)) })
-	t.Run("ReplayStopsOnError", func(t *testing.T) { testReplayStops(t, newLog(t)) })
-	t.Run("SubscribeFollows", func(t *testing.T) { testSubscribe(t, newLog(t)) })
-	t.Run("ConcurrentAppends", func(t *testing.T) { testConcurrent(t, newLog(t)) })
-	t.Run("ExpectationHolds", func(t *testing.T) { testExpectationHolds(t, newLog(t)) })
-	t.Run("ExpectationConflicts", func(t *testing.T) { testExpectationConflicts(t, newLog(t)) })
-	t.Run("ExpectationIgnoresOtherAggregates", func(t *testing.T) { testExpectationOthers(t, newLog(t)) })
-	t.Run("ExpectationRetrySameID", func(t *testing.T) { testExpectationRetry(t, newLog(t)) })
-	t.Run("ExpectationRejectsForeignType", func(t *testing.T) { testExpectationForeign(t, newLog(t)) })
-	t.Run("ExpectationOneWinnerOfARace", func(t *testing.T) { testExpectationRace(t, newLog(t)) })
+// Run runs the conformance suite on a workspace's log. newLog must return
+// an empty log that stays usable until the test ends; it is called once
+// per subtest.
+func Run(t *testing.T, newLog func(t *testing.T) events.Log) { RunFixture(t, Workspace(newLog)) }
+
+// RunFixture runs the conformance suite on the log f describes.
+func RunFixture(t *testing.T, f Fixture) {
+	for _, c := range []struct {
+		name string
+		test func(*testing.T, Fixture, events.Log)
+	}{
+		{"AppendAssignsSequences", testAppendSequences},
+		{"AppendDedupesByID", testDedupe},
+		{"AppendRejectsMalformed", testMalformed},
+		{"ReplayRoundTrips", testReplayRoundTrip},
+		{"ReplayFrom", testReplayFrom},
+		{"ReplayEmpty", testReplayEmpty},
+		{"ReplayStopsOnError", testReplayStops},
+		{"SubscribeFollows", testSubscribe},
+		{"ConcurrentAppends", testConcurrent},
+		{"ExpectationHolds", testExpectationHolds},
+		{"ExpectationConflicts", testExpectationConflicts},
+		{"ExpectationIgnoresOtherAggregates", testExpectationOthers},
+		{"ExpectationRetrySameID", testExpectationRetry},
+		{"ExpectationRejectsForeignType", testExpectationForeign},
+		{"ExpectationOneWinnerOfARace", testExpectationRace},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.test(t, f, f.NewLog(t)) })
+	}
 }
 
 // Event returns a valid refer event numbered n, for tests.
@@ -58,11 +69,11 @@ func ctx(tb testing.TB) context.Context {
 	return c
 }
 
-func appendN(tb testing.TB, l events.Log, n int) []events.Event {
+func appendN(tb testing.TB, f Fixture, l events.Log, n int) []events.Event {
 	tb.Helper()
 	evs := make([]events.Event, n)
 	for i := range evs {
-		evs[i] = Event(tb, i)
+		evs[i] = f.Event(tb, i)
 		seq, err := l.Append(ctx(tb), evs[i])
 		if err != nil {
 			tb.Fatalf("append %d: %v", i, err)
@@ -87,16 +98,16 @@ func collect(tb testing.TB, l events.Log, from uint64) []events.Event {
 	return got
 }
 
-func testAppendSequences(t *testing.T, l events.Log) {
-	appendN(t, l, 5)
+func testAppendSequences(t *testing.T, f Fixture, l events.Log) {
+	appendN(t, f, l, 5)
 	last, err := l.LastSeq(ctx(t))
 	if err != nil || last != 5 {
 		t.Fatalf("LastSeq: got %d, %v, want 5, nil", last, err)
 	}
 }
 
-func testDedupe(t *testing.T, l events.Log) {
-	evs := appendN(t, l, 3)
+func testDedupe(t *testing.T, f Fixture, l events.Log) {
+	evs := appendN(t, f, l, 3)
 	again := evs[1]
 	again.Seq = 0
 	seq, err := l.Append(ctx(t), again)
@@ -114,13 +125,13 @@ func testDedupe(t *testing.T, l events.Log) {
 	}
 }
 
-func testMalformed(t *testing.T, l events.Log) {
-	bad := Event(t, 0)
+func testMalformed(t *testing.T, f Fixture, l events.Log) {
+	bad := f.Event(t, 0)
 	bad.Type = "no.such.type"
 	if _, err := l.Append(ctx(t), bad); !errors.Is(err, events.ErrMalformed) {
 		t.Fatalf("append unknown type: got %v, want ErrMalformed", err)
 	}
-	bad = Event(t, 0)
+	bad = f.Event(t, 0)
 	bad.ID = ""
 	if _, err := l.Append(ctx(t), bad); !errors.Is(err, events.ErrMalformed) {
 		t.Fatalf("append empty id: got %v, want ErrMalformed", err)
@@ -130,8 +141,8 @@ func testMalformed(t *testing.T, l events.Log) {
 	}
 }
 
-func testReplayRoundTrip(t *testing.T, l events.Log) {
-	want := appendN(t, l, 10)
+func testReplayRoundTrip(t *testing.T, f Fixture, l events.Log) {
+	want := appendN(t, f, l, 10)
 	got := collect(t, l, 1)
 	if len(got) != len(want) {
 		t.Fatalf("replay: got %d events, want %d", len(got), len(want))
@@ -142,14 +153,14 @@ func testReplayRoundTrip(t *testing.T, l events.Log) {
 		}
 		// Raw is what was stored: the encoding of the appended event,
 		// which decodes to the event delivered.
-		stored, err := events.Encode(want[i])
+		stored, err := f.Encode(want[i])
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(got[i].Raw) != string(stored) {
 			t.Fatalf("replay event %d: Raw is %q, want the stored bytes %q", i, got[i].Raw, stored)
 		}
-		again, err := events.Decode(got[i].Raw)
+		again, err := f.Decode(got[i].Raw)
 		if again.Seq = got[i].Seq; err != nil || !sameEvent(again, got[i]) {
 			t.Fatalf("replay event %d: Raw decodes to %+v (%v), want the event delivered", i, again, err)
 		}
@@ -158,13 +169,13 @@ func testReplayRoundTrip(t *testing.T, l events.Log) {
 
 func sameEvent(a, b events.Event) bool {
 	return a.Seq == b.Seq && a.ID == b.ID && a.Type == b.Type && a.Time == b.Time &&
-		a.WorkspaceID == b.WorkspaceID && a.SessionID == b.SessionID && a.Tool == b.Tool &&
+		a.WorkspaceID == b.WorkspaceID && a.Team == b.Team && a.SessionID == b.SessionID && a.Tool == b.Tool &&
 		a.Outcome == b.Outcome && a.ErrorCode == b.ErrorCode && a.DurationUs == b.DurationUs &&
 		string(a.Data) == string(b.Data) && a.V == b.V
 }
 
-func testReplayFrom(t *testing.T, l events.Log) {
-	appendN(t, l, 10)
+func testReplayFrom(t *testing.T, f Fixture, l events.Log) {
+	appendN(t, f, l, 10)
 	got := collect(t, l, 7)
 	if len(got) != 4 || got[0].Seq != 7 || got[3].Seq != 10 {
 		t.Fatalf("replay from 7: got %d events (first %v), want seqs 7..10", len(got), seqs(got))
@@ -185,14 +196,14 @@ func seqs(evs []events.Event) []uint64 {
 	return out
 }
 
-func testReplayEmpty(t *testing.T, l events.Log) {
+func testReplayEmpty(t *testing.T, f Fixture, l events.Log) {
 	if got := collect(t, l, 1); len(got) != 0 {
 		t.Fatalf("replay of an empty log: got %d events, want 0", len(got))
 	}
 }
 
-func testReplayStops(t *testing.T, l events.Log) {
-	appendN(t, l, 5)
+func testReplayStops(t *testing.T, f Fixture, l events.Log) {
+	appendN(t, f, l, 5)
 	stop := errors.New("stop")
 	n := 0
 	err := l.Replay(ctx(t), 1, func(events.Event) error {
@@ -207,8 +218,8 @@ func testReplayStops(t *testing.T, l events.Log) {
 	}
 }
 
-func testSubscribe(t *testing.T, l events.Log) {
-	appendN(t, l, 3)
+func testSubscribe(t *testing.T, f Fixture, l events.Log) {
+	appendN(t, f, l, 3)
 	c, cancel := context.WithCancel(ctx(t))
 	defer cancel()
 	got := make(chan events.Event, 100)
@@ -220,7 +231,7 @@ func testSubscribe(t *testing.T, l events.Log) {
 		})
 	}()
 	for i := 3; i < 6; i++ {
-		if _, err := l.Append(ctx(t), Event(t, i)); err != nil {
+		if _, err := l.Append(ctx(t), f.Event(t, i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -245,7 +256,7 @@ func testSubscribe(t *testing.T, l events.Log) {
 	}
 }
 
-func testConcurrent(t *testing.T, l events.Log) {
+func testConcurrent(t *testing.T, f Fixture, l events.Log) {
 	const writers, each = 4, 25
 	var wg sync.WaitGroup
 	errs := make(chan error, writers*each)
@@ -254,7 +265,7 @@ func testConcurrent(t *testing.T, l events.Log) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				if _, err := l.Append(ctx(t), Event(t, w*each+i)); err != nil {
+				if _, err := l.Append(ctx(t), f.Event(t, w*each+i)); err != nil {
 					errs <- err
 				}
 			}

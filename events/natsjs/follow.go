@@ -46,7 +46,7 @@ func (l *Log) follow(ctx context.Context, cons jetstream.Consumer, from, until u
 		if stopped {
 			return
 		}
-		if err := decode(msg, ev); err != nil {
+		if err := l.decode(msg, ev); err != nil {
 			fail(err)
 			return
 		}

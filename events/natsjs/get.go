@@ -15,10 +15,10 @@ func (l *Log) Get(ctx context.Context, seq uint64) (events.Event, error) {
 	if err != nil {
 		return events.Event{}, fmt.Errorf("get event %d of %s: %w", seq, l.name, err)
 	}
-	ev, err := events.Decode(msg.Data)
-	if err != nil {
+	var ev events.Event
+	if err := l.layout.DecodeStoredInto(&ev, msg.Data); err != nil {
 		return events.Event{}, &events.StoredError{Seq: seq, Err: err}
 	}
-	ev.Seq, ev.Raw = seq, msg.Data
+	ev.Seq = seq
 	return ev, nil
 }

@@ -19,9 +19,14 @@ type Log struct {
 	js          jetstream.JetStream
 	stream      jetstream.Stream
 	name        string
-	workspaceID string
+	layout      Layout
+	workspaceID string // "" for a log of another layout
 	sync        Syncer // nil: the server's ack is durable enough
 	tail        tail   // the newest event this Log appended on a condition
+	// replicated is set for a stream of more than one replica, whose
+	// appends on a condition always go through the aggregate's check
+	// (see tail).
+	replicated bool
 }
 
 var _ events.Log = (*Log)(nil)
@@ -34,19 +39,31 @@ func Open(ctx context.Context, nc *nats.Conn, workspaceID string, opts Options) 
 	if !events.ValidWorkspaceID(workspaceID) {
 		return nil, fmt.Errorf("open log: %w: workspace id %q", events.ErrMalformed, workspaceID)
 	}
+	l, err := OpenLayout(ctx, nc, WorkspaceLayout(workspaceID), opts)
+	if err != nil {
+		return nil, err
+	}
+	l.workspaceID = workspaceID
+	return l, nil
+}
+
+// OpenLayout returns the log of layout l on nc, creating its stream if it
+// does not exist, as Open does for a workspace's.
+func OpenLayout(ctx context.Context, nc *nats.Conn, l Layout, opts Options) (*Log, error) {
+	want := StreamConfig(l, opts)
 	js, err := newJetStream(nc, opts.Domain)
 	if err != nil {
-		return nil, fmt.Errorf("open log of %s: %w", workspaceID, err)
+		return nil, fmt.Errorf("open log %s: %w", want.Name, err)
 	}
-	want := streamConfig(workspaceID, opts)
 	stream, err := createOrBind(ctx, js, want)
 	if err != nil {
-		return nil, fmt.Errorf("open log of %s: %w", workspaceID, err)
+		return nil, fmt.Errorf("open log %s: %w", want.Name, err)
 	}
 	if err := checkCompatible(stream.CachedInfo().Config, want); err != nil {
-		return nil, fmt.Errorf("open log of %s: %w", workspaceID, err)
+		return nil, fmt.Errorf("open log %s: %w", want.Name, err)
 	}
-	return &Log{js: js, stream: stream, name: want.Name, workspaceID: workspaceID, sync: opts.Sync}, nil
+	return &Log{js: js, stream: stream, name: want.Name, layout: l, sync: opts.Sync,
+		replicated: stream.CachedInfo().Config.Replicas > 1}, nil
 }
 
 func newJetStream(nc *nats.Conn, domain string) (jetstream.JetStream, error) {
@@ -92,18 +109,8 @@ func (l *Log) Append(ctx context.Context, ev events.Event) (uint64, error) {
 	return l.publish(ctx, ev, b, jetstream.WithMsgID(ev.ID))
 }
 
-// encode encodes ev for this log: a valid event of its workspace.
-func (l *Log) encode(ev events.Event) ([]byte, error) {
-	b, err := events.Encode(ev)
-	if err != nil {
-		return nil, fmt.Errorf("append %s: %w", ev.Type, err)
-	}
-	if ev.WorkspaceID != l.workspaceID {
-		return nil, fmt.Errorf("append %s: %w: event of workspace %s in the log of %s",
-			ev.Type, events.ErrMalformed, ev.WorkspaceID, l.workspaceID)
-	}
-	return b, nil
-}
+// encode encodes ev for this log (its layout).
+func (l *Log) encode(ev events.Event) ([]byte, error) { return l.layout.Encode(ev) }
 
 // AppendExpecting implements events.Log with JetStream's own check, made
 // by the server as it stores the message: the expected last sequence of
@@ -127,8 +134,8 @@ func (l *Log) AppendExpectingStored(ctx context.Context, ev events.Event, exp ev
 	if err != nil {
 		return events.Event{}, err
 	}
-	stored, err := events.DecodeStored(b)
-	if err != nil {
+	var stored events.Event
+	if err := l.layout.DecodeStoredInto(&stored, b); err != nil {
 		return events.Event{}, &events.StoredError{Seq: seq, Err: err}
 	}
 	stored.Seq = seq
@@ -137,14 +144,15 @@ func (l *Log) AppendExpectingStored(ctx context.Context, ev events.Event, exp ev
 
 // appendExpecting is AppendExpecting returning the bytes it stored too.
 func (l *Log) appendExpecting(ctx context.Context, ev events.Event, exp events.Expectation) (uint64, []byte, error) {
-	if err := events.CheckExpectation(ev, exp); err != nil {
+	filter, err := l.layout.AggregateSubjects(ev, exp)
+	if err != nil {
 		return 0, nil, err
 	}
 	b, err := l.encode(ev)
 	if err != nil {
 		return 0, nil, err
 	}
-	if l.tail.is(exp) {
+	if !l.replicated && l.tail.is(filter, exp.LastSeq) {
 		// The expectation names the event this Log appended last for the
 		// aggregate: if it is still the stream's newest, it is the
 		// aggregate's newest too, and the server can tell without reading
@@ -152,17 +160,17 @@ func (l *Log) appendExpecting(ctx context.Context, ev events.Event, exp events.E
 		seq, err := l.publish(ctx, ev, b, jetstream.WithMsgID(ev.ID), jetstream.WithExpectLastSequence(exp.LastSeq))
 		if _, wrong := wrongLast(err); !wrong {
 			if err == nil {
-				l.tail.set(exp.Aggregate, seq)
+				l.tail.set(filter, seq)
 			}
 			return seq, b, err
 		}
 	}
 	seq, err := l.publish(ctx, ev, b, jetstream.WithMsgID(ev.ID),
-		jetstream.WithExpectLastSequenceForSubject(exp.LastSeq, exp.Aggregate.Subjects(l.workspaceID)))
+		jetstream.WithExpectLastSequenceForSubject(exp.LastSeq, filter))
 	apiErr, wrong := wrongLast(err)
 	if !wrong {
 		if err == nil {
-			l.tail.set(exp.Aggregate, seq)
+			l.tail.set(filter, seq)
 		}
 		return seq, b, err
 	}
@@ -170,7 +178,7 @@ func (l *Log) appendExpecting(ctx context.Context, ev events.Event, exp events.E
 	// The server checks the expectation before it looks up the message id,
 	// so a retry of an append that was stored conflicts with its own
 	// first attempt: look for it among the aggregate's newer events.
-	if seq, found, ferr := l.findSince(ctx, ev.ID, exp); ferr != nil {
+	if seq, found, ferr := l.findSince(ctx, ev.ID, exp.LastSeq, filter); ferr != nil {
 		return 0, nil, fmt.Errorf("append %s %s: look for an earlier attempt after a conflict: %w", ev.Type, ev.ID, ferr)
 	} else if found {
 		// The first attempt may have been acknowledged but not synced.
@@ -195,11 +203,10 @@ func wrongLast(err error) (*jetstream.APIError, bool) {
 }
 
 // findSince looks for the event with this id among the events of the
-// expectation's aggregate after exp.LastSeq. Only the aggregate's events
+// aggregate's subjects filter after seq last. Only the aggregate's events
 // are read, one direct get each: a decision conflicts with few of them.
-func (l *Log) findSince(ctx context.Context, id string, exp events.Expectation) (uint64, bool, error) {
-	filter := exp.Aggregate.Subjects(l.workspaceID)
-	for next := exp.LastSeq + 1; ; {
+func (l *Log) findSince(ctx context.Context, id string, last uint64, filter string) (uint64, bool, error) {
+	for next := last + 1; ; {
 		msg, err := l.stream.GetMsg(ctx, next, jetstream.WithGetMsgSubject(filter))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			return 0, false, nil
@@ -229,7 +236,7 @@ func lastFromDescription(desc string) uint64 {
 }
 
 func (l *Log) publish(ctx context.Context, ev events.Event, b []byte, opts ...jetstream.PublishOpt) (uint64, error) {
-	ack, err := l.js.Publish(ctx, ev.Subject(), b, opts...)
+	ack, err := l.js.Publish(ctx, l.layout.Subject(ev), b, opts...)
 	if err != nil {
 		if refused(err) {
 			return 0, fmt.Errorf("append %s %s: %w: %w", ev.Type, ev.ID, events.ErrRefused, err)

@@ -157,7 +157,7 @@ func (l *Log) dropConsumer(ctx context.Context, cons jetstream.Consumer) {
 
 // decode turns a stream message into an event with Seq and Raw set, in
 // ev (overwritten whole).
-func decode(msg jetstream.Msg, ev *events.Event) error {
+func (l *Log) decode(msg jetstream.Msg, ev *events.Event) error {
 	meta, err := msg.Metadata()
 	if err != nil {
 		*ev = events.Event{}
@@ -166,7 +166,7 @@ func decode(msg jetstream.Msg, ev *events.Event) error {
 	seq := meta.Sequence.Stream
 	// The message's bytes are its own (nats.go copies every payload it
 	// reads) and stay the event's Raw: the event may share them.
-	if err := events.DecodeStoredInto(ev, msg.Data()); err != nil {
+	if err := l.layout.DecodeStoredInto(ev, msg.Data()); err != nil {
 		return &events.StoredError{Seq: seq, Err: err}
 	}
 	ev.Seq = seq

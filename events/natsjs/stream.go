@@ -18,23 +18,22 @@ const schemaKey = "clumsies_schema"
 // the name is a valid stream name.
 func StreamName(workspaceID string) string { return "CLUMSIES_" + workspaceID }
 
-// streamConfig is the configuration Open creates a workspace's stream with.
-func streamConfig(workspaceID string, opts Options) jetstream.StreamConfig {
-	return jetstream.StreamConfig{
-		Name:        StreamName(workspaceID),
-		Description: "clumsies event ledger of workspace " + workspaceID,
-		Subjects:    []string{events.StreamSubjects(workspaceID)},
-		Storage:     jetstream.FileStorage,
-		Retention:   jetstream.LimitsPolicy,
-		Discard:     jetstream.DiscardOld,
-		MaxMsgs:     -1,
-		MaxBytes:    -1,
-		MaxAge:      0,
-		Duplicates:  opts.dedupeWindow(),
-		DenyDelete:  true,
-		DenyPurge:   true,
-		Metadata:    map[string]string{schemaKey: strconv.Itoa(events.SchemaVersion)},
+// StreamConfig is the configuration OpenLayout creates the stream of
+// layout l with: the layout's, an append-only stream of files kept
+// forever, marked with the schema version. A server that makes the stream
+// itself (the hub, replicated) creates or updates it with this
+// configuration before it opens the log.
+func StreamConfig(l Layout, opts Options) jetstream.StreamConfig {
+	c := l.Stream()
+	c.Storage, c.Retention, c.Discard = jetstream.FileStorage, jetstream.LimitsPolicy, jetstream.DiscardOld
+	c.MaxMsgs, c.MaxBytes, c.MaxAge = -1, -1, 0
+	c.Duplicates = opts.dedupeWindow()
+	c.DenyDelete, c.DenyPurge = true, true
+	if c.Metadata == nil {
+		c.Metadata = map[string]string{}
 	}
+	c.Metadata[schemaKey] = strconv.Itoa(events.SchemaVersion)
+	return c
 }
 
 // checkCompatible returns an error wrapping events.ErrIncompatible if an

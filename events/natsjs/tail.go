@@ -1,13 +1,9 @@
 package natsjs
 
-import (
-	"sync"
-
-	"github.com/clumsies/clumsies/events"
-)
+import "sync"
 
 // tail remembers the newest event a Log appended on a condition: its
-// aggregate and its sequence.
+// aggregate's subjects and its sequence.
 //
 // It spares the server a read. The aggregate's check
 // (Nats-Expected-Last-Subject-Sequence) makes the server load the
@@ -25,6 +21,13 @@ import (
 // aggregate's check decides as before: an event of another aggregate in
 // between is no conflict.
 //
+// Not in a replicated stream: its leader checks an aggregate's
+// expectation against what it has stored, and keeps a second one on the
+// same subjects out while the first is proposed but not stored, but an
+// append checked on the stream's last sequence is no such one: two
+// writers, one taking each way, could both be stored on the same
+// expectation (seen with two hubs of a cluster accepting one review).
+//
 // The stream's check is tried only while that event is also the newest
 // this Log has seen acknowledged for any append: in the owner, which
 // appends every event of the workspace, agents' events land between two
@@ -32,24 +35,26 @@ import (
 // check would cost a tool call two round trips.
 type tail struct {
 	mu     sync.Mutex
-	agg    events.Aggregate
+	filter string // the aggregate's subjects
 	seq    uint64 // 0: none yet
 	newest uint64 // the newest sequence acknowledged to this Log
 }
 
-// is tells whether exp names the remembered event and nothing this Log
-// appended came after it.
-func (t *tail) is(exp events.Expectation) bool {
+// is tells whether an expectation that the aggregate of subjects filter
+// is at last names the remembered event, and nothing this Log appended
+// came after it.
+func (t *tail) is(filter string, last uint64) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.seq != 0 && t.seq == exp.LastSeq && t.agg == exp.Aggregate && t.newest == t.seq
+	return t.seq != 0 && t.seq == last && t.filter == filter && t.newest == t.seq
 }
 
-// set remembers the event at seq, appended for agg.
-func (t *tail) set(agg events.Aggregate, seq uint64) {
+// set remembers the event at seq, appended for the aggregate of subjects
+// filter.
+func (t *tail) set(filter string, seq uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.agg, t.seq = agg, seq
+	t.filter, t.seq = filter, seq
 }
 
 // acked takes note of an append acknowledged at seq.

@@ -10,24 +10,24 @@ import (
 // while nothing acknowledged to the Log came after it.
 func TestTail_OnlyWhileNewest(t *testing.T) {
 	var tl tail
-	exp := events.Expectation{Aggregate: events.AggregateDrafts, LastSeq: 5}
-	if tl.is(exp) {
+	drafts, cat := events.AggregateDrafts.Subjects("ws-a"), events.AggregateCatalog.Subjects("ws-a")
+	if tl.is(drafts, 5) {
 		t.Fatal("an empty tail names an event")
 	}
 	tl.acked(5)
-	tl.set(events.AggregateDrafts, 5)
-	if !tl.is(exp) {
+	tl.set(drafts, 5)
+	if !tl.is(drafts, 5) {
 		t.Fatal("the event just appended is not the tail")
 	}
-	if tl.is(events.Expectation{Aggregate: events.AggregateCatalog, LastSeq: 5}) || tl.is(events.Expectation{Aggregate: events.AggregateDrafts, LastSeq: 4}) {
+	if tl.is(cat, 5) || tl.is(drafts, 4) {
 		t.Fatal("the tail names another aggregate's or another sequence's event")
 	}
 	tl.acked(3) // a retry's original sequence moves nothing
-	if !tl.is(exp) {
+	if !tl.is(drafts, 5) {
 		t.Fatal("an older acknowledgement hid the tail")
 	}
 	tl.acked(6)
-	if tl.is(exp) {
+	if tl.is(drafts, 5) {
 		t.Fatal("the tail is tried after another append came after it")
 	}
 }

@@ -49,6 +49,7 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"type":        "Event type: what happened. Tool calls are attest.*; see the payload schema <type>.json.",
 		"time":        "When the event was created: RFC 3339, UTC, always with milliseconds (2006-01-02T15:04:05.000Z).",
 		"workspaceId": "Workspace the event belongs to: ws- and 1 to 63 lowercase letters, digits and dashes. Also the second token of the subject.",
+		"team":        "Team of an event of the hub's ledger; never set in a workspace's ledger (not part of this schema).",
 		"sessionId":   "Host session id the agent bound with memsetup, or that a host hook reported (attest.session_start, attest.user_prompt, attest.stop_blocked, attest.tool_gated, attest.file_edit); empty for events outside a session (publishing, review, calls before memsetup).",
 		"tool":        "MCP tool called (memsetup, memdisc, memload, memref, agentreport, agentrejected, artifact), or prompts/get for a workflow got as an MCP prompt (recorded as attest.load); absent for non-tool events.",
 		"outcome":     "ok if the call succeeded, error if it failed. Non-tool events are always ok.",

@@ -32,6 +32,9 @@ func envelope() (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	p := s.Properties
+	// Team is the hub ledger's, whose events this schema does not
+	// describe.
+	delete(p, "team")
 	for _, name := range []string{"seq", "v", "id", "type", "time", "workspaceId", "outcome", "errorCode", "durationUs", "openWaitUs", "data"} {
 		if p[name] == nil {
 			return nil, fmt.Errorf("build envelope schema: no property %s in events.Event", name)

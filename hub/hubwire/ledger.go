@@ -19,8 +19,11 @@ const LedgerPrefix = "hubledger"
 // teamWide stands for the workspace of a team-wide event.
 const teamWide = "-"
 
-// LedgerEvent is one event of the hub's ledger. Its types and their
-// payloads are the rows of the events table of ledger events.LedgerHub
+// LedgerEvent is one event of the hub's ledger as a node reads it. The
+// hub reads and writes its ledger as an events.Log of events.Event with
+// their Team, stored with these fields (and the envelope's version and
+// outcome, which events of older hubs lack). Its types and their payloads
+// are the rows of the events table of ledger events.LedgerHub
 // (events.HubTypes).
 type LedgerEvent struct {
 	// ID is a ULID, or an id derived from what the event decides (so that
@@ -41,3 +44,8 @@ func LedgerSubject(team, ws, typ string) string {
 	}
 	return LedgerPrefix + "." + team + "." + ws + "." + typ
 }
+
+// LedgerTeamSubjects covers every event of team in the hub's ledger: its
+// catalog changes and the outcomes of its reviews, the aggregate a
+// decision about the team is appended on the condition of.
+func LedgerTeamSubjects(team string) string { return LedgerPrefix + "." + team + ".>" }
