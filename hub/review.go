@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hub/hubwire"
