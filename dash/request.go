@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -27,6 +28,9 @@ const (
 type Request struct {
 	Page string `json:"page"`
 	ID   string `json:"id,omitempty"` // the rule or session of PageRule and PageSession
+	// Range limits the figures counted per day to its days (the zero
+	// Range is all time): see ranged.go for what a range holds.
+	Range dayrange.Range `json:"range,omitzero"`
 }
 
 // Reply is a page as the HTTP front writes it: a status and a JSON body.
@@ -43,6 +47,8 @@ type Source interface {
 	UsageOf(id string) projections.RuleUsage
 	Tools() []projections.ToolMetrics
 	Sessions() []projections.Session
+	Evidence() []projections.SessionEvidence
+	Compliance() []projections.Compliance
 	Session(id string) (projections.Session, error)
 	SessionCompliance(id string) (projections.Compliance, error)
 	SessionEvidence(id string) (projections.SessionEvidence, error)
@@ -81,13 +87,13 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 	var err error
 	switch req.Page {
 	case PageOverview:
-		v = overview(src, led)
+		v = overview(src, led, req.Range)
 	case PageRules:
-		v = rules(src)
+		v = rules(src, req.Range)
 	case PageRule:
-		v, err = rule(ctx, src, evs, req.ID)
+		v, err = rule(ctx, src, evs, req.ID, req.Range)
 	case PageSessions:
-		v = sessions(src)
+		v = sessions(src, req.Range)
 	case PageSession:
 		v, err = session(ctx, src, evs, req.ID)
 	case PageDrafts:

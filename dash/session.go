@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -16,6 +17,8 @@ import (
 // Sessions is the API's list of sessions: GET /api/sessions, newest
 // first, at most MaxSessions.
 type Sessions struct {
+	// Range holds the sessions first seen in it; Total counts them.
+	Range dayrange.Range `json:"range"`
 	Total int            `json:"total"`
 	Items []SessionBrief `json:"items"`
 }
@@ -73,9 +76,17 @@ type Session struct {
 	Older    bool            `json:"older"`
 }
 
-func sessions(src Source) Sessions {
-	all := src.Sessions()
-	return Sessions{Total: len(all), Items: recentAll(all, MaxSessions)}
+func sessions(src Source, rg dayrange.Range) Sessions {
+	all := SessionsIn(src.Sessions(), rg)
+	out := Sessions{Range: rg, Total: len(all), Items: recentAll(all, MaxSessions)}
+	hosts := map[string]string{}
+	for _, c := range src.Compliance() {
+		hosts[c.ID] = c.Host
+	}
+	for i := range out.Items {
+		out.Items[i].Host = hosts[out.Items[i].ID]
+	}
+	return out
 }
 
 // recentAll returns the n sessions with the latest last event, newest
@@ -86,7 +97,7 @@ func recentAll(all []projections.Session, n int) []SessionBrief {
 	})
 	out := make([]SessionBrief, 0, min(n, len(all)))
 	for _, s := range all[:min(n, len(all))] {
-		out = append(out, SessionBrief{s})
+		out = append(out, SessionBrief{Session: s})
 	}
 	return out
 }

@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/dayrange"
 )
 
 // Backend answers the API's pages: a node.Handle, in the owner or through
@@ -72,7 +74,12 @@ type apiHandler struct {
 
 func (a apiHandler) page(page string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		req := dash.Request{Page: page, ID: r.PathValue("id")}
+		rg, err := dayrange.FromQuery(r.URL.Query(), time.Now())
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		req := dash.Request{Page: page, ID: r.PathValue("id"), Range: rg}
 		if strings.Contains(r.URL.Path, "/api/") && (page == dash.PageRule || page == dash.PageSession) && req.ID == "" {
 			writeError(w, http.StatusNotFound, "missing id: GET /api/"+page+"s/{id}")
 			return

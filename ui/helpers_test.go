@@ -64,12 +64,18 @@ func (b *backend) Get(ctx context.Context, seq uint64) (events.Event, error) {
 // until the read models have it.
 func (b *backend) append(tb testing.TB, t events.Type, p any, at time.Time) {
 	tb.Helper()
+	b.appendAs(tb, "s-ui-test", t, p, at)
+}
+
+// appendAs is append in session.
+func (b *backend) appendAs(tb testing.TB, session string, t events.Type, p any, at time.Time) {
+	tb.Helper()
 	ev, err := events.New(workspaceID, t, p)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	ev.Time = events.FormatTime(at)
-	ev.SessionID = "s-ui-test"
+	ev.SessionID = session
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	seq, err := b.log.Append(ctx, ev)

@@ -6,23 +6,32 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"time"
 
+	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 )
 
 // StatsCommand prints usage and tool metrics.
 type StatsCommand struct {
-	m    *Main
-	ws   wsFlags
-	json bool
+	m     *Main
+	ws    wsFlags
+	json  bool
+	since string
+	until string
+	days  int
 }
 
 // statsJSON is the stable shape of `clumsies stats --json`. Fields may be
 // added; none may change.
 type statsJSON struct {
 	WorkspaceID string `json:"workspaceId"`
-	Events      uint64 `json:"events"`
+	// Range is the range of days counted (--since, --until, --days):
+	// absent for all time. See dash/ranged.go for what it holds.
+	Range  *dayrange.Range `json:"range,omitempty"`
+	Events uint64          `json:"events"`
 	// Sessions counts the sessions set up (a successful memsetup bound
 	// them); SessionsHooksOnly those a host hook saw that never set up
 	// (events.SessionKind).
@@ -74,16 +83,22 @@ type sessionJSON struct {
 
 // Run implements command.
 func (c *StatsCommand) Run(ctx context.Context, args []string) error {
-	h, err := c.m.attachData(ctx, c.m.newFlags("stats", "stats [--workspace DIR] [--json]"), args, &c.ws, &c.json, "print JSON")
+	fs := c.m.newFlags("stats", "stats [--workspace DIR] [--days N | --since YYYY-MM-DD --until YYYY-MM-DD] [--json]")
+	rangeFlags(fs, &c.since, &c.until, &c.days)
+	h, err := c.m.attachData(ctx, fs, args, &c.ws, &c.json, "print JSON")
 	if err != nil {
 		return err
 	}
 	defer h.Close()
+	rg, err := dayrange.Of(c.since, c.until, c.days, time.Now())
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
 	s, err := h.Stats(ctx)
 	if err != nil {
 		return err
 	}
-	st := statsOf(h.Workspace().ID(), s)
+	st := statsOf(h.Workspace().ID(), s, rg)
 	if c.json {
 		enc := json.NewEncoder(c.m.Stdout)
 		enc.SetIndent("", "  ")
@@ -93,16 +108,33 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 }
 
 func collectStats(wsID string, s *projections.Store) statsJSON {
-	return statsOf(wsID, node.StatsOf(s))
+	return statsOf(wsID, node.StatsOf(s), dayrange.Range{})
 }
 
-func statsOf(wsID string, s node.Stats) statsJSON {
+// statsOf gives the stats of s in rg: with a range, the events, the
+// rules' refs, the sessions (those first seen in it) with their
+// compliance and evidence count in it; the constraints' refs and the
+// tools are over all time (the read models do not keep them per day).
+func statsOf(wsID string, s node.Stats, rg dayrange.Range) statsJSON {
 	sum := s.Summary
+	sessions := dash.SessionsIn(s.Sessions, rg)
+	evidence := dash.EvidenceOf(s.Evidence, sessions)
 	st := statsJSON{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Drafts: sum.Drafts, Objects: sum.Objects,
-		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Evidence: evidenceOf(s.Evidence)}
-	st.Compliance = complianceOf(s.Compliance, st.Evidence)
+		Rules: []ruleJSON{}, Tools: []toolJSON{}, SessionList: []sessionJSON{}, Evidence: evidenceOf(evidence)}
+	compliance := s.Compliance
+	if !rg.All() {
+		st.Range = &rg
+		st.Events = dash.SumDays(s.Days, rg).Events
+		st.Sessions, st.SessionsHooksOnly = dash.Kinds(sessions)
+		compliance = complianceIn(compliance, sessions)
+	}
+	st.Compliance = complianceOf(compliance, st.Evidence)
 	for _, u := range s.Usage {
-		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Source: u.Source, Refs: u.Refs, Constraints: []constraintJSON{}}
+		refs := u.Refs
+		if !rg.All() {
+			refs = dash.SumDays(s.RuleDays[u.ID], rg).Refs
+		}
+		r := ruleJSON{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Source: u.Source, Refs: refs, Constraints: []constraintJSON{}}
 		for _, c := range u.Constraints {
 			r.Constraints = append(r.Constraints, constraintJSON{ID: c.ID, Refs: c.Refs})
 		}
@@ -111,13 +143,16 @@ func statsOf(wsID string, s node.Stats) statsJSON {
 	for _, t := range s.Tools {
 		st.Tools = append(st.Tools, toolJSON{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
 	}
-	for _, se := range s.Sessions {
+	for _, se := range sessions {
 		st.SessionList = append(st.SessionList, sessionJSON{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
 	}
 	return st
 }
 
 func printStats(w io.Writer, st statsJSON) error {
+	if st.Range != nil {
+		fmt.Fprintf(w, "%s (UTC days)\n", st.Range)
+	}
 	fmt.Fprintf(w, "Workspace %s: %d events, %d sessions set up (%d more seen by hooks only), %d published objects, %d drafts\n\n",
 		st.WorkspaceID, st.Events, st.Sessions, st.SessionsHooksOnly, st.Objects, st.Drafts)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
