@@ -22,6 +22,7 @@ const (
 	PageSession  = "session"
 	PageDrafts   = "drafts"
 	PageMetrics  = "metrics"
+	PageSearch   = "search"
 )
 
 // Request asks for one page of the API.
@@ -31,6 +32,8 @@ type Request struct {
 	// Range limits the figures counted per day to its days (the zero
 	// Range is all time): see ranged.go for what a range holds.
 	Range dayrange.Range `json:"range,omitzero"`
+	// Q is the query of PageSearch.
+	Q string `json:"q,omitempty"`
 }
 
 // Reply is a page as the HTTP front writes it: a status and a JSON body.
@@ -93,7 +96,9 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 	case PageRule:
 		v, err = rule(ctx, src, evs, req.ID, req.Range)
 	case PageSessions:
-		v = sessions(src, req.Range)
+		v = sessions(src, req.Range, MaxSessions)
+	case PageSearch:
+		v = search(src, req.Q, req.Range)
 	case PageSession:
 		v, err = session(ctx, src, evs, req.ID)
 	case PageDrafts:
@@ -101,7 +106,7 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 	case PageMetrics:
 		v = metricsOf(src, led)
 	default:
-		return notFound(fmt.Sprintf("no page %q: the API has overview, rules, rules/{id}, sessions, sessions/{id} and drafts", req.Page))
+		return notFound(fmt.Sprintf("no page %q: the API has overview, rules, rules/{id}, sessions, sessions/{id}, drafts and search", req.Page))
 	}
 	if errors.Is(err, projections.ErrNotFound) {
 		return notFound(missing(req))

@@ -76,9 +76,14 @@ type Session struct {
 	Older    bool            `json:"older"`
 }
 
-func sessions(src Source, rg dayrange.Range) Sessions {
+// sessions lists the sessions first seen in rg, newest first, at most n
+// (0: all of them), each with its host.
+func sessions(src Source, rg dayrange.Range, n int) Sessions {
 	all := SessionsIn(src.Sessions(), rg)
-	out := Sessions{Range: rg, Total: len(all), Items: recentAll(all, MaxSessions)}
+	if n == 0 {
+		n = len(all)
+	}
+	out := Sessions{Range: rg, Total: len(all), Items: recentAll(all, n)}
 	hosts := map[string]string{}
 	for _, c := range src.Compliance() {
 		hosts[c.ID] = c.Host
