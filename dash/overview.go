@@ -66,8 +66,10 @@ type RuleRefs struct {
 // SessionBrief is a session in a list.
 type SessionBrief struct {
 	projections.Session
-	// Host is the agent host its hooks named (the sessions list only).
-	Host string `json:"host,omitempty"`
+	// Host and Model are the agent host and the model its hooks named
+	// (the sessions list and search only).
+	Host  string `json:"host,omitempty"`
+	Model string `json:"model,omitempty"`
 }
 
 func overview(src Source, led Ledger, rg dayrange.Range) Overview {

@@ -11,7 +11,7 @@ import (
 // Search is the API's search across rules and sessions: GET
 // /api/search?q=. A rule matches when every word of the query is in its
 // path, name, group, id or description; a session when every word is in
-// its id or its host. Rules carry their refs in the range; sessions are
+// its id, its host or its model. Rules carry their refs in the range; sessions are
 // those first seen in it, newest first. At most MaxFound of each.
 type Search struct {
 	Q        string                    `json:"q"`
@@ -54,7 +54,7 @@ func search(src Source, q string, rg dayrange.Range) Search {
 		out.Rules = append(out.Rules, r)
 	}
 	for _, s := range sessions(src, rg, 0).Items {
-		if !has(s.ID + " " + s.Host) {
+		if !has(s.ID + " " + s.Host + " " + s.Model) {
 			continue
 		}
 		if len(out.Sessions) == MaxFound {

@@ -84,12 +84,13 @@ func sessions(src Source, rg dayrange.Range, n int) Sessions {
 		n = len(all)
 	}
 	out := Sessions{Range: rg, Total: len(all), Items: recentAll(all, n)}
-	hosts := map[string]string{}
+	hosts := map[string]projections.Compliance{}
 	for _, c := range src.Compliance() {
-		hosts[c.ID] = c.Host
+		hosts[c.ID] = c
 	}
 	for i := range out.Items {
-		out.Items[i].Host = hosts[out.Items[i].ID]
+		c := hosts[out.Items[i].ID]
+		out.Items[i].Host, out.Items[i].Model = c.Host, c.Model
 	}
 	return out
 }

@@ -33,6 +33,9 @@ type Query struct {
 	// one rule.
 	Workspace string
 	Rule      string
+	// Member, if set, limits the counts and the evidence to that
+	// member's nodes (statsmember.go).
+	Member string
 }
 
 // topRules is how many rules TopRules lists.
@@ -130,7 +133,7 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 			if ok && c.Rule != "" {
 				c.Rule = aliases.of(c.Team, c.Workspace, c.Rule)
 			}
-			if !ok || !q.allows(c) {
+			if !ok || !q.allows(c) || !q.ofMember(c.Member) {
 				continue
 			}
 			n := getUint(it.Value())

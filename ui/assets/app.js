@@ -243,15 +243,6 @@ pages.rule = {
   },
 };
 
-pages.sessions = {
-  title: "Sessions",
-  async load() { return api("sessions"); },
-  render(d) {
-    return [h("h1", {}, "Sessions"), h("p", {class: "muted"}, `${num(d.total)} sessions; the ${num(d.items.length)} newest:`),
-      panel(null, sessionTable(d.items))];
-  },
-};
-
 function detail(e) {
   const d = e.data || {};
   if (e.outcome === "error") return [h("span", {class: "tag bad"}, e.errorCode || "error"), " ", d.message || ""];
