@@ -43,28 +43,30 @@ func SessionsIn(all []projections.Session, r dayrange.Range) []projections.Sessi
 
 // Kinds counts the sessions set up and those seen by hooks only.
 func Kinds(ss []projections.Session) (setUp, hooksOnly int) {
+	var c events.KindCounts
 	for _, s := range ss {
-		switch s.Kind() {
-		case events.SessionSetUp:
-			setUp++
-		case events.SessionHooksOnly:
-			hooksOnly++
-		}
+		c.Add(s.Kind())
 	}
-	return setUp, hooksOnly
+	return c.SetUp, c.HooksOnly
 }
 
-// EvidenceOf keeps of ev the sessions in ss.
-func EvidenceOf(ev []projections.SessionEvidence, ss []projections.Session) []projections.SessionEvidence {
+// OfSessions keeps of all the rows of the sessions in ss, id naming a
+// row's session.
+func OfSessions[T any](all []T, ss []projections.Session, id func(T) string) []T {
 	in := make(map[string]bool, len(ss))
 	for _, s := range ss {
 		in[s.ID] = true
 	}
-	out := make([]projections.SessionEvidence, 0, len(ev))
-	for _, e := range ev {
-		if in[e.ID] {
-			out = append(out, e)
+	out := make([]T, 0, len(all))
+	for _, r := range all {
+		if in[id(r)] {
+			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// EvidenceOf keeps of ev the sessions in ss.
+func EvidenceOf(ev []projections.SessionEvidence, ss []projections.Session) []projections.SessionEvidence {
+	return OfSessions(ev, ss, func(e projections.SessionEvidence) string { return e.ID })
 }

@@ -1,9 +1,7 @@
 package ui_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 
@@ -41,15 +39,7 @@ func TestBrowser_RuleEffectiveness(t *testing.T) {
 	base := b.serve(t)
 
 	var rules dash.Rules
-	resp, err := http.Get(base + "/api/rules?days=7")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = json.NewDecoder(resp.Body).Decode(&rules)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	getJSON(t, base+"/api/rules?days=7", &rules)
 	var u dash.RuleRow
 	for _, r := range rules.Items {
 		if r.ID == used {

@@ -1,9 +1,7 @@
 package ui_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 
@@ -27,15 +25,7 @@ func TestBrowser_SessionsByHost(t *testing.T) {
 	base := b.serve(t)
 
 	var ss dash.Sessions
-	resp, err := http.Get(base + "/api/sessions")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = json.NewDecoder(resp.Body).Decode(&ss)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	getJSON(t, base+"/api/sessions", &ss)
 	got := map[string]string{}
 	for _, s := range ss.Items {
 		got[s.ID] = s.Host + "/" + s.Model

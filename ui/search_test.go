@@ -2,7 +2,6 @@ package ui_test
 
 import (
 	"encoding/json"
-	"net/http"
 	"testing"
 	"time"
 
@@ -16,10 +15,11 @@ import (
 // (the session by its host), as /api/search does; the CSV and JSON
 // exports of its rules table hold those rows, with plain numbers.
 func TestBrowser_SearchAndExport(t *testing.T) {
+	const api = "p-00000000000000000000000000000031"
 	b := newBackend(t)
-	const api, db = "p-00000000000000000000000000000031", "p-00000000000000000000000000000032"
-	b.publish(t, api, "rules/api-style.md", "# API style\n\n## Steps\n\n1. Name things.\n")
-	b.publish(t, db, "rules/db.md", "# DB\n\n## Steps\n\n1. Index.\n")
+	for id, path := range map[string]string{api: "rules/api-style.md", "p-00000000000000000000000000000032": "rules/db.md"} {
+		b.publish(t, id, path, "# "+path+"\n\n## Steps\n\n1. Do it.\n")
+	}
 	now := time.Now().UTC()
 	b.appendAs(t, "s-one", events.TypeSessionStart, events.SessionStartData{Host: "api-host"}, now)
 	b.appendAs(t, "s-one", events.TypeSetup, events.SetupData{}, now)
@@ -30,15 +30,7 @@ func TestBrowser_SearchAndExport(t *testing.T) {
 	base := b.serve(t)
 
 	var found dash.Search
-	resp, err := http.Get(base + "/api/search?q=api&days=7")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = json.NewDecoder(resp.Body).Decode(&found)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	getJSON(t, base+"/api/search?q=api&days=7", &found)
 	if len(found.Rules) != 1 || found.Rules[0].ID != api || found.Rules[0].Refs != 1200 || len(found.Sessions) != 1 || found.Sessions[0].ID != "s-one" {
 		t.Fatalf("/api/search?q=api: %+v; want the rule %s with 1200 refs and session s-one", found, api)
 	}

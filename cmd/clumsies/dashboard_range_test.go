@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/testbin"
 )
 
@@ -88,19 +86,7 @@ func TestDashboard_RangeAgrees(t *testing.T) {
 		{"25 to 10 days ago", []string{"--since", day(25), "--until", day(10)}, "since=" + day(25) + "&until=" + day(10), 1, 0, 1, []string{"h-mid"}},
 		{"all time", nil, "", 3, 1, 4, []string{"h-hooks", "h-new", "h-mid", "h-old"}},
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	b, err := browser.Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tab, closeTab, err := b.Tab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeTab()
-	p := &page{tb: t, ctx: tab, b: b, base: base}
+	p := browse(t, base)
 	p.open("/?token="+tok, "overview")
 
 	for _, c := range cases {

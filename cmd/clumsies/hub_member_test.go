@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/internal/browser"
 )
 
 // TestHub_MemberPage has two members of team red at a hub, ann (40 days of
@@ -53,17 +52,7 @@ func TestHub_MemberPage(t *testing.T) {
 		t.Errorf("hub stats --member ann: %+v; the API: %+v", cli.Totals, st.Totals)
 	}
 
-	br, err := browser.Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	tab, closeTab, err := br.Tab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeTab()
-	pg := &page{tb: t, ctx: tab, b: br, base: hp.api}
+	pg := browse(t, hp.api)
 	pg.open("/?token="+admin+"&days=60", "team")
 	// The link, followed as a click would.
 	pg.open(pg.text(`document.querySelector('[data-member-link="ann"]').getAttribute("href")`), "team")

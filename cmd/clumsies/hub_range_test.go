@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/internal/browser"
 )
 
 // TestHubStats_RangeAgrees joins the workspace of 40 days of history to a
@@ -40,19 +39,7 @@ func TestHubStats_RangeAgrees(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	br, err := browser.Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	tab, closeTab, err := br.Tab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeTab()
-	pg := &page{tb: t, ctx: tab, b: br, base: hp.api}
+	pg := browse(t, hp.api)
 	pg.open("/?token="+admin, "team")
 
 	for _, c := range []struct {
@@ -85,7 +72,7 @@ func TestHubStats_RangeAgrees(t *testing.T) {
 		if tt.Refs == 0 {
 			t.Errorf("%s: no refs in the range; the test needs some", c.name)
 		}
-		api, err := hp.client(admin).Stats(ctx, c.query)
+		api, err := hp.client(admin).Stats(context.Background(), c.query)
 		if err != nil {
 			t.Fatal(err)
 		}

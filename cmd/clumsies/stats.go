@@ -126,7 +126,7 @@ func statsOf(wsID string, s node.Stats, rg dayrange.Range) statsJSON {
 		st.Range = &rg
 		st.Events = dash.SumDays(s.Days, rg).Events
 		st.Sessions, st.SessionsHooksOnly = dash.Kinds(sessions)
-		compliance = complianceIn(compliance, sessions)
+		compliance = dash.OfSessions(compliance, sessions, func(c projections.Compliance) string { return c.ID })
 	}
 	st.Compliance = complianceOf(compliance, st.Evidence)
 	for _, u := range s.Usage {
