@@ -318,8 +318,9 @@ pages.live = {
   async load() { return api("overview"); },
   render(d) {
     const st = this.state;
+    st.filter = param("type", "");
     this.tbody = h("tbody", {});
-    const sel = h("select", {"aria-label": "type", onchange: (e) => { st.filter = e.target.value; this.redrawRows(); }},
+    const sel = h("select", {"aria-label": "type", onchange: (e) => { st.filter = e.target.value; setParams({type: st.filter}); this.redrawRows(); }},
       h("option", {value: ""}, "every type"), TYPES.map((t) => h("option", {value: t, selected: st.filter === t}, t)));
     this.redrawRows();
     return [h("h1", {}, "Live"), h("p", {class: "muted"}, `The ledger as it happens; ${num(d.lastSeq)} events so far.`),
