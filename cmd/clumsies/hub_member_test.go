@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,9 @@ import (
 // member ann count hers only (`hub stats --member`, the API), and her
 // page, reached in Chromium from the team page's member table with the
 // range of its address, shows those figures and the rule she applies.
+// The header's search for "ann" on the team page keeps her row of the
+// members table (the address holds it; the table's CSV too), and going
+// back in the browser's history returns to the team page.
 func TestHub_MemberPage(t *testing.T) {
 	hp := newHub(t)
 	ann, ruleID := historyWorkspace(t, rangeHistory)
@@ -72,5 +76,22 @@ func TestHub_MemberPage(t *testing.T) {
 	}
 	if n := pg.number(`document.querySelectorAll("[data-table=member-rules] tbody tr").length`); n != 1 {
 		t.Errorf("member page: %d rules applied, want ann's 1 (not bob's)", n)
+	}
+
+	// The hub's search, from the team page.
+	pg.open("/?days=60", "team")
+	pg.text(`(document.querySelector("form[role=search] input").value = "ann", document.querySelector("form[role=search]").requestSubmit(), "")`)
+	pg.wait(`location.search === "?days=60&q=ann" && document.querySelector('tr[data-member="bob"]') && document.querySelector('tr[data-member="bob"]').hidden`)
+	if pg.text(`String(document.querySelector('tr[data-member="ann"]').hidden)`) != "false" {
+		t.Errorf("hub search for ann: her row of the members table is hidden")
+	}
+	csv := pg.text(`exportText(document.querySelector('tr[data-member="ann"]').closest("table"), "csv")`)
+	if lines := strings.Split(strings.TrimSpace(csv), "\r\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "ann,red,") {
+		t.Errorf("hub search for ann: the members table exports %q, want the header and ann's row", csv)
+	}
+	pg.text(`(history.back(), "")`)
+	pg.wait(`location.search === "?days=60" && document.querySelector('[data-figure="refs"]') && !document.querySelector('tr[data-member="bob"]').hidden`)
+	if errs := pg.b.Errors(); len(errs) > 0 {
+		t.Errorf("hub page: console errors %q", errs)
 	}
 }

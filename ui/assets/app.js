@@ -433,7 +433,7 @@ document.addEventListener("click", (e) => {
   window.scrollTo(0, 0);
   show(false);
 });
-window.addEventListener("popstate", () => show(false));
+window.addEventListener("popstate", () => (document.body.dataset.app === "hub" ? showHub() : show(false)));
 
 // ---- the hub: a team's dashboard from the hub's API ----
 

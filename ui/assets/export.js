@@ -1,12 +1,12 @@
-// Every table of the dashboards can be saved as CSV or JSON: the rows as
-// the table shows them (the filters and range of the page), numbers
+// Every table of the dashboards can be saved as CSV or JSON: the rows the
+// table shows (the filters, search and range of the page), numbers
 // without their thousands separators. Loaded after app.js.
 "use strict";
 
 // tableData reads a table into its column labels and rows of values.
 function tableData(table) {
   const head = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
-  const rows = [...table.querySelectorAll("tbody tr")].filter((tr) => !tr.querySelector("td[colspan]")).map((tr) =>
+  const rows = [...table.querySelectorAll("tbody tr")].filter((tr) => !tr.hidden && !tr.querySelector("td[colspan]")).map((tr) =>
     [...tr.children].map((td) => {
       const text = td.textContent.trim();
       if (!td.classList.contains("num")) return text;
