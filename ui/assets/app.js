@@ -367,6 +367,7 @@ function route() {
 }
 
 async function show(refresh) {
+  await ready; // the scripts after this one add their pages first
   if (refresh && document.activeElement && document.activeElement.matches("input, select")) {
     refreshSoon(); // do not pull the page from under someone typing
     return;
@@ -538,6 +539,7 @@ function reviewQueue(reviews) {
 }
 
 async function showHub() {
+  await ready;
   const app = document.getElementById("app");
   const status = document.getElementById("status");
   hub.redraw = showHub;
@@ -559,33 +561,30 @@ async function showHub() {
 
 window.addEventListener("rangechange", () => (document.body.dataset.app === "hub" ? showHub() : show(false)));
 
-// The scripts loaded after this one add their pages first.
-document.addEventListener("DOMContentLoaded", () => {
-  if (document.body.dataset.app === "hub") {
-    document.querySelectorAll("nav a").forEach((a) => a.classList.add("on"));
-    showHub();
-    // The hub says when the team's figures or reviews may have changed
-    // (/api/team/events); the page then asks again, unless someone is
-    // choosing a period. Links going up or down are no events: a poll every
-    // two minutes keeps the nodes' state fresh.
-    let soon = null;
-    const again = () => {
-      if (soon) return;
-      soon = setTimeout(() => {
-        soon = null;
-        if (!document.activeElement || !document.activeElement.matches("select, input")) showHub();
-      }, 300);
-    };
-    const followHub = () => {
-      const es = new EventSource("/api/team/events");
-      es.addEventListener("changed", again);
-      window.addEventListener("pagehide", () => es.close(), {once: true});
-    };
-    followHub();
-    window.addEventListener("pageshow", (e) => { if (e.persisted) { showHub(); followHub(); } });
-    setInterval(again, 120000);
-  } else {
-    show(false);
-    follow();
-  }
-});
+if (document.body.dataset.app === "hub") {
+  document.querySelectorAll("nav a").forEach((a) => a.classList.add("on"));
+  showHub();
+  // The hub says when the team's figures or reviews may have changed
+  // (/api/team/events); the page then asks again, unless someone is
+  // choosing a period. Links going up or down are no events: a poll every
+  // two minutes keeps the nodes' state fresh.
+  let soon = null;
+  const again = () => {
+    if (soon) return;
+    soon = setTimeout(() => {
+      soon = null;
+      if (!document.activeElement || !document.activeElement.matches("select, input")) showHub();
+    }, 300);
+  };
+  const followHub = () => {
+    const es = new EventSource("/api/team/events");
+    es.addEventListener("changed", again);
+    window.addEventListener("pagehide", () => es.close(), {once: true});
+  };
+  followHub();
+  window.addEventListener("pageshow", (e) => { if (e.persisted) { showHub(); followHub(); } });
+  setInterval(again, 120000);
+} else {
+  show(false);
+  follow();
+}

@@ -13,6 +13,11 @@ const RANGED = /^(overview|rules|sessions|stats|search)(\/|\?|$)/;
 
 const isHub = () => document.body.dataset.app === "hub";
 
+// ready settles once every script of the page has run (this one is
+// deferred, so it runs before DOMContentLoaded): the pages that later
+// scripts define exist by then.
+const ready = new Promise((done) => document.addEventListener("DOMContentLoaded", done, {once: true}));
+
 // rangeParams returns the range of the address.
 function rangeParams() {
   const u = new URLSearchParams(location.search), out = new URLSearchParams();
