@@ -11,7 +11,8 @@ import (
 // TestBrowser_RangeBar has setups 2 and 20 days ago, and picks ranges in
 // the overview's range bar in Chromium: the "7 days" preset puts days=7
 // in the address and the overview counts the one session of the range,
-// as /api/overview?days=7 does; two dates put since and until there;
+// as /api/overview?days=7 does (its Tools panel, over all time, says
+// so); two dates put since and until there;
 // "all" takes the range out again and counts both sessions.
 func TestBrowser_RangeBar(t *testing.T) {
 	b := newBackend(t)
@@ -33,6 +34,10 @@ func TestBrowser_RangeBar(t *testing.T) {
 	}
 	eval[bool](p, `(document.querySelector('[data-preset="7 days"]').click(), true)`)
 	p.wait(`location.search === "?days=7" && ` + figure + ` === "1" && document.querySelector('[data-preset="7 days"]').getAttribute("aria-pressed") === "true"`)
+	// The tools' figures are kept over all time only: the panel says so.
+	if n := eval[int](p, `[...document.querySelectorAll(".panel h2")].filter((x) => x.textContent === "Tools (all time)").length`); n != 1 {
+		t.Errorf("overview of the last 7 days: %d panels named \"Tools (all time)\", want 1", n)
+	}
 
 	since, until := now.AddDate(0, 0, -25).Format("2006-01-02"), now.AddDate(0, 0, -10).Format("2006-01-02")
 	eval[bool](p, `(() => {

@@ -178,7 +178,7 @@ pages.overview = {
         card("projector lag", num(d.lastSeq - Math.min(d.applied, d.lastSeq)), "lag")),
       panel("Events and tool calls per day", barChart(d.days, [
         {key: "events", class: "bar", label: "events"}, {key: "calls", class: "bar2", label: "tool calls"}])),
-      panel("Tools", table([{label: "tool"}, {label: "calls", num: 1}, {label: "errors", num: 1}, {label: "error rate", num: 1},
+      panel(allTime("Tools"), table([{label: "tool"}, {label: "calls", num: 1}, {label: "errors", num: 1}, {label: "error rate", num: 1},
         {label: "p50", num: 1}, {label: "p99", num: 1}, {label: "max", num: 1}],
       d.tools.map((t) => h("tr", {"data-tool": t.tool}, h("td", {}, t.tool), h("td", {class: "num", "data-field": "calls"}, num(t.calls)),
         h("td", {class: "num"}, num(t.errors)), h("td", {class: "num"}, pct(t.errorRate)),
@@ -220,7 +220,7 @@ pages.rule = {
         card("publishes", num(d.publishes.length), "publishes")),
       panel("Current version", h("p", {}, h("span", {class: "muted"}, "hash "), h("span", {class: "mono", "data-figure": "hash"}, d.hash)),
         d.description ? h("p", {}, d.description) : null, h("p", {class: "muted mono"}, d.id)),
-      panel("Refs per constraint", d.constraints.length ? hbars(d.constraints.map((c) => ({label: c.id, value: c.refs}))) :
+      panel(allTime("Refs per constraint"), d.constraints.length ? hbars(d.constraints.map((c) => ({label: c.id, value: c.refs}))) :
         h("p", {class: "empty"}, "This has no constraints.")),
       panel("Refs over time", barChart(d.days, [{key: "refs", class: "bar", label: "refs"}], 90)),
       panel("Sessions that applied it", d.applications.length ? table([{label: "time"}, {label: "session"}, {label: "constraints and reasons"}],

@@ -75,6 +75,12 @@ function rangeLabel() {
   return isHub() ? `last ${HUB_DEFAULT_DAYS} days` : "all time";
 }
 
+// allTime names a figure the read models keep over all time only, saying
+// so when the address has a range.
+function allTime(title) {
+  return rangeParams().toString() ? `${title} (all time)` : title;
+}
+
 // rangeBar draws the range picker: presets (7, 30, 90 days, all) and two
 // dates; a choice goes into the address and redraws the page.
 function rangeBar() {

@@ -22,7 +22,7 @@ function sparkline(values, days) {
 const RULE_COLUMNS = [
   ["path", "path"], ["kind", "kind"], ["refs", "refs", 1], ["spark", "per day"], ["inScope", "sessions in scope", 1],
   ["loaded", "loaded", 1], ["referenced", "referenced", 1], ["unsupported", "without evidence", 1], ["refsPerLoad", "refs per load", 1],
-  ["lastApplied", "last applied"], ["constraints", "constraints", 1], ["unusedConstraints", "constraints never applied", 1]];
+  ["lastApplied", "last applied"], ["constraints", "constraints", 1], ["unusedConstraints", "constraints never applied (all time)", 1]];
 
 pages.rules = {
   title: "Rules",
