@@ -7,13 +7,21 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/projections"
 )
 
 // Overview is the API's overview: GET /api/overview.
 type Overview struct {
 	Ledger
-	Events   uint64 `json:"events"`
+	// Range is the range of days the figures count (ranged.go); the
+	// zero Range is all time.
+	Range  dayrange.Range `json:"range"`
+	Events uint64         `json:"events"`
+	// Calls and Errors count the tool calls and the failed ones in the
+	// range; Tools are over all time.
+	Calls    uint64 `json:"calls"`
+	Errors   uint64 `json:"errors"`
 	Sessions int    `json:"sessions"` // sessions set up (events.SessionSetUp)
 	// SessionsHooksOnly counts the sessions a host hook saw that never set
 	// up (events.SessionHooksOnly).
@@ -58,21 +66,30 @@ type RuleRefs struct {
 // SessionBrief is a session in a list.
 type SessionBrief struct {
 	projections.Session
+	// Host and Model are the agent host and the model its hooks named
+	// (the sessions list and search only).
+	Host  string `json:"host,omitempty"`
+	Model string `json:"model,omitempty"`
 }
 
-func overview(src Source, led Ledger) Overview {
+func overview(src Source, led Ledger, rg dayrange.Range) Overview {
 	sum := src.Summary()
+	days := src.Days()
+	in := SumDays(days, rg)
 	ov := Overview{
-		Ledger: led, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Objects: sum.Objects, Drafts: sum.Drafts,
-		Days: fillDays(src.Days(), time.Now()), Tools: tools(src), MostApplied: []RuleRefs{}, LeastApplied: []RuleRefs{},
+		Ledger: led, Range: rg, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Objects: sum.Objects, Drafts: sum.Drafts,
+		Calls: in.Calls, Errors: in.Errors, Refs: in.Refs,
+		Days: fillDays(days, rg, time.Now()), Tools: tools(src), MostApplied: []RuleRefs{}, LeastApplied: []RuleRefs{},
 	}
-	for _, d := range ov.Days {
-		ov.Refs += d.Refs
+	all := SessionsIn(src.Sessions(), rg)
+	if !rg.All() {
+		ov.Events = in.Events
+		ov.Sessions, ov.SessionsHooksOnly = Kinds(all)
 	}
 	var published []RuleRefs
 	for _, r := range src.RuleSummaries() {
 		if r.Kind != content.KindContext {
-			published = append(published, RuleRefs{ID: r.ID, Path: r.Path, Kind: r.Kind, Refs: r.Refs})
+			published = append(published, RuleRefs{ID: r.ID, Path: r.Path, Kind: r.Kind, Refs: refsIn(src, r, rg)})
 		}
 	}
 	slices.SortFunc(published, func(a, b RuleRefs) int {
@@ -82,7 +99,7 @@ func overview(src Source, led Ledger) Overview {
 	for i := len(published) - 1; i >= 0 && len(ov.LeastApplied) < TopN; i-- {
 		ov.LeastApplied = append(ov.LeastApplied, published[i])
 	}
-	ov.Recent = recentSessions(src.Sessions(), TopN)
+	ov.Recent = recentSessions(all, TopN)
 	return ov
 }
 
@@ -117,8 +134,16 @@ func recentSessions(all []projections.Session, n int) []SessionBrief {
 			break
 		}
 		if s.SetUp {
-			out = append(out, SessionBrief{s})
+			out = append(out, SessionBrief{Session: s})
 		}
 	}
 	return out
+}
+
+// refsIn returns the refs of rule r in rg.
+func refsIn(src Source, r projections.RuleSummary, rg dayrange.Range) uint64 {
+	if rg.All() {
+		return r.Refs
+	}
+	return SumDays(src.RuleDays(r.ID), rg).Refs
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/clumsies/clumsies/catalog"
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -21,12 +22,18 @@ const (
 	PageSession  = "session"
 	PageDrafts   = "drafts"
 	PageMetrics  = "metrics"
+	PageSearch   = "search"
 )
 
 // Request asks for one page of the API.
 type Request struct {
 	Page string `json:"page"`
 	ID   string `json:"id,omitempty"` // the rule or session of PageRule and PageSession
+	// Range limits the figures counted per day to its days (the zero
+	// Range is all time): see ranged.go for what a range holds.
+	Range dayrange.Range `json:"range,omitzero"`
+	// Q is the query of PageSearch.
+	Q string `json:"q,omitempty"`
 }
 
 // Reply is a page as the HTTP front writes it: a status and a JSON body.
@@ -43,6 +50,8 @@ type Source interface {
 	UsageOf(id string) projections.RuleUsage
 	Tools() []projections.ToolMetrics
 	Sessions() []projections.Session
+	Evidence() []projections.SessionEvidence
+	Compliance() []projections.Compliance
 	Session(id string) (projections.Session, error)
 	SessionCompliance(id string) (projections.Compliance, error)
 	SessionEvidence(id string) (projections.SessionEvidence, error)
@@ -81,13 +90,15 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 	var err error
 	switch req.Page {
 	case PageOverview:
-		v = overview(src, led)
+		v = overview(src, led, req.Range)
 	case PageRules:
-		v = rules(src)
+		v = rules(src, req.Range)
 	case PageRule:
-		v, err = rule(ctx, src, evs, req.ID)
+		v, err = rule(ctx, src, evs, req.ID, req.Range)
 	case PageSessions:
-		v = sessions(src)
+		v = sessions(src, req.Range, MaxSessions)
+	case PageSearch:
+		v = search(src, req.Q, req.Range)
 	case PageSession:
 		v, err = session(ctx, src, evs, req.ID)
 	case PageDrafts:
@@ -95,7 +106,7 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 	case PageMetrics:
 		v = metricsOf(src, led)
 	default:
-		return notFound(fmt.Sprintf("no page %q: the API has overview, rules, rules/{id}, sessions, sessions/{id} and drafts", req.Page))
+		return notFound(fmt.Sprintf("no page %q: the API has overview, rules, rules/{id}, sessions, sessions/{id}, drafts and search", req.Page))
 	}
 	if errors.Is(err, projections.ErrNotFound) {
 		return notFound(missing(req))

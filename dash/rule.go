@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -21,7 +22,12 @@ type Rule struct {
 	Group       string       `json:"group,omitempty"`
 	Description string       `json:"description,omitempty"`
 	Hash        string       `json:"hash"`
-	Refs        uint64       `json:"refs"`
+	// Range is the range of days Refs, Days, Evidence and Effect count;
+	// the constraints' refs and the applications are over all time.
+	Range dayrange.Range `json:"range"`
+	Refs  uint64         `json:"refs"`
+	// Effect is how it did in the range.
+	Effect Effect `json:"effect"`
 	// Constraints are those of the published body, in its order, then
 	// constraints referenced that it no longer has.
 	Constraints []Constraint               `json:"constraints"`
@@ -65,21 +71,26 @@ type AppliedRef struct {
 	Reason       string `json:"reason,omitempty"`
 }
 
-func rule(ctx context.Context, src Source, evs Events, id string) (Rule, error) {
+func rule(ctx context.Context, src Source, evs Events, id string, rg dayrange.Range) (Rule, error) {
 	o, err := src.Object(id)
 	if err != nil {
 		return Rule{}, err
 	}
+	days := src.RuleDays(id)
 	r := Rule{
-		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description,
-		Hash: o.Hash, Constraints: []Constraint{}, Days: fillDays(src.RuleDays(id), time.Now()), Applied: []Application{},
-		Paths: o.Paths, Evidence: src.RuleEvidence(id),
+		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description, Range: rg,
+		Hash: o.Hash, Constraints: []Constraint{}, Days: fillDays(days, rg, time.Now()), Applied: []Application{},
+		Paths: o.Paths, Evidence: ruleEvidenceIn(src, id, rg),
 	}
 	if r.Paths == nil {
 		r.Paths = []string{}
 	}
 	u := src.UsageOf(id)
 	r.Refs = u.Refs
+	if !rg.All() {
+		r.Refs = SumDays(days, rg).Refs
+	}
+	r.Effect = effect(r.Refs, r.Evidence.RuleTotals, days)
 	counted := make(map[string]uint64)
 	for _, c := range u.Constraints {
 		counted[c.ID] = c.Refs
@@ -123,4 +134,26 @@ func rule(ctx context.Context, src Source, evs Events, id string) (Rule, error) 
 		r.Publishes = []projections.PublishEntry{}
 	}
 	return r, nil
+}
+
+// ruleEvidenceIn is the evidence of rule id over the sessions first seen
+// in rg.
+func ruleEvidenceIn(src Source, id string, rg dayrange.Range) projections.RuleEvidenceOf {
+	all := src.RuleEvidence(id)
+	if rg.All() {
+		return all
+	}
+	out := projections.RuleEvidenceOf{RuleTotals: projections.RuleTotals{ID: id}, Claims: []projections.UnsupportedClaim{}}
+	for _, s := range EvidenceOf(src.Evidence(), SessionsIn(src.Sessions(), rg)) {
+		for _, re := range s.Rules {
+			if re.ID != id {
+				continue
+			}
+			out.Add(re)
+			if re.Unsupported > 0 {
+				out.Claims = append(out.Claims, projections.UnsupportedClaim{SessionID: s.ID, Refs: re.Unsupported, Why: re.Why})
+			}
+		}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -16,6 +17,8 @@ import (
 // Sessions is the API's list of sessions: GET /api/sessions, newest
 // first, at most MaxSessions.
 type Sessions struct {
+	// Range holds the sessions first seen in it; Total counts them.
+	Range dayrange.Range `json:"range"`
 	Total int            `json:"total"`
 	Items []SessionBrief `json:"items"`
 }
@@ -76,9 +79,23 @@ type Session struct {
 	Rules map[string]RuleName `json:"rules"`
 }
 
-func sessions(src Source) Sessions {
-	all := src.Sessions()
-	return Sessions{Total: len(all), Items: recentAll(all, MaxSessions)}
+// sessions lists the sessions first seen in rg, newest first, at most n
+// (0: all of them), each with its host.
+func sessions(src Source, rg dayrange.Range, n int) Sessions {
+	all := SessionsIn(src.Sessions(), rg)
+	if n == 0 {
+		n = len(all)
+	}
+	out := Sessions{Range: rg, Total: len(all), Items: recentAll(all, n)}
+	hosts := map[string]projections.Compliance{}
+	for _, c := range src.Compliance() {
+		hosts[c.ID] = c
+	}
+	for i := range out.Items {
+		c := hosts[out.Items[i].ID]
+		out.Items[i].Host, out.Items[i].Model = c.Host, c.Model
+	}
+	return out
 }
 
 // recentAll returns the n sessions with the latest last event, newest
@@ -89,7 +106,7 @@ func recentAll(all []projections.Session, n int) []SessionBrief {
 	})
 	out := make([]SessionBrief, 0, min(n, len(all)))
 	for _, s := range all[:min(n, len(all))] {
-		out = append(out, SessionBrief{s})
+		out = append(out, SessionBrief{Session: s})
 	}
 	return out
 }

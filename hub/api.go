@@ -26,7 +26,7 @@ const maxBody = 64 << 10
 //	GET  /api/nodes/{id}/status admin or the node itself (NodeAuthScheme) -> NodeStatus
 //	GET  /api/nodes/{id}/chain  admin or the node itself: at? -> NodeChain
 //	POST /api/tokens           admin   {name, teams} -> {token}
-//	GET  /api/stats            admin or member: period, days, workspace, rule, team -> Stats
+//	GET  /api/stats            admin or member: period, days or since/until, workspace, rule, team, member -> Stats
 //	GET  /api/team/nodes       admin or member -> [TeamNode] of the token's teams
 //	GET  /api/health           anyone  -> Health
 //	POST /api/teams/{team}/catalog       admin   PushRequest -> PushResult
@@ -245,12 +245,12 @@ func (a *api) stats(w http.ResponseWriter, r *http.Request) {
 	}
 	v := r.URL.Query()
 	for k := range v {
-		if !slices.Contains([]string{"period", "days", "workspace", "rule", "team"}, k) {
-			a.fail(w, fmt.Errorf("%w: unknown parameter %q (period, days, workspace, rule, team)", ErrInvalid, k))
+		if !slices.Contains([]string{"period", "days", "since", "until", "workspace", "rule", "team", "member"}, k) {
+			a.fail(w, fmt.Errorf("%w: unknown parameter %q (period, days, since, until, workspace, rule, team, member)", ErrInvalid, k))
 			return
 		}
 	}
-	q := Query{Period: v.Get("period"), Workspace: v.Get("workspace"), Rule: v.Get("rule"), Teams: teams}
+	q := Query{Period: v.Get("period"), Since: v.Get("since"), Until: v.Get("until"), Workspace: v.Get("workspace"), Rule: v.Get("rule"), Member: v.Get("member"), Teams: teams}
 	if d := v.Get("days"); d != "" {
 		n, err := strconv.Atoi(d)
 		if err != nil {

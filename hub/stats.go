@@ -20,8 +20,11 @@ type Query struct {
 	// Period groups the trend: daily, weekly (weeks start on Monday) or
 	// monthly. Empty means daily.
 	Period string
-	// Days is how many days back from Now (included) are counted; 0 means 30.
-	Days int
+	// Days is how many days back from Now (included) are counted; or
+	// Since and Until (YYYY-MM-DD, included) are the first and last day
+	// (package dayrange). None of them means the last 30 days.
+	Days         int
+	Since, Until string
 	// Now is the last day counted; zero means today (UTC).
 	Now time.Time
 	// Teams limits the answer to these teams; nil means every team.
@@ -30,6 +33,9 @@ type Query struct {
 	// one rule.
 	Workspace string
 	Rule      string
+	// Member, if set, limits the counts and the evidence to that
+	// member's nodes (statsmember.go).
+	Member string
 }
 
 // topRules is how many rules TopRules lists.
@@ -84,17 +90,10 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 	default:
 		return hubwire.Stats{}, fmt.Errorf("%w: period %q: want daily, weekly or monthly", ErrInvalid, q.Period)
 	}
-	if q.Days == 0 {
-		q.Days = 30
+	from, to, err := q.window()
+	if err != nil {
+		return hubwire.Stats{}, err
 	}
-	if q.Days < 0 || q.Days > 3660 {
-		return hubwire.Stats{}, fmt.Errorf("%w: days %d: want 1 to 3660", ErrInvalid, q.Days)
-	}
-	if q.Now.IsZero() {
-		q.Now = time.Now()
-	}
-	to := q.Now.UTC().Truncate(24 * time.Hour)
-	from := to.AddDate(0, 0, -(q.Days - 1))
 	snap := p.db.NewSnapshot()
 	defer snap.Close()
 	out := hubwire.Stats{Period: q.Period, From: day(from), To: day(to), Rules: []hubwire.RuleStats{}, TopRules: []hubwire.RuleStats{},
@@ -134,7 +133,7 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 			if ok && c.Rule != "" {
 				c.Rule = aliases.of(c.Team, c.Workspace, c.Rule)
 			}
-			if !ok || !q.allows(c) {
+			if !ok || !q.allows(c) || !q.ofMember(c.Member) {
 				continue
 			}
 			n := getUint(it.Value())

@@ -45,7 +45,7 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 			it.Close()
 			return out, nil, fmt.Errorf("read the evidence of session %s: %w", p[4], err)
 		}
-		if row.Last < from || row.Last > to {
+		if row.Last < from || row.Last > to || !q.ofMember(row.Member) {
 			continue
 		}
 		w := workspaceOf{p[1], p[2]}

@@ -21,11 +21,22 @@ type Stats struct {
 	Compliance []projections.Compliance `json:"compliance"`
 	// Evidence is per session, sorted by id.
 	Evidence []projections.SessionEvidence `json:"evidence"`
+	// Days count the events per day; RuleDays the refs per day of each
+	// rule with refs. A range of days is read from them (dash.SumDays).
+	Days     []projections.Day            `json:"days"`
+	RuleDays map[string][]projections.Day `json:"ruleDays"`
 }
 
 // StatsOf reads the Stats of a store.
 func StatsOf(s *projections.Store) Stats {
-	return Stats{Summary: s.Summary(), Usage: s.Usage(), Tools: s.Tools(), Sessions: s.Sessions(), Compliance: s.Compliance(), Evidence: s.Evidence()}
+	st := Stats{Summary: s.Summary(), Usage: s.Usage(), Tools: s.Tools(), Sessions: s.Sessions(), Compliance: s.Compliance(), Evidence: s.Evidence(),
+		Days: s.Days(), RuleDays: map[string][]projections.Day{}}
+	for _, u := range st.Usage {
+		if u.Refs > 0 {
+			st.RuleDays[u.ID] = s.RuleDays(u.ID)
+		}
+	}
+	return st
 }
 
 // teamUsage gives the usage of the rules the repository does not publish

@@ -16,8 +16,10 @@ import (
 // compliance figures and of the stop hook's decision.
 type Compliance struct {
 	ID string `json:"id"`
-	// Host is the host of the session's first attest.session_start.
-	Host string `json:"host,omitempty"`
+	// Host is the host of the session's first attest.session_start;
+	// Model the first model a session start named.
+	Host  string `json:"host,omitempty"`
+	Model string `json:"model,omitempty"`
 	// HookStarts counts attest.session_start events: the session was
 	// announced by a hook.
 	HookStarts uint64 `json:"hookStarts"`
@@ -63,6 +65,7 @@ func complianceKey(id string) []byte { return []byte(prefixCompliance + id) }
 type complianceRow struct {
 	ID           string `json:"id"`
 	Host         string `json:"host,omitempty"`
+	Model        string `json:"model,omitempty"`
 	HookStarts   uint64 `json:"hookStarts"`
 	Setups       uint64 `json:"setups"`
 	InventedID   bool   `json:"inventedId"`
@@ -79,7 +82,7 @@ type complianceRow struct {
 
 func (r *complianceRow) compliance() Compliance {
 	return Compliance{
-		ID: r.ID, Host: r.Host, HookStarts: r.HookStarts, Setups: r.Setups, InventedID: r.InventedID,
+		ID: r.ID, Host: r.Host, Model: r.Model, HookStarts: r.HookStarts, Setups: r.Setups, InventedID: r.InventedID,
 		Prompts: r.Prompts, Answered: r.Answered, Refs: r.Refs, StopsBlocked: r.StopsBlocked,
 		Pending: r.Pending, BlocksInRow: r.BlocksInRow,
 	}
@@ -125,8 +128,13 @@ func (m *complianceModel) Apply(d decoded) {
 	switch ev.Type {
 	case events.TypeSessionStart:
 		c.HookStarts++
-		if p, ok := d.payload.(*events.SessionStartData); ok && c.Host == "" {
-			c.Host = p.Host
+		if p, ok := d.payload.(*events.SessionStartData); ok {
+			if c.Host == "" {
+				c.Host = p.Host
+			}
+			if c.Model == "" {
+				c.Model = p.Model
+			}
 		}
 		m.hooked = true
 	case events.TypeSetup:

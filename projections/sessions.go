@@ -142,15 +142,11 @@ func (m *sessionsModel) Load(k string, v []byte) error {
 
 // kinds counts the sessions of each kind.
 func (m *sessionsModel) kinds() (setUp, hooksOnly int) {
+	var c events.KindCounts
 	for _, s := range m.byID {
-		switch s.Kind() {
-		case events.SessionSetUp:
-			setUp++
-		case events.SessionHooksOnly:
-			hooksOnly++
-		}
+		c.Add(s.Kind())
 	}
-	return setUp, hooksOnly
+	return c.SetUp, c.HooksOnly
 }
 
 // Sessions returns every session, sorted by the time of its first event,

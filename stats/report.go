@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -9,7 +11,10 @@ import (
 // added; none may change.
 type Report struct {
 	WorkspaceID string `json:"workspaceId"`
-	Events      uint64 `json:"events"`
+	// Range is the range of days counted (--since, --until, --days):
+	// absent for all time. See dash/ranged.go for what it holds.
+	Range  *dayrange.Range `json:"range,omitempty"`
+	Events uint64          `json:"events"`
 	// Sessions counts the sessions set up (a successful memsetup bound
 	// them); SessionsHooksOnly those a host hook saw that never set up
 	// (events.SessionKind).
@@ -65,19 +70,35 @@ type Session struct {
 	Rejects uint64 `json:"rejects"`
 }
 
-// OfStore is the Report of the read models in s, of workspace wsID.
+// OfStore is the Report of the read models in s, of workspace wsID, over
+// all time.
 func OfStore(wsID string, s *projections.Store) Report {
-	return Of(wsID, node.StatsOf(s))
+	return Of(wsID, node.StatsOf(s), dayrange.Range{})
 }
 
-// Of is the Report of s, of workspace wsID.
-func Of(wsID string, s node.Stats) Report {
+// Of is the Report of s, of workspace wsID, in rg: with a range, the
+// events, the rules' refs, the sessions (those first seen in it) with
+// their compliance and evidence count in it; the constraints' refs and
+// the tools are over all time (the read models do not keep them per day).
+func Of(wsID string, s node.Stats, rg dayrange.Range) Report {
 	sum := s.Summary
+	sessions := dash.SessionsIn(s.Sessions, rg)
 	st := Report{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Drafts: sum.Drafts, Objects: sum.Objects,
-		Rules: []Rule{}, Tools: []Tool{}, SessionList: []Session{}, Evidence: evidenceOf(s.Evidence)}
-	st.Compliance = complianceOf(s.Compliance, st.Evidence)
+		Rules: []Rule{}, Tools: []Tool{}, SessionList: []Session{}, Evidence: evidenceOf(dash.EvidenceOf(s.Evidence, sessions))}
+	compliance := s.Compliance
+	if !rg.All() {
+		st.Range = &rg
+		st.Events = dash.SumDays(s.Days, rg).Events
+		st.Sessions, st.SessionsHooksOnly = dash.Kinds(sessions)
+		compliance = dash.OfSessions(compliance, sessions, func(c projections.Compliance) string { return c.ID })
+	}
+	st.Compliance = complianceOf(compliance, st.Evidence)
 	for _, u := range s.Usage {
-		r := Rule{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Source: u.Source, Refs: u.Refs, Constraints: []Constraint{}}
+		refs := u.Refs
+		if !rg.All() {
+			refs = dash.SumDays(s.RuleDays[u.ID], rg).Refs
+		}
+		r := Rule{ID: u.ID, Path: u.Path, Kind: string(u.Kind), Source: u.Source, Refs: refs, Constraints: []Constraint{}}
 		for _, c := range u.Constraints {
 			r.Constraints = append(r.Constraints, Constraint{ID: c.ID, Refs: c.Refs})
 		}
@@ -86,7 +107,7 @@ func Of(wsID string, s node.Stats) Report {
 	for _, t := range s.Tools {
 		st.Tools = append(st.Tools, Tool{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
 	}
-	for _, se := range s.Sessions {
+	for _, se := range sessions {
 		st.SessionList = append(st.SessionList, Session{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Hooks: se.Hooks, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
 	}
 	return st

@@ -9,5 +9,5 @@ import (
 // The pages know the API's request type, nothing of the owner or HTTP
 // serving.
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", archtest.Module+"/dash")
+	archtest.AllowImports(t, ".", archtest.Module+"/dash", archtest.Module+"/dayrange")
 }

@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/dayrange"
 )
 
 // Backend answers the API's pages: a node.Handle, in the owner or through
@@ -23,7 +25,7 @@ var assets embed.FS
 
 // pages are the paths that serve the page shell; the script renders the
 // page the path names.
-var pages = []string{"/{$}", "/rules", "/rules/{id...}", "/sessions", "/sessions/{id...}", "/drafts", "/live"}
+var pages = []string{"/{$}", "/rules", "/rules/{id...}", "/sessions", "/sessions/{id...}", "/drafts", "/live", "/search"}
 
 // Handler serves the dashboard: the pages at their paths, the API under
 // /api/ and the embedded assets under /assets/. Unknown paths get 404.
@@ -55,12 +57,13 @@ func Handler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("GET /api/sessions", api.page(dash.PageSessions))
 	mux.HandleFunc("GET /api/sessions/{id...}", api.page(dash.PageSession))
 	mux.HandleFunc("GET /api/drafts", api.page(dash.PageDrafts))
+	mux.HandleFunc("GET /api/search", api.page(dash.PageSearch))
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "404 not found: "+r.URL.Path+" (the dashboard has /, /rules, /sessions, /drafts, /live and /api/)", http.StatusNotFound)
+		http.Error(w, "404 not found: "+r.URL.Path+" (the dashboard has /, /rules, /sessions, /drafts, /live, /search and /api/)", http.StatusNotFound)
 	})
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no API route "+r.Method+" "+r.URL.Path+
-			": the API answers GET /api/overview, /api/rules, /api/rules/{id}, /api/sessions, /api/sessions/{id} and /api/drafts")
+			": the API answers GET /api/overview, /api/rules, /api/rules/{id}, /api/sessions, /api/sessions/{id}, /api/drafts and /api/search")
 	})
 	return mux
 }
@@ -72,7 +75,12 @@ type apiHandler struct {
 
 func (a apiHandler) page(page string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		req := dash.Request{Page: page, ID: r.PathValue("id")}
+		rg, err := dayrange.FromQuery(r.URL.Query(), time.Now())
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		req := dash.Request{Page: page, ID: r.PathValue("id"), Range: rg, Q: r.URL.Query().Get("q")}
 		if strings.Contains(r.URL.Path, "/api/") && (page == dash.PageRule || page == dash.PageSession) && req.ID == "" {
 			writeError(w, http.StatusNotFound, "missing id: GET /api/"+page+"s/{id}")
 			return

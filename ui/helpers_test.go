@@ -2,7 +2,9 @@ package ui_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
@@ -64,12 +66,18 @@ func (b *backend) Get(ctx context.Context, seq uint64) (events.Event, error) {
 // until the read models have it.
 func (b *backend) append(tb testing.TB, t events.Type, p any, at time.Time) {
 	tb.Helper()
+	b.appendAs(tb, "s-ui-test", t, p, at)
+}
+
+// appendAs is append in session.
+func (b *backend) appendAs(tb testing.TB, session string, t events.Type, p any, at time.Time) {
+	tb.Helper()
 	ev, err := events.New(workspaceID, t, p)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	ev.Time = events.FormatTime(at)
-	ev.SessionID = "s-ui-test"
+	ev.SessionID = session
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	seq, err := b.log.Append(ctx, ev)
@@ -108,18 +116,7 @@ type page struct {
 
 func newPage(tb testing.TB, base string) *page {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	tb.Cleanup(cancel)
-	b, err := browser.Start(ctx, tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(b.Close)
-	tab, closeTab, err := b.Tab()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(closeTab)
+	b, tab := browser.ForTest(tb)
 	return &page{tb: tb, ctx: tab, b: b, base: base}
 }
 
@@ -152,4 +149,17 @@ func eval[T any](p *page, expr string) T {
 		p.tb.Fatalf("evaluate %s: %v", expr, err)
 	}
 	return v
+}
+
+// getJSON decodes the answer to GET url into v.
+func getJSON(tb testing.TB, url string, v any) {
+	tb.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		tb.Fatalf("GET %s: %v", url, err)
+	}
 }

@@ -64,7 +64,7 @@ Admin (with --hub DIR, or --url URL and --token):
   nodes           list the joined nodes and their links (--json)
   revoke NODE     revoke a node: its link is refused from then on
   token           make a member token that reads the stats and catalogs of some teams (--name N --team T [--reviewer])
-  stats           usage per rule, constraint, member and day (--period, --days, --workspace, --rule, --team, --json)
+  stats           usage per rule, constraint, member and day (--period, --days or --since/--until, --workspace, --rule, --team, --member, --json)
   verify          per node: do its checkpoints match what the hub received of its ledger (--node N, --json)
   catalog push DIR --team T    load or update a team's catalog from a content tree (--json)
   catalog show [ID] --team T   the team's catalog, or one object with its body (--json)

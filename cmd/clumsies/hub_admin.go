@@ -176,14 +176,15 @@ type HubStatsCommand struct {
 
 // Run implements command.
 func (c *HubStatsCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("hub stats", "hub stats [--period daily|weekly|monthly] [--days N] [--workspace ws-...] [--rule ID] [--team T] [--hub DIR | --url URL --token T] [--json]")
-	var period, ws, rule, team string
+	fs := c.m.newFlags("hub stats", "hub stats [--period daily|weekly|monthly] [--days N | --since YYYY-MM-DD --until YYYY-MM-DD] [--workspace ws-...] [--rule ID] [--team T] [--member M] [--hub DIR | --url URL --token T] [--json]")
+	var period, ws, rule, team, member, since, until string
 	var days int
 	fs.StringVar(&period, "period", "daily", "group the trend by `period`: daily, weekly or monthly")
-	fs.IntVar(&days, "days", 30, "count the last `N` days")
+	rangeFlags(fs, &since, &until, &days)
 	fs.StringVar(&ws, "workspace", "", "only the workspace with this `id`")
 	fs.StringVar(&rule, "rule", "", "only the rule with this `id`")
 	fs.StringVar(&team, "team", "", "only this `team`")
+	fs.StringVar(&member, "member", "", "only the nodes of this `member`")
 	c.hub.register(fs)
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	if _, err := parsePositional(fs, args, 0); err != nil {
@@ -193,7 +194,7 @@ func (c *HubStatsCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := cl.Stats(ctx, hubwire.StatsQuery{Period: period, Days: days, Workspace: ws, Rule: rule, Team: team})
+	st, err := cl.Stats(ctx, hubwire.StatsQuery{Period: period, Days: days, Since: since, Until: until, Workspace: ws, Rule: rule, Team: team, Member: member})
 	if err != nil {
 		return err
 	}

@@ -6,29 +6,40 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"time"
 
+	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/stats"
 )
 
 // StatsCommand prints usage and tool metrics.
 type StatsCommand struct {
-	m    *Main
-	ws   wsFlags
-	json bool
+	m     *Main
+	ws    wsFlags
+	json  bool
+	since string
+	until string
+	days  int
 }
 
 // Run implements command.
 func (c *StatsCommand) Run(ctx context.Context, args []string) error {
-	h, err := c.m.attachData(ctx, c.m.newFlags("stats", "stats [--workspace DIR] [--json]"), args, &c.ws, &c.json, "print JSON")
+	fs := c.m.newFlags("stats", "stats [--workspace DIR] [--days N | --since YYYY-MM-DD --until YYYY-MM-DD] [--json]")
+	rangeFlags(fs, &c.since, &c.until, &c.days)
+	h, err := c.m.attachData(ctx, fs, args, &c.ws, &c.json, "print JSON")
 	if err != nil {
 		return err
 	}
 	defer h.Close()
+	rg, err := dayrange.Of(c.since, c.until, c.days, time.Now())
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
 	s, err := h.Stats(ctx)
 	if err != nil {
 		return err
 	}
-	st := stats.Of(h.Workspace().ID(), s)
+	st := stats.Of(h.Workspace().ID(), s, rg)
 	if c.json {
 		enc := json.NewEncoder(c.m.Stdout)
 		enc.SetIndent("", "  ")
@@ -38,6 +49,9 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 }
 
 func printStats(w io.Writer, st stats.Report) error {
+	if st.Range != nil {
+		fmt.Fprintf(w, "%s (UTC days)\n", st.Range)
+	}
 	fmt.Fprintf(w, "Workspace %s: %d events, %d sessions set up (%d more seen by hooks only), %d published objects, %d drafts\n\n",
 		st.WorkspaceID, st.Events, st.Sessions, st.SessionsHooksOnly, st.Objects, st.Drafts)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)

@@ -13,15 +13,18 @@ import (
 type StatsQuery struct {
 	Period    string
 	Days      int
+	Since     string // YYYY-MM-DD, with Until instead of Days
+	Until     string
 	Workspace string
 	Rule      string
 	Team      string
+	Member    string
 }
 
 // values renders q as the request's parameters.
 func (q StatsQuery) values() url.Values {
 	v := url.Values{}
-	for k, s := range map[string]string{"period": q.Period, "workspace": q.Workspace, "rule": q.Rule, "team": q.Team} {
+	for k, s := range map[string]string{"period": q.Period, "since": q.Since, "until": q.Until, "workspace": q.Workspace, "rule": q.Rule, "team": q.Team, "member": q.Member} {
 		if s != "" {
 			v.Set(k, s)
 		}

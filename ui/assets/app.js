@@ -50,7 +50,7 @@ const ruleLink = (id, text) => h("a", {href: "/rules/" + encodeURIComponent(id)}
 const sessionLink = (id, text) => h("a", {href: "/sessions/" + encodeURIComponent(id), class: "mono"}, text || id);
 
 async function api(path) {
-  const r = await fetch("/api/" + path, {headers: {Accept: "application/json"}});
+  const r = await fetch("/api/" + withRange(path), {headers: {Accept: "application/json"}});
   const body = await r.json().catch(() => ({error: r.status + " " + r.statusText}));
   if (!r.ok) throw new Error(body.error || r.statusText);
   return body;
@@ -165,10 +165,9 @@ pages.overview = {
   title: "Overview",
   async load() { return api("overview"); },
   render(d) {
-    const calls = d.tools.reduce((a, t) => a + t.calls, 0);
-    const errors = d.tools.reduce((a, t) => a + t.errors, 0);
+    const calls = d.calls, errors = d.errors;
     return [
-      h("h1", {}, "Overview ", h("span", {class: "muted mono"}, d.workspaceId)),
+      h("h1", {}, "Overview ", h("span", {class: "muted mono"}, d.workspaceId), " ", h("span", {class: "muted"}, rangeLabel())),
       h("div", {class: "cards"},
         card("events", num(d.events), "events"),
         card("tool calls", num(calls), "calls"),
@@ -179,7 +178,7 @@ pages.overview = {
         card("projector lag", num(d.lastSeq - Math.min(d.applied, d.lastSeq)), "lag")),
       panel("Events and tool calls per day", barChart(d.days, [
         {key: "events", class: "bar", label: "events"}, {key: "calls", class: "bar2", label: "tool calls"}])),
-      panel("Tools", table([{label: "tool"}, {label: "calls", num: 1}, {label: "errors", num: 1}, {label: "error rate", num: 1},
+      panel(allTime("Tools"), table([{label: "tool"}, {label: "calls", num: 1}, {label: "errors", num: 1}, {label: "error rate", num: 1},
         {label: "p50", num: 1}, {label: "p99", num: 1}, {label: "max", num: 1}],
       d.tools.map((t) => h("tr", {"data-tool": t.tool}, h("td", {}, t.tool), h("td", {class: "num", "data-field": "calls"}, num(t.calls)),
         h("td", {class: "num"}, num(t.errors)), h("td", {class: "num"}, pct(t.errorRate)),
@@ -210,63 +209,6 @@ function sessionTable(list) {
       h("td", {class: "num"}, num(x.reports)))));
 }
 
-const RULE_LIMIT = 500;
-pages.rules = {
-  title: "Rules",
-  state: {q: "", kind: "", never: false, sort: "path", dir: 1},
-  async load() { return api("rules"); },
-  render(d) {
-    const st = this.state;
-    const body = h("div", {});
-    const draw = () => { body.replaceChildren(this.rows(d.items)); if (body.isConnected) fitTables(body); };
-    const q = h("input", {type: "search", placeholder: "filter by path, name, group", value: st.q, "aria-label": "filter",
-      oninput: (e) => { st.q = e.target.value; draw(); }});
-    const kind = h("select", {"aria-label": "kind", onchange: (e) => { st.kind = e.target.value; draw(); }},
-      ["", "rule", "workflow", "context"].map((k) => h("option", {value: k, selected: st.kind === k}, k || "every kind")));
-    const never = h("label", {}, h("input", {type: "checkbox", checked: st.never, onchange: (e) => { st.never = e.target.checked; draw(); }}),
-      " never applied");
-    const unused = d.items.filter((r) => r.kind !== "context" && r.refs === 0).length;
-    const unusedC = d.items.reduce((a, r) => a + r.unusedConstraints, 0);
-    draw();
-    return [
-      h("h1", {}, "Rules"),
-      h("div", {class: "cards"}, card("rules and workflows", num(d.items.filter((r) => r.kind !== "context").length), "rules"),
-        card("context", num(d.items.filter((r) => r.kind === "context").length), "context"),
-        card("never applied", num(unused), "never"), card("constraints never applied", num(unusedC), "unusedConstraints")),
-      h("div", {class: "filters"}, q, kind, never), panel(null, body)];
-  },
-  rows(items) {
-    const st = this.state;
-    const words = st.q.toLowerCase().split(/\s+/).filter(Boolean);
-    let list = items.filter((r) => (!st.kind || r.kind === st.kind) && (!st.never || (r.kind !== "context" && r.refs === 0)) &&
-      words.every((w) => (r.path + " " + r.name + " " + (r.group || "") + " " + r.id).toLowerCase().includes(w)));
-    const key = st.sort;
-    list.sort((a, b) => (typeof a[key] === "number" ? a[key] - b[key] : String(a[key]).localeCompare(String(b[key]))) * st.dir ||
-      a.path.localeCompare(b.path));
-    const shown = list.slice(0, RULE_LIMIT);
-    const head = [["path", "path"], ["kind", "kind"], ["refs", "refs", 1], ["constraints", "constraints", 1], ["unusedConstraints", "never applied", 1]];
-    // Each header is a button: Tab reaches it, Enter and Space sort.
-    const th = head.map(([k, label, n]) => h("th", {class: `sort ${n ? "num" : ""} ${st.sort === k ? (st.dir > 0 ? "asc" : "desc") : ""}`, "data-sort": k,
-      "aria-sort": st.sort === k ? (st.dir > 0 ? "ascending" : "descending") : "none"},
-    h("button", {type: "button", onclick: () => { st.dir = st.sort === k ? -st.dir : (n ? -1 : 1); st.sort = k; st.focus = k; this.redraw(); }}, label)));
-    // The redrawn header keeps the focus of the one pressed.
-    const pressed = th.find((x) => x.dataset.sort === st.focus);
-    if (pressed) requestAnimationFrame(() => { st.focus = null; pressed.querySelector("button").focus(); });
-    const rows = shown.map((r) => {
-      const never = r.kind !== "context" && r.refs === 0;
-      return h("tr", {class: never ? "never" : "", "data-rule": r.id},
-        h("td", {}, ruleLink(r.id, r.path), never ? [" ", h("span", {class: "tag warn"}, "never applied")] : null),
-        h("td", {}, r.kind), h("td", {class: "num", "data-field": "refs"}, num(r.refs)), h("td", {class: "num"}, num(r.constraints)),
-        h("td", {class: "num"}, r.unusedConstraints ? h("span", {class: "tag warn"}, num(r.unusedConstraints)) : "0"));
-    });
-    const frag = document.createDocumentFragment();
-    frag.append(h("table", {"data-table": "rules"}, h("thead", {}, h("tr", {}, th)), h("tbody", {}, rows)),
-      h("p", {class: "muted", "data-count": list.length},
-        list.length > RULE_LIMIT ? `Showing ${RULE_LIMIT} of ${num(list.length)}: filter to narrow.` : `${num(list.length)} of ${num(items.length)}`));
-    return frag;
-  },
-};
-
 pages.rule = {
   title: "Rule",
   async load(id) { return api("rules/" + encodeURIComponent(id)); },
@@ -278,7 +220,7 @@ pages.rule = {
         card("publishes", num(d.publishes.length), "publishes")),
       panel("Current version", h("p", {}, h("span", {class: "muted"}, "hash "), h("span", {class: "mono", "data-figure": "hash"}, d.hash)),
         d.description ? h("p", {}, d.description) : null, h("p", {class: "muted mono"}, d.id)),
-      panel("Refs per constraint", d.constraints.length ? hbars(d.constraints.map((c) => ({label: c.id, value: c.refs}))) :
+      panel(allTime("Refs per constraint"), d.constraints.length ? hbars(d.constraints.map((c) => ({label: c.id, value: c.refs}))) :
         h("p", {class: "empty"}, "This has no constraints.")),
       panel("Refs over time", barChart(d.days, [{key: "refs", class: "bar", label: "refs"}], 90)),
       panel("Sessions that applied it", d.applications.length ? table([{label: "time"}, {label: "session"}, {label: "constraints and reasons"}],
@@ -298,15 +240,6 @@ pages.rule = {
         d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
           h("td", {}, p.path), h("td", {class: "mono hash"}, p.hash))))),
     ];
-  },
-};
-
-pages.sessions = {
-  title: "Sessions",
-  async load() { return api("sessions"); },
-  render(d) {
-    return [h("h1", {}, "Sessions"), h("p", {class: "muted"}, `${num(d.total)} sessions; the ${num(d.items.length)} newest:`),
-      panel(null, sessionTable(d.items))];
   },
 };
 
@@ -388,8 +321,9 @@ pages.live = {
   async load() { return api("overview"); },
   render(d) {
     const st = this.state;
+    st.filter = param("type", "");
     this.tbody = h("tbody", {});
-    const sel = h("select", {"aria-label": "type", onchange: (e) => { st.filter = e.target.value; this.redrawRows(); }},
+    const sel = h("select", {"aria-label": "type", onchange: (e) => { st.filter = e.target.value; setParams({type: st.filter}); this.redrawRows(); }},
       h("option", {value: ""}, "every type"), TYPES.map((t) => h("option", {value: t, selected: st.filter === t}, t)));
     this.redrawRows();
     return [h("h1", {}, "Live"), h("p", {class: "muted"}, `The ledger as it happens; ${num(d.lastSeq)} events so far.`),
@@ -436,6 +370,7 @@ function route() {
 }
 
 async function show(refresh) {
+  await ready; // the scripts after this one add their pages first
   if (refresh && document.activeElement && document.activeElement.matches("input, select")) {
     refreshSoon(); // do not pull the page from under someone typing
     return;
@@ -449,6 +384,7 @@ async function show(refresh) {
     const d = await page.load(r.id);
     app.replaceChildren(...[page.render(d)].flat(2).filter(Boolean));
     fitTables(app);
+    afterRender(app);
     document.title = `${page.title} · clumsies`;
     app.dataset.page = r.name;
     app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
@@ -499,31 +435,30 @@ document.addEventListener("click", (e) => {
   window.scrollTo(0, 0);
   show(false);
 });
-window.addEventListener("popstate", () => show(false));
+window.addEventListener("popstate", () => (document.body.dataset.app === "hub" ? showHub() : show(false)));
 
 // ---- the hub: a team's dashboard from the hub's API ----
 
 const hub = {
-  state: {period: "daily", days: 90},
+  state: {period: "daily"},
   title: "Team",
   async load() {
     const st = this.state;
+    st.period = param("period", "daily");
     const [stats, nodes, reviews] = await Promise.all([
-      api(`stats?period=${st.period}&days=${st.days}`), api("team/nodes"), api("reviews")]);
+      api(`stats?period=${st.period}`), api("team/nodes"), api("reviews")]);
     return {stats, nodes, reviews};
   },
   render({stats: d, nodes, reviews}) {
     const st = this.state;
     const t = d.totals, c = d.coverage;
-    const period = h("select", {"aria-label": "period", onchange: (e) => { st.period = e.target.value; this.redraw(); }},
+    const period = h("select", {"aria-label": "period", onchange: (e) => { setParams({period: e.target.value === "daily" ? null : e.target.value}); this.redraw(); }},
       ["daily", "weekly", "monthly"].map((p) => h("option", {value: p, selected: st.period === p}, p)));
-    const days = h("select", {"aria-label": "days", onchange: (e) => { st.days = Number(e.target.value); this.redraw(); }},
-      [30, 90, 365].map((n) => h("option", {value: n, selected: st.days === n}, `last ${n} days`)));
     const online = nodes.filter((n) => n.link.up).length;
     const never = d.rules.filter((r) => r.path && !r.refs);
     return [
       h("h1", {}, "Team ", h("span", {class: "muted"}, `${d.from} to ${d.to}`)),
-      h("div", {class: "filters"}, period, days),
+      h("div", {class: "filters"}, period),
       h("div", {class: "cards"}, card("events", num(t.events), "events"), card("refs", num(t.refs), "refs"),
         card("sessions set up", num(t.sessions), "sessions"),
         card("seen by hooks only", num(t.sessionsHooksOnly), "sessionsHooksOnly"), card("members", num(t.members), "members"),
@@ -578,6 +513,7 @@ function hubEvidence(e, members) {
 // reviewQueue is in hubreview.js.
 
 async function showHub() {
+  await ready;
   const app = document.getElementById("app");
   const status = document.getElementById("status");
   hub.redraw = showHub;
@@ -585,6 +521,7 @@ async function showHub() {
     const d = await hub.load();
     app.replaceChildren(...[hub.render(d)].flat(2).filter(Boolean));
     fitTables(app);
+    afterRender(app);
     status.textContent = "updated " + new Date().toLocaleTimeString();
     status.className = "status on";
   } catch (err) {
@@ -595,6 +532,8 @@ async function showHub() {
   app.dataset.page = "team";
   app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
 }
+
+window.addEventListener("rangechange", () => (document.body.dataset.app === "hub" ? showHub() : show(false)));
 
 if (document.body.dataset.app === "hub") {
   document.querySelectorAll("nav a").forEach((a) => a.classList.add("on"));
@@ -608,7 +547,7 @@ if (document.body.dataset.app === "hub") {
     if (soon) return;
     soon = setTimeout(() => {
       soon = null;
-      if (!document.activeElement || !document.activeElement.matches("select")) showHub();
+      if (!document.activeElement || !document.activeElement.matches("select, input")) showHub();
     }, 300);
   };
   // One stream for all the browser's tabs of the hub (live.js).
