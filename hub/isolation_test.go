@@ -127,6 +127,15 @@ func TestIsolation_WrongAndRevokedKeys(t *testing.T) {
 	good := joinNode(t, th, "red", "")
 	wrong := joinNode(t, th, "red", "")
 	wrong.close()
+	// The hub's link watcher polls the leaf links: wait until it has seen
+	// the first link (made with the right key) go, or it still shows it.
+	deadline := time.Now().Add(wait)
+	for th.h.Link(wrong.id.NodeID).Up {
+		if time.Now().After(deadline) {
+			t.Fatal("the hub still shows the closed node's link")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	fresh, err := hublink.NewIdentity()
 	if err != nil {
 		t.Fatal(err)
@@ -139,6 +148,7 @@ func TestIsolation_WrongAndRevokedKeys(t *testing.T) {
 		t.Fatalf("the workspace with a wrong key appended %d of 10", got)
 	}
 	checkExactly(t, th, want)
+	time.Sleep(500 * time.Millisecond) // several polls of the link watcher
 	if th.h.Link(wrong.id.NodeID).Up {
 		t.Fatal("the hub shows a link for a node with a wrong key")
 	}
@@ -146,7 +156,7 @@ func TestIsolation_WrongAndRevokedKeys(t *testing.T) {
 	if _, err := th.h.Revoke(context.Background(), good.id.NodeID); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(wait)
+	deadline = time.Now().Add(wait)
 	for good.n.NATS.NATS().NumLeafNodes() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the revoked node's link is still up")
