@@ -9,6 +9,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
@@ -19,7 +20,7 @@ type chainNode struct {
 	kp     nkeys.KeyPair
 	seq    uint64
 	digest events.ChainDigest
-	sent   []entry
+	sent   []natsjs.Message
 }
 
 func newChainNode(t *testing.T, id, ws string) *chainNode {
@@ -37,10 +38,10 @@ func newChainNode(t *testing.T, id, ws string) *chainNode {
 
 // send appends ev to the node's ledger and returns it as the aggregate
 // holds it.
-func (cn *chainNode) send(ev events.Event) entry {
+func (cn *chainNode) send(ev events.Event) natsjs.Message {
 	cn.seq++
 	e := sourced(cn.Node, ev, cn.seq)
-	cn.digest = cn.digest.Next(cn.seq, e.data)
+	cn.digest = cn.digest.Next(cn.seq, e.Data)
 	cn.sent = append(cn.sent, e)
 	return e
 }
@@ -95,7 +96,7 @@ func TestChain_HonestNodeHoldsAndDigestsMatch(t *testing.T) {
 	a.send(a.checkpoint(t, a.digest.String(), a.kp, a.ID))
 	// Delivered in two batches, the second with a redelivery.
 	applyAll(t, p, a.sent[:2]...)
-	applyAll(t, p, append([]entry{a.sent[1]}, a.sent[2:]...)...)
+	applyAll(t, p, append([]natsjs.Message{a.sent[1]}, a.sent[2:]...)...)
 
 	c := nodeChainOf(t, p, a, 3)
 	if c.Problem != nil {

@@ -129,7 +129,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	}()
 	go func() {
 		defer h.done.Done()
-		h.proj.run(wctx, h.js)
+		h.proj.run(wctx, h.nc)
 	}()
 	// Decisions read the review queue, and the catalogs are derived from
 	// the hub's ledger: serve once both hold what the streams held at

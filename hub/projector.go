@@ -14,9 +14,9 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
@@ -83,9 +83,9 @@ func (p *projector) Applied() uint64 {
 }
 
 // run follows the aggregate from the checkpoint until ctx ends.
-func (p *projector) run(ctx context.Context, js jetstream.JetStream) error {
+func (p *projector) run(ctx context.Context, nc *nats.Conn) error {
 	for {
-		err := p.follow(ctx, js)
+		err := p.follow(ctx, nc)
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -98,51 +98,39 @@ func (p *projector) run(ctx context.Context, js jetstream.JetStream) error {
 	}
 }
 
-func (p *projector) follow(ctx context.Context, js jetstream.JetStream) error {
-	st, err := js.Stream(ctx, hubwire.AggregateStream)
+// follow applies the aggregate from the checkpoint on, read through a
+// natsjs.Source, in batches of up to projectorBatch messages, each
+// committed as soon as the aggregate has nothing more to give right now.
+// It returns when the read fails, when the aggregate stops being
+// delivered (watchStall), or when ctx ends.
+func (p *projector) follow(ctx context.Context, nc *nats.Conn) error {
+	src, err := natsjs.OpenSource(ctx, nc, hubwire.AggregateStream, natsjs.Options{})
 	if err != nil {
 		return fmt.Errorf("bind the aggregate: %w", err)
 	}
-	cons, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
-		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: p.Applied() + 1,
-	})
-	if err != nil {
-		return fmt.Errorf("follow the aggregate: %w", err)
-	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(projectorBatch))
-	if err != nil {
-		return fmt.Errorf("follow the aggregate: %w", err)
-	}
-	defer it.Stop()
-	stop := context.AfterFunc(ctx, it.Stop)
+	fctx, stop := context.WithCancel(ctx)
 	defer stop()
-	wctx, endWatch := context.WithCancel(ctx)
-	defer endWatch()
 	stalled := make(chan uint64, 1)
-	go p.watchStall(wctx, st, it.Stop, stalled)
-	var batch []entry
-	for {
-		msg, err := it.Next()
-		if err != nil {
-			select {
-			case last := <-stalled:
-				return fmt.Errorf("follow the aggregate: no progress for %s at seq %d while the aggregate holds %d; following again", stallAfter, p.Applied(), last)
-			default:
-			}
-			return err
+	go p.watchStall(fctx, src, stop, stalled)
+	var batch []natsjs.Message
+	err = src.Subscribe(fctx, p.Applied()+1, func(m natsjs.Message) error {
+		batch = append(batch, m)
+		if len(batch) < projectorBatch && m.Pending > 0 {
+			return nil
 		}
-		md, err := msg.Metadata()
-		if err != nil {
-			return err
-		}
-		batch = append(batch, entry{seq: md.Sequence.Stream, subject: msg.Subject(), hdr: msg.Headers(), data: msg.Data()})
-		if len(batch) >= projectorBatch || md.NumPending == 0 {
-			if err := p.apply(batch); err != nil {
-				return err
-			}
-			batch = batch[:0]
-		}
+		err := p.apply(batch)
+		batch = batch[:0]
+		return err
+	})
+	select {
+	case last := <-stalled:
+		return fmt.Errorf("follow the aggregate: no progress for %s at seq %d while the aggregate holds %d; following again", stallAfter, p.Applied(), last)
+	default:
 	}
+	if err != nil {
+		return fmt.Errorf("follow the aggregate: %w", err)
+	}
+	return nil
 }
 
 // How the projector notices a consumer that stopped delivering.
@@ -151,13 +139,13 @@ const (
 	stallAfter = 6 * time.Second
 )
 
-// watchStall stops the consumer (stop) when the aggregate holds messages
+// watchStall ends the follow (stop) when the aggregate holds messages
 // the projector has not applied and it applied none for stallAfter, until
 // ctx ends; the projector then follows again with a new consumer. In a
 // cluster, a consumer whose stream leader was killed can stay silent for
 // minutes while the new leader serves messages (seen under load after a
 // SIGKILL of the leader); a new consumer is served at once.
-func (p *projector) watchStall(ctx context.Context, st jetstream.Stream, stop func(), stalled chan<- uint64) {
+func (p *projector) watchStall(ctx context.Context, src *natsjs.Source, stop func(), stalled chan<- uint64) {
 	t := time.NewTicker(stallCheck)
 	defer t.Stop()
 	applied, since := p.Applied(), time.Now()
@@ -175,40 +163,32 @@ func (p *projector) watchStall(ctx context.Context, st jetstream.Stream, stop fu
 			continue
 		}
 		ictx, cancel := context.WithTimeout(ctx, stallCheck)
-		info, err := st.Info(ictx)
+		last, err := src.LastSeq(ictx)
 		cancel()
-		if err != nil || info.State.LastSeq <= applied {
+		if err != nil || last <= applied {
 			since = time.Now() // nothing to apply, or no leader to ask yet
 			continue
 		}
-		stalled <- info.State.LastSeq
+		stalled <- last
 		stop()
 		return
 	}
 }
 
-// entry is one message of the aggregate.
-type entry struct {
-	seq     uint64
-	subject string
-	hdr     nats.Header
-	data    []byte
-}
-
 // apply hands msgs to the read models and commits their rows and the
 // checkpoint in one batch. On an error nothing of the batch is kept: the
 // models are loaded again from what the store holds.
-func (p *projector) apply(msgs []entry) error {
+func (p *projector) apply(msgs []natsjs.Message) error {
 	var last, bad uint64
 	for _, msg := range msgs {
-		last = msg.seq
+		last = msg.Seq
 		it, err := p.decode(msg)
 		if errors.Is(err, errNodeNotYetKnown) {
 			return errors.Join(err, p.reload()) // nothing of this batch is committed; it is applied again
 		}
 		if err != nil {
 			bad++
-			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", last, "subject", msg.subject, "err", err)
+			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", last, "subject", msg.Subject, "err", err)
 		}
 		if it != nil {
 			p.st.reg.Apply(it)
@@ -240,10 +220,10 @@ func (p *projector) reload() error {
 }
 
 // batchTeams returns the teams whose subjects msgs hold.
-func batchTeams(msgs []entry) []string {
+func batchTeams(msgs []natsjs.Message) []string {
 	var teams []string
 	for _, m := range msgs {
-		if team, _, _, _, ok := splitSubject(m.subject); ok && !slices.Contains(teams, team) {
+		if team, _, _, _, ok := splitSubject(m.Subject); ok && !slices.Contains(teams, team) {
 			teams = append(teams, team)
 		}
 	}
@@ -264,10 +244,10 @@ var errNodeNotYetKnown = errors.New("hub: node not in this hub's registry yet")
 // returns an error for a message it refuses; with an item too when only
 // its payload does not decode (the models then take what does not need
 // it).
-func (p *projector) decode(msg entry) (*hubItem, error) {
-	team, ws, nodeID, typ, ok := splitSubject(msg.subject)
+func (p *projector) decode(msg natsjs.Message) (*hubItem, error) {
+	team, ws, nodeID, typ, ok := splitSubject(msg.Subject)
 	if !ok {
-		return nil, fmt.Errorf("%w: subject %q", errForged, msg.subject)
+		return nil, fmt.Errorf("%w: subject %q", errForged, msg.Subject)
 	}
 	n, known := p.nodes(nodeID)
 	if !known {
@@ -276,18 +256,18 @@ func (p *projector) decode(msg entry) (*hubItem, error) {
 	if n.Team != team || n.Workspace != ws {
 		return nil, fmt.Errorf("%w: node %s is not of team %s, workspace %s", errForged, nodeID, team, ws)
 	}
-	origin, err := checkSource(msg.hdr.Get(streamSourceHeader), n, typ)
+	origin, err := checkSource(msg.Header.Get(streamSourceHeader), n, typ)
 	if err != nil {
 		return nil, err
 	}
-	ev, err := events.Decode(msg.data)
+	ev, err := events.Decode(msg.Data)
 	if err != nil {
 		return nil, err
 	}
-	if ev.WorkspaceID != ws || string(ev.Type) != typ || ev.ID != msg.hdr.Get(nats.MsgIdHdr) {
+	if ev.WorkspaceID != ws || string(ev.Type) != typ || ev.ID != msg.Header.Get(nats.MsgIdHdr) {
 		return nil, fmt.Errorf("%w: envelope of %s says workspace %s, type %s", errForged, ev.ID, ev.WorkspaceID, ev.Type)
 	}
-	it := &hubItem{node: n, origin: origin, data: msg.data, ev: &ev, dup: p.st.seen.has(ev.ID)}
+	it := &hubItem{node: n, origin: origin, data: msg.Data, ev: &ev, dup: p.st.seen.has(ev.ID)}
 	if it.dup || ev.Outcome != events.OutcomeOK || !readsPayload[ev.Type] && !isDraftEvent(ev.Type) {
 		return it, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/projections/engine"
 )
@@ -34,7 +35,7 @@ func testProjector(t *testing.T) *projector {
 
 // sourced returns ev as the aggregate holds it when sourced from n at
 // ledger sequence seq.
-func sourced(n hubwire.Node, ev events.Event, seq uint64) entry {
+func sourced(n hubwire.Node, ev events.Event, seq uint64) natsjs.Message {
 	data, err := events.Encode(ev)
 	if err != nil {
 		panic(err)
@@ -43,7 +44,7 @@ func sourced(n hubwire.Node, ev events.Event, seq uint64) entry {
 	hdr.Set(nats.MsgIdHdr, ev.ID)
 	hdr.Set(streamSourceHeader, fmt.Sprintf("%s:abcd %d %s %s clumsies.%s.%s", ledgerStream(n.Workspace), seq,
 		ledgerSubjects(n.Workspace), nodeSubjects(n), n.Workspace, ev.Type))
-	return entry{subject: fmt.Sprintf("hub.%s.%s.%s.%s", n.Team, n.Workspace, n.ID, ev.Type), hdr: hdr, data: data}
+	return natsjs.Message{Subject: fmt.Sprintf("hub.%s.%s.%s.%s", n.Team, n.Workspace, n.ID, ev.Type), Header: hdr, Data: data}
 }
 
 func event(tb testing.TB, ws string, t events.Type, day string, payload any) events.Event {
@@ -67,12 +68,12 @@ func refer(tb testing.TB, ws, day string, refs ...[2]string) events.Event {
 
 // applyAll numbers the entries from the projector's checkpoint and applies
 // them in one batch.
-func applyAll(t *testing.T, p *projector, es ...entry) {
+func applyAll(t *testing.T, p *projector, es ...natsjs.Message) {
 	t.Helper()
 	seq := p.Applied()
 	for i := range es {
 		seq++
-		es[i].seq = seq
+		es[i].Seq = seq
 	}
 	if err := p.apply(es); err != nil {
 		t.Fatal(err)
@@ -91,13 +92,13 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	rb := refer(t, "ws-b", day, [2]string{"p-b", "K"})
 
 	forgedSubject := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 9)
-	forgedSubject.subject = fmt.Sprintf("hub.%s.%s.%s.attest.refer", nodeB.Team, nodeB.Workspace, nodeB.ID)      // A's source, B's subject
+	forgedSubject.Subject = fmt.Sprintf("hub.%s.%s.%s.attest.refer", nodeB.Team, nodeB.Workspace, nodeB.ID)      // A's source, B's subject
 	forgedEnvelope := sourced(nodeA, refer(t, "ws-b", day, [2]string{"p-b", "K"}), 10)                           // A's source and subject, B's workspace
 	wrongTeam := sourced(hubwire.Node{ID: nodeA.ID, Team: "blue", Workspace: "ws-a"}, refer(t, "ws-a", day), 13) // A under another team
 	wrongID := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 11)
-	wrongID.hdr.Set(nats.MsgIdHdr, events.NewID())
+	wrongID.Header.Set(nats.MsgIdHdr, events.NewID())
 	noHeader := sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", "C/1"}), 12)
-	noHeader.hdr.Del(streamSourceHeader)
+	noHeader.Header.Del(streamSourceHeader)
 
 	applyAll(t, p, sourced(nodeA, pub, 1), sourced(nodeA, pub2, 2), sourced(nodeA, r1, 3), sourced(nodeB, rb, 1))
 	// The same events again, as a re-sourced node would deliver them past
@@ -140,7 +141,7 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 	t.Run("NodeNotYetKnown", func(t *testing.T) {
 		before := p.Applied()
 		late := hubwire.Node{ID: "n-cccccccccccccccc", Team: "red", Workspace: "ws-a"}
-		err := p.apply([]entry{func() entry { e := sourced(late, refer(t, "ws-a", day), 1); e.seq = before + 1; return e }()})
+		err := p.apply([]natsjs.Message{func() natsjs.Message { e := sourced(late, refer(t, "ws-a", day), 1); e.Seq = before + 1; return e }()})
 		if !errors.Is(err, errNodeNotYetKnown) || p.Applied() != before {
 			t.Fatalf("a message of a node not yet in the registry: %v, applied %d; want errNodeNotYetKnown and nothing applied", err, p.Applied())
 		}
@@ -205,7 +206,7 @@ func TestProjector_CountsOnceAndRefusesForgeries(t *testing.T) {
 // TestProjector_Deterministic applies the same messages, in one batch and
 // one by one, into two stores and compares every key and value.
 func TestProjector_Deterministic(t *testing.T) {
-	var es []entry
+	var es []natsjs.Message
 	for i := range 50 {
 		day := fmt.Sprintf("2026-11-%02d", 1+i%20)
 		es = append(es, sourced(nodeA, refer(t, "ws-a", day, [2]string{"p-1", fmt.Sprintf("C/%d", i%3)}), uint64(i+1)))

@@ -146,13 +146,19 @@ func (l *Log) checkIntact(ctx context.Context) error {
 // that frequent replays do not pile up consumers. It is best effort: the
 // server also removes an idle ordered consumer by itself after five minutes.
 func (l *Log) dropConsumer(ctx context.Context, cons jetstream.Consumer) {
+	dropConsumer(ctx, l.js, l.name, cons)
+}
+
+// dropConsumer deletes the server side of cons, a finished ordered
+// consumer of stream name, best effort.
+func dropConsumer(ctx context.Context, js jetstream.JetStream, name string, cons jetstream.Consumer) {
 	info := cons.CachedInfo()
 	if info == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dropTimeout)
 	defer cancel()
-	_ = l.js.DeleteConsumer(ctx, l.name, info.Name)
+	_ = js.DeleteConsumer(ctx, name, info.Name)
 }
 
 // decode turns a stream message into an event with Seq and Raw set, in
