@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Sizes of the hubscale section.
+const (
+	// scaleJoinEvents is what each node appends as it joins.
+	scaleJoinEvents = 10
+	// scaleJoinRequests bounds the join requests in flight: the hub's API
+	// takes at most 64 connections from one address, and every node of
+	// the bench dials from loopback.
+	scaleJoinRequests = 32
+	// scaleRate is each node's steady append rate, events per second.
+	scaleRate = 1
+)
+
+// benchHubScale measures a hub process, then a cluster of three, with
+// b.hubNodes light nodes: the join storm, the hub's memory per node, its
+// idle CPU, append-to-visible under a steady load from every node, and
+// the catch-up after a hub is killed.
+func benchHubScale(ctx context.Context, b *bench) error {
+	n := b.hubNodes
+	b.printf("## Hub at scale (issue 23)\n\n%d light nodes (an embedded server of the node's domain with its leaf link and the workspace's ledger stream, no read models) in the bench process, each joined through the hub's API with its own node key, as `hub join` does (at most %d join requests in flight: the API takes 64 connections per client address). Hubs are `clumsies hub serve` processes. Load average at the start: %s.\n\n", n, scaleJoinRequests, loadAvg())
+	for _, hubs := range []int{1, 3} {
+		if err := hubScale(ctx, b, hubs, n); err != nil {
+			return fmt.Errorf("%d hubs: %w", hubs, err)
+		}
+	}
+	return nil
+}
+
+// scaleRun is one run of the section: its hubs and nodes.
+type scaleRun struct {
+	b     *bench
+	hubs  []*hubProc
+	nodes []*leafNode
+	// events is how many events the nodes appended in all.
+	events uint64
+}
+
+func hubScale(ctx context.Context, b *bench, hubs, n int) error {
+	hps, err := newHubProcs(b, hubs)
+	if err != nil {
+		return err
+	}
+	r := &scaleRun{b: b, hubs: hps}
+	defer r.close()
+	if err := r.startHubs(); err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second) // let the hubs settle before reading their memory
+	before := r.rss()
+	storm, linked, err := r.joinStorm(ctx, n)
+	if err != nil {
+		return fmt.Errorf("join storm: %w", err)
+	}
+	after := r.rss()
+	idle := 60 * time.Second
+	if b.quick {
+		idle = 10 * time.Second
+	}
+	cpu := r.idleCPU(idle)
+	steadyFor := 60 * time.Second
+	if b.quick {
+		steadyFor = 10 * time.Second
+	}
+	lat, err := r.steady(ctx, steadyFor)
+	if err != nil {
+		return fmt.Errorf("steady load: %w", err)
+	}
+	loaded := r.rss()
+	per := 100
+	if b.quick {
+		per = 20
+	}
+	cu, err := r.catchUp(ctx, per)
+	if err != nil {
+		return fmt.Errorf("catch-up: %w", err)
+	}
+	what := "One hub"
+	if hubs > 1 {
+		what = fmt.Sprintf("A cluster of %d hubs (R3 aggregate), node i linked to hub i mod %d; memory and CPU summed over the %d processes", hubs, hubs, hubs)
+	}
+	b.printf("### %s, %d nodes\n\nLoad average now: %s.\n\n", what, n, loadAvg())
+	b.printf("| measure | figure |\n|---|---|\n")
+	b.printf("| join storm: all %d nodes invited, joined, linked and %d events each appended (all at once) | all joined and linked %.1f s, all %d events in the hub's read models %.1f s |\n", n, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds())
+	b.printf("| hub RSS before the joins, after them, after the steady load | %.0f MiB, %.0f MiB, %.0f MiB |\n", mib(before), mib(after), mib(loaded))
+	b.printf("| hub RSS per linked node (after the joins; after the steady load) | %.2f MiB; %.2f MiB |\n", mib(after-before)/float64(n), mib(loaded-before)/float64(n))
+	b.printf("| hub CPU while idle (%s, every node linked) | %.1f%% of one core |\n", idle, cpu)
+	b.printf("| append to visible in the hub's read models (node status), %d ev/s from every node (%d ev/s), %s, %d probes (one every %s at most, each at the next node) | p50 %.1f ms, p99 %.1f ms |\n", scaleRate, n*scaleRate, steadyFor, len(lat), scaleProbeEvery, ms(percentile(lat, 50)), ms(percentile(lat, 99)))
+	b.printf("| catch-up: hub 1 killed (SIGKILL), %d events appended per node (%d), hub started again | API up %.1f s, every link up %.1f s, all in every hub's read models %.1f s |\n\n", per, n*per, cu.api.Seconds(), cu.links.Seconds(), cu.all.Seconds())
+	return nil
+}
+
+// loadAvg is the machine's load average (1, 5, 15 minutes).
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func (r *scaleRun) startHubs() error {
+	for _, hp := range r.hubs {
+		if err := hp.start(); err != nil {
+			return err
+		}
+	}
+	for _, hp := range r.hubs {
+		if err := hp.ready(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *scaleRun) close() {
+	var wg sync.WaitGroup
+	for _, ln := range r.nodes {
+		wg.Add(1)
+		go func() { defer wg.Done(); ln.close() }()
+	}
+	wg.Wait()
+	for _, hp := range r.hubs {
+		hp.stop()
+	}
+}
+
+// rss is the hubs' resident memory in KiB, summed.
+func (r *scaleRun) rss() int64 {
+	var sum int64
+	for _, hp := range r.hubs {
+		sum += hp.rss()
+	}
+	return sum
+}
+
+// joinStorm joins n nodes at once, each appending scaleJoinEvents as it
+// starts; it returns the time until every hub's read models hold every
+// event, and until every node was joined and linked.
+func (r *scaleRun) joinStorm(ctx context.Context, n int) (all, linked time.Duration, err error) {
+	start := time.Now()
+	sem := make(chan struct{}, scaleJoinRequests)
+	nodes := make([]*leafNode, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			ln, err := joinLeaf(ctx, r.b, r.hubs[i%len(r.hubs)], "bench")
+			<-sem
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			nodes[i] = ln
+			if errs[i] = r.waitKnown(ctx, ln); errs[i] != nil {
+				return
+			}
+			if errs[i] = ln.start(ctx); errs[i] != nil {
+				return
+			}
+			_, errs[i] = ln.appendN(ctx, scaleJoinEvents)
+		}()
+	}
+	wg.Wait()
+	for _, ln := range nodes {
+		if ln != nil {
+			r.nodes = append(r.nodes, ln)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return 0, 0, err
+	}
+	if err := r.waitLinked(3 * time.Minute); err != nil {
+		return 0, 0, err
+	}
+	linked = time.Since(start)
+	r.events = uint64(n * scaleJoinEvents)
+	if err := r.waitAll(ctx, 15*time.Minute); err != nil {
+		return 0, 0, err
+	}
+	return time.Since(start), linked, nil
+}
+
+// waitKnown waits, in a cluster, until every hub knows node ln before it
+// dials: a hub that learns of the node's account after its peers sent the
+// interest of the node's link drops that interest for good
+// (nats-server#8560), and the node is then never sourced through it.
+func (r *scaleRun) waitKnown(ctx context.Context, ln *leafNode) error {
+	if len(r.hubs) == 1 {
+		return nil
+	}
+	for _, hp := range r.hubs {
+		deadline := time.Now().Add(time.Minute)
+		for {
+			_, err := hp.admin().NodeStatus(ctx, ln.id.NodeID)
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("hub %s does not know node %s a minute after it joined: %w", hp.cfg.Name, ln.id.NodeID, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+// waitLinked waits until every node's leaf link is up.
+func (r *scaleRun) waitLinked(limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		down := 0
+		for _, ln := range r.nodes {
+			if !ln.srv.Linked() {
+				down++
+			}
+		}
+		if down == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d of %d nodes not linked within %s", down, len(r.nodes), limit)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitAll waits until every hub's read models applied every event the
+// nodes appended, then checks that each hub's stats count them exactly.
+func (r *scaleRun) waitAll(ctx context.Context, limit time.Duration) error {
+	for _, hp := range r.hubs {
+		if _, err := hp.waitApplied(ctx, r.events, limit); err != nil {
+			return err
+		}
+	}
+	for _, hp := range r.hubs {
+		if err := hp.countExact(ctx, r.events); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// idleCPU returns the hubs' CPU over d with every node linked and none
+// appending, in percent of one core.
+func (r *scaleRun) idleCPU(d time.Duration) float64 {
+	sum := func() (t int64) {
+		for _, hp := range r.hubs {
+			t += hp.cpuTicks()
+		}
+		return t
+	}
+	before := sum()
+	time.Sleep(d)
+	return float64(sum()-before) / clockTicks / d.Seconds() * 100
+}
