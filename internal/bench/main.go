@@ -28,8 +28,10 @@ type bench struct {
 	// profile, when set, is the file that receives a CPU profile of the
 	// measured part of the sections that support it (rebuild).
 	profile string
-	// hubNodes is the node count of the hubscale section.
+	// hubNodes is the node count of the hubscale section, hubSizes its
+	// topologies (hub processes per run).
 	hubNodes int
+	hubSizes []int
 	out      *strings.Builder
 }
 
@@ -43,6 +45,7 @@ func main() {
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
 	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, catalog, growth, concurrency, takeover, hook, liveedit, hub, hubscale, teamcatalog, chain, export, dashboard")
+	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -58,6 +61,16 @@ func main() {
 		fail(err)
 	}
 	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes}
+	for _, f := range strings.Split(*hubSizes, ",") {
+		switch strings.TrimSpace(f) {
+		case "1":
+			b.hubSizes = append(b.hubSizes, 1)
+		case "3":
+			b.hubSizes = append(b.hubSizes, 3)
+		default:
+			fail(fmt.Errorf("-hub-sizes %q: want 1, 3 or 1,3", *hubSizes))
+		}
+	}
 	if *quick && !flagSet("hub-nodes") {
 		b.hubNodes = 20
 	}
