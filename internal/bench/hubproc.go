@@ -122,9 +122,6 @@ func (hp *hubProc) stop() {
 
 func (hp *hubProc) admin() *hubwire.Client { return hubwire.NewClient(hp.cfg.APIURL(), hp.token) }
 
-// leafURL is the URL nodes dial.
-func (hp *hubProc) leafURL() string { return "nats-leaf://" + hp.cfg.Leaf }
-
 // rss is the process's resident memory in KiB.
 func (hp *hubProc) rss() int64 { return rssKiB(hp.cmd.Process.Pid) }
 
