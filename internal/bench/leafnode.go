@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -74,7 +75,9 @@ func (ln *leafNode) start(ctx context.Context) error {
 	if err := ln.srv.Start(); err != nil {
 		return fmt.Errorf("start node %s: %w", ln.id.NodeID, err)
 	}
-	if ln.nc, err = ln.srv.Connect(); err != nil {
+	// A thousand servers starting at once in this process: give the
+	// in-process handshake time.
+	if ln.nc, err = ln.srv.Connect(nats.Timeout(time.Minute)); err != nil {
 		return fmt.Errorf("connect to node %s: %w", ln.id.NodeID, err)
 	}
 	if ln.log, err = natsjs.Open(ctx, ln.nc, ln.ws, natsjs.Options{}); err != nil {
