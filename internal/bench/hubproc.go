@@ -185,16 +185,22 @@ func (hp *hubProc) waitApplied(ctx context.Context, want uint64, limit time.Dura
 	}
 }
 
-// countExact checks that the hub's stats count want events.
+// countExact checks that the hub's stats count want events. A busy hub
+// may cut its answer short: the request is made again, a few times.
 func (hp *hubProc) countExact(ctx context.Context, want uint64) error {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	st, err := hp.admin().Stats(ctx, hubwire.StatsQuery{Days: 2})
-	if err != nil {
-		return err
+	var err error
+	for range 5 {
+		var st hubwire.Stats
+		actx, cancel := context.WithTimeout(ctx, time.Minute)
+		st, err = hp.admin().Stats(actx, hubwire.StatsQuery{Days: 2})
+		cancel()
+		if err == nil {
+			if st.Totals.Events != want {
+				return fmt.Errorf("hub %s counts %d events, want %d", hp.cfg.Name, st.Totals.Events, want)
+			}
+			return nil
+		}
+		time.Sleep(time.Second)
 	}
-	if st.Totals.Events != want {
-		return fmt.Errorf("hub %s counts %d events, want %d", hp.cfg.Name, st.Totals.Events, want)
-	}
-	return nil
+	return fmt.Errorf("read the stats of hub %s: %w", hp.cfg.Name, err)
 }

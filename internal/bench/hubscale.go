@@ -58,6 +58,13 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	}
 	r := &scaleRun{b: b, hubs: hps}
 	defer r.close()
+	what := "One hub"
+	if hubs > 1 {
+		what = fmt.Sprintf("A cluster of %d hubs (R3 aggregate), node i linked to hub i mod %d; memory and CPU summed over the %d processes", hubs, hubs, hubs)
+	}
+	// Each row is printed as soon as it is measured: a later phase that
+	// fails leaves the earlier figures.
+	b.printf("### %s, %d nodes\n\nLoad average at the start: %s.\n\n| measure | figure |\n|---|---|\n", what, n, loadAvg())
 	if err := r.startHubs(); err != nil {
 		return err
 	}
@@ -69,6 +76,8 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 		return fmt.Errorf("register: %w", err)
 	}
 	registered := time.Since(regStart)
+	early, late := joins[:max(1, n/10)], joins[n-max(1, n/10):]
+	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first tenth p50 %.0f ms, of the last tenth p50 %.0f ms; hub RSS %.0f MiB at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), ms(percentile(early, 50)), ms(percentile(late, 50)), mib(r.rss()))
 	if err := r.restartHubs(); err != nil {
 		return err
 	}
@@ -79,11 +88,14 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 		return fmt.Errorf("link storm: %w", err)
 	}
 	after := r.rss()
+	b.printf("| link storm: the hubs restarted, then every node starts (%d at once in the bench process), dials and appends %d events | all linked %.1f s, all %d events in the hubs' read models %.1f s |\n", scaleStarts, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds())
+	b.printf("| hub RSS: fresh; restarted with %d nodes registered, none linked; all linked | %.0f, %.0f, %.0f MiB |\n", n, mib(fresh), mib(before), mib(after))
+	b.printf("| hub RSS per node over the fresh hub, all linked; of the links alone | %.2f MiB; %.2f MiB |\n", mib(after-fresh)/float64(n), mib(after-before)/float64(n))
 	idle := 60 * time.Second
 	if b.quick {
 		idle = 10 * time.Second
 	}
-	cpu := r.idleCPU(idle)
+	b.printf("| hub CPU while idle (%s, every node linked) | %.1f%% of one core |\n", idle, r.idleCPU(idle))
 	steadyFor := 60 * time.Second
 	if b.quick {
 		steadyFor = 10 * time.Second
@@ -92,7 +104,7 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	if err != nil {
 		return fmt.Errorf("steady load: %w", err)
 	}
-	loaded := r.rss()
+	b.printf("| append to visible in the hub's read models (node status), %d ev/s from every node (%d ev/s), %s, %d probes (one every %s at most, each at the next node) | p50 %.1f ms, p99 %.1f ms; hub RSS after it %.0f MiB |\n", scaleRate, n*scaleRate, steadyFor, len(lat), scaleProbeEvery, ms(percentile(lat, 50)), ms(percentile(lat, 99)), mib(r.rss()))
 	per := 100
 	if b.quick {
 		per = 20
@@ -101,20 +113,7 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	if err != nil {
 		return fmt.Errorf("catch-up: %w", err)
 	}
-	what := "One hub"
-	if hubs > 1 {
-		what = fmt.Sprintf("A cluster of %d hubs (R3 aggregate), node i linked to hub i mod %d; memory and CPU summed over the %d processes", hubs, hubs, hubs)
-	}
-	b.printf("### %s, %d nodes\n\nLoad average now: %s.\n\n", what, n, loadAvg())
-	b.printf("| measure | figure |\n|---|---|\n")
-	early, late := joins[:max(1, n/10)], joins[n-max(1, n/10):]
-	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first tenth p50 %.0f ms, of the last tenth p50 %.0f ms |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), ms(percentile(early, 50)), ms(percentile(late, 50)))
-	b.printf("| link storm: the hubs restarted, then every node starts (%d at once in the bench process), dials and appends %d events | all linked %.1f s, all %d events in the hubs' read models %.1f s |\n", scaleStarts, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds())
-	b.printf("| hub RSS: fresh; restarted with %d nodes registered, none linked; all linked; after the steady load | %.0f, %.0f, %.0f, %.0f MiB |\n", n, mib(fresh), mib(before), mib(after), mib(loaded))
-	b.printf("| hub RSS per node over the fresh hub (all linked; after the steady load); of the links alone | %.2f MiB; %.2f MiB; %.2f MiB |\n", mib(after-fresh)/float64(n), mib(loaded-fresh)/float64(n), mib(after-before)/float64(n))
-	b.printf("| hub CPU while idle (%s, every node linked) | %.1f%% of one core |\n", idle, cpu)
-	b.printf("| append to visible in the hub's read models (node status), %d ev/s from every node (%d ev/s), %s, %d probes (one every %s at most, each at the next node) | p50 %.1f ms, p99 %.1f ms |\n", scaleRate, n*scaleRate, steadyFor, len(lat), scaleProbeEvery, ms(percentile(lat, 50)), ms(percentile(lat, 99)))
-	b.printf("| catch-up: hub 1 killed (SIGKILL), %d events appended per node (%d), hub started again | API up %.1f s, every link up %.1f s, all in every hub's read models %.1f s |\n\n", per, n*per, cu.api.Seconds(), cu.links.Seconds(), cu.all.Seconds())
+	b.printf("| catch-up: hub 1 killed (SIGKILL), %d events appended per node (%d), hub started again | API up %.1f s, every link up %.1f s, all in every hub's read models %.1f s |\n\nLoad average at the end: %s.\n\n", per, n*per, cu.api.Seconds(), cu.links.Seconds(), cu.all.Seconds(), loadAvg())
 	return nil
 }
 
