@@ -114,6 +114,11 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 		return fmt.Errorf("catch-up: %w", err)
 	}
 	b.printf("| catch-up: hub 1 killed (SIGKILL), %d events appended per node (%d), hub started again | API up %.1f s, every link up %.1f s, all in every hub's read models %.1f s |\n\nLoad average at the end: %s.\n\n", per, n*per, cu.api.Seconds(), cu.links.Seconds(), cu.all.Seconds(), loadAvg())
+	for _, hp := range r.hubs {
+		if err := hp.countExact(ctx, r.events); err != nil {
+			return fmt.Errorf("after the catch-up: %w", err)
+		}
+	}
 	return nil
 }
 

@@ -152,8 +152,10 @@ func (r *scaleRun) catchUp(ctx context.Context, per int) (catchUpTimes, error) {
 		return out, err
 	}
 	out.links = time.Since(start)
-	if err := r.waitAll(ctx, 15*time.Minute); err != nil {
-		return out, err
+	for _, hp := range r.hubs {
+		if _, err := hp.waitApplied(ctx, r.events, 15*time.Minute); err != nil {
+			return out, err
+		}
 	}
 	out.all = time.Since(start)
 	return out, nil
