@@ -60,16 +60,18 @@ func (c *HubInitCommand) Run(_ context.Context, args []string) error {
 
 // HubServeCommand runs a hub until SIGINT/SIGTERM.
 type HubServeCommand struct {
-	m   *Main
-	dir string
-	log string
+	m     *Main
+	dir   string
+	log   string
+	pprof string
 }
 
 // Run implements command.
 func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("hub serve", "hub serve [--hub DIR] [--log-level L]")
+	fs := c.m.newFlags("hub serve", "hub serve [--hub DIR] [--log-level L] [--pprof ADDR]")
 	fs.StringVar(&c.dir, "hub", ".", "the hub's folder `DIR` (holding hub.toml)")
 	fs.StringVar(&c.log, "log-level", "info", "stderr log `level`: debug, info, warn, error")
+	fs.StringVar(&c.pprof, "pprof", "", "serve Go's profiles (/debug/pprof/) on this `host:port`, for debugging; no auth, keep it on loopback")
 	if _, err := parsePositional(fs, args, 0); err != nil {
 		return err
 	}
@@ -89,6 +91,14 @@ func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
 	ln, err := net.Listen("tcp", cfg.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen for the hub's API: %w", err)
+	}
+	if c.pprof != "" {
+		stop, err := servePprof(c.pprof)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stop()
 	}
 	h, err := hub.Start(ctx, cfg, logger)
 	if err != nil {

@@ -28,7 +28,11 @@ type bench struct {
 	// profile, when set, is the file that receives a CPU profile of the
 	// measured part of the sections that support it (rebuild).
 	profile string
-	out     *strings.Builder
+	// hubNodes is the node count of the hubscale section, hubSizes its
+	// topologies (hub processes per run).
+	hubNodes int
+	hubSizes []int
+	out      *strings.Builder
 }
 
 func (b *bench) printf(format string, args ...any) {
@@ -40,7 +44,9 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, catalog, growth, concurrency, takeover, hook, liveedit, hub, teamcatalog, chain, export, dashboard")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, catalog, growth, concurrency, takeover, hook, liveedit, hub, hubscale, teamcatalog, chain, export, dashboard")
+	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
+	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -54,7 +60,20 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile}
+	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes}
+	for _, f := range strings.Split(*hubSizes, ",") {
+		switch strings.TrimSpace(f) {
+		case "1":
+			b.hubSizes = append(b.hubSizes, 1)
+		case "3":
+			b.hubSizes = append(b.hubSizes, 3)
+		default:
+			fail(fmt.Errorf("-hub-sizes %q: want 1, 3 or 1,3", *hubSizes))
+		}
+	}
+	if *quick && !flagSet("hub-nodes") {
+		b.hubNodes = 20
+	}
 	if b.echo, err = buildEcho(tmp); err != nil {
 		fail(err)
 	}
@@ -77,6 +96,7 @@ func main() {
 		{"posttool", benchPostTool},
 		{"liveedit", benchLiveEdit},
 		{"hub", benchHub},
+		{"hubscale", benchHubScale},
 		{"teamcatalog", benchTeamCatalog},
 		{"chain", benchChain},
 		{"export", benchExport},
@@ -95,6 +115,13 @@ func main() {
 		fmt.Fprintf(os.Stderr, "(%s took %s)\n\n", s.name, time.Since(start).Round(time.Millisecond))
 	}
 	fmt.Print(b.out.String())
+}
+
+// flagSet reports whether the flag name was given.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func fail(err error) {

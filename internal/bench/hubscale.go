@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Sizes of the hubscale section.
+const (
+	// scaleJoinEvents is what each node appends as it joins.
+	scaleJoinEvents = 10
+	// scaleJoinRequests bounds the join requests in flight: the hub's API
+	// takes at most 64 connections from one address, and every node of
+	// the bench dials from loopback.
+	scaleJoinRequests = 8
+	// scaleStarts bounds the node servers starting at once in the bench
+	// process: a thousand at once timed out their own in-process
+	// connections on 2 cores.
+	scaleStarts = 32
+	// scaleRate is each node's steady append rate, events per second.
+	scaleRate = 1
+)
+
+// benchHubScale measures a hub process, then a cluster of three, with
+// b.hubNodes light nodes: the join storm, the hub's memory per node, its
+// idle CPU, append-to-visible under a steady load from every node, and
+// the catch-up after a hub is killed.
+func benchHubScale(ctx context.Context, b *bench) error {
+	n := b.hubNodes
+	b.printf("## Hub at scale (issue 23)\n\n%d light nodes (an embedded server of the node's domain with its leaf link and the workspace's ledger stream, no read models) in the bench process, each joined through the hub's API with its own node key, as `hub join` does (at most %d join requests in flight: the API takes 64 connections per client address). Hubs are `clumsies hub serve` processes. Load average at the start: %s.\n\n", n, scaleJoinRequests, loadAvg())
+	for _, hubs := range b.hubSizes {
+		if err := hubScale(ctx, b, hubs, n); err != nil {
+			return fmt.Errorf("%d hubs: %w", hubs, err)
+		}
+	}
+	return nil
+}
+
+// scaleRun is one run of the section: its hubs and nodes.
+type scaleRun struct {
+	b     *bench
+	hubs  []*hubProc
+	nodes []*leafNode
+	// events is how many events the nodes appended in all.
+	events uint64
+}
+
+func hubScale(ctx context.Context, b *bench, hubs, n int) error {
+	hps, err := newHubProcs(b, hubs)
+	if err != nil {
+		return err
+	}
+	r := &scaleRun{b: b, hubs: hps}
+	defer r.close()
+	what := "One hub"
+	if hubs > 1 {
+		what = fmt.Sprintf("A cluster of %d hubs (R3 aggregate), node i linked to hub i mod %d; memory and CPU summed over the %d processes", hubs, hubs, hubs)
+	}
+	// Each row is printed as soon as it is measured: a later phase that
+	// fails leaves the earlier figures.
+	b.printf("### %s, %d nodes\n\nLoad average at the start: %s.\n\n| measure | figure |\n|---|---|\n", what, n, loadAvg())
+	if err := r.startHubs(); err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second) // let the hubs settle before reading their memory
+	fresh := r.rss()
+	regStart := time.Now()
+	joins, err := r.register(ctx, n)
+	if err != nil {
+		return fmt.Errorf("register: %w", err)
+	}
+	registered := time.Since(regStart)
+	early, late := joins[:max(1, n/10)], joins[n-max(1, n/10):]
+	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first tenth p50 %.0f ms, of the last tenth p50 %.0f ms; hub RSS %.0f MiB at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), ms(percentile(early, 50)), ms(percentile(late, 50)), mib(r.rss()))
+	if err := r.restartHubs(); err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second)
+	before := r.rss()
+	storm, linked, err := r.linkStorm(ctx)
+	if err != nil {
+		return fmt.Errorf("link storm: %w", err)
+	}
+	after := r.rss()
+	b.printf("| link storm: the hubs restarted, then every node starts (%d at once in the bench process), dials and appends %d events | all linked %.1f s, all %d events in the hubs' read models %.1f s |\n", scaleStarts, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds())
+	b.printf("| hub RSS: fresh; restarted with %d nodes registered, none linked; all linked | %.0f, %.0f, %.0f MiB |\n", n, mib(fresh), mib(before), mib(after))
+	b.printf("| hub RSS per node over the fresh hub, all linked; of the links alone | %.2f MiB; %.2f MiB |\n", mib(after-fresh)/float64(n), mib(after-before)/float64(n))
+	idle := 60 * time.Second
+	if b.quick {
+		idle = 10 * time.Second
+	}
+	b.printf("| hub CPU while idle (%s, every node linked) | %.1f%% of one core |\n", idle, r.idleCPU(idle))
+	steadyFor := 60 * time.Second
+	if b.quick {
+		steadyFor = 10 * time.Second
+	}
+	lat, err := r.steady(ctx, steadyFor)
+	if err != nil {
+		return fmt.Errorf("steady load: %w", err)
+	}
+	b.printf("| append to visible in the hub's read models (node status), %d ev/s from every node (%d ev/s), %s, %d probes (one every %s at most, each at the next node) | p50 %.1f ms, p99 %.1f ms; hub RSS after it %.0f MiB |\n", scaleRate, n*scaleRate, steadyFor, len(lat), scaleProbeEvery, ms(percentile(lat, 50)), ms(percentile(lat, 99)), mib(r.rss()))
+	per := 100
+	if b.quick {
+		per = 20
+	}
+	cu, err := r.catchUp(ctx, per)
+	if err != nil {
+		return fmt.Errorf("catch-up: %w", err)
+	}
+	b.printf("| catch-up: hub 1 killed (SIGKILL), %d events appended per node (%d), hub started again | API up %.1f s, every link up %.1f s, all in every hub's read models %.1f s |\n\nLoad average at the end: %s.\n\n", per, n*per, cu.api.Seconds(), cu.links.Seconds(), cu.all.Seconds(), loadAvg())
+	for _, hp := range r.hubs {
+		if err := hp.countExact(ctx, r.events); err != nil {
+			return fmt.Errorf("after the catch-up: %w", err)
+		}
+	}
+	return nil
+}
+
+// loadAvg is the machine's load average (1, 5, 15 minutes).
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func (r *scaleRun) startHubs() error {
+	for _, hp := range r.hubs {
+		if err := hp.start(); err != nil {
+			return err
+		}
+	}
+	for _, hp := range r.hubs {
+		if err := hp.ready(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *scaleRun) close() {
+	var wg sync.WaitGroup
+	for _, ln := range r.nodes {
+		wg.Add(1)
+		go func() { defer wg.Done(); ln.close() }()
+	}
+	wg.Wait()
+	for _, hp := range r.hubs {
+		hp.stop()
+	}
+}
+
+// rss is the hubs' resident memory in KiB, summed.
+func (r *scaleRun) rss() int64 {
+	var sum int64
+	for _, hp := range r.hubs {
+		sum += hp.rss()
+	}
+	return sum
+}
+
+// register joins n nodes through the hubs' API, at most
+// scaleJoinRequests at once, none of them linked yet; it returns the time
+// of each join. Registering offline keeps the hubs' reloads apart from
+// source set-ups: a join storm of linked nodes wedged a hub (see
+// docs/hub.md, "Measured limits").
+func (r *scaleRun) register(ctx context.Context, n int) ([]time.Duration, error) {
+	sem := make(chan struct{}, scaleJoinRequests)
+	nodes := make([]*leafNode, n)
+	took := make([]time.Duration, n)
+	errs := make([]error, n)
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			k := sent.Add(1) - 1
+			jctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+			defer cancel()
+			start := time.Now()
+			nodes[i], errs[i] = joinLeaf(jctx, r.b, r.hubs[i%len(r.hubs)], "bench")
+			took[k] = time.Since(start)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	r.nodes = nodes
+	return took, nil
+}
+
+// restartHubs stops the hubs and starts them again: their servers then
+// start with every node's account in their configuration.
+func (r *scaleRun) restartHubs() error {
+	for _, hp := range r.hubs {
+		hp.stop()
+	}
+	return r.startHubs()
+}
+
+// linkStorm starts every node, scaleStarts at once, each appending
+// scaleJoinEvents as
+// it starts; it returns the time until every hub's read models hold every
+// event, and until every node was linked.
+func (r *scaleRun) linkStorm(ctx context.Context) (all, linked time.Duration, err error) {
+	start := time.Now()
+	errs := make([]error, len(r.nodes))
+	sem := make(chan struct{}, scaleStarts)
+	var wg sync.WaitGroup
+	for i, ln := range r.nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if errs[i] = ln.start(ctx); errs[i] != nil {
+				return
+			}
+			_, errs[i] = ln.appendN(ctx, scaleJoinEvents)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return 0, 0, err
+	}
+	if err := r.waitLinked(3 * time.Minute); err != nil {
+		return 0, 0, err
+	}
+	linked = time.Since(start)
+	r.events = uint64(len(r.nodes) * scaleJoinEvents)
+	if err := r.waitAll(ctx, 15*time.Minute); err != nil {
+		return 0, 0, err
+	}
+	return time.Since(start), linked, nil
+}
+
+// waitLinked waits until every node's leaf link is up.
+func (r *scaleRun) waitLinked(limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		down := 0
+		for _, ln := range r.nodes {
+			if !ln.srv.Linked() {
+				down++
+			}
+		}
+		if down == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d of %d nodes not linked within %s", down, len(r.nodes), limit)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitAll waits until every hub's read models applied every event the
+// nodes appended, then checks that each hub's stats count them exactly.
+func (r *scaleRun) waitAll(ctx context.Context, limit time.Duration) error {
+	for _, hp := range r.hubs {
+		if _, err := hp.waitApplied(ctx, r.events, limit); err != nil {
+			return err
+		}
+	}
+	for _, hp := range r.hubs {
+		if err := hp.countExact(ctx, r.events); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// idleCPU returns the hubs' CPU over d with every node linked and none
+// appending, in percent of one core.
+func (r *scaleRun) idleCPU(d time.Duration) float64 {
+	sum := func() (t int64) {
+		for _, hp := range r.hubs {
+			t += hp.cpuTicks()
+		}
+		return t
+	}
+	before := sum()
+	time.Sleep(d)
+	return float64(sum()-before) / clockTicks / d.Seconds() * 100
+}

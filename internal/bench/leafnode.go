@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	embeddednats "github.com/clumsies/clumsies/embedded-nats"
+	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/hublink"
+	"github.com/clumsies/clumsies/workspace"
+)
+
+// leafMaxStore is a light node's JetStream store limit: a few thousand
+// events fit.
+const leafMaxStore = 64 << 20
+
+// leafNode is a light workspace node: an embedded server of the node's
+// domain with its leaf link to a hub, and the workspace's ledger stream
+// alone (no read models, no owner). The hub sees what it sees of a real
+// workspace: the same link, the same stream, the same events.
+type leafNode struct {
+	ws   string
+	id   hublink.Identity
+	dir  string
+	url  string // the hub's leaf URL it dials
+	srv  *embeddednats.Server
+	nc   *nats.Conn
+	log  *natsjs.Log
+	mu   sync.Mutex // serializes appends, which number the events
+	next int
+}
+
+// joinLeaf joins a new node of a new workspace through hp's API, as `hub
+// join` does: an invite made with the admin token, then the node's own
+// join request with its public key.
+func joinLeaf(ctx context.Context, b *bench, hp *hubProc, team string) (*leafNode, error) {
+	ln := &leafNode{ws: workspace.NewWorkspaceID(), dir: b.tempDir("leaf")}
+	var err error
+	if ln.id, err = hublink.NewIdentity(); err != nil {
+		return nil, err
+	}
+	token, err := hp.admin().Invite(ctx, hubwire.InviteRequest{WorkspaceID: ln.ws, Team: team})
+	if err != nil {
+		return nil, err
+	}
+	t, err := hubwire.ParseJoinToken(token)
+	if err != nil {
+		return nil, err
+	}
+	pub, err := ln.id.PublicKey()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := hubwire.NewClient(t.HTTP, "").Join(ctx, hubwire.JoinRequest{Secret: t.Secret, NodeID: ln.id.NodeID, PublicKey: pub, WorkspaceID: ln.ws}); err != nil {
+		return nil, err
+	}
+	ln.url = t.Leaf
+	return ln, nil
+}
+
+// start starts the node's server, which dials the hub, and opens its
+// ledger.
+func (ln *leafNode) start(ctx context.Context) error {
+	leaf, err := ln.id.Leaf(ln.url)
+	if err != nil {
+		return err
+	}
+	leaf.Quiet = true
+	ln.srv = &embeddednats.Server{Dir: ln.dir, Sync: embeddednats.SyncInterval, MaxStore: leafMaxStore, Domain: ln.id.NodeID, Leaf: leaf}
+	if err := ln.srv.Start(); err != nil {
+		return fmt.Errorf("start node %s: %w", ln.id.NodeID, err)
+	}
+	// A thousand servers starting at once in this process: give the
+	// in-process handshake time.
+	if ln.nc, err = ln.srv.Connect(nats.Timeout(time.Minute)); err != nil {
+		return fmt.Errorf("connect to node %s: %w", ln.id.NodeID, err)
+	}
+	if ln.log, err = natsjs.Open(ctx, ln.nc, ln.ws, natsjs.Options{}); err != nil {
+		return fmt.Errorf("open the ledger of node %s: %w", ln.id.NodeID, err)
+	}
+	return nil
+}
+
+// appendN appends n events and returns the ledger's sequence of the last.
+func (ln *leafNode) appendN(ctx context.Context, n int) (uint64, error) {
+	ln.mu.Lock()
+	defer ln.mu.Unlock()
+	var seq uint64
+	for range n {
+		var err error
+		if seq, err = ln.log.Append(ctx, sampleEvent(ln.ws, ln.next)); err != nil {
+			return 0, fmt.Errorf("append at node %s: %w", ln.id.NodeID, err)
+		}
+		ln.next++
+	}
+	return seq, nil
+}
+
+func (ln *leafNode) close() {
+	if ln.nc != nil {
+		ln.nc.Close()
+	}
+	if ln.srv != nil {
+		_ = ln.srv.Close()
+	}
+}
