@@ -46,12 +46,14 @@ func (a *api) teamEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		return rc.Flush() == nil
 	}
+	// Taken before the stream's first bytes: a client that sees the
+	// stream open hears of every change after that.
+	last, ch := a.h.Changes(teams)
 	if !write(": the figures of your teams; a \"changed\" event means: ask the API again\n\n") {
 		return
 	}
 	keepalive := time.NewTicker(changesKeepalive)
 	defer keepalive.Stop()
-	last, ch := a.h.Changes(teams)
 	for {
 		select {
 		case <-r.Context().Done():

@@ -153,7 +153,9 @@ func TestHub_Dashboard(t *testing.T) {
 
 	// A ref made in team blue's workspace reaches the open page without a
 	// reload, through /api/team/events (the page's own poll is every two
-	// minutes; this waits at most one).
+	// minutes; this waits at most one). The change is made once the
+	// page's stream is open: the stream tells of changes after it opened.
+	pg.wait(`document.body.dataset.stream === "on"`)
 	setup(t, acl, "hub-dash-live")
 	call(t, acl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": workflowID(t, acl), "constraintId": "Steps/1"}}})
 	pg.wait(`document.querySelector('[data-figure="refs"]').textContent === ` + strconv.Quote(thousands(stats.Totals.Refs+1)))

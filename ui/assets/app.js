@@ -550,9 +550,18 @@ if (document.body.dataset.app === "hub") {
       if (!document.activeElement || !document.activeElement.matches("select, input")) showHub();
     }, 300);
   };
-  // One stream for all the browser's tabs of the hub (live.js).
+  // One stream for all the browser's tabs of the hub (live.js). A change
+  // made while the stream was down is told by no event: after the stream
+  // comes back the page asks again. body[data-stream] says whether the
+  // stream is open.
+  let opened = false;
+  const onStatus = (on) => {
+    document.body.dataset.stream = on ? "on" : "off";
+    if (on && opened) again();
+    if (on) opened = true;
+  };
   const followHub = () => sharedStream({name: "team-events", url: () => "/api/team/events", types: ["changed"],
-    onMessage: again, onStatus: () => {}});
+    onMessage: again, onStatus});
   followHub();
   window.addEventListener("pageshow", (e) => { if (e.persisted) { showHub(); followHub(); } });
   setInterval(again, 120000);
