@@ -308,13 +308,19 @@ func readJSONUpTo(w http.ResponseWriter, r *http.Request, v any, limit int64) bo
 	return true
 }
 
+// writeJSON answers v with status. v is encoded before anything is
+// written: a value that does not encode answers 500 with the reason,
+// never a 200 with an empty body.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		status = http.StatusInternalServerError
+		b, _ = json.Marshal(hubwire.APIError{Error: "encode the answer: " + err.Error(), Code: hubwire.CodeInternal})
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
+	_, _ = w.Write(append(b, '\n'))
 }
 
 // writeError answers a failure with its code (one of hubwire's) and
