@@ -54,8 +54,14 @@ func (m *evidenceModel) row(id string) *evidence.Row {
 	return r
 }
 
-// apply folds file edits, successful loads and refs of a session.
+// apply folds file edits, successful loads and refs of a session;
+// catalog.reid moves what every session did under the old id to the new
+// one (evidence.Row.Reid), as usage moves its counts.
 func (m *evidenceModel) Apply(d decoded) {
+	if r, ok := d.payload.(*events.ReidData); ok {
+		m.reid(r.From, r.To)
+		return
+	}
 	ev := d.ev
 	if ev.SessionID == "" || ev.Outcome != events.OutcomeOK {
 		return
@@ -72,6 +78,16 @@ func (m *evidenceModel) Apply(d decoded) {
 		r := m.row(ev.SessionID)
 		for _, rc := range p {
 			r.Ref(rc.rule)
+		}
+	}
+}
+
+// reid moves rule from to rule to in the row of every session that
+// named from.
+func (m *evidenceModel) reid(from, to string) {
+	for id, r := range m.byID {
+		if r.Reid(from, to) {
+			m.touched[id] = struct{}{}
 		}
 	}
 }
