@@ -16,9 +16,10 @@ type aliases map[[3]string]string // team, workspace, old id -> new id
 // again after a rename whose ids file was not pulled).
 const maxAliasHops = 8
 
-func readAliases(snap *pebble.Snapshot) (aliases, error) {
+// readAliases reads the aliases of every workspace from the a rows of r.
+func readAliases(r pebble.Reader) (aliases, error) {
 	out := aliases{}
-	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixAlias(), UpperBound: prefixEnd(prefixAlias())})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefixAlias(), UpperBound: prefixEnd(prefixAlias())})
 	if err != nil {
 		return nil, err
 	}

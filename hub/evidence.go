@@ -20,8 +20,15 @@ type evidenceRow struct {
 	evidence.Row
 }
 
-// evidenceModel keeps each session's evidence (key v).
-type evidenceModel struct{ rows *engine.DiskRows }
+// evidenceModel keeps each session's evidence (key v), its rules under
+// the ids they have now: the model follows the workspace's catalog.reid
+// events (aliases, read from the catalog's a rows when the models load),
+// and a row it folds first moves what it holds under an old id to the new
+// one (evidence.Row.Follow), as the workspace moves it at the reid.
+type evidenceModel struct {
+	rows    *engine.DiskRows
+	aliases aliases
+}
 
 func (m *evidenceModel) Prefixes() []string            { return []string{"v" + sep} }
 func (m *evidenceModel) DiskOnly() []string            { return m.Prefixes() }
@@ -29,31 +36,45 @@ func (m *evidenceModel) Load(k string, _ []byte) error { return engine.ErrUnknow
 func (m *evidenceModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
 
 // Apply folds one successful event of a session (an attest.file_edit,
-// attest.load or attest.refer) into the session's evidence row. Events
-// outside a session are left out, as the workspace does.
+// attest.load or attest.refer) into the session's evidence row, and
+// learns a catalog.reid. Events outside a session are left out, as the
+// workspace does.
 func (m *evidenceModel) Apply(it *hubItem) {
-	if it.dup || it.ev.SessionID == "" {
+	if it.dup {
+		return
+	}
+	if d, ok := it.payload.(*events.ReidData); ok {
+		m.aliases[[3]string{it.node.Team, it.node.Workspace, d.From}] = d.To
+		return
+	}
+	if it.ev.SessionID == "" {
 		return
 	}
 	switch d := it.payload.(type) {
 	case *events.ReferData:
-		m.fold(it, func(e *evidence.Row) {
+		m.fold(it, func(e *evidence.Row, of func(string) string) {
 			for _, r := range d.Refs {
-				e.Ref(r.RuleID)
+				e.Ref(of(r.RuleID))
 			}
 		})
 	case *events.LoadData:
-		m.fold(it, func(e *evidence.Row) {
+		m.fold(it, func(e *evidence.Row, of func(string) string) {
 			for _, item := range d.Items {
-				e.Load(item.ID)
+				e.Load(of(item.ID))
 			}
 		})
 	case *events.FileEditData:
-		m.fold(it, func(e *evidence.Row) { e.Edit(d.Paths, d.Rules) })
+		m.fold(it, func(e *evidence.Row, of func(string) string) {
+			rules := make([]string, len(d.Rules))
+			for i, id := range d.Rules {
+				rules[i] = of(id)
+			}
+			e.Edit(d.Paths, rules)
+		})
 	}
 }
 
-func (m *evidenceModel) fold(it *hubItem, fold func(r *evidence.Row)) {
+func (m *evidenceModel) fold(it *hubItem, fold func(r *evidence.Row, of func(id string) string)) {
 	at := it.at()
 	k := keyEvidence(at.Team, at.Workspace, at.Node, it.ev.SessionID)
 	var row evidenceRow
@@ -63,7 +84,9 @@ func (m *evidenceModel) fold(it *hubItem, fold func(r *evidence.Row)) {
 			return
 		}
 	}
-	fold(&row.Row)
+	of := func(id string) string { return m.aliases.of(at.Team, at.Workspace, id) }
+	row.Follow(of)
+	fold(&row.Row, of)
 	row.Member, row.Last = at.Member, max(row.Last, at.Day)
 	out, err := json.Marshal(row)
 	if err != nil {

@@ -65,8 +65,9 @@ type hubState struct {
 
 // hubLayout is the version of the rows the models write, kept in the
 // layout row. A store of an older layout (before the review queue kept
-// rows: none) is thrown away and filled again from the aggregate.
-const hubLayout = 2
+// rows: none; 2, before a session's evidence followed catalog.reid) is
+// thrown away and filled again from the aggregate.
+const hubLayout = 3
 
 // loadHubState registers the hub's models over db and loads what they
 // keep in memory: the review queue q, whose rows it replaces.
@@ -77,7 +78,11 @@ func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool), q *rev
 	st.nodeSeqs = engine.Register(r, &nodeSeqModel{rows: engine.NewDiskRows(db), seqs: map[string]uint64{}})
 	st.chain = engine.Register(r, newChainModel(db, nodes))
 	st.counts = engine.Register(r, &countsModel{rows: engine.NewDiskRows(db), counts: map[counter]uint64{}})
-	st.evidence = engine.Register(r, &evidenceModel{engine.NewDiskRows(db)})
+	aliases, err := readAliases(db)
+	if err != nil {
+		return nil, fmt.Errorf("load the hub's read models: %w", err)
+	}
+	st.evidence = engine.Register(r, &evidenceModel{rows: engine.NewDiskRows(db), aliases: aliases})
 	st.catalog = engine.Register(r, &catalogModel{engine.NewDiskRows(db)})
 	st.reviews = engine.Register(r, &reviewsModel{q: q})
 	if err := r.Load(db, st.loadMeta); err != nil {

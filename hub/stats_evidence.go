@@ -22,10 +22,14 @@ type workspaceOf struct{ team, ws string }
 
 // evidenceStats answers the evidence part of q: the sessions last seen
 // from day from to day to, with the workspace's definitions, summed per
-// rule of a workspace and per member.
+// rule of a workspace (under the id it has now) and per member.
 func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evidence, map[teamMember]evidence.Figures, error) {
 	out := hubwire.Evidence{Rules: []hubwire.RuleEvidence{}, Sessions: []hubwire.SessionEvidence{}}
 	facts, paths, err := catalogsOf(snap)
+	if err != nil {
+		return out, nil, err
+	}
+	aliases, err := readAliases(snap)
 	if err != nil {
 		return out, nil, err
 	}
@@ -49,6 +53,8 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 			continue
 		}
 		w := workspaceOf{p[1], p[2]}
+		// A row not folded since a reid of one of its rules.
+		row.Follow(func(id string) string { return aliases.of(w.team, w.ws, id) })
 		s := row.Session(p[4], facts[w])
 		if q.Rule != "" {
 			s.Rules = slices.DeleteFunc(s.Rules, func(r evidence.Rule) bool { return r.ID != q.Rule })
