@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,6 +18,10 @@ const callTimeout = time.Minute
 
 // maxAnswer bounds an answer's body (a catalog's history holds bodies).
 const maxAnswer = 64 << 20
+
+// ErrAnswerTooLarge means the hub's answer was over maxAnswer: it is not
+// read, rather than read cut short.
+var ErrAnswerTooLarge = errors.New("hub: the answer is over 64 MiB; ask for less (a shorter range, one team or one workspace)")
 
 // Client calls the hub's HTTP API. Its zero value is not usable: make it
 // with NewClient or NewNodeClient.
@@ -87,9 +92,12 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) e
 		return fmt.Errorf("%w at %s: %w", ErrUnreachable, c.url, err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 	if err != nil {
 		return fmt.Errorf("%w: read the answer: %w", ErrUnreachable, err)
+	}
+	if len(b) > maxAnswer {
+		return fmt.Errorf("%w (%s %s)", ErrAnswerTooLarge, method, path)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return decodeError(resp.StatusCode, b)

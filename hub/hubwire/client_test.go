@@ -1,6 +1,7 @@
 package hubwire_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -121,5 +122,24 @@ func TestClient_NoHub(t *testing.T) {
 	var e *hubwire.Error
 	if !errors.As(err, &e) || e.Status != http.StatusBadGateway || e.Code != "" {
 		t.Fatalf("a proxy's 502: err = %#v, want status 502 without a code", err)
+	}
+}
+
+// TestClient_AnswerTooLarge: an answer over the client's bound is refused
+// as too large, never read cut short and reported as unreadable JSON.
+func TestClient_AnswerTooLarge(t *testing.T) {
+	big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		chunk := bytes.Repeat([]byte(" "), 1<<20)
+		w.Write([]byte("{"))
+		for range 65 {
+			w.Write(chunk)
+		}
+		w.Write([]byte("}"))
+	}))
+	defer big.Close()
+	_, err := hubwire.NewClient(big.URL, "").Stats(context.Background(), hubwire.StatsQuery{})
+	if !errors.Is(err, hubwire.ErrAnswerTooLarge) {
+		t.Fatalf("err = %v, want ErrAnswerTooLarge", err)
 	}
 }
