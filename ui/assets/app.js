@@ -446,7 +446,7 @@ const hub = {
     const st = this.state;
     st.period = param("period", "daily");
     const [stats, nodes, reviews] = await Promise.all([
-      api(`stats?period=${st.period}`), api("team/nodes"), api("reviews")]);
+      api(`stats?period=${st.period}`), api("team/nodes"), loadReviews()]);
     return {stats, nodes, reviews};
   },
   render({stats: d, nodes, reviews}) {
@@ -510,7 +510,7 @@ function hubEvidence(e, members) {
       h("td", {}, m.team), h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported))))) : null);
 }
 
-// reviewQueue is in hubreview.js.
+// loadReviews and reviewQueue are in hubreview.js.
 
 async function showHub() {
   await ready;
