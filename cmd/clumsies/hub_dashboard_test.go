@@ -237,12 +237,28 @@ func TestHub_DashboardReview(t *testing.T) {
 	if got := pg.text(added); got != "+- and log them once" {
 		t.Errorf("reviewer: the diff adds %q, want the one line the draft adds", got)
 	}
-	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=accept]`))); err != nil {
+	if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS(`[data-review] input[aria-label=reason]`), "not yet"),
+		chromedp.Click(chromedp.CSS(`[data-review] button[data-act=accept]`))); err != nil {
 		t.Fatal(err)
 	}
 	pg.wait(`!document.querySelector("[data-review] [data-confirm]").hidden`)
 	if got := reviews(t, hp); len(got) != 1 || got[0].Status != "in_review" {
 		t.Fatalf("one click on Accept changed the review: %+v", got)
+	}
+
+	// A change of the team redraws the page under the open confirmation:
+	// it stays open with the focus on it, and the reason typed stays.
+	pg.wait(`document.body.dataset.stream === "on"`)
+	loaded, refs := pg.text(`document.getElementById("app").dataset.loaded`), pg.figure("refs")
+	call(t, acl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": workflowID(t, acl), "constraintId": "Steps/1"}}})
+	pg.wait(`document.getElementById("app").dataset.loaded !== ` + strconv.Quote(loaded) +
+		` && document.querySelector('[data-figure="refs"]').textContent !== ` + strconv.Quote(refs))
+	if pg.text(`String(document.querySelector("[data-review] [data-confirm]").hidden)`) != "false" {
+		t.Fatalf("the page's redraw after a change of the team closed the open confirmation")
+	}
+	pg.wait(`document.activeElement.dataset.act === "confirm"`) // the focus stays on the confirmation
+	if got := pg.text(`document.querySelector("[data-review] input[aria-label=reason]").value`); got != "not yet" {
+		t.Errorf("after the redraw the reason to decline reads %q, want the one typed", got)
 	}
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=confirm]`))); err != nil {
 		t.Fatal(err)

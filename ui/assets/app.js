@@ -203,9 +203,11 @@ function ruleList(rules, name) {
 function sessionTable(list) {
   if (!list.length) return h("p", {class: "empty", "data-next": ""}, "No sessions yet: wire an agent host with ",
     h("code", {}, "clumsies adapt claude-code"), " (or codex, cursor, gemini-cli, ...) and start it in this folder; its first tool call opens a session.");
-  return table([{label: "session"}, {label: "last event"}, {label: "calls", num: 1}, {label: "refs", num: 1}, {label: "reports", num: 1}],
+  return table([{label: "session"}, {label: "last event"}, {label: "tool calls", num: 1}, {label: "hooks", num: 1}, {label: "refs", num: 1},
+    {label: "reports", num: 1}],
     list.map((x) => h("tr", {"data-session": x.id}, h("td", {}, sessionLink(x.id), x.setUp ? null : [" ", h("span", {class: "tag warn"}, "no setup")]),
-      h("td", {class: "muted"}, when(x.last)), h("td", {class: "num"}, num(x.calls)), h("td", {class: "num"}, num(x.refs)),
+      h("td", {class: "muted"}, when(x.last)), h("td", {class: "num", "data-field": "calls"}, num(x.calls)),
+      h("td", {class: "num", "data-field": "hooks"}, num(x.hooks)), h("td", {class: "num"}, num(x.refs)),
       h("td", {class: "num"}, num(x.reports)))));
 }
 
@@ -446,7 +448,7 @@ const hub = {
     const st = this.state;
     st.period = param("period", "daily");
     const [stats, nodes, reviews] = await Promise.all([
-      api(`stats?period=${st.period}`), api("team/nodes"), api("reviews")]);
+      api(`stats?period=${st.period}`), api("team/nodes"), loadReviews()]);
     return {stats, nodes, reviews};
   },
   render({stats: d, nodes, reviews}) {
@@ -510,7 +512,7 @@ function hubEvidence(e, members) {
       h("td", {}, m.team), h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported))))) : null);
 }
 
-// reviewQueue is in hubreview.js.
+// loadReviews and reviewQueue are in hubreview.js.
 
 async function showHub() {
   await ready;

@@ -4,34 +4,53 @@
 // Decline. Others see the queue without the actions.
 "use strict";
 
-// reviewQueue returns the queue of reviews; the diffs and the actions
-// come with the answers of /api/me and /api/reviews/{id}/diff, after
-// which the queue is marked data-ready.
-function reviewQueue(reviews) {
-  const open = reviews.filter((r) => r.status === "in_review");
+// reviewing is what the reviewer is doing in the queue, kept across the
+// page's redraws (every change of the team redraws it): the review whose
+// Accept waits for its confirmation, and the reasons to decline typed so
+// far, by review id.
+const reviewing = {confirm: "", reasons: new Map()};
+
+// loadReviews returns the open reviews with what the queue shows of
+// them: who may review (/api/me) and each one's diff. They are read
+// before the page is redrawn, so that the new queue replaces the old one
+// whole. A failure to read them is shown in the queue, not on the page.
+async function loadReviews() {
+  const open = (await api("reviews")).filter((r) => r.status === "in_review");
+  if (!open.length) return {open};
+  try {
+    const [me, diffs] = await Promise.all([api("me"),
+      Promise.all(open.map((r) => api(`reviews/${encodeURIComponent(r.id)}/diff`)))]);
+    return {open, me, diffs};
+  } catch (err) {
+    return {open, err};
+  }
+}
+
+// reviewQueue returns the queue of the reviews loadReviews read, marked
+// data-ready.
+function reviewQueue({open, me, diffs, err}) {
   if (!open.length) return h("p", {class: "empty", "data-reviews": 0, "data-ready": ""}, "No draft waits for review.");
-  const box = h("div", {"data-reviews": open.length});
-  const items = open.map((r) => {
+  const box = h("div", {"data-reviews": open.length, "data-ready": ""});
+  for (const id of reviewing.reasons.keys()) if (!open.some((r) => r.id === id)) reviewing.reasons.delete(id);
+  if (!open.some((r) => r.id === reviewing.confirm)) reviewing.confirm = "";
+  open.forEach((r, i) => {
     const el = h("div", {class: "panel", "data-review": r.id},
       h("div", {}, h("b", {}, r.newPath ? `${r.path} → ${r.newPath}` : r.path || r.draftId), " ", h("span", {class: "tag"}, r.op), " ",
         h("span", {class: "tag"}, r.team), " ", h("span", {class: "muted"}, `by ${r.member || r.node} · ${when(r.submitted)}`)),
       r.description ? h("p", {}, r.description) : null);
     box.append(el);
-    return {r, el};
-  });
-  api("me").then((me) => Promise.all(items.map(async ({r, el}) => {
-    el.append(await reviewDiff(r));
+    if (err) return;
+    el.append(reviewDiff(r, diffs[i]));
     const may = me.reviewer && (!me.teams || me.teams.includes(r.team));
     el.append(may ? reviewActions(r) : h("p", {class: "muted", "data-no-review": ""},
       `Only a reviewer of team ${r.team} can accept or decline it (clumsies hub token --reviewer).`));
-  }))).catch((err) => box.append(h("p", {class: "err"}, String(err.message || err))))
-    .finally(() => { box.dataset.ready = ""; });
+  });
+  if (err) box.append(h("p", {class: "err"}, String(err.message || err)));
   return box;
 }
 
-// reviewDiff shows review r's change against its base revision.
-async function reviewDiff(r) {
-  const d = await api(`reviews/${encodeURIComponent(r.id)}/diff`);
+// reviewDiff shows review r's change d against its base revision.
+function reviewDiff(r, d) {
   const note = r.op === "create" ? "a new object" : d.baseFound ? `against revision ${d.baseRevision}, the one it was made on` :
     `against the current object: the catalog no longer keeps revision ${d.baseRevision}, the one it was made on`;
   const lines = d.diff ? d.diff.replace(/\n$/, "").split("\n") : [];
@@ -42,10 +61,12 @@ async function reviewDiff(r) {
 }
 
 // reviewActions are Accept, which asks to confirm first, and Decline
-// with its reason.
+// with its reason. An open confirmation, the reason typed and the focus
+// on one of them outlive a redraw of the page.
 function reviewActions(r) {
   const msg = h("span", {class: "muted"});
-  const reason = h("input", {type: "text", placeholder: "reason to decline", "aria-label": "reason"});
+  const reason = h("input", {type: "text", placeholder: "reason to decline", "aria-label": "reason", "data-act": "reason",
+    value: reviewing.reasons.get(r.id), oninput: () => reviewing.reasons.set(r.id, reason.value)});
   const act = async (verb, body) => {
     msg.textContent = "…";
     msg.className = "muted";
@@ -55,15 +76,30 @@ function reviewActions(r) {
       const out = await resp.json().catch(() => ({}));
       if (!resp.ok) throw new Error(out.error || resp.statusText);
       msg.textContent = out.status;
+      reviewing.reasons.delete(r.id);
       showHub();
     } catch (err) { msg.textContent = String(err.message || err); msg.className = "err"; }
   };
+  const close = () => { confirm.hidden = true; reviewing.confirm = ""; };
   const accept = h("button", {type: "button", "data-act": "accept"}, "Accept");
-  const confirm = h("div", {class: "confirm", "data-confirm": "", hidden: true},
+  const confirm = h("div", {class: "confirm", "data-confirm": "", hidden: reviewing.confirm !== r.id},
     `Accept writes ${r.newPath || r.path || r.draftId} into team ${r.team}'s catalog, and every node of the team gets it. `,
-    h("button", {type: "button", "data-act": "confirm", onclick: () => { confirm.hidden = true; act("accept"); }}, "Confirm accept"), " ",
-    h("button", {type: "button", "data-act": "cancel", onclick: () => { confirm.hidden = true; accept.focus(); }}, "Cancel"));
-  accept.addEventListener("click", () => { confirm.hidden = false; confirm.querySelector("[data-act=confirm]").focus(); });
-  return h("div", {}, h("div", {class: "filters"}, accept, reason,
+    h("button", {type: "button", "data-act": "confirm", onclick: () => { close(); act("accept"); }}, "Confirm accept"), " ",
+    h("button", {type: "button", "data-act": "cancel", onclick: () => { close(); accept.focus(); }}, "Cancel"));
+  accept.addEventListener("click", () => {
+    reviewing.confirm = r.id;
+    confirm.hidden = false;
+    confirm.querySelector("[data-act=confirm]").focus();
+  });
+  const out = h("div", {}, h("div", {class: "filters"}, accept, reason,
     h("button", {type: "button", "data-act": "decline", onclick: () => act("decline", {reason: reason.value})}, "Decline"), msg), confirm);
+  // The page is drawn before it replaces the old one: the focus is
+  // still on the old queue's control, which the new one takes over.
+  const had = document.activeElement;
+  const same = had && had.dataset && had.dataset.act && had.closest(`[data-review]`);
+  if (same && same.dataset.review === r.id) {
+    const mine = out.querySelector(`[data-act="${had.dataset.act}"]`);
+    requestAnimationFrame(() => { if (mine.isConnected && !mine.closest("[hidden]")) mine.focus(); });
+  }
+  return out;
 }

@@ -20,10 +20,11 @@ pages.sessions = {
       const list = d.items.filter((x) => (!st.host || (x.host || "") === st.host) && (!st.model || (x.model || "") === st.model) &&
         (!st.kind || kindOf(x) === st.kind));
       body.replaceChildren(list.length ? table([{label: "session"}, {label: "host"}, {label: "model"}, {label: "kind"}, {label: "first event"},
-        {label: "last event"}, {label: "calls", num: 1}, {label: "refs", num: 1}, {label: "reports", num: 1}],
+        {label: "last event"}, {label: "tool calls", num: 1}, {label: "hooks", num: 1}, {label: "refs", num: 1}, {label: "reports", num: 1}],
       list.map((x) => h("tr", {"data-session": x.id, "data-host": x.host || ""}, h("td", {}, sessionLink(x.id)), h("td", {}, x.host || "–"),
         h("td", {}, x.model || "–"), h("td", {}, KINDS[kindOf(x)]), h("td", {class: "muted"}, when(x.first)), h("td", {class: "muted"}, when(x.last)),
-        h("td", {class: "num"}, num(x.calls)), h("td", {class: "num", "data-field": "refs"}, num(x.refs)), h("td", {class: "num"}, num(x.reports)))),
+        h("td", {class: "num", "data-field": "calls"}, num(x.calls)), h("td", {class: "num", "data-field": "hooks"}, num(x.hooks)),
+        h("td", {class: "num", "data-field": "refs"}, num(x.refs)), h("td", {class: "num"}, num(x.reports)))),
       {name: "sessions"}) : h("p", {class: "empty"}, d.items.length ? "No session matches the filters." :
         ["No sessions in the range: wire an agent host with ", h("code", {}, "clumsies adapt claude-code"), " and start it in this folder, or widen the range."]),
       h("p", {class: "muted", "data-count": list.length}, `${num(list.length)} of ${num(d.items.length)} shown`));
