@@ -57,9 +57,15 @@ func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstrea
 }
 
 // catalogRevision returns the revision of a catalog: its stream's last
-// sequence.
+// sequence. A request right after a reload of the hub's accounts (a
+// join) can go unanswered: it is asked again (retryAfterReload).
 func catalogRevision(ctx context.Context, kv jetstream.KeyValue) (uint64, error) {
-	st, err := kv.Status(ctx)
+	var st jetstream.KeyValueStatus
+	err := retryAfterReload(ctx, func(ctx context.Context) error {
+		var err error
+		st, err = kv.Status(ctx)
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("read the catalog's revision: %w", err)
 	}
