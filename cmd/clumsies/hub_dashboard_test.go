@@ -109,19 +109,7 @@ func TestHub_Dashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	br, err := browser.Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	tab, closeTab, err := br.Tab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeTab()
-	pg := &page{tb: t, ctx: tab, b: br, base: hp.api}
+	pg := browse(t, hp.api)
 	pg.open("/?token="+member, "team")
 	if got := pg.figure("refs"); got != thousands(stats.Totals.Refs) {
 		t.Errorf("hub page: refs %q, want %d", got, stats.Totals.Refs)
@@ -203,19 +191,7 @@ func TestHub_DashboardReview(t *testing.T) {
 		t.Errorf("/api/reviews/%s/diff: %+v, want the added line against base revision %d", rs[0].ID, d, rs[0].BaseRevision)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	br, err := browser.Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	tab, closeTab, err := br.Tab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeTab()
-	pg := &page{tb: t, ctx: tab, b: br, base: hp.api}
+	pg := browse(t, hp.api)
 	const added = `[...document.querySelectorAll("[data-review] [data-diff] div.a")].map((d) => d.textContent).join("\n")`
 
 	// A member sees the queue and the diff, and no action.
@@ -237,7 +213,7 @@ func TestHub_DashboardReview(t *testing.T) {
 	if got := pg.text(added); got != "+- and log them once" {
 		t.Errorf("reviewer: the diff adds %q, want the one line the draft adds", got)
 	}
-	if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS(`[data-review] input[aria-label=reason]`), "not yet"),
+	if err := chromedp.Do(pg.ctx, chromedp.SendKeys(chromedp.CSS(`[data-review] input[aria-label=reason]`), "not yet"),
 		chromedp.Click(chromedp.CSS(`[data-review] button[data-act=accept]`))); err != nil {
 		t.Fatal(err)
 	}
@@ -260,13 +236,13 @@ func TestHub_DashboardReview(t *testing.T) {
 	if got := pg.text(`document.querySelector("[data-review] input[aria-label=reason]").value`); got != "not yet" {
 		t.Errorf("after the redraw the reason to decline reads %q, want the one typed", got)
 	}
-	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=confirm]`))); err != nil {
+	if err := chromedp.Do(pg.ctx, chromedp.Click(chromedp.CSS(`[data-review] button[data-act=confirm]`))); err != nil {
 		t.Fatal(err)
 	}
 	// The queue lists the reviews still open.
 	waitFor(t, "the review accepted", func() bool { return len(reviews(t, hp)) == 0 })
 	pg.wait(`document.querySelectorAll("[data-review]").length === 0`)
-	if errs := br.Errors(); len(errs) > 0 {
+	if errs := pg.b.Errors(); len(errs) > 0 {
 		t.Fatalf("console errors: %q", errs)
 	}
 }

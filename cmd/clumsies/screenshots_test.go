@@ -15,7 +15,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/clumsies/clumsies/dash"
-	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/history"
 	"github.com/clumsies/clumsies/internal/testbin"
 )
@@ -82,17 +81,7 @@ func TestScreenshots(t *testing.T) {
 	if len(ov.MostApplied) == 0 || sid == "" {
 		t.Fatalf("the history has no applied rule or session: %+v", ov)
 	}
-	b, err := browser.Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tab, closeTab, err := b.Tab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeTab()
-	p := &page{tb: t, ctx: tab, b: b, base: base}
+	p := browse(t, base)
 	p.open("/?token="+tok, "overview")
 	shots := []struct{ name, path, page string }{
 		{"overview", "/", "overview"},
@@ -139,14 +128,14 @@ func TestScreenshots(t *testing.T) {
 	}
 
 	// The hub, as its reviewer sees it.
-	hub := &page{tb: t, ctx: tab, b: b, base: hp.api}
+	hub := &page{tb: t, ctx: p.ctx, b: p.b, base: hp.api}
 	hub.open("/?token="+reviewer, "team")
 	hub.wait(`document.querySelectorAll("[data-review]").length === 1`)
 	shoot(hub, "hub-laptop", "/", "team", 1366, 768, false)
 	shoot(hub, "hub-laptop", "/", "team", 1366, 768, true)
 	shoot(hub, "hub-phone", "/", "team", 390, 844, false)
 	// The review queue, with the draft's diff and the reviewer's actions.
-	if err := chromedp.Do(tab, chromedp.EmulateViewport(1366, 768)); err != nil {
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1366, 768)); err != nil {
 		t.Fatal(err)
 	}
 	hub.open("/", "team")
