@@ -57,6 +57,19 @@ type Input struct {
 	// changed (post-tool), as the host named them: absolute, or relative
 	// to Dir; none for a tool that changes no file.
 	Files []string `json:",omitempty"`
+	// Command is the command line of a shell tool (Claude Code's Bash,
+	// Gemini CLI's run_shell_command, Copilot CLI's bash, Cursor's
+	// beforeShellExecution, ...), as the host gave it: the hook reads its
+	// writes before it runs (pre-tool) and the working tree after it.
+	Command string `json:",omitempty"`
+	// Failed is set on a post-tool input the host reports as failed
+	// (Gemini CLI's tool_response.error, Claude Code's success false): the
+	// tool changed nothing it named.
+	Failed bool `json:",omitempty"`
+	// ToolUseID is the host's own id of the tool call and Transcript the
+	// path of its transcript, where the host gives them.
+	ToolUseID  string `json:",omitempty"`
+	Transcript string `json:",omitempty"`
 }
 
 // Answer is what a hook tells the host.

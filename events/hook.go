@@ -53,4 +53,9 @@ type StopBlockedData struct {
 	// Limit is how many stops in a row the hook blocks before it lets the
 	// agent go.
 	Limit int `json:"limit"`
+	// Files, when set, are the files the session changed (by any route)
+	// that rules it has not loaded apply to, and Missing those rules: the
+	// stop gate held the agent until it loads them.
+	Files   []string `json:"files,omitempty"`
+	Missing []string `json:"missing,omitempty"`
 }

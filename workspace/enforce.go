@@ -13,9 +13,22 @@ const (
 	EnforceBlock EnforceMode = "block" // the gate denies the tool until the rules are loaded
 )
 
+// FailMode is what the gate does when it cannot check (no catalog, an
+// owner that does not answer): let the tool run and record that it was
+// unchecked (open), or deny it saying why (closed).
+type FailMode string
+
+// The fail modes.
+const (
+	FailOpen   FailMode = "open"   // an unchecked tool runs, recorded as unchecked (the default)
+	FailClosed FailMode = "closed" // an unchecked tool is denied in block mode
+)
+
 // EnforceConfig is the [enforce] table of config.toml.
 type EnforceConfig struct {
 	Mode EnforceMode `toml:"mode"`
+	// Fail is what the gate does when it cannot check; FailOpen when unset.
+	Fail FailMode `toml:"fail"`
 }
 
 // Effective returns the mode, off when unset.
@@ -26,11 +39,22 @@ func (c EnforceConfig) Effective() EnforceMode {
 	return c.Mode
 }
 
+// FailClosed reports whether a check that cannot be made denies the tool:
+// fail = "closed" in block mode.
+func (c EnforceConfig) FailClosed() bool {
+	return c.Effective() == EnforceBlock && c.Fail == FailClosed
+}
+
 // check says what is wrong with the table, or nil.
 func (c EnforceConfig) check() error {
 	switch c.Effective() {
 	case EnforceOff, EnforceWarn, EnforceBlock:
+	default:
+		return fmt.Errorf("enforce mode %q: want \"off\", \"warn\" or \"block\"", c.Mode)
+	}
+	switch c.Fail {
+	case "", FailOpen, FailClosed:
 		return nil
 	}
-	return fmt.Errorf("enforce mode %q: want \"off\", \"warn\" or \"block\"", c.Mode)
+	return fmt.Errorf("enforce fail %q: want \"open\" or \"closed\"", c.Fail)
 }
