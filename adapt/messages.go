@@ -22,8 +22,31 @@ func StopReason(sessionID string) string {
 		"follow the guidance), then stop. Your session id is %q.", sessionID)
 }
 
-// isStopReason reports whether prompt is the StopReason of session id,
-// sent back by the host as a prompt.
+// StopGateReason is what the stop gate tells an agent that changed files
+// (by any route) that rules it has not loaded apply to: the files, the
+// rules, and the memload call to make (memload, its arguments as JSON);
+// report adds the report request when the last prompt has none yet.
+func StopGateReason(sessionID string, files, rules []string, memload string, report bool) string {
+	var b strings.Builder
+	b.WriteString(stopGatePrefix(sessionID))
+	fmt.Fprintf(&b, "you changed %s, which rules of this workspace apply to, without loading them: %s. "+
+		"Call the clumsies MCP tool memload with %s, check your changes against what it says and fix them, then stop.",
+		strings.Join(files, ", "), strings.Join(rules, "; "), memload)
+	if report {
+		b.WriteString(" The user's last prompt also has no report yet: call agentreport with a short summary of what you " +
+			"did (or agentrejected with the reason you could not follow the guidance).")
+	}
+	return b.String()
+}
+
+// stopGatePrefix starts every StopGateReason of session id.
+func stopGatePrefix(sessionID string) string {
+	return fmt.Sprintf("clumsies (session %q): before you stop, ", sessionID)
+}
+
+// isStopReason reports whether prompt is the StopReason or a
+// StopGateReason of session id, sent back by the host as a prompt.
 func isStopReason(prompt, sessionID string) bool {
-	return strings.TrimSpace(prompt) == StopReason(sessionID)
+	p := strings.TrimSpace(prompt)
+	return p == StopReason(sessionID) || strings.HasPrefix(p, stopGatePrefix(sessionID))
 }
