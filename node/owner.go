@@ -43,6 +43,9 @@ type owner struct {
 	sub     *nats.Subscription
 	br      *bridge
 	closing bool
+
+	// trees watch working trees for the hooks' checks (treewatch.go).
+	trees treeWatchers
 }
 
 func newOwner(n *Node) *owner {
@@ -373,6 +376,7 @@ func (o *owner) close() error {
 	}
 	o.svcCancel()
 	o.handlers.Wait()
+	o.closeTrees()
 	if o.lifeDone != nil {
 		<-o.lifeDone
 	}

@@ -1,0 +1,18 @@
+//go:build linux
+
+package treecheck
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// statOf returns what the snapshot compares of a file.
+func statOf(info fs.FileInfo) entry {
+	e := entry{size: info.Size(), mtime: info.ModTime().UnixNano()}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		e.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
+		e.ino = st.Ino
+	}
+	return e
+}

@@ -1,0 +1,404 @@
+package treecheck
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Files of a Store, in the folder it is opened on.
+const (
+	snapshotName = "tree-snapshot"
+	lockName     = "tree-snapshot.lock"
+)
+
+// Bounds of what a Store keeps beside the files.
+const (
+	// MaxTouched bounds the paths kept per session for the stop gate.
+	MaxTouched = 1000
+	// sessionTTL is how long a session's touched paths are kept after its
+	// last change.
+	sessionTTL = 48 * time.Hour
+	// callTTL is how long an open call counts: a tool call whose post-tool
+	// hook never ran (the host died) stops counting after it.
+	callTTL = 30 * time.Minute
+	// racyWindow is how close to a scan a change can be and still be
+	// missed by a later one with the same stat: such files are read again.
+	racyWindow = 2 * time.Second
+	// baselineBudget is how many bytes the first check of a tree hashes,
+	// so that later changes have a known before; past it, files are seen
+	// by stat only until they change.
+	baselineBudget = 32 << 20
+)
+
+// Change is one file whose content changed since the previous check.
+type Change struct {
+	// Path is relative to the root, slash-separated.
+	Path string
+	// Before is the blob id before the change; "" when the file did not
+	// exist or its content was not known (BeforeKnown false).
+	Before      string
+	BeforeKnown bool
+	// After is the blob id now; "" when the file is gone.
+	After string
+}
+
+// Store is the snapshot of one tree, held under its lock from Open to
+// Close.
+type Store struct {
+	dir  string
+	lock *os.File
+	snap *snapshot
+	// fresh is set when there was no usable snapshot: the first check is a
+	// baseline and reports nothing.
+	fresh bool
+	dirty bool
+	now   func() time.Time
+}
+
+// Open takes the lock of the snapshot kept in folder dir (made if
+// missing), waiting up to wait for another process's check to end, and
+// reads the snapshot. A damaged snapshot is started afresh.
+func Open(dir string, wait time.Duration) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("make %s: %w", dir, err)
+	}
+	lock, err := lockFile(filepath.Join(dir, lockName), wait)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{dir: dir, lock: lock, now: time.Now}
+	b, err := os.ReadFile(filepath.Join(dir, snapshotName))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		s.snap, s.fresh = &snapshot{files: map[string]entry{}}, true
+	case err != nil:
+		unlock(lock)
+		return nil, fmt.Errorf("read the tree snapshot: %w", err)
+	default:
+		if s.snap, err = decode(b); err != nil {
+			s.snap, s.fresh = &snapshot{files: map[string]entry{}}, true
+		}
+	}
+	return s, nil
+}
+
+// Close saves the snapshot when it changed and releases the lock.
+func (s *Store) Close() error {
+	if s.lock == nil {
+		return errors.New("treecheck: store closed")
+	}
+	var err error
+	if s.dirty {
+		err = s.save()
+	}
+	unlock(s.lock)
+	s.lock = nil
+	return err
+}
+
+func (s *Store) save() error {
+	b, err := s.snap.encode()
+	if err != nil {
+		return fmt.Errorf("encode the tree snapshot: %w", err)
+	}
+	tmp := filepath.Join(s.dir, snapshotName+".tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("write the tree snapshot: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(s.dir, snapshotName)); err != nil {
+		return fmt.Errorf("write the tree snapshot: %w", err)
+	}
+	return nil
+}
+
+// Check stats the tree under root (prune: folders left out, relative to
+// root) and returns the files whose content changed since the previous
+// check, sorted by path. The first check of a tree (or of another root)
+// is a baseline: it returns nothing.
+func (s *Store) Check(root string, prune []string) ([]Change, error) {
+	return s.CheckSince(root, prune, Dirty{})
+}
+
+// Point returns where the snapshot's last check stood in a Watcher's
+// notifications, to ask it what changed since.
+func (s *Store) Point() (epoch string, seq uint64) { return s.snap.Epoch, s.snap.Seq }
+
+// CheckSince is Check that, when d is a complete answer of a Watcher for
+// the snapshot's Point, stats only the paths d names (walking those that
+// are folders) instead of the whole tree. Otherwise it walks the tree. It
+// keeps d's point for the next check.
+func (s *Store) CheckSince(root string, prune []string, d Dirty) ([]Change, error) {
+	now := s.now()
+	baseline := s.fresh || s.snap.Root != root
+	c := checker{s: s, root: root, now: now, baseline: baseline, budget: baselineBudget}
+	if d.Complete && !baseline && d.Epoch != "" && d.Epoch == s.snap.Epoch {
+		c.partial(prune, d.Paths)
+	} else {
+		c.whole(prune)
+	}
+	if c.moved || baseline || d.Epoch != s.snap.Epoch || d.Seq != s.snap.Seq {
+		s.snap.Root, s.snap.Scanned, s.snap.Epoch, s.snap.Seq = root, now.UnixNano(), d.Epoch, d.Seq
+		s.dirty = true
+	}
+	s.fresh = false
+	slices.SortFunc(c.changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return c.changes, nil
+}
+
+// checker is one check's work on the store's files.
+type checker struct {
+	s        *Store
+	root     string
+	now      time.Time
+	baseline bool
+	budget   int64
+	changes  []Change
+	moved    bool // the snapshot's files changed
+}
+
+// whole walks the tree and compares every file.
+func (c *checker) whole(prune []string) {
+	cur := scanTree(c.root, prune)
+	prev := c.s.snap.files
+	for p, e := range cur {
+		if e, keep := c.compare(p, e, prev); keep {
+			cur[p] = e
+		} else {
+			delete(cur, p)
+		}
+	}
+	for p, old := range prev {
+		if _, ok := cur[p]; !ok {
+			c.moved = true
+			if !c.baseline {
+				c.changes = append(c.changes, Change{Path: p, Before: old.blob, BeforeKnown: old.blob != ""})
+			}
+		}
+	}
+	c.s.snap.files = cur
+}
+
+// partial compares only the paths named, each a file, a folder (walked)
+// or gone (with everything the snapshot had under it).
+func (c *checker) partial(prune []string, paths []string) {
+	files := c.s.snap.files
+	for _, p := range paths {
+		abs := filepath.Join(c.root, filepath.FromSlash(p))
+		info, err := os.Lstat(abs)
+		var found map[string]entry
+		switch {
+		case err != nil:
+			found = map[string]entry{}
+		case info.IsDir():
+			found = scanTree(abs, nil)
+			sub := make(map[string]entry, len(found))
+			for q, e := range found {
+				sub[p+"/"+q] = e
+			}
+			found = sub
+			if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+				found = map[string]entry{} // became a nested repository: its own root
+			}
+		case info.Mode().IsRegular() || info.Mode()&os.ModeSymlink != 0:
+			e := statOf(info)
+			if info.Mode()&os.ModeSymlink != 0 {
+				e.size = -1 - e.size
+			}
+			found = map[string]entry{p: e}
+		default:
+			found = map[string]entry{}
+		}
+		for q, e := range found {
+			if ignored(q, prunedSet(prune)) {
+				continue
+			}
+			if e, keep := c.compare(q, e, files); keep {
+				files[q] = e
+			} else {
+				delete(files, q)
+			}
+		}
+		// What the snapshot had at p or under it and is gone now.
+		for q, old := range files {
+			if q != p && !strings.HasPrefix(q, p+"/") {
+				continue
+			}
+			if _, ok := found[q]; ok {
+				continue
+			}
+			delete(files, q)
+			c.moved = true
+			c.changes = append(c.changes, Change{Path: q, Before: old.blob, BeforeKnown: old.blob != ""})
+		}
+	}
+}
+
+func prunedSet(prune []string) map[string]bool {
+	m := make(map[string]bool, len(prune))
+	for _, p := range prune {
+		m[p] = true
+	}
+	return m
+}
+
+// compare compares the file p as it is now (e) with prev's entry, records
+// a change of content, and returns the entry to keep (keep false: the file
+// went away while it was read).
+func (c *checker) compare(p string, e entry, prev map[string]entry) (entry, bool) {
+	old, had := prev[p]
+	if had && old.sameStat(e) && !old.racy {
+		e.blob = old.blob
+		return e, true
+	}
+	c.moved = true
+	if c.baseline {
+		if e.size >= 0 && e.size <= c.budget {
+			if id, err := contentID(c.root, p, e); err == nil {
+				e.blob, c.budget = id, c.budget-e.size
+			}
+		}
+		return c.s.racy(e, c.now), true
+	}
+	id, err := contentID(c.root, p, e)
+	if err != nil {
+		return old, had // gone or unreadable since the stat: seen next time
+	}
+	e.blob = id
+	if had && old.blob != "" && old.blob == id {
+		return c.s.racy(e, c.now), true // the same content: a touch, or a rewrite of the same bytes
+	}
+	c.changes = append(c.changes, Change{Path: p, Before: old.blob, BeforeKnown: had && old.blob != "" || !had, After: id})
+	return c.s.racy(e, c.now), true
+}
+
+// racy marks e to be read again at the next check when it changed within
+// racyWindow of now.
+func (s *Store) racy(e entry, now time.Time) entry {
+	e.racy = now.UnixNano()-e.mtime < int64(racyWindow)
+	return e
+}
+
+// Note reads the files rel (relative to root, slash-separated) as they
+// are now and keeps their blob ids in the snapshot, so that the next
+// check knows their content before a tool changes them. It returns the
+// blob ids by path, "" for a file that does not exist. Before any check
+// of root, it notes nothing (the first check is a baseline).
+func (s *Store) Note(root string, rel []string) map[string]string {
+	out := make(map[string]string, len(rel))
+	if s.fresh || s.snap.Root != root {
+		return out
+	}
+	for _, p := range rel {
+		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil || !(info.Mode().IsRegular() || info.Mode()&os.ModeSymlink != 0) {
+			out[p] = ""
+			continue
+		}
+		e := statOf(info)
+		if info.Mode()&os.ModeSymlink != 0 {
+			e.size = -1 - e.size
+		}
+		if old, ok := s.snap.files[p]; ok && old.sameStat(e) && old.blob != "" && !old.racy {
+			out[p] = old.blob
+			continue
+		}
+		id, err := contentID(root, p, e)
+		if err != nil {
+			continue
+		}
+		e.blob = id
+		// The file's stat is the one it had at the last check when it is
+		// unchanged since; a file changed since the check keeps its old
+		// entry, so the next check still reports that change.
+		if old, ok := s.snap.files[p]; ok && old.sameStat(e) {
+			e.racy = old.racy
+			s.snap.files[p] = e
+			s.dirty = true
+		}
+		out[p] = id
+	}
+	return out
+}
+
+// OpenCall records that session's tool call id is running.
+func (s *Store) OpenCall(c Call) {
+	s.snap.Open = append(slices.DeleteFunc(s.snap.Open, func(o Call) bool {
+		return o.Session == c.Session && o.ID == c.ID
+	}), c)
+	s.dirty = true
+}
+
+// CloseCall records that session's call id ended ("" ends every call of
+// the session), and returns the other sessions that had a call open
+// since started (unix nanoseconds): the change just found may be theirs.
+func (s *Store) CloseCall(session, id string, started int64) []string {
+	now := s.now().UnixNano()
+	var others []string
+	keep := s.snap.Open[:0]
+	for _, o := range s.snap.Open {
+		if o.Session == session && (id == "" || o.ID == id) {
+			continue
+		}
+		if now-o.Started > int64(callTTL) {
+			continue
+		}
+		if o.Session != session && !slices.Contains(others, o.Session) {
+			others = append(others, o.Session)
+		}
+		keep = append(keep, o)
+	}
+	s.snap.Open = keep
+	s.dirty = true
+	slices.Sort(others)
+	return others
+}
+
+// Started returns when session's call id was opened (unix nanoseconds),
+// and whether it is open.
+func (s *Store) Started(session, id string) (int64, bool) {
+	for _, o := range s.snap.Open {
+		if o.Session == session && o.ID == id {
+			return o.Started, true
+		}
+	}
+	return 0, false
+}
+
+// Touch records that session changed paths, for the stop gate.
+func (s *Store) Touch(session string, paths []string) {
+	if s.snap.Touched == nil {
+		s.snap.Touched = map[string]*touched{}
+	}
+	now := s.now().UnixNano()
+	for id, t := range s.snap.Touched {
+		if now-t.Last > int64(sessionTTL) {
+			delete(s.snap.Touched, id)
+		}
+	}
+	t := s.snap.Touched[session]
+	if t == nil {
+		t = &touched{}
+		s.snap.Touched[session] = t
+	}
+	for _, p := range paths {
+		if i, ok := slices.BinarySearch(t.Paths, p); !ok && len(t.Paths) < MaxTouched {
+			t.Paths = slices.Insert(t.Paths, i, p)
+		}
+	}
+	t.Last = now
+	s.dirty = true
+}
+
+// Touched returns the paths session changed, sorted.
+func (s *Store) Touched(session string) []string {
+	if t := s.snap.Touched[session]; t != nil {
+		return slices.Clone(t.Paths)
+	}
+	return nil
+}
