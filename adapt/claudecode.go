@@ -9,6 +9,10 @@ import "path/filepath"
 // stop_hook_active, cwd); SessionStart answers with
 // hookSpecificOutput.additionalContext, Stop refuses with
 // {"decision": "block", "reason"}. .mcp.json expands ${VAR:-default}.
+// PreToolUse (the gate) and PostToolUse run for the tools that can write:
+// Write, Edit, MultiEdit, NotebookEdit and Bash (tool_input.command);
+// PreToolUse refuses with hookSpecificOutput.permissionDecision deny. The
+// hooks' command runs through sh; only its status 2 blocks.
 var claudeCode = &Host{
 	Name:      "claude-code",
 	Title:     "Claude Code",
@@ -44,7 +48,22 @@ var claudeCode = &Host{
 		}
 		return nil
 	},
+	tools: &toolHooks{
+		file: settingsIn(".claude"),
+		pre: func(e Env) []jsonEntry {
+			return []jsonEntry{claudeGroup("claude-code", "PreToolUse", PreTool, claudeWriters, e)}
+		},
+		post: func(e Env) []jsonEntry {
+			return []jsonEntry{claudeGroup("claude-code", "PostToolUse", PostTool, claudeWriters, e)}
+		},
+		gate: permissionDecision,
+	},
 }
+
+// claudeWriters is the matcher of Claude Code's tools that can write.
+// Copilot CLI runs Claude Code's hooks with the names Edit, Write and
+// Bash.
+const claudeWriters = "Write|Edit|MultiEdit|NotebookEdit|Bash"
 
 // serverEntry is the stdio server entry under key (mcpServers).
 func serverEntry(key, command string, args []string) jsonEntry {
@@ -56,12 +75,21 @@ func serverEntry(key, command string, args []string) jsonEntry {
 func commandHooks(host string, e Env, names map[Event]string) []jsonEntry {
 	var out []jsonEntry
 	for _, ev := range Events() {
-		out = append(out, jsonEntry{
-			path: []string{"hooks", names[ev]},
-			value: obj{{"hooks", []any{obj{
-				{"type", "command"}, {"command", e.hookCommand(host, ev)}, {"timeout", 30}}}}},
-			ours: oursFor(host, ev),
-		})
+		out = append(out, claudeGroup(host, names[ev], ev, "", e))
 	}
 	return out
+}
+
+// claudeGroup is the hook group of Claude Code's layout that runs
+// clumsies' hook for ev on the host's event, for the tools matcher names
+// (every tool when it is empty): {matcher, hooks: [{type: command,
+// command, timeout}]}.
+func claudeGroup(host, event string, ev Event, matcher string, e Env) jsonEntry {
+	var value obj
+	if matcher != "" {
+		value = append(value, kv{"matcher", matcher})
+	}
+	value = append(value, kv{"hooks", []any{obj{
+		{"type", "command"}, {"command", e.hookCommand(host, ev)}, {"timeout", 30}}}})
+	return jsonEntry{path: []string{"hooks", event}, value: value, ours: oursFor(host, ev)}
 }

@@ -15,7 +15,11 @@ import (
 // and hooks until the project is trusted ([projects."<dir>"] trust_level =
 // "trusted" in ~/.codex/config.toml), and under `codex exec` (approval
 // policy never) it refuses every MCP call of a server whose tools are not
-// approved up front (default_tools_approval_mode = "approve").
+// approved up front (default_tools_approval_mode = "approve"). PreToolUse
+// (since 0.123) runs before Bash, where a patch arrives too
+// (tool_input.command, possibly apply_patch <<'EOF' *** Begin Patch ...)
+// and refuses with Claude Code's hookSpecificOutput.permissionDecision;
+// PostToolUse runs after every tool.
 var codex = &Host{
 	Name:      "codex",
 	Title:     "Codex",
@@ -42,7 +46,7 @@ var codex = &Host{
 			Notes: []string{
 				"config.toml has no path variable: `clumsies serve` finds the workspace from the folder Codex runs in.",
 				trust,
-				"Codex runs a hook only once you trust it (Codex lists new hooks for review).",
+				"Codex runs a hook only once you trust it (Codex lists new hooks for review), and asks again for a hook adapt has changed.",
 				"The server entry approves clumsies' tools (default_tools_approval_mode = \"approve\"): they only read rules and record calls, and without it every call fails under `codex exec`.",
 				"Codex releases from before hooks were on by default need `hooks = true` under [features] in config.toml.",
 			},
@@ -52,4 +56,27 @@ var codex = &Host{
 	answer: func(ev Event, a Answer) []byte {
 		return claudeCode.answer(ev, a)
 	},
+	tools: &toolHooks{
+		file: codexHooksFile,
+		// Codex names its shell Bash, and matches Edit and Write to its
+		// apply_patch.
+		pre: func(e Env) []jsonEntry {
+			return []jsonEntry{claudeGroup("codex", "PreToolUse", PreTool, "Bash|apply_patch|Edit|Write", e)}
+		},
+		// Codex names its patch tool differently across releases
+		// (apply_patch, or a shell call of it): no matcher, the hook reads
+		// the patch.
+		post: func(e Env) []jsonEntry {
+			return []jsonEntry{claudeGroup("codex", "PostToolUse", PostTool, "", e)}
+		},
+		gate: permissionDecision,
+	},
+}
+
+// codexHooksFile is Codex's hooks.json (scope s).
+func codexHooksFile(s Scope, e Env) string {
+	if s == User {
+		return filepath.Join(e.Home, ".codex", "hooks.json")
+	}
+	return filepath.Join(e.Root, ".codex", "hooks.json")
 }

@@ -21,6 +21,11 @@ import (
 // in the environment. It reads only a top-level additionalContext (never
 // hookSpecificOutput); agentStop refuses with {"decision": "block",
 // "reason"}, and the reason comes back as a new userPromptSubmitted.
+// preToolUse (the gate) and postToolUse run for the tools a matcher names
+// (a regular expression on the tool's name): edit, create, apply_patch,
+// str_replace_editor, and bash (toolArgs.command; powershell on Windows);
+// preToolUse refuses with a top-level permissionDecision deny. A command
+// hook of preToolUse that fails or exits non-zero refuses the tool.
 var copilot = &Host{
 	Name:      "copilot",
 	Title:     "GitHub Copilot CLI",
@@ -34,9 +39,7 @@ var copilot = &Host{
 		names := map[Event]string{SessionStart: "sessionStart", UserPrompt: "userPromptSubmitted", Stop: "agentStop"}
 		var entries []jsonEntry
 		for _, ev := range Events() {
-			entries = append(entries, jsonEntry{path: []string{"hooks", names[ev]},
-				value: obj{{"type", "command"}, {"bash", e.hookCommand("copilot", ev)}, {"timeoutSec", 30}},
-				ours:  oursFor("copilot", ev)})
+			entries = append(entries, copilotEntry(names[ev], ev, "", e))
 		}
 		return Plan{
 			Files: []File{
@@ -75,6 +78,45 @@ var copilot = &Host{
 		}
 		return nil
 	},
+	tools: &toolHooks{
+		file: copilotHooksFile,
+		pre: func(e Env) []jsonEntry {
+			return []jsonEntry{copilotEntry("preToolUse", PreTool, copilotWriters, e)}
+		},
+		post: func(e Env) []jsonEntry {
+			return []jsonEntry{copilotEntry("postToolUse", PostTool, copilotWriters, e)}
+		},
+		// Copilot CLI reads the decision at the top level, never
+		// hookSpecificOutput.
+		gate: func(a Answer) Reply {
+			switch {
+			case a.Block:
+				return stdout(jsonLine(map[string]string{"permissionDecision": "deny", "permissionDecisionReason": a.Reason}))
+			case a.Context != "":
+				return stdout(jsonLine(map[string]string{"additionalContext": a.Context}))
+			}
+			return Reply{}
+		},
+	},
+}
+
+// copilotWriters is the matcher of the tools that can write, by the names
+// Copilot CLI gives its own hooks, and the ones it gives Claude Code's
+// (the hooks of .github/hooks/ that VS Code also runs get VS Code's, and
+// VS Code ignores matchers). Each name stands alone, so the matcher
+// holds whether Copilot CLI matches the whole name or a part of it.
+const copilotWriters = "edit|create|write|apply_patch|str_replace_editor|bash|powershell|Edit|Write|MultiEdit|Bash"
+
+// copilotEntry is a hook entry of Copilot CLI's layout that runs
+// clumsies' hook for ev on event, for the tools matcher names (every
+// tool when it is empty): {type: command, matcher, bash, timeoutSec}.
+func copilotEntry(event string, ev Event, matcher string, e Env) jsonEntry {
+	value := obj{{"type", "command"}}
+	if matcher != "" {
+		value = append(value, kv{"matcher", matcher})
+	}
+	value = append(value, kv{"bash", e.hookCommand("copilot", ev)}, kv{"timeoutSec", 30})
+	return jsonEntry{path: []string{"hooks", event}, value: value, ours: oursFor("copilot", ev)}
 }
 
 // copilotHooksFile is the file of clumsies' Copilot CLI hooks (scope s).

@@ -15,21 +15,20 @@ import (
 // caused) and workspace_roots. sessionStart answers with
 // additional_context, beforeSubmitPrompt with {"continue": true}; a stop
 // cannot be refused: the stop hook's followup_message is sent as the next
-// user message instead.
+// user message instead. Before a tool, preToolUse (for the file tools a
+// matcher names) and beforeShellExecution (command, cwd) refuse with
+// {"permission": "deny", "user_message", "agent_message"}; after one,
+// afterFileEdit (file_path) and afterShellExecution (command).
 var cursor = &Host{
 	Name:      "cursor",
 	Title:     "Cursor",
 	SessionID: "the chat's conversation id (conversation_id in hook input)",
 	plan: func(s Scope, e Env) Plan {
-		dir := filepath.Join(e.Root, ".cursor")
-		if s == User {
-			dir = filepath.Join(e.Home, ".cursor")
-		}
+		dir := filepath.Dir(cursorHooksFile(s, e))
 		names := map[Event]string{SessionStart: "sessionStart", UserPrompt: "beforeSubmitPrompt", Stop: "stop"}
 		var hooks []jsonEntry
 		for _, ev := range Events() {
-			hooks = append(hooks, jsonEntry{path: []string{"hooks", names[ev]},
-				value: obj{{"command", e.hookCommand("cursor", ev)}}, ours: oursFor("cursor", ev)})
+			hooks = append(hooks, cursorEntry(names[ev], ev, "", e))
 		}
 		return Plan{
 			Files: []File{
@@ -78,4 +77,50 @@ var cursor = &Host{
 		}
 		return jsonLine(map[string]any{})
 	},
+	tools: &toolHooks{
+		file: cursorHooksFile,
+		pre: func(e Env) []jsonEntry {
+			return []jsonEntry{cursorEntry("preToolUse", PreTool, cursorWriters, e),
+				cursorEntry("beforeShellExecution", PreTool, "", e)}
+		},
+		post: func(e Env) []jsonEntry {
+			return []jsonEntry{cursorEntry("afterFileEdit", PostTool, "", e),
+				cursorEntry("afterShellExecution", PostTool, "", e)}
+		},
+		// The neutral answer and the warning name no permission: an
+		// allow would skip the user's own approval of the command.
+		gate: func(a Answer) Reply {
+			switch {
+			case a.Block:
+				return stdout(jsonLine(map[string]string{"permission": "deny", "user_message": a.Reason, "agent_message": a.Reason}))
+			case a.Context != "":
+				return stdout(jsonLine(map[string]string{"user_message": a.Context, "agent_message": a.Context}))
+			}
+			return stdout(jsonLine(map[string]any{}))
+		},
+	},
+}
+
+// cursorWriters is the matcher of preToolUse: Cursor's tools that change
+// files (its shell has beforeShellExecution, so that a command is gated
+// once).
+const cursorWriters = "Write|StrReplace|Edit|MultiEdit|Delete|EditNotebook"
+
+// cursorEntry is a hook entry of Cursor's layout that runs clumsies' hook
+// for ev on event, for the tools matcher names (every call when it is
+// empty): {command, matcher}.
+func cursorEntry(event string, ev Event, matcher string, e Env) jsonEntry {
+	value := obj{{"command", e.hookCommand("cursor", ev)}}
+	if matcher != "" {
+		value = append(value, kv{"matcher", matcher})
+	}
+	return jsonEntry{path: []string{"hooks", event}, value: value, ours: oursFor("cursor", ev)}
+}
+
+// cursorHooksFile is Cursor's hooks.json (scope s).
+func cursorHooksFile(s Scope, e Env) string {
+	if s == User {
+		return filepath.Join(e.Home, ".cursor", "hooks.json")
+	}
+	return filepath.Join(e.Root, ".cursor", "hooks.json")
 }

@@ -1,8 +1,9 @@
 // Package adapt owns what clumsies knows of the agent hosts it wires to a
 // workspace (Claude Code, Codex, Cursor, Gemini CLI, opencode, GitHub
-// Copilot CLI): where each
-// keeps its MCP server list and its hooks, in which format, and what its
-// hooks read on stdin and must print on stdout.
+// Copilot CLI, VS Code, Windsurf): where each keeps its MCP server list
+// and its hooks, in which format, what its hooks read on stdin (Input,
+// host-neutral: the hooks package never reads a host's format) and what
+// they must print on stdout, or exit with (Reply).
 //
 // Config files are edited in place: a JSON (or JSONC) file is changed only
 // at the spans clumsies adds or removes, so a user's keys, comments and

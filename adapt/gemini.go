@@ -16,6 +16,10 @@ import (
 // sends to the agent as a new prompt: BeforeAgent fires again with that
 // reason as its prompt. Gemini puts the session-start context in front of
 // the first prompt, as <hook_context>...</hook_context> and a blank line.
+// BeforeTool (the gate) and AfterTool run for write_file, replace and
+// run_shell_command (tool_input.command); BeforeTool refuses with
+// {"decision": "deny", "reason"}, and AfterTool reports a failed tool in
+// tool_response.error.
 var geminiCLI = &Host{
 	Name:      "gemini-cli",
 	Title:     "Gemini CLI",
@@ -28,12 +32,7 @@ var geminiCLI = &Host{
 		names := map[Event]string{SessionStart: "SessionStart", UserPrompt: "BeforeAgent", Stop: "AfterAgent"}
 		entries := []jsonEntry{serverEntry("mcpServers", e.command(), []string{"serve"})}
 		for _, ev := range Events() {
-			entries = append(entries, jsonEntry{
-				path: []string{"hooks", names[ev]},
-				value: obj{{"hooks", []any{obj{{"name", "clumsies-" + string(ev)}, {"type", "command"},
-					{"command", e.hookCommand("gemini-cli", ev)}, {"timeout", 30000}}}}},
-				ours: oursFor("gemini-cli", ev),
-			})
+			entries = append(entries, geminiGroup(names[ev], ev, "", e))
 		}
 		return Plan{
 			Files: []File{{Path: settings, json: entries}},
@@ -57,6 +56,43 @@ var geminiCLI = &Host{
 		}
 		return jsonLine(map[string]any{})
 	},
+	tools: &toolHooks{
+		file: settingsIn(".gemini"),
+		pre: func(e Env) []jsonEntry {
+			return []jsonEntry{geminiGroup("BeforeTool", PreTool, geminiWriters, e)}
+		},
+		post: func(e Env) []jsonEntry {
+			return []jsonEntry{geminiGroup("AfterTool", PostTool, geminiWriters, e)}
+		},
+		// BeforeTool has no context for the agent: a warning is a
+		// systemMessage, which Gemini CLI shows the user.
+		gate: func(a Answer) Reply {
+			switch {
+			case a.Block:
+				return stdout(jsonLine(map[string]string{"decision": "deny", "reason": a.Reason}))
+			case a.Context != "":
+				return stdout(jsonLine(map[string]string{"systemMessage": a.Context}))
+			}
+			return stdout(jsonLine(map[string]any{}))
+		},
+	},
+}
+
+// geminiWriters is the matcher of Gemini CLI's tools that can write.
+const geminiWriters = "write_file|replace|run_shell_command"
+
+// geminiGroup is the hook group of Gemini CLI's layout that runs
+// clumsies' hook for ev on event, for the tools matcher names (every tool
+// when it is empty): {matcher, hooks: [{name, type: command, command,
+// timeout (ms)}]}.
+func geminiGroup(event string, ev Event, matcher string, e Env) jsonEntry {
+	var value obj
+	if matcher != "" {
+		value = append(value, kv{"matcher", matcher})
+	}
+	value = append(value, kv{"hooks", []any{obj{{"name", "clumsies-" + string(ev)}, {"type", "command"},
+		{"command", e.hookCommand("gemini-cli", ev)}, {"timeout", 30000}}}})
+	return jsonEntry{path: []string{"hooks", event}, value: value, ours: oursFor("gemini-cli", ev)}
 }
 
 // withoutHookContext returns the user's prompt without the session-start

@@ -16,8 +16,8 @@ const (
 	Stop         Event = "stop"
 )
 
-// Events returns the hook events every host wires alike; PostTool is
-// wired per host (postToolHooks).
+// Events returns the hook events every host wires alike; PreTool and PostTool are
+// wired per host (toolHooks).
 func Events() []Event { return []Event{SessionStart, UserPrompt, Stop} }
 
 // ParseEvent checks an event name.

@@ -34,8 +34,31 @@ func (e Env) command() string {
 	return e.Command
 }
 
-// hookCommand is the command line a host runs for event.
+// hookCommand is the command line a host runs for event. It never stands
+// in a teammate's way: where clumsies is not on PATH it exits 0 at once,
+// and whatever clumsies exits with, the line exits 0 (Copilot CLI reads
+// any other status of a preToolUse hook as a refusal, and Claude Code,
+// Gemini CLI, Codex and VS Code read 2 as one). It is a POSIX shell line:
+// the hosts run a hook's command through sh or bash (Copilot CLI's bash
+// key), or, on Windows, through the shell the host picks.
 func (e Env) hookCommand(host string, ev Event) string {
+	return e.guard() + e.call(host, ev) + " || true"
+}
+
+// statusHookCommand is hookCommand keeping clumsies' exit status, for a
+// host that reads a refusal from it (Windsurf's gate: status 2).
+func (e Env) statusHookCommand(host string, ev Event) string {
+	return e.guard() + e.call(host, ev)
+}
+
+// guard is the start of a hook's line that exits 0 where clumsies is
+// not installed.
+func (e Env) guard() string {
+	return fmt.Sprintf("command -v %s >/dev/null 2>&1 || exit 0; ", e.command())
+}
+
+// call runs clumsies' hook for event of host.
+func (e Env) call(host string, ev Event) string {
 	return fmt.Sprintf("%s hook %s --host %s", e.command(), ev, host)
 }
 
@@ -56,10 +79,12 @@ type Host struct {
 	// memsetup needs.
 	SessionID string
 
-	plan    func(s Scope, e Env) Plan
-	read    func(ev Event, raw []byte) (Input, error)
-	answer  func(ev Event, a Answer) []byte
-	preTool *preToolHook // nil for a host without a pre-tool hook (pretool.go)
+	plan   func(s Scope, e Env) Plan
+	read   func(ev Event, raw []byte) (Input, error)
+	answer func(ev Event, a Answer) []byte
+	// tools are the hooks around the host's tools (toolhooks.go); nil for
+	// a host that has none.
+	tools *toolHooks
 	// events are the events adapt wires hooks for; every event when nil.
 	events []Event
 }
@@ -74,9 +99,9 @@ func (h *Host) Events() []Event {
 
 // Plan returns the files that wire h in scope s.
 func (h *Host) Plan(s Scope, e Env) Plan {
-	p := withPostTool(h.Name, e, h.plan(s, e))
-	if h.preTool != nil {
-		h.preTool.wire(&p, s, e)
+	p := h.plan(s, e)
+	if h.tools != nil {
+		h.tools.wire(&p, s, e)
 	}
 	p.Host, p.Scope = h.Name, s
 	return p
@@ -87,12 +112,12 @@ func (h *Host) Read(ev Event, raw []byte) (Input, error) {
 	read := h.read
 	switch ev {
 	case PreTool:
-		if h.preTool == nil {
+		if !h.HasPreTool() {
 			return Input{}, fmt.Errorf("read %s %s input: %s has no pre-tool hook", h.Name, ev, h.Title)
 		}
-		read = func(_ Event, raw []byte) (Input, error) { return h.preTool.read(raw) }
+		read = func(_ Event, raw []byte) (Input, error) { return readToolCall(raw) }
 	case PostTool:
-		read = func(_ Event, raw []byte) (Input, error) { return readPostTool(raw) }
+		read = func(_ Event, raw []byte) (Input, error) { return readToolCall(raw) }
 	}
 	in, err := read(ev, raw)
 	if err != nil {
@@ -106,16 +131,9 @@ func (h *Host) Read(ev Event, raw []byte) (Input, error) {
 }
 
 // Answer renders a for ev in the host's output format: what the hook
-// prints on stdout, possibly nothing.
-func (h *Host) Answer(ev Event, a Answer) []byte {
-	if ev == PreTool {
-		if h.preTool == nil {
-			return nil
-		}
-		return h.preTool.answer(a)
-	}
-	return h.answer(ev, a)
-}
+// prints on stdout, possibly nothing. Reply says the rest: what goes to
+// stderr, and the exit status.
+func (h *Host) Answer(ev Event, a Answer) []byte { return h.Reply(ev, a).Stdout }
 
 // hosts lists every host, in the order the command line shows them.
 var hosts = []*Host{claudeCode, codex, cursor, geminiCLI, opencode, copilot, vscode, windsurf}

@@ -22,7 +22,12 @@ var opencodePlugin string
 // plugin adapt writes runs `clumsies hook` on them with the snake_case
 // input of the other hosts and reads a small answer: {"context"} to a
 // session start, {"decision": "block", "reason"} to a stop, which it sends
-// as a new prompt since opencode cannot refuse a stop.
+// as a new prompt since opencode cannot refuse a stop. Around the tools
+// that can write (write, edit, multiedit, patch, and bash with
+// args.command) the plugin runs the pre-tool hook in tool.execute.before,
+// where throwing refuses the call (the agent reads the error), and the
+// post-tool hook in tool.execute.after, which runs only after a tool that
+// succeeded.
 var opencode = &Host{
 	Name:      "opencode",
 	Title:     "opencode",
@@ -50,7 +55,7 @@ var opencode = &Host{
 				{Path: filepath.Join(plugins, "clumsies.js"), owned: []byte(plugin)},
 			},
 			Notes: []string{
-				"opencode has no command hooks: a plugin (clumsies.js) runs `clumsies hook` on session.created, chat.message, session.idle and tool.execute.after (a tool that changed files).",
+				"opencode has no command hooks: a plugin (clumsies.js) runs `clumsies hook` on session.created, chat.message, session.idle, and before and after each tool that can write (tool.execute.before, where the gate refuses a call by throwing, and tool.execute.after).",
 				"opencode cannot refuse a stop: when the stop hook blocks, the plugin sends its request to report as a new prompt. `opencode run` exits when the session is idle, before that prompt runs: there the request is lost and the prompt stays unreported (`opencode serve` and the TUI run it).",
 				"The session-start context reaches the agent through the system prompt (experimental.chat.system.transform).",
 			},
@@ -65,5 +70,18 @@ var opencode = &Host{
 			return jsonLine(map[string]string{"decision": "block", "reason": a.Reason})
 		}
 		return jsonLine(map[string]any{})
+	},
+	// The plugin throws the reason of a refusal, and adds a warning to
+	// the tool's output, which the agent reads.
+	tools: &toolHooks{
+		gate: func(a Answer) Reply {
+			switch {
+			case a.Block:
+				return stdout(jsonLine(map[string]string{"decision": "block", "reason": a.Reason}))
+			case a.Context != "":
+				return stdout(jsonLine(map[string]string{"context": a.Context}))
+			}
+			return stdout(jsonLine(map[string]any{}))
+		},
 	},
 }

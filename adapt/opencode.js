@@ -1,10 +1,14 @@
 // clumsies adapter for opencode, written by `clumsies adapt opencode`;
 // `clumsies adapt opencode --remove` deletes it. opencode has no command
 // hooks, so this plugin runs `clumsies hook <event> --host opencode` on
-// opencode's own events (and post-tool after each tool that changes
-// files) and passes on what it answers. Any failure lets
-// opencode go on.
+// opencode's own events, and pre-tool and post-tool around each tool that
+// can write, and passes on what it answers. A refusal of the pre-tool hook
+// is thrown: opencode then does not run the tool, and the agent reads the
+// reason. Any failure of clumsies (missing, broken) lets opencode go on.
 const COMMAND = "clumsies"
+
+// The tools that can write: the file tools and the shell (args.command).
+const WRITERS = ["write", "edit", "multiedit", "patch", "apply_patch", "bash"]
 
 async function hook(event, input, cwd) {
   try {
@@ -26,6 +30,7 @@ export const ClumsiesPlugin = async ({ client, directory }) => {
   const context = new Map() // session id -> what the agent must know from the start
   const followUp = new Map() // session id -> the report request the plugin sent
   const toolArgs = new Map() // call id -> the arguments of a tool that has not finished
+  const warnings = new Map() // call id -> the gate's warning, added to the tool's output
 
   return {
     event: async ({ event }) => {
@@ -55,13 +60,28 @@ export const ClumsiesPlugin = async ({ client, directory }) => {
     },
     "tool.execute.before": async (input, output) => {
       if (input?.callID && output?.args) toolArgs.set(input.callID, output.args)
+      const id = input?.sessionID
+      if (!id || !WRITERS.includes(input?.tool)) return
+      const answer = await hook("pre-tool", {
+        session_id: id, tool_name: input.tool, tool_input: output?.args ?? {}, tool_use_id: input.callID, cwd: directory,
+      }, directory)
+      if (answer.decision === "block" && answer.reason) {
+        toolArgs.delete(input.callID)
+        throw new Error(answer.reason)
+      }
+      if (answer.context && input.callID) warnings.set(input.callID, answer.context)
     },
     "tool.execute.after": async (input, output) => {
       const args = input?.args ?? toolArgs.get(input?.callID) ?? output?.metadata ?? {}
       toolArgs.delete(input?.callID)
+      const warning = warnings.get(input?.callID)
+      warnings.delete(input?.callID)
+      if (warning && typeof output?.output === "string") output.output += "\n\n" + warning
       const id = input?.sessionID
-      if (!id || !["write", "edit", "multiedit", "patch", "apply_patch"].includes(input?.tool)) return
-      await hook("post-tool", { session_id: id, tool_name: input.tool, tool_input: args, cwd: directory }, directory)
+      if (!id || !WRITERS.includes(input?.tool)) return
+      await hook("post-tool", {
+        session_id: id, tool_name: input.tool, tool_input: args, tool_use_id: input.callID, cwd: directory,
+      }, directory)
     },
     "experimental.chat.system.transform": async (input, output) => {
       const text = context.get(input?.sessionID)

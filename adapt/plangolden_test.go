@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// TestPlan_Golden wires the hosts whose formats come from their
-// documentation alone (and Copilot CLI's) into an empty project and home,
-// and compares every file written with testdata/<host>/plan-<scope>.golden
+// TestPlan_Golden wires every host with config files (opencode's plugin
+// is adapt/opencode.js itself) into an empty project and home, and
+// compares every file written with testdata/<host>/plan-<scope>.golden
 // (go test ./adapt -update rewrites them).
 func TestPlan_Golden(t *testing.T) {
-	for _, h := range []*Host{copilot, vscode, windsurf} {
+	for _, h := range []*Host{claudeCode, codex, cursor, geminiCLI, copilot, vscode, windsurf} {
 		for _, scope := range []Scope{Project, User} {
 			t.Run(h.Name+"/"+string(scope), func(t *testing.T) {
 				dir := t.TempDir()

@@ -15,24 +15,26 @@ import (
 // Input has the common fields timestamp, cwd, sessionId, hookEventName,
 // transcript_path, and source, prompt or stop_hook_active per event;
 // SessionStart answers with hookSpecificOutput.additionalContext, Stop
-// refuses with hookSpecificOutput {decision: block, reason}.
+// refuses with hookSpecificOutput {decision: block, reason}. PreToolUse
+// and PostToolUse run for every tool (VS Code ignores matchers) with
+// tool_name and tool_input: editFiles and createFile name their files in
+// tool_input.files, runTerminalCommand its command line in
+// tool_input.command. PreToolUse refuses with Claude Code's
+// hookSpecificOutput.permissionDecision deny.
 var vscode = &Host{
 	Name:      "vscode",
 	Title:     "VS Code",
 	SessionID: "the chat session id (sessionId in hook input)",
 	plan: func(s Scope, e Env) Plan {
 		mcp := filepath.Join(e.Root, ".vscode", "mcp.json")
-		hooks := filepath.Join(e.Root, ".github", "hooks", "clumsies-vscode.json")
+		hooks := vscodeHooksFile(s, e)
 		if s == User {
 			mcp = filepath.Join(vscodeUserDir(e.Home), "mcp.json")
-			hooks = filepath.Join(e.Home, ".copilot", "hooks", "clumsies-vscode.json")
 		}
 		names := map[Event]string{SessionStart: "SessionStart", UserPrompt: "UserPromptSubmit", Stop: "Stop"}
 		var entries []jsonEntry
 		for _, ev := range Events() {
-			entries = append(entries, jsonEntry{path: []string{"hooks", names[ev]},
-				value: obj{{"type", "command"}, {"command", e.hookCommand("vscode", ev)}, {"timeout", 30}},
-				ours:  oursFor("vscode", ev)})
+			entries = append(entries, vscodeEntry(names[ev], ev, e))
 		}
 		return Plan{
 			Files: []File{
@@ -57,6 +59,28 @@ var vscode = &Host{
 		}
 		return nil
 	},
+	tools: &toolHooks{
+		file: vscodeHooksFile,
+		pre:  func(e Env) []jsonEntry { return []jsonEntry{vscodeEntry("PreToolUse", PreTool, e)} },
+		post: func(e Env) []jsonEntry { return []jsonEntry{vscodeEntry("PostToolUse", PostTool, e)} },
+		gate: permissionDecision,
+	},
+}
+
+// vscodeEntry is a hook entry of VS Code's layout that runs clumsies'
+// hook for ev on event: {type: command, command, timeout}.
+func vscodeEntry(event string, ev Event, e Env) jsonEntry {
+	return jsonEntry{path: []string{"hooks", event},
+		value: obj{{"type", "command"}, {"command", e.hookCommand("vscode", ev)}, {"timeout", 30}},
+		ours:  oursFor("vscode", ev)}
+}
+
+// vscodeHooksFile is the file of clumsies' VS Code hooks (scope s).
+func vscodeHooksFile(s Scope, e Env) string {
+	if s == User {
+		return filepath.Join(e.Home, ".copilot", "hooks", "clumsies-vscode.json")
+	}
+	return filepath.Join(e.Root, ".github", "hooks", "clumsies-vscode.json")
 }
 
 // vscodeUserDir is VS Code's user settings folder under home.

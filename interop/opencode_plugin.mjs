@@ -4,6 +4,8 @@
 // at what the plugin returns. opencode runs plugins in Bun; Bun.spawn, the
 // only Bun API the plugin uses, is provided here on top of node's
 // child_process. The client records the prompts the plugin sends.
+// opencode does not run a tool whose tool.execute.before throws, and the
+// agent reads the error: so does this harness.
 //
 // Usage: node opencode_plugin.mjs PLUGIN.mjs PROJECT_DIR SESSION_ID
 // Prints one JSON object: what the plugin did.
@@ -33,11 +35,24 @@ await hooks.event({ event: { type: "session.created", properties: { info: { id }
 const system = { system: [] }
 await hooks["experimental.chat.system.transform"]({ sessionID: id }, system)
 await say("Add a retry to the payment client")
-// An edit (its arguments reach the plugin before the tool runs) and a read.
-for (const [callID, tool] of [["call_1", "edit"], ["call_2", "read"]]) {
-  await hooks["tool.execute.before"]({ tool, sessionID: id, callID },
-    { args: { filePath: directory + "/api/handler.go", oldString: "return nil", newString: "return err" } })
-  await hooks["tool.execute.after"]({ tool, sessionID: id, callID }, { title: "", output: "", metadata: {} })
+// An edit (its arguments reach the plugin before the tool runs), a read
+// and a shell command.
+const thrown = {} // call id -> the error tool.execute.before threw: the tool did not run
+const outputs = {} // call id -> the tool's output, as the agent reads it
+for (const [callID, tool, args] of [
+  ["call_1", "edit", { filePath: directory + "/api/handler.go", oldString: "return nil", newString: "return err" }],
+  ["call_2", "read", { filePath: directory + "/api/handler.go" }],
+  ["call_3", "bash", { command: "ls", description: "List the files" }],
+]) {
+  try {
+    await hooks["tool.execute.before"]({ tool, sessionID: id, callID }, { args })
+  } catch (err) {
+    thrown[callID] = String(err?.message ?? err)
+    continue
+  }
+  const output = { title: "", output: "done", metadata: {} }
+  await hooks["tool.execute.after"]({ tool, sessionID: id, callID }, output)
+  outputs[callID] = output.output
 }
 await idle() // the prompt has no report: the plugin asks for one
 const asked = sent.length
@@ -49,4 +64,6 @@ console.log(JSON.stringify({
   prompts: sent.length,
   request: sent[0]?.body?.parts?.[0]?.text ?? "",
   path: sent[0]?.path ?? null,
+  thrown,
+  outputs,
 }))

@@ -19,7 +19,9 @@ import (
 // the host's answer. It fails open: whatever goes wrong (no workspace, an
 // owner that does not answer, bad input), the agent goes on, stdout gets
 // the host's neutral answer and stderr one line saying why. It never exits
-// with status 2, which some hosts read as "block".
+// with status 2, which some hosts read as "block", but for the one host
+// that reads a refusal from nothing else: Windsurf's gate refusing a tool
+// exits 2 with its reason on stderr (adapt.Reply).
 type HookCommand struct {
 	m *Main
 }
@@ -64,8 +66,17 @@ func (c *HookCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		fmt.Fprintf(c.m.Stderr, "clumsies hook %s: %v; the agent goes on\n", ev, err)
 	}
-	_, werr := c.m.Stdout.Write(by.Answer(ev, answer))
-	return werr
+	reply := by.Reply(ev, answer)
+	if reply.Stderr != "" {
+		fmt.Fprintln(c.m.Stderr, reply.Stderr)
+	}
+	if _, err := c.m.Stdout.Write(reply.Stdout); err != nil {
+		return err
+	}
+	if reply.Exit != 0 {
+		return errSilent{reply.Exit}
+	}
+	return nil
 }
 
 // misuse reports a hook command that cannot work as written (exit 1,

@@ -21,7 +21,9 @@ import (
 // one attest.file_edit with the touched paths relative to the workspace
 // (outside ones as "(outside)"), a read records nothing, and the hook
 // answers the host's neutral answer. The rules in scope of the touched
-// files at that moment are in the event.
+// files at that moment are in the event. A failed tool's input
+// (post-tool-failed.json, adapt.Input.Failed) is left to the tests of
+// what the hook does with a failure.
 func TestHook_PostToolEvidence(t *testing.T) {
 	dir := newWorkspace(t)
 	writeRule(t, dir, "api/HANDLERS.md", "api/**/*.go")
@@ -34,6 +36,8 @@ func TestHook_PostToolEvidence(t *testing.T) {
 		"claude-code/post-tool-copilot":  {"api/handler.go"},
 		"copilot/post-tool":              {"api/handler.go"},
 		"vscode/post-tool":               {"api/handler.go"},
+		"vscode/post-tool-files":         {"api/handler.go"},
+		"windsurf/post-tool":             {"api/handler.go"},
 		"codex/post-tool":                {"api/client.go", "api/handler.go", "api/old.go", "docs/retry.md"},
 		"cursor/post-tool":               {"api/handler.go"},
 		"gemini-cli/post-tool":           {"api/handler.go"},
@@ -47,6 +51,9 @@ func TestHook_PostToolEvidence(t *testing.T) {
 	for _, f := range files {
 		host := filepath.Base(filepath.Dir(f))
 		name := host + "/" + strings.TrimSuffix(filepath.Base(f), ".json")
+		if strings.HasSuffix(name, "-failed") {
+			continue
+		}
 		raw := bytes.ReplaceAll(mustRead(t, f), []byte("/home/ana/shop"), []byte(dir))
 		h, err := adapt.Lookup(host)
 		if err != nil {
