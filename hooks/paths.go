@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"cmp"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -14,8 +15,11 @@ import (
 
 // workspacePaths returns paths (absolute, or relative to dir, the host's
 // folder, else to the workspace root) relative to the workspace root, slash-separated, sorted
-// and each once, with events.OutsidePath for those outside it. A root
-// reached through a symbolic link matches paths named either way.
+// and each once, with events.OutsidePath for those outside it. Each path is
+// resolved through symbolic links (its longest existing prefix) first, so
+// a file reached through a link is named by its real place: in the
+// workspace when the link points into it, outside when it points out. A
+// root reached through a symbolic link matches paths named either way.
 func workspacePaths(root, dir string, paths []string) []string {
 	roots := []string{root}
 	if real, err := filepath.EvalSymlinks(root); err == nil && real != filepath.Clean(root) {
@@ -26,6 +30,7 @@ func workspacePaths(root, dir string, paths []string) []string {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(cmp.Or(dir, root), p)
 		}
+		p = realPath(p)
 		rel := events.OutsidePath
 		for _, r := range roots {
 			if wp, ok := content.WorkspacePath(r, p); ok {
@@ -37,6 +42,27 @@ func workspacePaths(root, dir string, paths []string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// realPath returns p (absolute, clean) with its longest existing prefix
+// resolved through symbolic links; p itself when nothing of it exists.
+func realPath(p string) string {
+	p = filepath.Clean(p)
+	cur, rest := p, ""
+	for {
+		if _, err := os.Lstat(cur); err == nil {
+			if real, err := filepath.EvalSymlinks(cur); err == nil {
+				return filepath.Join(real, rest)
+			}
+			return p
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // inside returns paths without the events.OutsidePath marker.

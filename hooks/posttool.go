@@ -3,36 +3,115 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
 
 	"github.com/clumsies/clumsies/adapt"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/treecheck"
 )
 
-// postTool records what a file-changing tool use touched: one
-// attest.file_edit with the paths relative to the workspace and the rules
-// in scope for them now.
-func postTool(ctx context.Context, hd *node.Handle, h *adapt.Host, in adapt.Input) error {
-	paths := workspacePaths(hd.Workspace().Root, in.Dir, in.Files)
-	rules, err := rulesInScope(ctx, hd, paths)
+// postTool records what really changed during a tool call: the files of
+// the working tree whose content changed since the last check, whatever
+// the tool (an edit tool, a shell command, a script it ran), as one
+// attest.file_edit attributed to the call, with the blob ids before and
+// after, the paths no argument of the tool named, the rules in scope and
+// those the session had not loaded, and the enforcement's own files among
+// them. A file the tool named whose content did not change, or a tool the
+// host reports as failed, records no edit of that file. Nothing changed,
+// nothing is recorded.
+func postTool(ctx context.Context, r Request, in adapt.Input) error {
+	tg := writeTargets(in)
+	pl, err := findPlace(r.Dir, in.Dir, tg.files)
 	if err != nil {
 		return err
 	}
-	return record(ctx, hd, in.SessionID, events.TypeFileEdit,
-		events.FileEditData{Host: h.Name, Tool: in.Tool, Paths: paths, Rules: rules})
+	if in.SessionID == "" {
+		return fmt.Errorf("the host's input names no session: nothing recorded")
+	}
+	named := workspacePaths(pl.tree, in.Dir, tg.files)
+	if in.Failed {
+		named = nil
+	}
+	hd, err := node.Attach(ctx, pl.ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
+	if err != nil {
+		return fmt.Errorf("open the workspace %s: %w", pl.ws.Root, err)
+	}
+	defer hd.Close()
+	st, err := openTree(pl)
+	if err != nil {
+		return err
+	}
+	changes, err := checkTree(ctx, hd, st, pl)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	started, _ := st.Started(in.SessionID, in.ToolUseID)
+	others := st.CloseCall(in.SessionID, in.ToolUseID, started)
+	data := editData(r.Host.Name, in.Tool, pl, changes, named)
+	if len(data.Paths) == 0 {
+		return st.Close()
+	}
+	data.Candidates, data.ToolUseID, data.Transcript, data.Manual = others, in.ToolUseID, in.Transcript, manual(r.Host.Name)
+	st.Touch(in.SessionID, inside(data.Paths))
+	if err := st.Close(); err != nil {
+		return err
+	}
+	if err := fillRules(ctx, hd, in.SessionID, &data); err != nil {
+		return err
+	}
+	return record(ctx, hd, in.SessionID, events.TypeFileEdit, data)
 }
 
-// rulesInScope returns the ids of the published rules and workflows whose
-// paths match one of paths, sorted; none for paths all outside the
-// workspace, without asking the owner.
-func rulesInScope(ctx context.Context, hd *node.Handle, paths []string) ([]string, error) {
-	paths = inside(paths)
+// editData is the attest.file_edit of changes seen in pl's tree, named
+// being the paths the tool's arguments named (workspace-relative, with
+// events.OutsidePath for those outside): the changed files, and the
+// outside marker when the tool named a file outside the workspace (which
+// no check can see).
+func editData(host, tool string, pl place, changes []treecheck.Change, named []string) events.FileEditData {
+	d := events.FileEditData{Host: host, Tool: tool, Paths: []string{}, Rules: []string{},
+		Hashes: map[string]string{}, Before: map[string]string{}, Worktree: pl.worktree}
+	for _, c := range changes {
+		d.Paths = append(d.Paths, c.Path)
+		d.Hashes[c.Path] = c.After
+		if c.BeforeKnown {
+			d.Before[c.Path] = c.Before
+		}
+		if _, ok := slices.BinarySearch(named, c.Path); !ok {
+			d.Unnamed = append(d.Unnamed, c.Path)
+		}
+	}
+	if _, ok := slices.BinarySearch(named, events.OutsidePath); ok {
+		d.Paths = append(d.Paths, events.OutsidePath)
+	}
+	slices.Sort(d.Paths)
+	d.Protected = protected(pl.ws, d.Paths)
+	return d
+}
+
+// fillRules sets d's rules in scope, and those session had not loaded.
+func fillRules(ctx context.Context, hd *node.Handle, session string, d *events.FileEditData) error {
+	paths := inside(d.Paths)
 	if len(paths) == 0 {
-		return []string{}, nil
+		return nil
 	}
-	ids, err := hd.RulesInScope(ctx, paths)
+	if _, err := hd.Publish(ctx); err != nil { // the rules on disk, not a stale catalog
+		fmt.Fprintf(os.Stderr, "clumsies hook: publish the content tree: %v; reading the catalog as it is\n", err)
+	}
+	var err error
+	if d.Rules, err = hd.RulesInScope(ctx, paths); err != nil {
+		return fmt.Errorf("read the rules in scope: %w", err)
+	}
+	g, err := hd.Gate(ctx, node.GateQuery{Session: session, Paths: paths})
 	if err != nil {
-		return nil, fmt.Errorf("read the rules in scope: %w", err)
+		return fmt.Errorf("read the rules in scope: %w", err)
 	}
-	return ids, nil
+	for _, m := range g.Missing {
+		if _, ok := slices.BinarySearch(d.Rules, m.Item.ID); ok {
+			d.Unloaded = append(d.Unloaded, m.Item.ID)
+		}
+	}
+	return nil
 }

@@ -2,63 +2,81 @@ package hooks
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/clumsies/clumsies/adapt"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/treecheck"
 	"github.com/clumsies/clumsies/workspace"
 )
 
 // preTool is the gate ([enforce] mode in config.toml, docs/rules.md): for
-// a tool about to change files that rules or workflows apply to (their
+// a tool about to change files (an edit tool's, or the writes of a shell
+// command read before it runs) that rules or workflows apply to (their
 // front matter paths) which the session has not loaded, it warns the
 // agent (warn) or denies the tool (block), naming the memload call to
-// make, and records attest.tool_gated. Tools that change no file, mode
-// off and files outside the workspace get the neutral answer without
-// opening the workspace's ledger. Like every hook it fails open: an error
-// lets the tool run and is said on stderr. A guest (Copilot CLI running
-// Claude Code's hook) stays neutral where Copilot's own gate is wired, so
-// an edit is gated once.
+// make, and records attest.tool_gated. A change of the enforcement's own
+// files (config.toml, the content tree, the hooks' wiring) is denied in
+// block mode whatever was loaded: the agent proposes it with artifact.
+//
+// It also notes the content of the files before the tool runs and opens
+// the call's window, for the post-tool hook's evidence.
+//
+// The gate never says yes because it could not look: when the check
+// cannot be made (the owner does not answer, the catalog cannot be read),
+// it records that the tool ran unchecked where it can, and with [enforce]
+// fail = "closed" denies the tool saying why. Otherwise, like every hook,
+// an error lets the tool run and is said on stderr. A guest (Copilot CLI
+// running Claude Code's hook) stays neutral where Copilot's own gate is
+// wired, so an edit is gated once.
 func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, error) {
-	if len(in.Files) == 0 {
-		return adapt.Answer{}, nil // a read, or a tool that names no file
+	tg := writeTargets(in)
+	if len(tg.files) == 0 {
+		return adapt.Answer{}, nil // a read, a tool that names no file, or a command whose writes cannot be known
 	}
-	ws, err := findWorkspace(r.Dir, in.Dir)
+	pl, err := findPlace(r.Dir, in.Dir, tg.files)
 	if err != nil {
 		return adapt.Answer{}, err
 	}
-	mode := ws.Config.Enforce.Effective()
-	if home, _ := os.UserHomeDir(); mode == workspace.EnforceOff || r.Guest && adapt.CopilotHooked(ws.Root, home) {
+	ws := pl.ws
+	if home, _ := os.UserHomeDir(); r.Guest && adapt.CopilotHooked(ws.Root, home) {
 		return adapt.Answer{}, nil
 	}
-	paths := inside(workspacePaths(ws.Root, in.Dir, in.Files))
+	paths := inside(workspacePaths(pl.tree, in.Dir, tg.files))
 	if len(paths) == 0 {
 		return adapt.Answer{}, nil
 	}
-	hd, err := node.Attach(ctx, ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
-	if err != nil {
-		return adapt.Answer{}, fmt.Errorf("open the workspace %s: %w", ws.Root, err)
-	}
-	defer hd.Close()
-	g, err := hd.Gate(ctx, node.GateQuery{Session: in.SessionID, Paths: paths})
-	if err != nil {
-		return adapt.Answer{}, fmt.Errorf("read the rules in scope: %w", err)
-	}
-	if len(g.Missing) == 0 {
+	noteBefore(pl, in, paths)
+	mode := ws.Config.Enforce.Effective()
+	if mode == workspace.EnforceOff {
 		return adapt.Answer{}, nil
 	}
-	data := events.ToolGatedData{Host: r.Host.Name, Tool: in.Tool, Paths: paths, Decision: events.GateWarn}
+	data := events.ToolGatedData{Host: r.Host.Name, Tool: in.Tool, Paths: paths, Decision: events.GateWarn,
+		Missing: []string{}, Protected: protected(ws, paths), Shell: tg.shell, ToolUseID: in.ToolUseID, Worktree: pl.worktree}
 	if mode == workspace.EnforceBlock {
 		data.Decision = events.GateDeny
+	}
+	hd, err := node.Attach(ctx, ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
+	if err != nil {
+		return unchecked(ctx, nil, in, ws, data, fmt.Errorf("open the workspace %s: %w", ws.Root, err))
+	}
+	defer hd.Close()
+	g, err := gateOf(ctx, hd, in.SessionID, paths)
+	if err != nil {
+		return unchecked(ctx, hd, in, ws, data, err)
+	}
+	if len(g.Missing) == 0 && len(data.Protected) == 0 {
+		return adapt.Answer{}, nil
 	}
 	var lines []string
 	for _, m := range g.Missing {
 		data.Missing = append(data.Missing, m.Item.ID)
-		lines = append(lines, fmt.Sprintf("%s (%s, for %s)", m.Item.ID, m.Item.Path, strings.Join(m.Matched, ", ")))
+		lines = append(lines, fmt.Sprintf("%s (%s, for %s)", m.Item.ID, m.Item.Path, listed(m.Matched)))
 	}
 	if err := record(ctx, hd, in.SessionID, events.TypeToolGated, data); err != nil {
 		return adapt.Answer{}, err // not recorded, not gated
@@ -70,17 +88,81 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 	return adapt.Answer{Context: msg}, nil
 }
 
-// gateMessage is what the agent reads: which rules apply, and the exact
-// memload call that loads them.
-func gateMessage(session string, d events.ToolGatedData, rules []string) string {
-	known := make(map[string]string, len(d.Missing))
-	for _, id := range d.Missing {
-		known[id] = ""
+// gateOf asks the owner what the gate needs, after publishing the content
+// tree when it changed since the catalog was last in line with it (a rule
+// added while no serve ran, or by the agent's own command): the gate
+// judges by the rules on disk, not by a stale catalog. A content tree that
+// cannot be published as a whole is still gated by what could be.
+func gateOf(ctx context.Context, hd *node.Handle, session string, paths []string) (projections.Gate, error) {
+	if _, err := hd.Publish(ctx); err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: publish the content tree: %v; gating with the catalog as it is\n", err)
 	}
-	args, _ := json.Marshal(map[string]any{"ids": d.Missing, "knownHashes": known})
+	g, err := hd.Gate(ctx, node.GateQuery{Session: session, Paths: paths})
+	if err != nil {
+		return g, fmt.Errorf("read the rules in scope: %w", err)
+	}
+	return g, nil
+}
+
+// unchecked answers a gate that could not check: recorded as such where
+// the ledger can be reached (hd not nil); denied with why under [enforce]
+// fail = "closed", else let run with the error on stderr.
+func unchecked(ctx context.Context, hd *node.Handle, in adapt.Input, ws *workspace.Workspace, data events.ToolGatedData, cause error) (adapt.Answer, error) {
+	data.Unchecked = cause.Error()
+	data.Decision = events.GateAllow
+	if ws.Config.Enforce.FailClosed() {
+		data.Decision = events.GateDeny
+	}
+	if hd != nil {
+		if err := record(ctx, hd, in.SessionID, events.TypeToolGated, data); err != nil {
+			cause = fmt.Errorf("%w; and recording that: %v", cause, err)
+		}
+	}
+	if data.Decision == events.GateDeny {
+		return adapt.Answer{Block: true, Reason: fmt.Sprintf("clumsies: this change was not made: the gate could not check the rules "+
+			"that apply to %s (%v), and this workspace denies what it cannot check ([enforce] fail = \"closed\" in .clumsies/config.toml). "+
+			"Try again in a moment; if it persists, ask the user to run `clumsies doctor`.", listed(data.Paths), cause)}, nil
+	}
+	return adapt.Answer{}, fmt.Errorf("the tool runs unchecked: %w", cause)
+}
+
+// noteBefore keeps the content the tool is about to change and opens the
+// call's window in the working tree's snapshot. It is best effort: the
+// evidence then lacks the before hashes.
+func noteBefore(pl place, in adapt.Input, paths []string) {
+	st, err := openTree(pl)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: %v\n", err)
+		return
+	}
+	st.Note(pl.tree, paths)
+	st.OpenCall(treecheck.Call{Session: in.SessionID, ID: in.ToolUseID, Started: time.Now().UnixNano()})
+	if err := st.Close(); err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: %v\n", err)
+	}
+}
+
+// gateMessage is what the agent reads: which rules apply, and the exact
+// memload call that loads them; or, for the enforcement's own files, how
+// to propose the change instead.
+func gateMessage(session string, d events.ToolGatedData, rules []string) string {
 	var b strings.Builder
+	if len(d.Protected) > 0 {
+		fmt.Fprintf(&b, "clumsies: %s %s this workspace's own enforcement (its rules, .clumsies/config.toml or the agent hooks' wiring): "+
+			"an agent does not change it directly. ", listed(d.Protected), isOrAre(len(d.Protected)))
+		if d.Decision == events.GateDeny {
+			b.WriteString("This change was not made. ")
+		}
+		b.WriteString("Propose a change of a rule, workflow or context file with the clumsies MCP tool artifact (a draft that people review); " +
+			"ask the user for a change of the config or the hooks.")
+		if len(d.Missing) == 0 {
+			return b.String()
+		}
+		b.WriteString(" Also: ")
+	}
+	args := memloadArgs(d.Missing)
 	fmt.Fprintf(&b, "clumsies: rules of this workspace apply to %s and are not loaded in this session: %s. ",
-		strings.Join(d.Paths, ", "), strings.Join(rules, "; "))
+		listed(d.Paths), strings.Join(rules, "; "))
 	if d.Decision == events.GateDeny {
 		b.WriteString("This change was not made. ")
 	}
@@ -90,4 +172,22 @@ func gateMessage(session string, d events.ToolGatedData, rules []string) string 
 	}
 	fmt.Fprintf(&b, ". (If you have not called memsetup yet, call it first with session_id %q.)", session)
 	return b.String()
+}
+
+// maxListed bounds the files a message names.
+const maxListed = 20
+
+// listed names paths, the first maxListed of them.
+func listed(paths []string) string {
+	if len(paths) <= maxListed {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:maxListed], ", "), len(paths)-maxListed)
+}
+
+func isOrAre(n int) string {
+	if n == 1 {
+		return "is part of"
+	}
+	return "are part of"
 }

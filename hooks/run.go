@@ -65,21 +65,25 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 	if in.Echo {
 		return Outcome{Answer: answer}, nil // our stop reason sent back as a prompt: not the user's, and no reset of the bound
 	}
-	if r.Event == adapt.PostTool && len(in.Files) == 0 {
-		return Outcome{Answer: answer}, nil // a tool that changed no file: nothing to record
-	}
-	ws, err := findWorkspace(r.Dir, in.Dir)
+	pl, err := findPlace(r.Dir, in.Dir, in.Files)
 	if err != nil {
 		return Outcome{Answer: answer}, err
 	}
+	ws := pl.ws
 	if home, _ := os.UserHomeDir(); r.Guest && adapt.CopilotHooked(ws.Root, home) {
 		return Outcome{}, nil
+	}
+	if r.Event == adapt.PostTool {
+		return Outcome{Answer: answer}, postTool(ctx, r, in)
 	}
 	hd, err := node.Attach(ctx, ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
 	if err != nil {
 		return Outcome{Answer: answer}, fmt.Errorf("open the workspace %s: %w", ws.Root, err)
 	}
 	defer hd.Close()
+	if r.Event == adapt.SessionStart || r.Event == adapt.UserPrompt {
+		absorb(ctx, hd, pl)
+	}
 	switch r.Event {
 	case adapt.SessionStart:
 		return Outcome{Answer: answer}, record(ctx, hd, in.SessionID, events.TypeSessionStart,
@@ -87,10 +91,26 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 	case adapt.UserPrompt:
 		return Outcome{Answer: answer}, record(ctx, hd, in.SessionID, events.TypeUserPrompt,
 			promptData(r.Host.Name, in.Prompt, ws.Config.RecordPrompts))
-	case adapt.PostTool:
-		return Outcome{Answer: answer}, postTool(ctx, hd, r.Host, in)
 	}
-	return stop(ctx, hd, r.Host, in)
+	return stop(ctx, r, pl, hd, in)
+}
+
+// absorb brings the working tree's snapshot up to date without recording
+// anything: at a session's start (the first check of a tree is its
+// baseline) and at each prompt, what changed between turns is the user's,
+// not the agent's. It is best effort.
+func absorb(ctx context.Context, hd *node.Handle, pl place) {
+	st, err := openTree(pl)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook: %v\n", err)
+		return
+	}
+	if _, err := checkTree(ctx, hd, st, pl); err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook: %v\n", err)
+	}
+	if err := st.Close(); err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook: %v\n", err)
+	}
 }
 
 // record appends one hook event of session id.

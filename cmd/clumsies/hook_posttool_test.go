@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,17 +14,18 @@ import (
 	"github.com/clumsies/clumsies/adapt"
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/treecheck"
 )
 
 // TestHook_PostToolEvidence runs every host's post-tool inputs
 // (adapt/testdata/<host>/post-tool*.json) through the built binary with
-// `clumsies serve` owning the workspace: each file-changing tool use is
-// one attest.file_edit with the touched paths relative to the workspace
-// (outside ones as "(outside)"), a read records nothing, and the hook
-// answers the host's neutral answer. The rules in scope of the touched
-// files at that moment are in the event. A failed tool's input
-// (post-tool-failed.json, adapt.Input.Failed) is left to the tests of
-// what the hook does with a failure.
+// `clumsies serve` owning the workspace, each after the files it names
+// were written: each file-changing tool use is one attest.file_edit with
+// the changed paths relative to the workspace (outside ones as
+// "(outside)") and their git blob ids, a read records nothing, and the
+// hook answers the host's neutral answer. The rules in scope of the
+// touched files at that moment are in the event. A failed tool's input
+// (post-tool-failed.json) changed nothing on disk and records nothing.
 func TestHook_PostToolEvidence(t *testing.T) {
 	dir := newWorkspace(t)
 	writeRule(t, dir, "api/HANDLERS.md", "api/**/*.go")
@@ -47,13 +49,14 @@ func TestHook_PostToolEvidence(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no post-tool inputs: %v", err)
 	}
+	// The first check of the tree is its baseline: a prompt's hook makes it.
+	runHook(t, dir, "claude-code", adapt.UserPrompt, claudeInput(t, adapt.UserPrompt, "baseline", dir, false))
 	bySession := map[string][]string{}
-	for _, f := range files {
+	var blobs []map[string]string // per call that changed files in the workspace: path -> blob id written
+	for i, f := range files {
 		host := filepath.Base(filepath.Dir(f))
 		name := host + "/" + strings.TrimSuffix(filepath.Base(f), ".json")
-		if strings.HasSuffix(name, "-failed") {
-			continue
-		}
+		failed := strings.HasSuffix(name, "-failed")
 		raw := bytes.ReplaceAll(mustRead(t, f), []byte("/home/ana/shop"), []byte(dir))
 		h, err := adapt.Lookup(host)
 		if err != nil {
@@ -62,6 +65,23 @@ func TestHook_PostToolEvidence(t *testing.T) {
 		in, err := h.Read(adapt.PostTool, raw)
 		if err != nil {
 			t.Fatal(err)
+		}
+		wrote := map[string]string{}
+		for _, p := range in.Files { // the tool's change, as the host ran it (none when it failed)
+			if failed {
+				break
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(in.Dir, p)
+			}
+			if rel, err := filepath.Rel(dir, p); err == nil && filepath.IsLocal(rel) {
+				body := fmt.Sprintf("// written by %s, call %d\n", name, i)
+				writeFile(t, p, body)
+				wrote[filepath.ToSlash(rel)] = gitBlobID(body)
+			}
+		}
+		if len(wrote) > 0 {
+			blobs = append(blobs, wrote)
 		}
 		if r := runHook(t, dir, host, adapt.PostTool, raw); r.code != 0 || r.stdout != string(h.Answer(adapt.PostTool, adapt.Answer{})) || r.stderr != "" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", name, r.code, r.stdout, r.stderr)
@@ -87,6 +107,20 @@ func TestHook_PostToolEvidence(t *testing.T) {
 		}
 		sid := ev["sessionId"].(string)
 		got[sid] = append(got[sid], strings.Join(paths, " ")+" by "+data["tool"].(string))
+		hashes, _ := data["hashes"].(map[string]any)
+		if len(hashes) == 0 {
+			continue // outside the workspace only
+		}
+		if len(blobs) == 0 {
+			t.Fatalf("event %v: no call wrote its files", data)
+		}
+		wrote := blobs[0]
+		blobs = blobs[1:]
+		for _, p := range paths {
+			if p != "(outside)" && hashes[p] != wrote[p] {
+				t.Errorf("event %v: blob id of %s %v, want %s", data, p, hashes[p], wrote[p])
+			}
+		}
 	}
 	for sid := range bySession {
 		slices.Sort(bySession[sid])
@@ -183,8 +217,8 @@ func TestHook_ClaimWithoutEvidence(t *testing.T) {
 	mustRun(t, dir, "verify")
 }
 
-// postToolWrite runs Claude Code's post-tool hook for a Write of file
-// (relative to dir) in session id.
+// postToolWrite writes file (relative to dir) as a Write tool of session
+// id would, then runs Claude Code's post-tool hook for it.
 func postToolWrite(tb testing.TB, dir, id, file string) {
 	tb.Helper()
 	var in map[string]any
@@ -193,6 +227,7 @@ func postToolWrite(tb testing.TB, dir, id, file string) {
 	}
 	in["hook_event_name"], in["tool_name"] = "PostToolUse", "Write"
 	in["tool_input"] = map[string]any{"file_path": filepath.Join(dir, filepath.FromSlash(file)), "content": "package api"}
+	writeFile(tb, filepath.Join(dir, filepath.FromSlash(file)), "package api // "+id+"\n")
 	raw, _ := json.Marshal(in)
 	if r := runHook(tb, dir, "claude-code", adapt.PostTool, raw); r.code != 0 || r.stderr != "" {
 		tb.Fatalf("post-tool hook: exit %d, stderr %q", r.code, r.stderr)
@@ -233,4 +268,20 @@ func TestHook_PostToolFailsOpen(t *testing.T) {
 			t.Errorf("stdin %q: exit %d, stdout %q, stderr %q; want exit 0, no answer, one line", garbage, r.code, r.stdout, r.stderr)
 		}
 	}
+}
+
+// writeFile writes body to the file p, making its folder.
+func writeFile(tb testing.TB, p, body string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// gitBlobID is the git blob id of content, as git hash-object prints it.
+func gitBlobID(content string) string {
+	return treecheck.BlobID([]byte(content))
 }
