@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -142,11 +143,26 @@ func discard(tb testing.TB, r racer, id string) {
 	}
 }
 
+// draftBody returns the body of the open draft of id in the workspace in
+// dir, as `clumsies drafts show` shows it.
+func draftBody(tb testing.TB, dir, id string) string {
+	tb.Helper()
+	var shown struct {
+		Draft draftJSON `json:"draft"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(tb, dir, "drafts", "show", id, "--json")), &shown); err != nil {
+		tb.Fatal(err)
+	}
+	return shown.Draft.Body
+}
+
 // runDraftRaces runs the three races of the drafts aggregate raceRounds
 // times each: a create at one path, an update of one rule, renames of
-// different rules onto one target. Exactly one racer wins each, the
-// others get the contract's code, and the winner's body is the one served.
-func runDraftRaces(t *testing.T, racers []racer) {
+// different rules onto one target, in the workspace in dir. Exactly one
+// racer wins each, the others get the contract's code, and the winner's
+// body is the draft's (served under the tmp- id of a create; an update's
+// is in the drafts, while memload serves the rule in force).
+func runDraftRaces(t *testing.T, dir string, racers []racer) {
 	ids := raceIDs(t, racers[0])
 	rule := ids["race/U.md"]
 	for round := range raceRounds {
@@ -165,8 +181,11 @@ func runDraftRaces(t *testing.T, racers []racer) {
 				"id": rule, "body": fmt.Sprintf("# U\n\nRound %d, racer %d.\n", round, k)}}}
 		})
 		w = oneWinner(t, "update", round, got, "incompatible_draft")
-		if b, want := body(t, racers[(w+1)%len(racers)], rule), fmt.Sprintf("# U\n\nRound %d, racer %d.\n", round, w); b != want {
+		if b, want := draftBody(t, dir, rule), fmt.Sprintf("# U\n\nRound %d, racer %d.\n", round, w); b != want {
 			t.Fatalf("update, round %d: the draft holds %q, want the winner's %q", round, b, want)
+		}
+		if b, want := body(t, racers[w], rule), "# U\n\nThe rule every racer updates.\n"; b != want {
+			t.Fatalf("update, round %d: memload serves %q, want the rule in force %q", round, b, want)
 		}
 		discard(t, racers[w], rule)
 
@@ -198,7 +217,7 @@ func TestServe_DraftRaces(t *testing.T) {
 			for k, p := range c.Procs {
 				racers[k] = p.Client
 			}
-			runDraftRaces(t, racers)
+			runDraftRaces(t, dir, racers)
 			if err := c.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +256,7 @@ func TestServe_DraftRacesInOneProcess(t *testing.T) {
 		setup(t, cl, fmt.Sprintf("racer-%d", k))
 		racers[k] = cl
 	}
-	runDraftRaces(t, racers)
+	runDraftRaces(t, dir, racers)
 	r, err := h.Verify(ctx)
 	if err != nil || !r.OK() {
 		t.Fatalf("verify: %v %v", err, r.Problems)
