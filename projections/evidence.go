@@ -54,7 +54,8 @@ func (m *evidenceModel) row(id string) *evidence.Row {
 	return r
 }
 
-// apply folds file edits, successful loads and refs of a session;
+// apply folds file edits, successful loads that delivered a published
+// body (events.LoadedItem.Delivered) and refs of a session;
 // catalog.reid moves what every session did under the old id to the new
 // one (evidence.Row.Reid), as usage moves its counts.
 func (m *evidenceModel) Apply(d decoded) {
@@ -72,7 +73,9 @@ func (m *evidenceModel) Apply(d decoded) {
 	case *events.LoadData:
 		r := m.row(ev.SessionID)
 		for _, it := range p.Items {
-			r.Load(it.ID)
+			if it.Delivered() {
+				r.Load(it.ID)
+			}
 		}
 	case refs:
 		r := m.row(ev.SessionID)

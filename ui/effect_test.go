@@ -31,7 +31,7 @@ func TestBrowser_RuleEffectiveness(t *testing.T) {
 		return d
 	}
 	b.appendAs(t, "s-recent", events.TypeSetup, events.SetupData{}, now.AddDate(0, 0, -2))
-	b.appendAs(t, "s-recent", events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: used}}}, now.AddDate(0, 0, -2))
+	b.appendAs(t, "s-recent", events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: used, Changed: true}}}, now.AddDate(0, 0, -2))
 	b.appendAs(t, "s-recent", events.TypeRefer, refer(used, 2), now.AddDate(0, 0, -2))
 	b.appendAs(t, "s-old", events.TypeSetup, events.SetupData{}, now.AddDate(0, 0, -40))
 	b.appendAs(t, "s-old", events.TypeRefer, refer(used, 1), now.AddDate(0, 0, -40))
