@@ -108,7 +108,7 @@ func TestHub_Evidence(t *testing.T) {
 		t.Fatalf("member ann's evidence: %+v, want %+v", member, ann)
 	}
 	out := mustRun(t, hp.dir, "hub", "stats")
-	if !strings.Contains(out, "api/HANDLERS.md") || !strings.Contains(out, "2 claims without evidence") {
+	if !strings.Contains(out, "api/HANDLERS.md") || !strings.Contains(out, "2 claims without evidence") || !strings.Contains(out, "Gate: 1 denied") {
 		t.Fatalf("hub stats does not show the evidence:\n%s", out)
 	}
 }
