@@ -28,7 +28,7 @@ import (
 //	s/<sessionId>                   JSON  sessionRow (sessions.go)
 //	t/<tool>                        4×u64 toolRow: calls, errors, total µs, max µs (tools.go)
 //	a/<sessionId>                   JSON  complianceRow, with the versions of rules it received (compliance.go, gate.go)
-//	e/<sessionId>                   JSON  evidence.Row: files touched, rules in scope, loaded, referenced (evidence.go)
+//	e/<sessionId>                   JSON  evidence.Row: files touched, rules in scope, loaded, referenced, the gates' figures, the host (evidence.go)
 //	l/chain                         JSON  chainRow: the ledger's hash chain (chain.go)
 //	l/e/<(seq-1)/64 u64>           ≤64×8 bytes  the digest of each message of the block (chainat.go; not loaded at Open)
 //	x/d/<day>                       JSON  dayRow: counts of one UTC day (dash.go)
