@@ -61,7 +61,9 @@ func (m *evidenceModel) Apply(it *hubItem) {
 	case *events.LoadData:
 		m.fold(it, func(e *evidence.Row, of func(string) string) {
 			for _, item := range d.Items {
-				e.Load(of(item.ID))
+				if item.Delivered() { // as the workspace's evidence counts it
+					e.Load(of(item.ID))
+				}
 			}
 		})
 	case *events.FileEditData:

@@ -28,7 +28,7 @@ func TestProjector_EvidenceGate(t *testing.T) {
 		applyAll(t, p, sourced(n, ev, seqs[n.ID]))
 	}
 	ref := events.ReferData{Refs: []events.Ref{{RuleID: "p-1", ConstraintID: "C/1"}}}
-	load := events.LoadData{Items: []events.LoadedItem{{ID: "p-1", Hash: "h"}}}
+	load := events.LoadData{Items: []events.LoadedItem{{ID: "p-1", Hash: "h", Changed: true}}}
 	for _, n := range []hubwire.Node{nodeA, nodeB} {
 		feed(n, "", events.TypeCatalogPublish, events.PublishData{ID: "p-1", Kind: "rule", Path: "api/A.md", Body: body})
 	}
@@ -83,5 +83,45 @@ func TestProjector_EvidenceGate(t *testing.T) {
 		if m.Member == nodeA.Member && m.Evidence.Gate.Denials != 1 {
 			t.Errorf("member %s: got %+v, want 1 denial", m.Member, m.Evidence.Gate)
 		}
+	}
+}
+
+// TestProjector_EvidenceLoadDelivered: the hub counts a load as the
+// workspace does, only when memload delivered the published body: a
+// knownHashes answer that sent nothing and a draft's body load nothing.
+func TestProjector_EvidenceLoadDelivered(t *testing.T) {
+	p := testProjector(t)
+	day := "2026-11-16"
+	var seq uint64
+	feed := func(session string, typ events.Type, payload any) {
+		t.Helper()
+		ev := event(t, nodeA.Workspace, typ, day, payload)
+		ev.SessionID = session
+		seq++
+		applyAll(t, p, sourced(nodeA, ev, seq))
+	}
+	feed("", events.TypeCatalogPublish, events.PublishData{ID: "p-1", Kind: "rule", Path: "A.md", Body: "# A\n\n## C\n\n- one\n"})
+	for session, item := range map[string]events.LoadedItem{
+		"sent":    {ID: "p-1", Hash: "h", Changed: true},
+		"nothing": {ID: "p-1", Hash: "h"},
+		"draft":   {ID: "p-1", Hash: "d", Changed: true, Draft: true},
+	} {
+		feed(session, events.TypeLoad, events.LoadData{Items: []events.LoadedItem{item}})
+	}
+	now, _ := time.Parse(time.DateOnly, "2026-11-20")
+	st, err := p.stats(Query{Days: 30, Now: now, Period: "daily"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := map[string]bool{}
+	for _, s := range st.Evidence.Sessions {
+		for _, r := range s.Rules {
+			if r.ID == "p-1" && r.Loaded {
+				loaded[s.ID] = true
+			}
+		}
+	}
+	if !loaded["sent"] || loaded["nothing"] || loaded["draft"] {
+		t.Fatalf("loaded: %v, want only the session that received the body", loaded)
 	}
 }
