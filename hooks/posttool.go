@@ -39,26 +39,15 @@ func postTool(ctx context.Context, r Request, in adapt.Input) error {
 		return fmt.Errorf("open the workspace %s: %w", pl.ws.Root, err)
 	}
 	defer hd.Close()
-	st, err := openTree(pl)
+	got, err := tree(ctx, hd, pl, node.TreeCheck, in.SessionID, in.ToolUseID, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("check the working tree: %w", err)
 	}
-	changes, err := checkTree(ctx, hd, st, pl)
-	if err != nil {
-		st.Close()
-		return err
-	}
-	started, _ := st.Started(in.SessionID, in.ToolUseID)
-	others := st.CloseCall(in.SessionID, in.ToolUseID, started)
-	data := editData(r.Host.Name, in.Tool, pl, changes, named)
+	data := editData(r.Host.Name, in.Tool, pl, got.Changes, named)
 	if len(data.Paths) == 0 {
-		return st.Close()
+		return nil
 	}
-	data.Candidates, data.ToolUseID, data.Transcript, data.Manual = others, in.ToolUseID, in.Transcript, manual(r.Host.Name)
-	st.Touch(in.SessionID, inside(data.Paths))
-	if err := st.Close(); err != nil {
-		return err
-	}
+	data.Candidates, data.ToolUseID, data.Transcript, data.Manual = got.Candidates, in.ToolUseID, in.Transcript, manual(r.Host.Name)
 	if err := fillRules(ctx, hd, in.SessionID, &data); err != nil {
 		return err
 	}
@@ -102,14 +91,11 @@ func fillRules(ctx context.Context, hd *node.Handle, session string, d *events.F
 			fmt.Fprintf(os.Stderr, "clumsies hook: publish the content tree: %v; reading the catalog as it is\n", err)
 		}
 	}
-	var err error
-	if d.Rules, err = hd.RulesInScope(ctx, paths); err != nil {
-		return fmt.Errorf("read the rules in scope: %w", err)
-	}
 	g, err := hd.Gate(ctx, node.GateQuery{Session: session, Paths: paths})
 	if err != nil {
 		return fmt.Errorf("read the rules in scope: %w", err)
 	}
+	d.Rules = append([]string{}, g.Published...)
 	for _, m := range g.Missing {
 		if _, ok := slices.BinarySearch(d.Rules, m.Item.ID); ok {
 			d.Unloaded = append(d.Unloaded, m.Item.ID)

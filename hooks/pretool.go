@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/clumsies/clumsies/adapt"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
-	"github.com/clumsies/clumsies/treecheck"
 	"github.com/clumsies/clumsies/workspace"
 )
 
@@ -51,11 +49,7 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 	if len(paths) == 0 {
 		return adapt.Answer{}, nil
 	}
-	noteBefore(pl, in, paths)
 	mode := ws.Config.Enforce.Effective()
-	if mode == workspace.EnforceOff {
-		return adapt.Answer{}, nil
-	}
 	data := events.ToolGatedData{Host: r.Host.Name, Tool: in.Tool, Paths: paths, Decision: events.GateWarn,
 		Missing: []string{}, Protected: protected(ws, paths), Shell: tg.shell, ToolUseID: in.ToolUseID, Worktree: pl.worktree}
 	if mode == workspace.EnforceBlock {
@@ -66,6 +60,12 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 		return unchecked(ctx, nil, in, ws, data, fmt.Errorf("open the workspace %s: %w", ws.Root, err))
 	}
 	defer hd.Close()
+	if _, err := tree(ctx, hd, pl, node.TreeNote, in.SessionID, in.ToolUseID, paths); err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: note the files before the tool: %v\n", err)
+	}
+	if mode == workspace.EnforceOff {
+		return adapt.Answer{}, nil
+	}
 	g, err := gateOf(ctx, hd, in.SessionID, paths)
 	if err != nil {
 		return unchecked(ctx, hd, in, ws, data, err)
@@ -88,14 +88,18 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 	return adapt.Answer{Context: msg}, nil
 }
 
-// gateOf asks the owner what the gate needs, after publishing the content
-// tree when it changed since the catalog was last in line with it (a rule
-// added while no serve ran, or by the agent's own command): the gate
-// judges by the rules on disk, not by a stale catalog. A content tree that
-// cannot be published as a whole is still gated by what could be.
+// gateOf asks the owner what the gate needs. Where the hook itself owns
+// the workspace (no serve runs, and nothing else publishes), it first
+// publishes the content tree when it changed since the catalog was last in
+// line with it (a rule added while no serve ran): the gate judges by the
+// rules on disk, not by a stale catalog. serve publishes every change of
+// the tree itself, at start and as it happens. A content tree that cannot
+// be published as a whole is still gated by what could be.
 func gateOf(ctx context.Context, hd *node.Handle, session string, paths []string) (projections.Gate, error) {
-	if _, err := hd.Publish(ctx); err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: publish the content tree: %v; gating with the catalog as it is\n", err)
+	if hd.IsOwner() {
+		if _, err := hd.Publish(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: publish the content tree: %v; gating with the catalog as it is\n", err)
+		}
 	}
 	g, err := hd.Gate(ctx, node.GateQuery{Session: session, Paths: paths})
 	if err != nil {
@@ -124,22 +128,6 @@ func unchecked(ctx context.Context, hd *node.Handle, in adapt.Input, ws *workspa
 			"Try again in a moment; if it persists, ask the user to run `clumsies doctor`.", listed(data.Paths), cause)}, nil
 	}
 	return adapt.Answer{}, fmt.Errorf("the tool runs unchecked: %w", cause)
-}
-
-// noteBefore keeps the content the tool is about to change and opens the
-// call's window in the working tree's snapshot. It is best effort: the
-// evidence then lacks the before hashes.
-func noteBefore(pl place, in adapt.Input, paths []string) {
-	st, err := openTree(pl)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: %v\n", err)
-		return
-	}
-	st.Note(pl.tree, paths)
-	st.OpenCall(treecheck.Call{Session: in.SessionID, ID: in.ToolUseID, Started: time.Now().UnixNano()})
-	if err := st.Close(); err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: %v\n", err)
-	}
 }
 
 // gateMessage is what the agent reads: which rules apply, and the exact

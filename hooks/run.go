@@ -100,16 +100,8 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 // baseline) and at each prompt, what changed between turns is the user's,
 // not the agent's. It is best effort.
 func absorb(ctx context.Context, hd *node.Handle, pl place) {
-	st, err := openTree(pl)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook: %v\n", err)
-		return
-	}
-	if _, err := checkTree(ctx, hd, st, pl); err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook: %v\n", err)
-	}
-	if err := st.Close(); err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook: %v\n", err)
+	if _, err := tree(ctx, hd, pl, node.TreeAbsorb, "", "", nil); err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook: check the working tree: %v\n", err)
 	}
 }
 

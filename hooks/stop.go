@@ -98,28 +98,14 @@ func stopWhy(pending bool, files []string) string {
 // and returns every path the session changed (for the stop gate). It is
 // best effort: a check that fails is said on stderr.
 func stopCheck(ctx context.Context, r Request, pl place, hd *node.Handle, in adapt.Input) []string {
-	st, err := openTree(pl)
+	got, err := tree(ctx, hd, pl, node.TreeStop, in.SessionID, "", nil)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook stop: %v\n", err)
+		fmt.Fprintf(os.Stderr, "clumsies hook stop: check the working tree: %v\n", err)
 		return nil
 	}
-	changes, err := checkTree(ctx, hd, st, pl)
-	if err != nil {
-		st.Close()
-		fmt.Fprintf(os.Stderr, "clumsies hook stop: %v\n", err)
-		return nil
-	}
-	others := st.CloseCall(in.SessionID, "", 0)
-	data := editData(r.Host.Name, "", pl, changes, nil)
+	data := editData(r.Host.Name, "", pl, got.Changes, nil)
 	if len(data.Paths) > 0 {
-		st.Touch(in.SessionID, data.Paths)
-	}
-	touched := st.Touched(in.SessionID)
-	if err := st.Close(); err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook stop: %v\n", err)
-	}
-	if len(data.Paths) > 0 {
-		data.Via, data.Candidates, data.Manual, data.Transcript = events.ViaStop, others, manual(r.Host.Name), in.Transcript
+		data.Via, data.Candidates, data.Manual, data.Transcript = events.ViaStop, got.Candidates, manual(r.Host.Name), in.Transcript
 		err := fillRules(ctx, hd, in.SessionID, &data)
 		if err == nil {
 			err = record(ctx, hd, in.SessionID, events.TypeFileEdit, data)
@@ -128,7 +114,7 @@ func stopCheck(ctx context.Context, r Request, pl place, hd *node.Handle, in ada
 			fmt.Fprintf(os.Stderr, "clumsies hook stop: %v\n", err)
 		}
 	}
-	return touched
+	return inside(got.Touched)
 }
 
 // memloadArgs is the memload call's arguments for ids, as JSON.

@@ -45,7 +45,7 @@ type owner struct {
 	closing bool
 
 	// trees watch working trees for the hooks' checks (treewatch.go).
-	trees treeWatchers
+	trees trees
 }
 
 func newOwner(n *Node) *owner {

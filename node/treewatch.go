@@ -2,77 +2,211 @@ package node
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/clumsies/clumsies/treecheck"
 )
 
-// maxTreeWatchers bounds the working trees one owner watches: the
-// workspace's and a few linked worktrees'.
-const maxTreeWatchers = 8
+// maxTrees bounds the working trees one owner keeps: the workspace's and
+// a few linked worktrees'.
+const maxTrees = 8
 
-// TreeQuery asks what may have changed in a working tree (Root: the
-// workspace's folder, or a linked git worktree's) since a point of the
-// owner's notifications (Epoch, Seq, from the last answer), leaving out
-// the folders Prune names (relative to Root).
-type TreeQuery struct {
-	Root  string   `json:"root"`
-	Epoch string   `json:"epoch"`
-	Seq   uint64   `json:"seq"`
-	Prune []string `json:"prune,omitempty"`
+// Bounds of the owner's work on a tree.
+const (
+	// treeLockWait is how long the owner waits for a tree's snapshot held
+	// by another process (an owner of an earlier version).
+	treeLockWait = 3 * time.Second
+	// treeFlushAfter is how soon after a request the owner writes what
+	// changed of a snapshot: after the answer, so that no hook waits for it.
+	treeFlushAfter = 20 * time.Millisecond
+)
+
+// TreeOp is what a TreeRequest asks of a working tree.
+type TreeOp string
+
+// The tree operations.
+const (
+	// TreeNote reads the files a tool is about to change (Paths) and opens
+	// the tool call's window: the pre-tool hook.
+	TreeNote TreeOp = "note"
+	// TreeCheck names the files whose content changed since the last
+	// check, attributed to the call, and closes its window: the post-tool
+	// hook.
+	TreeCheck TreeOp = "check"
+	// TreeStop is TreeCheck at the end of a turn: it closes every window of
+	// the session and also returns every path the session changed.
+	TreeStop TreeOp = "stop"
+	// TreeAbsorb brings the snapshot up to date without attributing
+	// anything: a session's start, a prompt.
+	TreeAbsorb TreeOp = "absorb"
+)
+
+// TreeRequest asks the owner about a working tree: Root is the
+// workspace's folder or a linked git worktree's; Prune the folders left
+// out (relative to Root).
+type TreeRequest struct {
+	Op      TreeOp   `json:"op"`
+	Root    string   `json:"root"`
+	Prune   []string `json:"prune,omitempty"`
+	Session string   `json:"session"`
+	Call    string   `json:"call,omitempty"`
+	Paths   []string `json:"paths,omitempty"`
+	// Watch asks the owner to watch the tree's changes from now on, so
+	// that later checks stat only what changed: set by a process that is
+	// not the owner (a short-lived owner would watch for nothing).
+	Watch bool `json:"watch,omitempty"`
 }
 
-var mTreeDirty = register("treedirty", (*owner).treeDirty)
-
-// TreeDirty asks the owner which paths of a working tree may have changed
-// since a point (see treecheck.Dirty): the hooks' working-tree check then
-// stats those instead of walking the tree. The owner starts watching a
-// tree the first time it is asked about it, and that answer is
-// incomplete, as is every answer where it cannot watch.
-func (h *Handle) TreeDirty(ctx context.Context, q TreeQuery) (treecheck.Dirty, error) {
-	return mTreeDirty.call(ctx, h, q)
+// TreeReply is the owner's answer.
+type TreeReply struct {
+	// Blobs are the blob ids of Paths (TreeNote), "" for a missing file.
+	Blobs map[string]string `json:"blobs,omitempty"`
+	// Changes are the files whose content changed (TreeCheck, TreeStop).
+	Changes []treecheck.Change `json:"changes,omitempty"`
+	// Candidates are the other sessions with a call open meanwhile.
+	Candidates []string `json:"candidates,omitempty"`
+	// Touched are the paths the session changed (TreeStop).
+	Touched []string `json:"touched,omitempty"`
 }
 
-// treeWatchers are the owner's watchers of working trees.
-type treeWatchers struct {
-	mu      sync.Mutex
-	closed  bool
-	byRoot  map[string]*treecheck.Watcher
-	refused map[string]bool // trees that cannot be watched: answered incomplete
+var mTree = register("tree", (*owner).tree)
+
+// Tree has the owner do what the hooks ask of a working tree (see
+// TreeOp): the owner keeps the tree's snapshot (in memory, written to the
+// state folder after each answer) and, where it can, watches the tree, so
+// that a check stats only what changed.
+func (h *Handle) Tree(ctx context.Context, q TreeRequest) (TreeReply, error) {
+	return mTree.call(ctx, h, q)
 }
 
-func (o *owner) treeDirty(_ context.Context, q TreeQuery) (treecheck.Dirty, error) {
+// trees are the working trees an owner keeps.
+type trees struct {
+	mu     sync.Mutex
+	closed bool
+	byRoot map[string]*tree
+}
+
+// tree is one working tree: its snapshot, held open (and locked) while
+// the owner lives, and its watcher where there is one.
+type tree struct {
+	st      *treecheck.Store
+	w       *treecheck.Watcher
+	refused bool // the tree cannot be watched
+	flush   *time.Timer
+}
+
+func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
+	if !o.mayWatch(q.Root) {
+		return TreeReply{}, fmt.Errorf("tree %s: neither the workspace's folder nor a linked worktree", q.Root)
+	}
 	t := &o.trees
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.closed || !o.mayWatch(q.Root) {
-		return treecheck.Dirty{}, nil
+	if t.closed {
+		return TreeReply{}, fmt.Errorf("tree %s: the owner is closing", q.Root)
 	}
-	if w := t.byRoot[q.Root]; w != nil {
-		return w.Since(q.Epoch, q.Seq), nil
-	}
-	if t.refused[q.Root] || len(t.byRoot) >= maxTreeWatchers {
-		return treecheck.Dirty{}, nil
-	}
-	w, err := treecheck.NewWatcher(q.Root, q.Prune)
-	if err != nil {
-		o.n.logger.Info("hooks walk the working tree: it cannot be watched", "root", q.Root, "err", err)
-		if t.refused == nil {
-			t.refused = map[string]bool{}
+	tr := t.byRoot[q.Root]
+	if tr == nil {
+		if len(t.byRoot) >= maxTrees {
+			return TreeReply{}, fmt.Errorf("tree %s: the owner keeps %d working trees already", q.Root, maxTrees)
 		}
-		t.refused[q.Root] = true
-		return treecheck.Dirty{}, nil
+		st, err := treecheck.Open(o.treeDir(q.Root), treeLockWait)
+		if err != nil {
+			return TreeReply{}, err
+		}
+		tr = &tree{st: st}
+		if t.byRoot == nil {
+			t.byRoot = map[string]*tree{}
+		}
+		t.byRoot[q.Root] = tr
 	}
-	if t.byRoot == nil {
-		t.byRoot = map[string]*treecheck.Watcher{}
+	if q.Watch && tr.w == nil && !tr.refused {
+		w, err := treecheck.NewWatcher(q.Root, q.Prune)
+		if err != nil {
+			o.n.logger.Info("hooks walk the working tree: it cannot be watched", "root", q.Root, "err", err)
+			tr.refused = true
+		}
+		tr.w = w
 	}
-	t.byRoot[q.Root] = w
-	return w.Since(q.Epoch, q.Seq), nil
+	defer o.flushSoon(tr)
+	var out TreeReply
+	switch q.Op {
+	case TreeNote:
+		out.Blobs = tr.st.Note(q.Root, q.Paths)
+		tr.st.OpenCall(treecheck.Call{Session: q.Session, ID: q.Call, Started: time.Now().UnixNano()})
+		return out, nil
+	case TreeCheck, TreeStop, TreeAbsorb:
+	default:
+		return out, fmt.Errorf("tree: unknown operation %q", q.Op)
+	}
+	var d treecheck.Dirty
+	if tr.w != nil {
+		d = tr.w.Since(tr.st.Point())
+	}
+	changes, err := tr.st.CheckSince(q.Root, q.Prune, d)
+	if err != nil {
+		return out, err
+	}
+	if q.Op == TreeAbsorb {
+		return out, nil
+	}
+	out.Changes = changes
+	call := q.Call
+	if q.Op == TreeStop {
+		call = ""
+	}
+	started, _ := tr.st.Started(q.Session, call)
+	out.Candidates = tr.st.CloseCall(q.Session, call, started)
+	if len(changes) > 0 {
+		paths := make([]string, len(changes))
+		for i, c := range changes {
+			paths[i] = c.Path
+		}
+		tr.st.Touch(q.Session, paths)
+	}
+	if q.Op == TreeStop {
+		out.Touched = tr.st.Touched(q.Session)
+	}
+	return out, nil
 }
 
-// mayWatch reports whether root is a working tree the owner watches: the
+// flushSoon writes what changed of tr's snapshot shortly after the
+// answer. The caller holds o.trees.mu.
+func (o *owner) flushSoon(tr *tree) {
+	if tr.flush != nil {
+		return
+	}
+	tr.flush = time.AfterFunc(treeFlushAfter, func() {
+		o.trees.mu.Lock()
+		defer o.trees.mu.Unlock()
+		tr.flush = nil
+		if o.trees.closed {
+			return
+		}
+		if err := tr.st.Flush(); err != nil {
+			o.n.logger.Warn("the working tree's snapshot is not written", "err", err)
+		}
+	})
+}
+
+// treeDir is the folder of root's snapshot in the state folder: one per
+// tree, the workspace's own and each worktree's.
+func (o *owner) treeDir(root string) string {
+	dir := filepath.Join(o.n.WS.StateDir(), "tree")
+	if filepath.Clean(root) != filepath.Clean(o.n.WS.Root) {
+		sum := sha256.Sum256([]byte(filepath.Clean(root)))
+		dir = filepath.Join(dir, "worktree-"+hex.EncodeToString(sum[:8]))
+	}
+	return dir
+}
+
+// mayWatch reports whether root is a working tree the owner keeps: the
 // workspace's folder, or a folder with a .git file (a linked worktree).
 func (o *owner) mayWatch(root string) bool {
 	if !filepath.IsAbs(root) {
@@ -85,14 +219,23 @@ func (o *owner) mayWatch(root string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// closeTrees stops every watcher.
+// closeTrees writes and lets go of every snapshot and stops every
+// watcher.
 func (o *owner) closeTrees() {
 	t := &o.trees
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.closed = true
-	for _, w := range t.byRoot {
-		w.Close()
+	for _, tr := range t.byRoot {
+		if tr.flush != nil {
+			tr.flush.Stop()
+		}
+		if tr.w != nil {
+			tr.w.Close()
+		}
+		if err := tr.st.Close(); err != nil {
+			o.n.logger.Warn("the working tree's snapshot is not written", "err", err)
+		}
 	}
 	t.byRoot = nil
 }

@@ -24,6 +24,9 @@ type Gate struct {
 	Missing []Scoped `json:"missing,omitempty"`
 	// InScope counts the items in scope for the files, loaded or not.
 	InScope int `json:"inScope"`
+	// Published are the ids of the published items in scope, sorted: the
+	// rules an attest.file_edit of the files names.
+	Published []string `json:"published,omitempty"`
 }
 
 // Version is a version of a rule or workflow as a session receives it:
@@ -83,6 +86,9 @@ func GateOf(items []Item, paths []string, loads Loads, inForce func(id string) (
 	scoped := InScope(items, paths)
 	g := Gate{InScope: len(scoped)}
 	for _, sc := range scoped {
+		if sc.Item.Published {
+			g.Published = append(g.Published, sc.Item.ID)
+		}
 		loaded := false
 		if vs := loads[sc.Item.ID]; len(vs) > 0 {
 			cur, err := inForce(sc.Item.ID)
@@ -96,6 +102,8 @@ func GateOf(items []Item, paths []string, loads Loads, inForce func(id string) (
 			g.Missing = append(g.Missing, sc)
 		}
 	}
+	slices.Sort(g.Published)
+	g.Published = slices.Compact(g.Published)
 	return g, nil
 }
 

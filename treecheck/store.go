@@ -124,19 +124,36 @@ func (s *Store) Close() error {
 	if s.lock == nil {
 		return errors.New("treecheck: store closed")
 	}
-	var err error
-	if s.filesDirty {
-		err = s.write(filesName, encodeFiles(s.snap.files))
-	}
-	if s.metaDirty && err == nil {
-		var b []byte
-		if b, err = json.Marshal(s.snap.meta); err == nil {
-			err = s.write(metaName, b)
-		}
-	}
+	err := s.Flush()
 	unlock(s.lock)
 	s.lock = nil
 	return err
+}
+
+// Flush saves what changed, keeping the lock: a store held open by a
+// long-lived process writes after each change, so that the next holder
+// starts from it.
+func (s *Store) Flush() error {
+	if s.lock == nil {
+		return errors.New("treecheck: store closed")
+	}
+	if s.filesDirty {
+		if err := s.write(filesName, encodeFiles(s.snap.files)); err != nil {
+			return err
+		}
+		s.filesDirty = false
+	}
+	if s.metaDirty {
+		b, err := json.Marshal(s.snap.meta)
+		if err != nil {
+			return err
+		}
+		if err := s.write(metaName, b); err != nil {
+			return err
+		}
+		s.metaDirty = false
+	}
+	return nil
 }
 
 // write replaces the file name of the store's folder with b.
@@ -170,7 +187,7 @@ func (s *Store) Point() (epoch string, seq uint64) { return s.snap.Epoch, s.snap
 func (s *Store) CheckSince(root string, prune []string, d Dirty) ([]Change, error) {
 	now := s.now()
 	if d.Complete && len(d.Paths) == 0 && d.Epoch != "" && !s.fresh && d.Epoch == s.snap.Epoch && s.snap.Root == root &&
-		d.Seq == s.snap.Seq && len(s.snap.Noted) == 0 && !s.loaded {
+		d.Seq == s.snap.Seq && len(s.snap.Noted) == 0 {
 		return nil, nil // the watcher saw nothing since the last check: no entry to read
 	}
 	s.files()
