@@ -23,6 +23,10 @@ const (
 	subMarker = "clumsies-script subagent:"
 )
 
+// stopGateReason is adapt.StopGateReason up to the rules it names, as it
+// appears in a request.
+var stopGateReason = regexp.MustCompile(`before you stop, you changed .*?` + stopGateMarker + `: [^.]*`)
+
 // announcedID finds the session id of adapt.SetupContext in a request
 // body, its quotes JSON-escaped or not.
 var announcedID = regexp.MustCompile(`session's id is \\*"([^"\\]+)\\*"`)
@@ -57,6 +61,7 @@ type script struct {
 	denials   []string // the edit's results that named memload
 	plan      *plan    // the calls to make after memdisc instead of an edit, if any
 	sub       *plan    // a subagent's calls, if any
+	stopGate  string   // the stop gate's reason as the model last read it
 }
 
 // plan is a fixed series of tool calls the script makes in a row, each
@@ -137,8 +142,9 @@ var ruleID = regexp.MustCompile(`\b[a-z]-[0-9a-f]{32}\b`)
 // memdisc, the plan's calls when the script has one (whatever their
 // results), or the edit when it has one (when a gate denies it naming
 // memload: memload the ids it names, then the edit again), end the turn;
-// once the stop hook's reason (or the stop gate's) is back, agentreport,
-// end the turn. A subagent's request makes the subagent's calls, then
+// once the stop hook's reason is back, agentreport (after the plan, when
+// the stop gate's reason names rules not loaded, memload them first), end
+// the turn. A subagent's request makes the subagent's calls, then
 // ends its turn. A request that offers no memsetup (a host's own side
 // request, such as a title) gets a short text.
 func (s *script) next(c conversation) step {
@@ -191,6 +197,17 @@ func (s *script) next(c conversation) step {
 		return s.call(e.tool, e.args)
 	case c.hasCalled("agentreport"):
 		return step{text: reportedText}
+	case s.plan != nil && stopGateReason.MatchString(c.body) && !c.hasCalled("memload"):
+		// The stop gate named the rules not loaded: load them, then report.
+		all := stopGateReason.FindAllString(c.body, -1)
+		s.stopGate = all[len(all)-1]
+		ids, known := []string{}, map[string]any{}
+		for _, id := range ruleID.FindAllString(s.stopGate, -1) {
+			if _, dup := known[id]; !dup {
+				ids, known[id] = append(ids, id), ""
+			}
+		}
+		return s.call(c.offered("memload"), map[string]any{"ids": ids, "knownHashes": known})
 	case stopBack:
 		return s.call(c.offered("agentreport"), map[string]any{"summary": "Set up the session and listed the rules."})
 	}
@@ -240,6 +257,14 @@ func (s *script) planResults() (main, sub []string) {
 		sub = append(sub, s.sub.results...)
 	}
 	return main, sub
+}
+
+// stopGateRead returns the stop gate's reason as the model read it, up to
+// the rules it names, or "".
+func (s *script) stopGateRead() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopGate
 }
 
 // denied returns the edit's results that named memload: a gate's denials.

@@ -48,7 +48,7 @@ func TestGateClaudeCodeSubagentWorktree(t *testing.T) {
 	g.git(t, "add", "-A")
 	g.git(t, "rm", "-q", "--cached", filepath.ToSlash(filepath.Join(".clumsies", "rules", gateRule)))
 	g.git(t, "commit", "-q", "-m", "the workspace")
-	ws := gateWrites("claude-code-subagent")
+	ws := deniedWrites("claude-code-subagent")
 	// The subagent's calls name files in its worktree, which it learns
 	// from its system prompt.
 	in := func(rel string) func(conversation) string {
@@ -89,7 +89,7 @@ func TestGateClaudeCodeSubagentWorktree(t *testing.T) {
 	id, calls, _ := m.seen()
 	_, results := m.planResults()
 	evs := g.ledger(t)
-	gates := gated(t, evs, id)
+	gates := typed[events.ToolGatedData](t, evs, id, events.TypeToolGated)
 	t.Logf("the gate's events of session %q: %+v", id, gates)
 	if !slices.Contains(calls, "Agent") {
 		t.Fatalf("the main agent did not call Agent: %v", calls)
@@ -102,12 +102,7 @@ func TestGateClaudeCodeSubagentWorktree(t *testing.T) {
 			}
 			// The main working tree is untouched whatever happened.
 			checkUnchanged(t, g.abs(w.path), g.files[w.path], w.mark)
-			var denials []events.ToolGatedData
-			for _, d := range gates {
-				if slices.Contains(d.Paths, w.path) {
-					denials = append(denials, d)
-				}
-			}
+			denials := naming(gates, gatedPaths, w.path)
 			if len(denials) != 1 {
 				t.Fatalf("%d %s events of session %q name %s, want 1 (the subagent's, in its worktree): %+v", len(denials), events.TypeToolGated, id, w.path, denials)
 			}
@@ -128,7 +123,7 @@ func TestGateClaudeCodeSubagentWorktree(t *testing.T) {
 			}
 		})
 	}
-	for _, e := range edited(t, evs, id) {
+	for _, e := range typed[events.FileEditData](t, evs, id, events.TypeFileEdit) {
 		t.Errorf("an %s event of session %q, though every write was refused: %+v", events.TypeFileEdit, id, e)
 	}
 	g.checkTurn(t, m, "claude-code")
