@@ -22,7 +22,7 @@ func TestCodex(t *testing.T) {
 		return map[string]any{"cmd": "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + editedFile + "\n+" +
 			strings.TrimSuffix(editedText, "\n") + "\n*** End Patch\nEOF\n"}
 	})
-	h.postToolGap = "Codex 0.171.0 runs no PostToolUse hook for a patch applied through exec_command " +
+	h.viaStop = "Codex 0.171.0 runs no PostToolUse hook for a patch applied through exec_command " +
 		"(it prints \"apply patch\", \"patch: completed\" and no hook line; docs/adapters.md)"
 	runCodex(t, p, m, bin)
 	p.checkTurn(t, m, "codex")

@@ -293,9 +293,9 @@ func (g *gateProject) checkGate(t *testing.T, m *modelServer, host string, ws []
 }
 
 // checkScriptWrite checks the write of the script the shell ran: it ran
-// (no gate could read it before), the post-tool hook or the stop hook's
-// check recorded it with the rule not loaded, and the stop gate refused the
-// stop naming the file and the rule (reported: the agent read that).
+// (no gate could read it before), the post-tool hook after the shell tool
+// recorded it with the rule not loaded, and the stop gate refused the stop
+// naming the file and the rule (reported: the agent read that).
 func (g *gateProject) checkScriptWrite(t *testing.T, m *modelServer, w gateWrite, result string,
 	gates []events.ToolGatedData, edits []events.FileEditData, stops []events.StopBlockedData, rule string, reported bool) {
 	t.Helper()
@@ -312,9 +312,9 @@ func (g *gateProject) checkScriptWrite(t *testing.T, m *modelServer, w gateWrite
 	if len(recorded) != 1 {
 		t.Fatalf("%d %s events name %s, want 1 (the script's write): %+v", len(recorded), events.TypeFileEdit, w.path, recorded)
 	}
-	if e := recorded[0]; !slices.Equal(e.Unloaded, []string{rule}) || !slices.Contains(e.Unnamed, w.path) {
-		t.Errorf("the %s event of %s: unloaded %q, unnamed %q; want the rule %s not loaded, and the file unnamed by the tool",
-			events.TypeFileEdit, w.path, e.Unloaded, e.Unnamed, rule)
+	if e := recorded[0]; !slices.Equal(e.Unloaded, []string{rule}) || !slices.Contains(e.Unnamed, w.path) || e.Via == events.ViaStop {
+		t.Errorf("the %s event of %s: unloaded %q, unnamed %q, via %q; want the rule %s not loaded, the file unnamed by the tool, "+
+			"and the post-tool hook after the shell tool to have seen it", events.TypeFileEdit, w.path, e.Unloaded, e.Unnamed, e.Via, rule)
 	}
 	caught := naming(stops, stoppedFiles, w.path)
 	if len(caught) != 1 || !slices.Equal(caught[0].Missing, []string{rule}) {
