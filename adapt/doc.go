@@ -3,7 +3,10 @@
 // Copilot CLI, VS Code, Windsurf): where each keeps its MCP server list
 // and its hooks, in which format, what its hooks read on stdin (Input,
 // host-neutral: the hooks package never reads a host's format) and what
-// they must print on stdout, or exit with (Reply).
+// they must print on stdout, or exit with (Reply). For `clumsies doctor`
+// it also reads back what a host's files hold (HookLines, File.Check),
+// builds a hook's input as the host sends it (Probe) and reads a reply as
+// the host reads it (Verdict).
 //
 // Config files are edited in place: a JSON (or JSONC) file is changed only
 // at the spans clumsies adds or removes, so a user's keys, comments and

@@ -30,6 +30,9 @@ type Metrics struct {
 	Rules     []MetricsRule `json:"rules"`
 	RestRefs  uint64        `json:"restRefs"`
 	Published int           `json:"published"`
+	// Gate sums what the gates recorded over every session (the
+	// evidence's figures).
+	Gate projections.GateFigures `json:"gate"`
 }
 
 // MetricsRule is a rule's refs as /metrics names them.
@@ -43,6 +46,9 @@ func metricsOf(src Source, led Ledger) Metrics {
 	sum := src.Summary()
 	m := Metrics{Ledger: led, Events: sum.Events, Tools: src.Tools(), Latencies: src.Latencies(),
 		Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, OpenDrafts: sum.Drafts}
+	for _, e := range src.Evidence() {
+		m.Gate.Add(e.Gate)
+	}
 	rules := src.RuleSummaries()
 	m.Published = len(rules)
 	slices.SortFunc(rules, func(a, b projections.RuleSummary) int {

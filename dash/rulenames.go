@@ -17,7 +17,8 @@ type RuleName struct {
 }
 
 // mentioned are the rule ids an event of a timeline names: the rules of
-// a ref, the items of a load, the rules in scope of a file edit.
+// a ref, the items of a load, the rules in scope of a file edit and those
+// not loaded then, the rules a gate asked for.
 type mentioned struct {
 	Refs []struct {
 		RuleID string `json:"ruleId"`
@@ -25,7 +26,18 @@ type mentioned struct {
 	Items []struct {
 		ID string `json:"id"`
 	} `json:"items"`
-	Rules []string `json:"rules"`
+	Rules    []string `json:"rules"`
+	Unloaded []string `json:"unloaded"`
+	Missing  []string `json:"missing"`
+}
+
+// namesRules reports whether events of type t name rules (mentioned).
+func namesRules(t events.Type) bool {
+	switch t {
+	case events.TypeRefer, events.TypeLoad, events.TypeFileEdit, events.TypeToolGated, events.TypeStopBlocked:
+		return true
+	}
+	return false
 }
 
 // ruleNames names the published rules that timeline and evidence
@@ -34,7 +46,7 @@ type mentioned struct {
 func ruleNames(src Source, timeline []TimelineEntry, evidence *projections.SessionEvidence) (map[string]RuleName, error) {
 	var ids []string
 	for _, e := range timeline {
-		if e.Type != events.TypeRefer && e.Type != events.TypeLoad && e.Type != events.TypeFileEdit || len(e.Data) == 0 {
+		if !namesRules(e.Type) || len(e.Data) == 0 {
 			continue
 		}
 		var m mentioned
@@ -48,6 +60,8 @@ func ruleNames(src Source, timeline []TimelineEntry, evidence *projections.Sessi
 			ids = append(ids, it.ID)
 		}
 		ids = append(ids, m.Rules...)
+		ids = append(ids, m.Unloaded...)
+		ids = append(ids, m.Missing...)
 	}
 	if evidence != nil {
 		for _, r := range evidence.Rules {

@@ -34,8 +34,8 @@ type RuleRow struct {
 // Effect is how a rule did in a range (its refs aside): the evidence of
 // the sessions first seen in it (evidence.RuleTotals: sessions with an
 // edit in its scope, that loaded it, that claimed it; claims without
-// evidence), refs per session that loaded it, and the last day it was
-// applied (over all time).
+// evidence; what the gates recorded of it), refs per session that loaded
+// it, and the last day it was applied (over all time).
 type Effect struct {
 	InScope       int     `json:"inScope"`
 	UnloadedEdits uint64  `json:"unloadedEdits"`
@@ -44,10 +44,15 @@ type Effect struct {
 	Unsupported   uint64  `json:"unsupported"`
 	RefsPerLoad   float64 `json:"refsPerLoad"`
 	LastApplied   string  `json:"lastApplied,omitempty"` // YYYY-MM-DD
+	// RuleGateFigures are the gates' events that named the rule:
+	// denials, warnings, ungated (changes before loading it),
+	// stopGateBlocks.
+	projections.RuleGateFigures
 }
 
 func effect(refs uint64, t projections.RuleTotals, days []projections.Day) Effect {
-	e := Effect{InScope: t.InScope, UnloadedEdits: t.UnloadedEdits, Loaded: t.Loaded, Referenced: t.Referenced, Unsupported: t.Unsupported}
+	e := Effect{InScope: t.InScope, UnloadedEdits: t.UnloadedEdits, Loaded: t.Loaded, Referenced: t.Referenced, Unsupported: t.Unsupported,
+		RuleGateFigures: t.RuleGate}
 	if t.Loaded > 0 {
 		e.RefsPerLoad = float64(refs) / float64(t.Loaded)
 	}

@@ -34,7 +34,20 @@ type LoadedItem struct {
 	ID      string `json:"id"`
 	Hash    string `json:"hash"`
 	Changed bool   `json:"changed"`
+	// Draft is set when the content served was a draft's (the tmp- id of
+	// a create draft), not a published file's.
+	Draft bool `json:"draft,omitempty"`
+	// ConstraintsHash is, for a rule or workflow, the hash of the
+	// constraints served with it: a later version with the same
+	// constraints asks nothing new of the agent.
+	ConstraintsHash string `json:"constraintsHash,omitempty"`
 }
+
+// Delivered reports whether the load gave the session a published body:
+// the content was sent, and it was no draft's. A load whose known hash
+// was current sent nothing; it gave the session no more than an earlier
+// load did.
+func (it LoadedItem) Delivered() bool { return it.Changed && !it.Draft }
 
 // ReferData is the payload of attest.refer: every accepted reference of one
 // memref call.

@@ -54,8 +54,9 @@ var table = []typeInfo{
 			"filters the agent used and how many items matched."},
 	{typ: TypeLoad, family: familyTool, payload: newPayload[LoadData],
 		title: "items loaded", description: "Written for every memload call: each rule, workflow " +
-			"or context item served, with the hash served and whether its content was sent (false when the " +
-			"agent already had that hash)."},
+			"or context item served, with the hash served, whether its content was sent (false when the " +
+			"agent said it already had that hash), whether it was a draft's, and the hash of a rule's constraints. " +
+			"A load counts for the pre-tool gate only when it sent the rule in force (docs/rules.md)."},
 	{typ: TypeRefer, family: familyTool, payload: newPayload[ReferData],
 		title: "constraints applied", description: "Written for every successful memref call: " +
 			"the constraints the agent declares it applied, one ref each, all from one call. This is the " +

@@ -21,6 +21,10 @@ func (r *Row) Reid(from, to string) bool {
 	re.Loaded = re.Loaded || old.Loaded
 	re.Refs += old.Refs
 	re.UnloadedRefs += old.UnloadedRefs
+	re.Denials += old.Denials
+	re.Warnings += old.Warnings
+	re.Ungated += old.Ungated
+	re.StopGateBlocks += old.StopGateBlocks
 	return true
 }
 

@@ -87,7 +87,7 @@ func TestRow_Reid(t *testing.T) {
 			for _, f := range tc.fold {
 				f(&r)
 			}
-			if got := r.Session("s", facts{}).Rules; !reflect.DeepEqual(got, tc.want) {
+			if got := r.Session("s", facts{}, nil).Rules; !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})

@@ -13,6 +13,10 @@ type Row struct {
 	Edits uint64              `json:"edits"`
 	Paths []string            `json:"paths,omitempty"`
 	Rules map[string]*RuleRow `json:"rules,omitempty"`
+	// Host is the first host the session's hooks named (SawHost).
+	Host string `json:"host,omitempty"`
+	// Gate is what the gates recorded of the session (gate.go).
+	Gate gateRow `json:"gate,omitzero"`
 }
 
 // RuleRow is one rule in a session's Row.
@@ -23,6 +27,11 @@ type RuleRow struct {
 	Refs          uint64 `json:"refs,omitempty"`
 	// UnloadedRefs counts the refs made before the rule was loaded.
 	UnloadedRefs uint64 `json:"unloadedRefs,omitempty"`
+	// The gates' figures of the rule (RuleGate).
+	Denials        uint64 `json:"denials,omitempty"`
+	Warnings       uint64 `json:"warnings,omitempty"`
+	Ungated        uint64 `json:"ungated,omitempty"`
+	StopGateBlocks uint64 `json:"stopGateBlocks,omitempty"`
 }
 
 func (r *Row) rule(id string) *RuleRow {
@@ -82,20 +91,26 @@ type Facts interface {
 
 // Session returns the API form of session id's row. c says what the
 // catalog knows of a rule: a load of an id it does not know as a rule or
-// workflow (META_PROMPT, context) is left out.
-func (r *Row) Session(id string, c Facts) Session {
-	out := Session{ID: id, Edits: r.Edits, Paths: slices.Clone(r.Paths), Rules: []Rule{}}
+// workflow (META_PROMPT, context) is left out. hosts are the hosts that
+// recorded file edits in the session's workspace: a session that recorded
+// none, from a host that never did, has no evidence to judge a claim of a
+// rule with paths against (NoHostEvidence).
+func (r *Row) Session(id string, c Facts, hosts Hosts) Session {
+	out := Session{ID: id, Host: r.Host, Edits: r.Edits, Paths: slices.Clone(r.Paths), Rules: []Rule{}, Gate: r.Gate.gate()}
 	if out.Paths == nil {
 		out.Paths = []string{}
 	}
+	judged := r.Edits > 0 || r.Host != "" && hosts[r.Host]
+	out.NoHostEvidence = !judged
 	for _, rid := range slices.Sorted(maps.Keys(r.Rules)) {
 		re := r.Rules[rid]
-		if re.InScope == 0 && re.Refs == 0 && !c.IsRule(rid) {
+		g := re.gate()
+		if re.InScope == 0 && re.Refs == 0 && g == (RuleGate{}) && !c.IsRule(rid) {
 			continue
 		}
-		e := Rule{ID: rid, InScope: re.InScope, UnloadedEdits: re.UnloadedEdits, Loaded: re.Loaded, Refs: re.Refs}
+		e := Rule{ID: rid, InScope: re.InScope, UnloadedEdits: re.UnloadedEdits, Loaded: re.Loaded, Refs: re.Refs, RuleGate: g}
 		switch {
-		case r.Edits > 0 && re.InScope == 0 && re.Refs > 0 && c.Scoped(rid):
+		case judged && re.InScope == 0 && re.Refs > 0 && c.Scoped(rid):
 			e.Unsupported, e.Why = re.Refs, WhyNoScope
 		case re.UnloadedRefs > 0:
 			e.Unsupported, e.Why = re.UnloadedRefs, WhyNotLoaded

@@ -4,6 +4,9 @@ package evidence
 // its agent loaded and claimed.
 type Session struct {
 	ID string `json:"id"`
+	// Host is the first host the session's hooks named; empty when no
+	// hook named one.
+	Host string `json:"host,omitempty"`
 	// Edits counts the session's attest.file_edit events.
 	Edits uint64 `json:"edits"`
 	// Paths are the workspace-relative files touched, sorted, at most
@@ -14,6 +17,15 @@ type Session struct {
 	Rules []Rule `json:"rules"`
 	// Unsupported counts the refs claimed without evidence, over Rules.
 	Unsupported uint64 `json:"unsupported"`
+	// NoHostEvidence is set when the session recorded no file edit and
+	// its host never recorded one in the workspace: the host records no
+	// evidence, so a claim of a rule with paths is not judged against
+	// the files touched ("no evidence on this host").
+	NoHostEvidence bool `json:"noHostEvidence"`
+	// Gate is what the gates recorded of the session: denials, warnings,
+	// tools let run unchecked, ungated in-scope changes, the
+	// enforcement's own files gated and changed, stop-gate blocks.
+	Gate
 }
 
 // Rule is one rule in one session.
@@ -36,6 +48,8 @@ type Rule struct {
 	// Why says why the refs are unsupported: "not loaded" or "no touched
 	// file in scope".
 	Why string `json:"why,omitempty"`
+	// RuleGate is what the gates recorded of the rule in the session.
+	RuleGate
 }
 
 // Why an unsupported claim is unsupported.
@@ -44,5 +58,10 @@ const (
 	WhyNoScope   = "no touched file in scope"
 )
 
-// Any reports whether s has anything to show: an edit or a rule.
-func (s Session) Any() bool { return s.Edits > 0 || len(s.Rules) > 0 }
+// Any reports whether s has anything to show: an edit, a rule or a
+// figure of the gates.
+func (s Session) Any() bool { return s.Edits > 0 || len(s.Rules) > 0 || s.Gate != (Gate{}) }
+
+// NoEvidenceOnHost is what a session with NoHostEvidence says of its
+// claims.
+const NoEvidenceOnHost = "no evidence on this host"

@@ -19,10 +19,13 @@ type RuleTotals struct {
 	Referenced int `json:"referenced"`
 	// Unsupported counts the refs claimed without evidence.
 	Unsupported uint64 `json:"unsupported"`
+	// RuleGate sums the gates' figures of the rule over the sessions.
+	RuleGate
 }
 
 // Add counts one session's evidence of the rule.
 func (t *RuleTotals) Add(r Rule) {
+	t.RuleGate.Add(r.RuleGate)
 	t.InScope += count(r.InScope > 0)
 	t.UnloadedEdits += r.UnloadedEdits
 	t.Loaded += count(r.Loaded)
@@ -67,11 +70,14 @@ type Figures struct {
 	Loaded        int    `json:"loaded"`
 	Referenced    int    `json:"referenced"`
 	Unsupported   uint64 `json:"unsupported"`
+	// Gate sums the gates' figures of the sessions.
+	Gate
 }
 
 // Add counts session s.
 func (f *Figures) Add(s Session) {
 	f.Edits += s.Edits
+	f.Gate.Add(s.Gate)
 	for _, r := range s.Rules {
 		f.InScope += count(r.InScope > 0)
 		f.UnloadedEdits += r.UnloadedEdits

@@ -97,8 +97,10 @@ func fillRules(ctx context.Context, hd *node.Handle, session string, d *events.F
 	if len(paths) == 0 {
 		return nil
 	}
-	if _, err := hd.Publish(ctx); err != nil { // the rules on disk, not a stale catalog
-		fmt.Fprintf(os.Stderr, "clumsies hook: publish the content tree: %v; reading the catalog as it is\n", err)
+	if hd.IsOwner() { // no serve publishes the content tree: the rules on disk, not a stale catalog
+		if _, err := hd.Publish(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "clumsies hook: publish the content tree: %v; reading the catalog as it is\n", err)
+		}
 	}
 	var err error
 	if d.Rules, err = hd.RulesInScope(ctx, paths); err != nil {

@@ -36,8 +36,9 @@ func (m *evidenceModel) Load(k string, _ []byte) error { return engine.ErrUnknow
 func (m *evidenceModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
 
 // Apply folds one successful event of a session (an attest.file_edit,
-// attest.load or attest.refer) into the session's evidence row, and
-// learns a catalog.reid. Events outside a session are left out, as the
+// attest.load, attest.refer, a gate's attest.tool_gated or
+// attest.stop_blocked, the host of an attest.session_start) into the
+// session's evidence row, and learns a catalog.reid. Events outside a session are left out, as the
 // workspace does.
 func (m *evidenceModel) Apply(it *hubItem) {
 	if it.dup {
@@ -60,17 +61,19 @@ func (m *evidenceModel) Apply(it *hubItem) {
 	case *events.LoadData:
 		m.fold(it, func(e *evidence.Row, of func(string) string) {
 			for _, item := range d.Items {
-				e.Load(of(item.ID))
+				if item.Delivered() { // as the workspace's evidence counts it
+					e.Load(of(item.ID))
+				}
 			}
 		})
 	case *events.FileEditData:
-		m.fold(it, func(e *evidence.Row, of func(string) string) {
-			rules := make([]string, len(d.Rules))
-			for i, id := range d.Rules {
-				rules[i] = of(id)
-			}
-			e.Edit(d.Paths, rules)
-		})
+		m.fold(it, func(e *evidence.Row, of func(string) string) { e.FileEdit(d, of) })
+	case *events.ToolGatedData:
+		m.fold(it, func(e *evidence.Row, of func(string) string) { e.ToolGated(d, of) })
+	case *events.StopBlockedData:
+		m.fold(it, func(e *evidence.Row, of func(string) string) { e.StopBlocked(d, of) })
+	case *events.SessionStartData:
+		m.fold(it, func(e *evidence.Row, _ func(string) string) { e.SawHost(d.Host) })
 	}
 }
 

@@ -36,7 +36,7 @@ func TestProjector_EvidenceFollowsReid(t *testing.T) {
 		return ev
 	}
 	load := func(session, id string) events.Event {
-		return in(session, events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: id, Hash: "h"}}})
+		return in(session, events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: id, Hash: "h", Changed: true}}})
 	}
 	ref := func(session, id string) events.Event {
 		return in(session, events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: id, ConstraintID: "C/1"}}})

@@ -20,6 +20,9 @@ type teamMember struct{ team, member string }
 // workspaceOf names a workspace of a team.
 type workspaceOf struct{ team, ws string }
 
+// nodeOf names a node of a workspace of a team: one ledger.
+type nodeOf struct{ team, ws, node string }
+
 // evidenceStats answers the evidence part of q: the sessions last seen
 // from day from to day to, with the workspace's definitions, summed per
 // rule of a workspace (under the id it has now) and per member.
@@ -37,8 +40,16 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 	if err != nil {
 		return out, nil, err
 	}
-	byWorkspace := map[workspaceOf][]evidence.Session{}
-	members := map[teamMember]evidence.Figures{}
+	// The rows in the window, and the hosts that recorded file edits in
+	// each node's ledger over all time (evidence.Hosts), as the node's
+	// own read model knows them.
+	type windowRow struct {
+		w        workspaceOf
+		node, id string
+		evidenceRow
+	}
+	var rows []windowRow
+	hosts := map[nodeOf]evidence.Hosts{}
 	for it.First(); it.Valid(); it.Next() {
 		p := strings.Split(string(it.Key()), sep)
 		if len(p) != 5 || !q.allows(counter{Team: p[1], Workspace: p[2], Rule: q.Rule, Metric: metricRefs}) {
@@ -49,13 +60,26 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 			it.Close()
 			return out, nil, fmt.Errorf("read the evidence of session %s: %w", p[4], err)
 		}
+		n := nodeOf{p[1], p[2], p[3]}
+		if hosts[n] == nil {
+			hosts[n] = evidence.Hosts{}
+		}
+		hosts[n].Add(&row.Row)
 		if row.Last < from || row.Last > to || !q.ofMember(row.Member) {
 			continue
 		}
-		w := workspaceOf{p[1], p[2]}
+		rows = append(rows, windowRow{workspaceOf{p[1], p[2]}, p[3], p[4], row})
+	}
+	if err := it.Close(); err != nil {
+		return out, nil, err
+	}
+	byWorkspace := map[workspaceOf][]evidence.Session{}
+	members := map[teamMember]evidence.Figures{}
+	for _, wr := range rows {
+		w, row := wr.w, wr.evidenceRow
 		// A row not folded since a reid of one of its rules.
 		row.Follow(func(id string) string { return aliases.of(w.team, w.ws, id) })
-		s := row.Session(p[4], facts[w])
+		s := row.Session(wr.id, facts[w], hosts[nodeOf{w.team, w.ws, wr.node}])
 		if q.Rule != "" {
 			s.Rules = slices.DeleteFunc(s.Rules, func(r evidence.Rule) bool { return r.ID != q.Rule })
 			if len(s.Rules) == 0 {
@@ -71,14 +95,12 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		}
 		out.Edits += s.Edits
 		out.Unsupported += s.Unsupported
-		out.Sessions = append(out.Sessions, hubwire.SessionEvidence{Team: w.team, WorkspaceID: w.ws, Node: p[3], Member: row.Member, Session: s})
+		out.Gate.Add(s.Gate)
+		out.Sessions = append(out.Sessions, hubwire.SessionEvidence{Team: w.team, WorkspaceID: w.ws, Node: wr.node, Member: row.Member, Session: s})
 		byWorkspace[w] = append(byWorkspace[w], s)
 		m := members[teamMember{w.team, row.Member}]
 		m.Add(s)
 		members[teamMember{w.team, row.Member}] = m
-	}
-	if err := it.Close(); err != nil {
-		return out, nil, err
 	}
 	for _, w := range slices.SortedFunc(maps.Keys(byWorkspace), func(a, b workspaceOf) int {
 		return cmp.Or(strings.Compare(a.team, b.team), strings.Compare(a.ws, b.ws))

@@ -10,6 +10,8 @@
 // Usage: node opencode_plugin.mjs PLUGIN.mjs PROJECT_DIR SESSION_ID
 // Prints one JSON object: what the plugin did.
 import { spawn } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
 import { Readable } from "node:stream"
 
 const [pluginPath, directory, id] = process.argv.slice(2)
@@ -49,6 +51,10 @@ for (const [callID, tool, args] of [
   } catch (err) {
     thrown[callID] = String(err?.message ?? err)
     continue
+  }
+  if (tool === "edit") { // the edit itself, as opencode's tool makes it
+    mkdirSync(dirname(args.filePath), { recursive: true })
+    writeFileSync(args.filePath, `package api // ${callID}\n`)
   }
   const output = { title: "", output: "done", metadata: {} }
   await hooks["tool.execute.after"]({ tool, sessionID: id, callID }, output)

@@ -15,9 +15,9 @@ import (
 // META_PROMPT.md.
 const protocolSummary = frame.Summary
 
-// frame returns the META_PROMPT as the agent sees it (draft-aware, like
-// every read), or the built-in protocol summary when the workspace has
-// none. found reports whether a META_PROMPT exists.
+// frame returns the META_PROMPT as the agent sees it (draft-aware: a
+// draft of it is served at once), or the built-in protocol summary when
+// the workspace has none. found reports whether a META_PROMPT exists.
 func (s *Server) frame(ctx context.Context) (body, hash string, found bool, err error) {
 	item, err := s.cfg.Catalog.View(ctx, content.MetaPromptPath)
 	switch {

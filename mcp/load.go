@@ -18,8 +18,9 @@ import (
 // follow it.
 const msgUnknownRuleID = "Unknown rule id: %s"
 
-// memload returns the content of the ids an agent asks for, draft-aware,
-// with delta loading: content is null when the agent's known hash is
+// memload returns the content of the ids an agent asks for, the rules in
+// force (a draft is served only under its tmp- id: inForce), with delta
+// loading: content is null when the agent's known hash is
 // current. Rules and workflows always come with their constraints, and
 // their content ends with the refer footer (footer.go).
 
@@ -47,8 +48,7 @@ func (s *Server) loadTool() *tool {
 				required("path", str("Path in the workspace.")),
 				required("changed", boolean("False when your known hash is current; then content is null.")),
 				required("hash", str("The current hash; pass it as ruleHash to memref and as knownHashes next time.")),
-				required("hasDraft", boolean("Whether this content comes from a local draft.")),
-				optional("draftBaseHash", str("With a draft: the published hash the draft is based on.")),
+				required("hasDraft", boolean("Whether this content is a draft's: true only for a tmp- id, a new file not yet accepted. Other ids give the published content, whatever drafts are open.")),
 				optional("draftStatus", enum("When the last draft of this id was declined or conflicted; for a tmp- id the content is that draft's, which was not published.",
 					string(catalog.StatusDeclined), string(catalog.StatusConflicted))),
 				optional("draftReason", str("Why the last draft was declined or conflicted.")),
@@ -72,17 +72,16 @@ type loadResult struct {
 }
 
 type loadItem struct {
-	ID            string               `json:"id"`
-	Kind          content.Kind         `json:"kind"`
-	Path          string               `json:"path"`
-	Changed       bool                 `json:"changed"`
-	Hash          string               `json:"hash"`
-	HasDraft      bool                 `json:"hasDraft"`
-	DraftBaseHash string               `json:"draftBaseHash,omitempty"`
-	DraftStatus   string               `json:"draftStatus,omitempty"`
-	DraftReason   string               `json:"draftReason,omitempty"`
-	Content       *string              `json:"content"`
-	Constraints   []content.Constraint `json:"constraints,omitzero"`
+	ID          string               `json:"id"`
+	Kind        content.Kind         `json:"kind"`
+	Path        string               `json:"path"`
+	Changed     bool                 `json:"changed"`
+	Hash        string               `json:"hash"`
+	HasDraft    bool                 `json:"hasDraft"`
+	DraftStatus string               `json:"draftStatus,omitempty"`
+	DraftReason string               `json:"draftReason,omitempty"`
+	Content     *string              `json:"content"`
+	Constraints []content.Constraint `json:"constraints,omitzero"`
 	// Source is "repo" or "team"; Revision is a team object's revision.
 	// ShadowedBy names the team object that hides a repository object at
 	// the same path.
@@ -141,11 +140,12 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 		case err != nil:
 			return nil, e, fmt.Errorf("view %s: %w", id, err)
 		}
+		it = inForce(it)
 		item := loadItem{
 			ID: id, Kind: it.Kind, Path: it.Path, Hash: it.Hash,
 			Changed:  content.NormalizeHash(known[id]) != it.Hash,
-			HasDraft: it.HasDraft, DraftBaseHash: it.DraftBaseHash,
-			Source: sourceOf(it), Revision: it.Revision, ShadowedBy: it.ShadowedBy,
+			HasDraft: it.HasDraft,
+			Source:   sourceOf(it), Revision: it.Revision, ShadowedBy: it.ShadowedBy,
 		}
 		if st := it.DraftStatus; st == catalog.StatusDeclined || st == catalog.StatusConflicted {
 			item.DraftStatus, item.DraftReason = string(st), it.DraftReason
@@ -164,10 +164,34 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 			item.Content = &body
 		}
 		res.Items = append(res.Items, item)
-		data.Items = append(data.Items, events.LoadedItem{ID: id, Hash: it.Hash, Changed: item.Changed})
+		data.Items = append(data.Items, loaded(id, it, item.Changed))
 	}
 	e.payload = data
 	return res, e, nil
+}
+
+// inForce returns what memload serves of it, read with View: the object
+// as published when it has an open update or rename draft. A draft is
+// not a rule of the workspace until it is accepted, so no session gets it
+// in place of the rule in force, not even its author (who holds the body
+// it staged, and whose gate asks for the rule in force). The tmp- id of a
+// create draft is served its draft: there is nothing else to serve.
+func inForce(it projections.Item) projections.Item {
+	if it.InForce != nil {
+		return *it.InForce
+	}
+	return it
+}
+
+// loaded returns the event's record of it served under id: the hash
+// served, whether the content was sent, whether it was a draft's, and
+// the hash of the constraints of a rule or workflow.
+func loaded(id string, it projections.Item, changed bool) events.LoadedItem {
+	li := events.LoadedItem{ID: id, Hash: it.Hash, Changed: changed, Draft: !it.Published}
+	if referable(it.Kind) && !unborn(it) {
+		li.ConstraintsHash = projections.ConstraintsHash(it.Constraints)
+	}
+	return li
 }
 
 // unborn reports whether it is a new file whose draft was declined or

@@ -216,9 +216,10 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 	case err != nil:
 		return nil, s.promptFailed(fmt.Errorf("view %s: %w", sp.id, err))
 	}
+	it = inForce(it)
 	body := withFooter(it.Body, it.ID, it.Hash, it.Constraints)
 	if session := s.sessions.of(req.Session); session != "" {
-		data := events.LoadData{Items: []events.LoadedItem{{ID: it.ID, Hash: it.Hash, Changed: true}}}
+		data := events.LoadData{Items: []events.LoadedItem{loaded(it.ID, it, true)}}
 		ev, fail := s.newEvent("prompts/get", entry{typ: events.TypeLoad, sessionID: session, payload: data}, nil, nil, time.Since(start))
 		if fail != nil {
 			return nil, s.promptFailed(errors.New(fail.Message))

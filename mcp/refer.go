@@ -13,7 +13,8 @@ import (
 )
 
 // memref records which constraints of loaded rules and workflows the agent
-// applied. Every ref is checked against the current, draft-aware content;
+// applied. Every ref is checked against the content memload serves (the
+// rules in force, a create draft under its tmp- id: inForce);
 // one bad ref fails the whole call, naming the first one by its index, and
 // nothing is recorded but the failure.
 
@@ -87,6 +88,7 @@ func (s *Server) refer(ctx context.Context, c *call) (any, entry, error) {
 					"refs[%d]: %q is a new file whose draft was %s, not a rule or workflow of this workspace; leave it out", i, r.ruleID, it.DraftStatus).
 					with("index", i)
 			}
+			it = inForce(it) // the version memload serves
 			views[r.ruleID] = it
 		}
 		if !referable(it.Kind) {

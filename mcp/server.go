@@ -28,7 +28,8 @@ import (
 // (an Unavailable() method) answers unavailable, never an empty success.
 type Catalog interface {
 	// View returns the draft-aware state of a rule, workflow, context item,
-	// create draft (tmp- id) or META_PROMPT.md. It returns
+	// create draft (tmp- id) or META_PROMPT.md, with the object as
+	// published under an update or rename draft (Item.InForce). It returns
 	// projections.ErrNotFound for an unknown id and for an object that has a
 	// delete draft.
 	View(ctx context.Context, id string) (projections.Item, error)

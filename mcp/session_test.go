@@ -152,19 +152,20 @@ func TestSession_Full(t *testing.T) {
 	if disc[tmp]["hasDraft"] != true || disc[rule]["hasDraft"] != true || disc[ctxID]["hasDraft"] != false {
 		t.Errorf("memdisc hasDraft: got %v", disc)
 	}
-	// The rule's constraints are now those of its draft.
-	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": rule, "constraintId": "Wrap with context"}}}, events.CodeUnknownConstraint)
-	l.ok("memref", map[string]any{"refs": []any{map[string]any{"ruleId": rule, "constraintId": "Wrap"}}})
+	// The rule's constraints stay those of the rule in force until its
+	// draft is accepted, for the draft's author too.
+	l.fail("memref", map[string]any{"refs": []any{map[string]any{"ruleId": rule, "constraintId": "Wrap"}}}, events.CodeUnknownConstraint)
+	l.ok("memref", map[string]any{"refs": []any{map[string]any{"ruleId": rule, "constraintId": "Wrap with context"}}})
 	l.ok("agentreport", map[string]any{"summary": "Staged the deploy notes."})
 	l.checkLedger(e, "thread-42")
 
-	// The refer event carries the current hash and the constraint's name.
+	// The refer event carries the hash in force and the constraint's name.
 	evs := e.toolEvents()
 	p, _ := evs[len(evs)-2].Payload()
 	ref := p.(*events.ReferData).Refs[0]
 	item, _ := e.catalog.View(context.Background(), rule)
-	if ref.RuleHash != item.Hash || ref.Name != "Wrap" || ref.TextHash != content.Hash([]byte("Wrap with %w.")) {
-		t.Fatalf("refer event: got %+v, want the draft's hash %s", ref, item.Hash)
+	if item.InForce == nil || ref.RuleHash != item.InForce.Hash || ref.RuleHash != content.Hash([]byte(errorsBody)) || ref.Name != "Wrap with context" {
+		t.Fatalf("refer event: got %+v, want the published hash %s", ref, content.Hash([]byte(errorsBody)))
 	}
 }
 

@@ -75,9 +75,9 @@ type complianceRow struct {
 	StopsBlocked uint64 `json:"stopsBlocked"`
 	Pending      bool   `json:"pending"`
 	BlocksInRow  uint64 `json:"blocksInRow"`
-	// Loaded are the ids the session loaded with memload, sorted (the
-	// pre-tool gate's question: gate.go).
-	Loaded []string `json:"loaded,omitempty"`
+	// Loads are the versions of each id the session received with
+	// memload, each sorted (the pre-tool gate's question: gate.go).
+	Loads map[string][]Version `json:"loads,omitempty"`
 }
 
 func (r *complianceRow) compliance() Compliance {
@@ -106,6 +106,10 @@ func (m *complianceModel) Prefixes() []string { return []string{prefixCompliance
 // apply changes the model for one event. Only successful tool calls
 // count; hook events always do.
 func (m *complianceModel) Apply(d decoded) {
+	if r, ok := d.payload.(*events.ReidData); ok {
+		m.reid(r.From, r.To)
+		return
+	}
 	ev := d.ev
 	if ev.SessionID == "" {
 		return
@@ -162,11 +166,21 @@ func (m *complianceModel) Apply(d decoded) {
 	case events.TypeLoad:
 		if p, ok := d.payload.(*events.LoadData); ok {
 			for _, it := range p.Items {
-				c.load(it.ID)
+				c.load(it)
 			}
 		}
 	}
 	m.touched[ev.SessionID] = struct{}{}
+}
+
+// reid moves what every session loaded under from to to, as evidence
+// does.
+func (m *complianceModel) reid(from, to string) {
+	for id, r := range m.byID {
+		if r.reid(from, to) {
+			m.touched[id] = struct{}{}
+		}
+	}
 }
 
 func (m *complianceModel) Write(w *engine.RowWriter) {

@@ -25,6 +25,17 @@ const (
 	WhyNoScope   = evidence.WhyNoScope
 )
 
+// NoEvidenceOnHost is what a session whose host records no file edits
+// says of its claims (SessionEvidence.NoHostEvidence).
+const NoEvidenceOnHost = evidence.NoEvidenceOnHost
+
+// GateFigures is what the gates recorded of a session, or summed over
+// sessions; RuleGateFigures of one rule (package evidence).
+type (
+	GateFigures     = evidence.Gate
+	RuleGateFigures = evidence.RuleGate
+)
+
 // prefixEvidence is the evidence key prefix: e/<sessionId> holds an
 // evidence.Row.
 const prefixEvidence = "e/"
@@ -32,14 +43,16 @@ const prefixEvidence = "e/"
 func evidenceKey(id string) []byte { return []byte(prefixEvidence + id) }
 
 // evidenceModel is the read model of evidence: an evidenceRow per session
-// with a file edit, a load or a ref.
+// with a file edit, a load, a ref, a gate's event or a session start, and
+// the hosts that recorded file edits (derived from the rows).
 type evidenceModel struct {
 	byID    map[string]*evidence.Row
+	hosts   evidence.Hosts
 	touched map[string]struct{}
 }
 
 func newEvidenceModel() *evidenceModel {
-	return &evidenceModel{byID: make(map[string]*evidence.Row), touched: make(map[string]struct{})}
+	return &evidenceModel{byID: make(map[string]*evidence.Row), hosts: evidence.Hosts{}, touched: make(map[string]struct{})}
 }
 
 func (m *evidenceModel) Prefixes() []string { return []string{prefixEvidence} }
@@ -54,9 +67,11 @@ func (m *evidenceModel) row(id string) *evidence.Row {
 	return r
 }
 
-// apply folds file edits, successful loads and refs of a session;
-// catalog.reid moves what every session did under the old id to the new
-// one (evidence.Row.Reid), as usage moves its counts.
+// apply folds file edits, successful loads that delivered a published
+// body (events.LoadedItem.Delivered) and refs of a session, the gates'
+// events (attest.tool_gated, attest.stop_blocked) and the host a session
+// start names; catalog.reid moves what every session did under the old id
+// to the new one (evidence.Row.Reid), as usage moves its counts.
 func (m *evidenceModel) Apply(d decoded) {
 	if r, ok := d.payload.(*events.ReidData); ok {
 		m.reid(r.From, r.To)
@@ -68,11 +83,21 @@ func (m *evidenceModel) Apply(d decoded) {
 	}
 	switch p := d.payload.(type) {
 	case *events.FileEditData:
-		m.row(ev.SessionID).Edit(p.Paths, p.Rules)
+		r := m.row(ev.SessionID)
+		r.FileEdit(p, nil)
+		m.hosts.Add(r)
+	case *events.ToolGatedData:
+		m.row(ev.SessionID).ToolGated(p, nil)
+	case *events.StopBlockedData:
+		m.row(ev.SessionID).StopBlocked(p, nil)
+	case *events.SessionStartData:
+		m.row(ev.SessionID).SawHost(p.Host)
 	case *events.LoadData:
 		r := m.row(ev.SessionID)
 		for _, it := range p.Items {
-			r.Load(it.ID)
+			if it.Delivered() {
+				r.Load(it.ID)
+			}
 		}
 	case refs:
 		r := m.row(ev.SessionID)
@@ -105,17 +130,18 @@ func (m *evidenceModel) Load(k string, v []byte) error {
 		return err
 	}
 	m.byID[k[len(prefixEvidence):]] = r
+	m.hosts.Add(r)
 	return nil
 }
 
-// Evidence returns the evidence of every session with a file edit, or a
-// rule it loaded or referenced, sorted by id.
+// Evidence returns the evidence of every session with a file edit, a
+// rule it loaded or referenced, or a figure of the gates, sorted by id.
 func (s *Store) Evidence() []SessionEvidence {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]SessionEvidence, 0, len(s.st.evidence.byID))
 	for id, r := range s.st.evidence.byID {
-		if e := r.Session(id, s.st.manifest); e.Any() {
+		if e := r.Session(id, s.st.manifest, s.st.evidence.hosts); e.Any() {
 			out = append(out, e)
 		}
 	}
@@ -123,12 +149,15 @@ func (s *Store) Evidence() []SessionEvidence {
 	return out
 }
 
-// SessionEvidence returns the evidence of one session, or ErrNotFound.
+// SessionEvidence returns the evidence of one session, or ErrNotFound
+// when it has none to show (SessionEvidence.Any).
 func (s *Store) SessionEvidence(id string) (SessionEvidence, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if r, ok := s.st.evidence.byID[id]; ok {
-		return r.Session(id, s.st.manifest), nil
+		if e := r.Session(id, s.st.manifest, s.st.evidence.hosts); e.Any() {
+			return e, nil
+		}
 	}
 	return SessionEvidence{}, ErrNotFound
 }
@@ -179,7 +208,7 @@ func (s *Store) RuleEvidence(id string) RuleEvidenceOf {
 		if r.Rules[id] == nil {
 			continue
 		}
-		for _, re := range r.Session(sid, s.st.manifest).Rules {
+		for _, re := range r.Session(sid, s.st.manifest, s.st.evidence.hosts).Rules {
 			if re.ID != id {
 				continue
 			}

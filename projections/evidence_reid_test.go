@@ -18,7 +18,7 @@ func TestStore_ReidMovesEvidence(t *testing.T) {
 	s := openAt(t, fs, "/db", projections.Options{})
 	l := newLedger(t)
 	load := func(id string) events.LoadData {
-		return events.LoadData{Items: []events.LoadedItem{{ID: id, Hash: "h"}}}
+		return events.LoadData{Items: []events.LoadedItem{{ID: id, Hash: "h", Changed: true}}}
 	}
 	apply(t, s,
 		l.publish(ruleA, "rule", "go/A.md", bodyA, at("2026-01-01T10:00:00.000Z")),

@@ -51,6 +51,11 @@ type Item struct {
 	// repository object, the team object that hides it.
 	Shadows    string `json:"shadows,omitempty"`
 	ShadowedBy string `json:"shadowedBy,omitempty"`
+	// InForce is, for a published object with an open update or rename
+	// draft, the object as published, body and constraints included: the
+	// rule in force until the draft is accepted, which memload serves
+	// every session. View only; nil otherwise.
+	InForce *Item `json:"inForce,omitempty"`
 }
 
 // Filter selects items in List. Empty fields select everything.
@@ -65,7 +70,8 @@ type Filter struct {
 // View returns the draft-aware current state of one id, body and
 // constraints included: an object id, the tmp- id of a create draft, or
 // content.MetaPromptPath. An update or create draft gives the draft's body
-// and hash, a rename draft the new path.
+// and hash, a rename draft the new path; the object as published under an
+// update or rename draft is the item's InForce.
 //
 // The tmp- id of a create draft declined or conflicted gives that draft,
 // with no open draft (HasDraft false), its status and reason.
@@ -115,6 +121,13 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 		if it, ok = overlaid(o, d); !ok {
 			return Item{}, ErrNotFound
 		}
+		in := publishedItem(o)
+		body, cs, err := s.published(o)
+		if err != nil {
+			return Item{}, err
+		}
+		in.Body, in.Constraints = body, cs
+		it.InForce = &in
 	}
 	if d != nil && hasBody(d.Op) {
 		body, err := s.draftBody(d)

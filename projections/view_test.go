@@ -50,12 +50,17 @@ func TestStore_View(t *testing.T) {
 		l, s := newLedger(t), openMem(t)
 		apply(t, s, sampleCatalog(l)...)
 		body := "## Only\nOne rule.\n"
+		published := mustView(t, s, ruleA)
 		apply(t, s, l.add(events.TypeDraftUpdate, events.DraftData{Resource: "rule", ID: ruleA, Body: body, BaseHash: hashA}))
 		got := mustView(t, s, ruleA)
 		want := projections.Item{
 			ID: ruleA, Kind: content.KindRule, Path: "go/A.md", Name: "A", Group: "go",
 			Hash: content.Hash([]byte(body)), Body: body, Constraints: content.ParseConstraints("A", body),
 			HasDraft: true, DraftOp: events.DraftOpUpdate, DraftBaseHash: hashA, DraftStatus: catalog.StatusDraft, Published: true,
+			InForce: &published,
+		}
+		if published.Body != bodyA || published.Hash != hashA || published.InForce != nil {
+			t.Fatalf("published: got %s, want the rule as published", jsonOf(published))
 		}
 		if jsonOf(got) != jsonOf(want) {
 			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))
@@ -76,7 +81,8 @@ func TestStore_View(t *testing.T) {
 		apply(t, s, l.add(events.TypeDraftRename, events.DraftData{Resource: "rule", ID: ruleA, Path: "go/A.md", NewPath: "workflow/A2.md"}))
 		got := mustView(t, s, ruleA)
 		if got.Path != "workflow/A2.md" || got.Name != "A2" || got.Group != "workflow" || got.Kind != content.KindWorkflow ||
-			got.Body != bodyA || got.Hash != hashA || got.DraftOp != events.DraftOpRename {
+			got.Body != bodyA || got.Hash != hashA || got.DraftOp != events.DraftOpRename ||
+			got.InForce == nil || got.InForce.Path != "go/A.md" || got.InForce.Hash != hashA {
 			t.Errorf("got %s, want the published rule at its new path", jsonOf(got))
 		}
 	})

@@ -17,9 +17,15 @@ type Evidence struct {
 	// the session had not loaded, or of a rule with paths none of the
 	// session's touched files is in scope of.
 	Unsupported uint64 `json:"unsupported"`
+	// GateFigures sums what the gates recorded over the sessions:
+	// denials, warnings, unchecked, ungated, protectedGated,
+	// protectedChanges, stopGateBlocks (docs/rules.md, "What the gate
+	// saw").
+	projections.GateFigures
 	// Rules are per rule over every session: sessions with an edit in
 	// its scope, edits before it was loaded, sessions that loaded and
-	// claimed it, claims without evidence.
+	// claimed it, claims without evidence, and the gates' figures that
+	// name it (denials, warnings, ungated, stopGateBlocks).
 	Rules    []projections.RuleTotals      `json:"rules"`
 	Sessions []projections.SessionEvidence `json:"sessions"`
 }
@@ -32,6 +38,7 @@ func evidenceOf(ss []projections.SessionEvidence) Evidence {
 	for _, s := range ss {
 		out.Edits += s.Edits
 		out.Unsupported += s.Unsupported
+		out.GateFigures.Add(s.Gate)
 	}
 	return out
 }

@@ -71,16 +71,19 @@ type Session struct {
 }
 
 // OfStore is the Report of the read models in s, of workspace wsID, over
-// all time.
+// all time, with the gate off.
 func OfStore(wsID string, s *projections.Store) Report {
-	return Of(wsID, node.StatsOf(s), dayrange.Range{})
+	return Of(wsID, node.StatsOf(s), dayrange.Range{}, "off")
 }
 
 // Of is the Report of s, of workspace wsID, in rg: with a range, the
 // events, the rules' refs, the sessions (those first seen in it) with
 // their compliance and evidence count in it; the constraints' refs and
 // the tools are over all time (the read models do not keep them per day).
-func Of(wsID string, s node.Stats, rg dayrange.Range) Report {
+// enforce is the workspace's [enforce] mode (off, warn or block; "" is
+// off): with the gate on, a session with an ungated change is not
+// compliant.
+func Of(wsID string, s node.Stats, rg dayrange.Range, enforce string) Report {
 	sum := s.Summary
 	sessions := dash.SessionsIn(s.Sessions, rg)
 	st := Report{WorkspaceID: wsID, Events: sum.Events, Sessions: sum.Sessions, SessionsHooksOnly: sum.SessionsHooksOnly, Drafts: sum.Drafts, Objects: sum.Objects,
@@ -92,7 +95,7 @@ func Of(wsID string, s node.Stats, rg dayrange.Range) Report {
 		st.Sessions, st.SessionsHooksOnly = dash.Kinds(sessions)
 		compliance = dash.OfSessions(compliance, sessions, func(c projections.Compliance) string { return c.ID })
 	}
-	st.Compliance = complianceOf(compliance, st.Evidence)
+	st.Compliance = complianceOf(compliance, st.Evidence, enforce)
 	for _, u := range s.Usage {
 		refs := u.Refs
 		if !rg.All() {

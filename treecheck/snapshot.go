@@ -3,9 +3,7 @@ package treecheck
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
-	"fmt"
 )
 
 // entry is what the snapshot keeps of one file.
@@ -43,6 +41,18 @@ type meta struct {
 	Seq     uint64              `json:"seq,omitempty"`
 	Open    []Call              `json:"open,omitempty"`
 	Touched map[string]*touched `json:"touched,omitempty"`
+	// Noted are the contents the pre-tool hook read of files a tool was
+	// about to change (Store.Note), until the next check.
+	Noted map[string]noted `json:"noted,omitempty"`
+}
+
+// noted is a file's stat and blob id when Note read it.
+type noted struct {
+	Size  int64  `json:"size"`
+	Mtime int64  `json:"mtime"`
+	Ctime int64  `json:"ctime"`
+	Ino   uint64 `json:"ino"`
+	Blob  string `json:"blob"`
 }
 
 // touched is what the store keeps of a session's changes for the stop
@@ -58,23 +68,17 @@ type snapshot struct {
 	files map[string]entry
 }
 
-const magic = "clumsies tree 1\n"
+const magic = "clumsies tree files 1\n"
 
 var errDamaged = errors.New("treecheck: damaged snapshot")
 
-// encode writes s: the magic line, the meta as JSON with its length, then
-// each file.
-func (s *snapshot) encode() ([]byte, error) {
-	m, err := json.Marshal(s.meta)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, 0, len(magic)+len(m)+len(s.files)*64)
+// encodeFiles writes the files' entries: the magic line, their count,
+// then each.
+func encodeFiles(files map[string]entry) []byte {
+	b := make([]byte, 0, len(magic)+len(files)*64)
 	b = append(b, magic...)
-	b = binary.AppendUvarint(b, uint64(len(m)))
-	b = append(b, m...)
-	b = binary.AppendUvarint(b, uint64(len(s.files)))
-	for p, e := range s.files {
+	b = binary.AppendUvarint(b, uint64(len(files)))
+	for p, e := range files {
 		b = appendStr(b, p)
 		b = binary.AppendVarint(b, e.size)
 		b = binary.AppendVarint(b, e.mtime)
@@ -87,7 +91,7 @@ func (s *snapshot) encode() ([]byte, error) {
 			b = append(b, 0)
 		}
 	}
-	return b, nil
+	return b
 }
 
 func appendStr(b []byte, s string) []byte {
@@ -95,21 +99,17 @@ func appendStr(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// decode reads what encode wrote.
-func decode(b []byte) (*snapshot, error) {
+// decodeFiles reads what encodeFiles wrote.
+func decodeFiles(b []byte) (map[string]entry, error) {
 	if !bytes.HasPrefix(b, []byte(magic)) {
 		return nil, errDamaged
 	}
 	d := decoder{b: b[len(magic):]}
-	s := &snapshot{}
-	if err := json.Unmarshal(d.bytes(), &s.meta); err != nil || d.err != nil {
-		return nil, fmt.Errorf("%w: %v", errDamaged, errors.Join(err, d.err))
-	}
 	n := d.uvarint()
 	if d.err != nil || n > uint64(len(d.b)) {
 		return nil, errDamaged
 	}
-	s.files = make(map[string]entry, n)
+	files := make(map[string]entry, n)
 	for range n {
 		p := string(d.bytes())
 		e := entry{size: d.varint(), mtime: d.varint(), ctime: d.varint(), ino: d.uvarint(), blob: string(d.bytes())}
@@ -117,9 +117,9 @@ func decode(b []byte) (*snapshot, error) {
 		if d.err != nil {
 			return nil, errDamaged
 		}
-		s.files[p] = e
+		files[p] = e
 	}
-	return s, nil
+	return files, nil
 }
 
 type decoder struct {

@@ -1,6 +1,7 @@
 package treecheck
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,8 +14,9 @@ import (
 
 // Files of a Store, in the folder it is opened on.
 const (
-	snapshotName = "tree-snapshot"
-	lockName     = "tree-snapshot.lock"
+	metaName  = "tree-meta"  // JSON: the point, open calls, touched paths, noted contents
+	filesName = "tree-files" // the files' entries (encode): read only by a check
+	lockName  = "tree.lock"
 )
 
 // Bounds of what a Store keeps beside the files.
@@ -57,13 +59,18 @@ type Store struct {
 	// fresh is set when there was no usable snapshot: the first check is a
 	// baseline and reports nothing.
 	fresh bool
-	dirty bool
-	now   func() time.Time
+	// metaDirty and filesDirty say which file Close writes.
+	metaDirty, filesDirty bool
+	// loaded is set once the files' entries are read (a check needs them;
+	// the pre-tool hook's Note and the calls do not).
+	loaded bool
+	now    func() time.Time
 }
 
 // Open takes the lock of the snapshot kept in folder dir (made if
 // missing), waiting up to wait for another process's check to end, and
-// reads the snapshot. A damaged snapshot is started afresh.
+// reads its small part; the files' entries are read when a check needs
+// them. A damaged snapshot is started afresh.
 func Open(dir string, wait time.Duration) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("make %s: %w", dir, err)
@@ -72,46 +79,73 @@ func Open(dir string, wait time.Duration) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, lock: lock, now: time.Now}
-	b, err := os.ReadFile(filepath.Join(dir, snapshotName))
+	s := &Store{dir: dir, lock: lock, now: time.Now, snap: &snapshot{}}
+	b, err := os.ReadFile(filepath.Join(dir, metaName))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		s.snap, s.fresh = &snapshot{files: map[string]entry{}}, true
+		s.fresh = true
 	case err != nil:
 		unlock(lock)
 		return nil, fmt.Errorf("read the tree snapshot: %w", err)
 	default:
-		if s.snap, err = decode(b); err != nil {
-			s.snap, s.fresh = &snapshot{files: map[string]entry{}}, true
+		if json.Unmarshal(b, &s.snap.meta) != nil || s.snap.Root == "" {
+			s.snap.meta, s.fresh = meta{}, true
 		}
 	}
 	return s, nil
 }
 
-// Close saves the snapshot when it changed and releases the lock.
+// files returns the files' entries, reading them on first use; a missing
+// or damaged file starts the snapshot afresh (the next check is a
+// baseline).
+func (s *Store) files() map[string]entry {
+	if s.loaded {
+		return s.snap.files
+	}
+	s.loaded = true
+	s.snap.files = map[string]entry{}
+	if s.fresh {
+		return s.snap.files
+	}
+	b, err := os.ReadFile(filepath.Join(s.dir, filesName))
+	if err == nil {
+		var f map[string]entry
+		if f, err = decodeFiles(b); err == nil {
+			s.snap.files = f
+			return f
+		}
+	}
+	s.fresh = true
+	return s.snap.files
+}
+
+// Close saves what changed and releases the lock.
 func (s *Store) Close() error {
 	if s.lock == nil {
 		return errors.New("treecheck: store closed")
 	}
 	var err error
-	if s.dirty {
-		err = s.save()
+	if s.filesDirty {
+		err = s.write(filesName, encodeFiles(s.snap.files))
+	}
+	if s.metaDirty && err == nil {
+		var b []byte
+		if b, err = json.Marshal(s.snap.meta); err == nil {
+			err = s.write(metaName, b)
+		}
 	}
 	unlock(s.lock)
 	s.lock = nil
 	return err
 }
 
-func (s *Store) save() error {
-	b, err := s.snap.encode()
-	if err != nil {
-		return fmt.Errorf("encode the tree snapshot: %w", err)
-	}
-	tmp := filepath.Join(s.dir, snapshotName+".tmp")
+// write replaces the file name of the store's folder with b.
+func (s *Store) write(name string, b []byte) error {
+	tmp := filepath.Join(s.dir, name+".tmp")
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return fmt.Errorf("write the tree snapshot: %w", err)
 	}
-	if err := os.Rename(tmp, filepath.Join(s.dir, snapshotName)); err != nil {
+	if err := os.Rename(tmp, filepath.Join(s.dir, name)); err != nil {
 		return fmt.Errorf("write the tree snapshot: %w", err)
 	}
 	return nil
@@ -135,17 +169,24 @@ func (s *Store) Point() (epoch string, seq uint64) { return s.snap.Epoch, s.snap
 // keeps d's point for the next check.
 func (s *Store) CheckSince(root string, prune []string, d Dirty) ([]Change, error) {
 	now := s.now()
+	if d.Complete && len(d.Paths) == 0 && d.Epoch != "" && !s.fresh && d.Epoch == s.snap.Epoch && s.snap.Root == root &&
+		d.Seq == s.snap.Seq && len(s.snap.Noted) == 0 && !s.loaded {
+		return nil, nil // the watcher saw nothing since the last check: no entry to read
+	}
+	s.files()
 	baseline := s.fresh || s.snap.Root != root
+	s.applyNoted(root)
 	c := checker{s: s, root: root, now: now, baseline: baseline, budget: baselineBudget}
 	if d.Complete && !baseline && d.Epoch != "" && d.Epoch == s.snap.Epoch {
 		c.partial(prune, d.Paths)
 	} else {
 		c.whole(prune)
 	}
-	if c.moved || baseline || d.Epoch != s.snap.Epoch || d.Seq != s.snap.Seq {
-		s.snap.Root, s.snap.Scanned, s.snap.Epoch, s.snap.Seq = root, now.UnixNano(), d.Epoch, d.Seq
-		s.dirty = true
+	if c.moved || baseline {
+		s.filesDirty = true
 	}
+	s.snap.Root, s.snap.Scanned, s.snap.Epoch, s.snap.Seq = root, now.UnixNano(), d.Epoch, d.Seq
+	s.metaDirty = true
 	s.fresh = false
 	slices.SortFunc(c.changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return c.changes, nil
@@ -285,10 +326,11 @@ func (s *Store) racy(e entry, now time.Time) entry {
 }
 
 // Note reads the files rel (relative to root, slash-separated) as they
-// are now and keeps their blob ids in the snapshot, so that the next
-// check knows their content before a tool changes them. It returns the
-// blob ids by path, "" for a file that does not exist. Before any check
-// of root, it notes nothing (the first check is a baseline).
+// are now and keeps their blob ids beside the snapshot, so that the next
+// check knows their content before a tool changes them where the snapshot
+// did not. It returns the blob ids by path, "" for a file that does not
+// exist. Before any check of root, it notes nothing (the first check is a
+// baseline).
 func (s *Store) Note(root string, rel []string) map[string]string {
 	out := make(map[string]string, len(rel))
 	if s.fresh || s.snap.Root != root {
@@ -304,26 +346,39 @@ func (s *Store) Note(root string, rel []string) map[string]string {
 		if info.Mode()&os.ModeSymlink != 0 {
 			e.size = -1 - e.size
 		}
-		if old, ok := s.snap.files[p]; ok && old.sameStat(e) && old.blob != "" && !old.racy {
-			out[p] = old.blob
-			continue
-		}
 		id, err := contentID(root, p, e)
 		if err != nil {
 			continue
 		}
-		e.blob = id
-		// The file's stat is the one it had at the last check when it is
-		// unchanged since; a file changed since the check keeps its old
-		// entry, so the next check still reports that change.
-		if old, ok := s.snap.files[p]; ok && old.sameStat(e) {
-			e.racy = old.racy
-			s.snap.files[p] = e
-			s.dirty = true
-		}
 		out[p] = id
+		if len(s.snap.Noted) < MaxTouched {
+			if s.snap.Noted == nil {
+				s.snap.Noted = map[string]noted{}
+			}
+			s.snap.Noted[p] = noted{Size: e.size, Mtime: e.mtime, Ctime: e.ctime, Ino: e.ino, Blob: id}
+			s.metaDirty = true
+		}
 	}
 	return out
+}
+
+// applyNoted gives the snapshot's entries whose content was not known the
+// blob ids Note found for the same file unchanged, and forgets the notes.
+func (s *Store) applyNoted(root string) {
+	if len(s.snap.Noted) == 0 {
+		return
+	}
+	if !s.fresh && s.snap.Root == root {
+		for p, n := range s.snap.Noted {
+			e, ok := s.snap.files[p]
+			if ok && e.blob == "" && e.sameStat(entry{size: n.Size, mtime: n.Mtime, ctime: n.Ctime, ino: n.Ino}) {
+				e.blob = n.Blob
+				s.snap.files[p] = e
+			}
+		}
+	}
+	s.snap.Noted = nil
+	s.metaDirty = true
 }
 
 // OpenCall records that session's tool call id is running.
@@ -331,7 +386,7 @@ func (s *Store) OpenCall(c Call) {
 	s.snap.Open = append(slices.DeleteFunc(s.snap.Open, func(o Call) bool {
 		return o.Session == c.Session && o.ID == c.ID
 	}), c)
-	s.dirty = true
+	s.metaDirty = true
 }
 
 // CloseCall records that session's call id ended ("" ends every call of
@@ -354,7 +409,7 @@ func (s *Store) CloseCall(session, id string, started int64) []string {
 		keep = append(keep, o)
 	}
 	s.snap.Open = keep
-	s.dirty = true
+	s.metaDirty = true
 	slices.Sort(others)
 	return others
 }
@@ -392,7 +447,7 @@ func (s *Store) Touch(session string, paths []string) {
 		}
 	}
 	t.Last = now
-	s.dirty = true
+	s.metaDirty = true
 }
 
 // Touched returns the paths session changed, sorted.

@@ -143,7 +143,13 @@ func TestNote_KnowsBefore(t *testing.T) {
 func TestOpen_DamagedSnapshot(t *testing.T) {
 	root, state := t.TempDir(), t.TempDir()
 	write(t, root, "a", "1")
-	os.WriteFile(filepath.Join(state, snapshotName), []byte("garbage"), 0o600)
+	check(t, state, root)
+	os.WriteFile(filepath.Join(state, filesName), []byte("garbage"), 0o600)
+	write(t, root, "a", "3")
+	if ch := check(t, state, root); len(ch) != 0 {
+		t.Fatalf("reported %v after damaged entries", ch)
+	}
+	os.WriteFile(filepath.Join(state, metaName), []byte("garbage"), 0o600)
 	if ch := check(t, state, root); len(ch) != 0 {
 		t.Fatalf("reported %v after a damaged snapshot", ch)
 	}
@@ -196,11 +202,9 @@ func TestOpen_Locks(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	s := &snapshot{files: map[string]entry{"a": {size: 1, blob: "x"}}}
-	b, _ := s.encode()
-	f.Add(b)
+	f.Add(encodeFiles(map[string]entry{"a": {size: 1, blob: "x"}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		decode(b) // never panics
+		decodeFiles(b) // never panics
 	})
 }
 

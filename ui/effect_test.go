@@ -31,7 +31,7 @@ func TestBrowser_RuleEffectiveness(t *testing.T) {
 		return d
 	}
 	b.appendAs(t, "s-recent", events.TypeSetup, events.SetupData{}, now.AddDate(0, 0, -2))
-	b.appendAs(t, "s-recent", events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: used}}}, now.AddDate(0, 0, -2))
+	b.appendAs(t, "s-recent", events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: used, Changed: true}}}, now.AddDate(0, 0, -2))
 	b.appendAs(t, "s-recent", events.TypeRefer, refer(used, 2), now.AddDate(0, 0, -2))
 	b.appendAs(t, "s-old", events.TypeSetup, events.SetupData{}, now.AddDate(0, 0, -40))
 	b.appendAs(t, "s-old", events.TypeRefer, refer(used, 1), now.AddDate(0, 0, -40))
@@ -57,7 +57,7 @@ func TestBrowser_RuleEffectiveness(t *testing.T) {
 		return eval[string](p, `document.querySelector('[data-rule="`+id+`"] `+sel+`').textContent`)
 	}
 	cells := eval[[]string](p, `[...document.querySelectorAll('[data-rule="`+used+`"] td')].map((td) => td.textContent)`)
-	want := []string{"rules/used.md", "rule", "2", applied + ": 2 refs", "0", "1", "1", "0", "2.0", applied, "2", "0"}
+	want := []string{"rules/used.md", "rule", "2", applied + ": 2 refs", "0", "1", "1", "0", "0", "0", "2.0", applied, "2", "0"}
 	if fmt.Sprint(cells) != fmt.Sprint(want) {
 		t.Errorf("rules page, the used rule's cells: %q, want %q", cells, want)
 	}

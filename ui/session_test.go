@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -34,5 +35,46 @@ func TestBrowser_SessionNamesRules(t *testing.T) {
 	}
 	if got := eval[string](p, `(document.querySelector('[data-figure="hooks"]') || {}).textContent`); got != "1" {
 		t.Errorf("session: %q hook events, want 1 (the session start)", got)
+	}
+}
+
+// TestBrowser_SessionTimelineGate opens the timeline of a session the
+// gate denied an edit, that changed a file in scope before loading the
+// rule and that the stop gate held: each entry names the file, the rule
+// by its path and the decision; the evidence panel shows the session's
+// figures.
+func TestBrowser_SessionTimelineGate(t *testing.T) {
+	b := newBackend(t)
+	const id = "p-00000000000000000000000000000005"
+	b.publish(t, id, "rules/api.md", "---\npaths: [\"api/**\"]\n---\n# API\n\n## Errors\n\n1. Map them once.\n")
+	now := time.Now()
+	b.append(t, events.TypeSessionStart, events.SessionStartData{Host: "claude-code", Source: "startup"}, now)
+	b.append(t, events.TypeToolGated, events.ToolGatedData{Host: "claude-code", Tool: "Edit", Paths: []string{"api/h.go"},
+		Decision: events.GateDeny, Missing: []string{id}}, now)
+	b.append(t, events.TypeFileEdit, events.FileEditData{Host: "claude-code", Tool: "Bash", Paths: []string{"api/g.go"},
+		Rules: []string{id}, Unloaded: []string{id}, Unnamed: []string{"api/g.go"}}, now)
+	b.append(t, events.TypeStopBlocked, events.StopBlockedData{Host: "claude-code", Blocks: 1, Limit: 3,
+		Files: []string{"api/g.go"}, Missing: []string{id}}, now)
+	p := newPage(t, b.serve(t))
+
+	p.open("/sessions/s-ui-test", "session")
+	entry := func(typ string) string {
+		return `[...document.querySelectorAll("[data-timeline] li")].find((li) => li.querySelector("b").textContent === "` + typ + `").querySelector(".detail")`
+	}
+	for _, c := range []struct{ typ, gate, file string }{
+		{"attest.tool_gated", "deny", "api/h.go"},
+		{"attest.file_edit", "ungated", "api/g.go"},
+		{"attest.stop_blocked", "stop", "api/g.go"},
+	} {
+		got := eval[[]string](p, `((d) => [d.querySelector("[data-gate]").dataset.gate, d.querySelector(".mono").textContent,
+			[...d.querySelectorAll("a")].map((a) => a.textContent).join(" ")])(`+entry(c.typ)+`)`)
+		if len(got) != 3 || got[0] != c.gate || got[1] != c.file || !strings.Contains(got[2], "rules/api.md") {
+			t.Errorf("timeline %s: got %q, want decision %s, file %s, the rule rules/api.md", c.typ, got, c.gate, c.file)
+		}
+	}
+	for fig, want := range map[string]string{"denials": "1", "ungated": "1", "stopGateBlocks": "1"} {
+		if got := eval[string](p, `document.querySelector('[data-figure="`+fig+`"]').textContent`); got != want {
+			t.Errorf("evidence %s: %q, want %s", fig, got, want)
+		}
 	}
 }

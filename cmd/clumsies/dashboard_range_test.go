@@ -25,7 +25,7 @@ func rangeHistory(id string) []historyEvent {
 		}
 		return d
 	}
-	load := events.LoadData{Items: []events.LoadedItem{{ID: id}}}
+	load := events.LoadData{Items: []events.LoadedItem{{ID: id, Changed: true}}}
 	return []historyEvent{
 		{40, "h-old", "memsetup", events.TypeSetup, events.SetupData{}},
 		{40, "h-old", "memload", events.TypeLoad, load},

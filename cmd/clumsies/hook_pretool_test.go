@@ -219,6 +219,32 @@ func TestHook_PreToolFailsOpen(t *testing.T) {
 	}
 }
 
+// TestHook_PreToolFailsClosed: with [enforce] fail = "closed", an owner
+// that does not answer denies the edit, saying why and what to run; the
+// gate never says yes because it could not look.
+func TestHook_PreToolFailsClosed(t *testing.T) {
+	dir := scopedWorkspace(t, "block")
+	cfg := filepath.Join(dir, ".clumsies", "config.toml")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(strings.Replace(string(b), "[enforce]\n", "[enforce]\nfail = \"closed\"\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, cl := serve(t, dir)
+	setup(t, cl, "owner-alive")
+	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Signal(syscall.SIGCONT)
+	in := toolInput(t, "claude-code", "s-closed", dir, "Edit", filepath.Join(dir, "README.md"))
+	r := runHook(t, dir, "claude-code", adapt.PreTool, in)
+	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) || !strings.Contains(r.stdout, "clumsies doctor") {
+		t.Errorf("owner stopped, fail closed: exit %d, stdout %q, stderr %q; want a deny that says why", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestHook_PreToolWithoutOwner: with no process owning the workspace the
 // hook owns it for the check, as the other hooks do, and gates alike.
 func TestHook_PreToolWithoutOwner(t *testing.T) {

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,9 +14,10 @@ import (
 
 // TestHub_Evidence joins a workspace to a hub and has two sessions edit
 // files (post-tool hook), load and claim rules, some claims without
-// evidence (not loaded, no touched file in scope). The hub's evidence,
+// evidence (not loaded, no touched file in scope), one edit denied by the
+// gate first (pre-tool hook, block mode). The hub's evidence,
 // by stream sourcing, is the workspace's own `stats --json` evidence: per
-// rule, per session, the edits and claims without evidence; the member's
+// rule, per session, the edits, the gates' figures and claims without evidence; the member's
 // figures sum them; `hub stats` says them.
 func TestHub_Evidence(t *testing.T) {
 	hp := newHub(t)
@@ -26,6 +28,11 @@ func TestHub_Evidence(t *testing.T) {
 	_, cl := serve(t, dir)
 
 	id := hookSession(t, dir, "hubev-1", func(id string) { setup(t, cl, id) })
+	setEnforce(t, dir, "block")
+	if out := preTool(t, dir, "claude-code", toolInput(t, "claude-code", id, dir, "Edit", filepath.Join(dir, "api", "handler.go"))); !strings.Contains(out, "deny") {
+		t.Fatalf("pre-tool gate on api/handler.go: got %q, want a denial", out)
+	}
+	setEnforce(t, dir, "off")
 	postToolWrite(t, dir, id, "api/handler.go") // the api rule in scope, not loaded
 	wf := workflowID(t, cl)
 	refer := func(rule, constraint string) {
@@ -48,16 +55,17 @@ func TestHub_Evidence(t *testing.T) {
 	var ws struct {
 		Evidence struct {
 			Edits, Unsupported uint64
-			Rules              []evidence.RuleTotals
-			Sessions           []evidence.Session
+			evidence.Gate
+			Rules    []evidence.RuleTotals
+			Sessions []evidence.Session
 		}
 	}
 	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &ws); err != nil {
 		t.Fatal(err)
 	}
 	want := ws.Evidence
-	if want.Edits != 3 || want.Unsupported != 2 || len(want.Sessions) != 2 {
-		t.Fatalf("the workspace's evidence: %+v, want 3 edits, 2 claims without evidence, 2 sessions", want)
+	if want.Edits != 3 || want.Unsupported != 2 || len(want.Sessions) != 2 || want.Denials != 1 {
+		t.Fatalf("the workspace's evidence: %+v, want 3 edits, 2 claims without evidence, 1 denial, 2 sessions", want)
 	}
 
 	var got hubwire.Stats
@@ -66,7 +74,7 @@ func TestHub_Evidence(t *testing.T) {
 		if err := json.Unmarshal([]byte(mustRun(t, hp.dir, "hub", "stats", "--json")), &got); err != nil {
 			t.Fatal(err)
 		}
-		if got.Evidence.Edits >= want.Edits && got.Evidence.Unsupported >= want.Unsupported || time.Now().After(deadline) {
+		if got.Evidence.Edits >= want.Edits && got.Evidence.Unsupported >= want.Unsupported && got.Evidence.Denials >= want.Denials || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -83,7 +91,7 @@ func TestHub_Evidence(t *testing.T) {
 			t.Errorf("session %s: member %q of team %q, want ann of red", s.ID, s.Member, s.Team)
 		}
 	}
-	if e.Edits != want.Edits || e.Unsupported != want.Unsupported || !reflect.DeepEqual(rules, want.Rules) || !reflect.DeepEqual(sessions, want.Sessions) {
+	if e.Edits != want.Edits || e.Unsupported != want.Unsupported || e.Gate != want.Gate || !reflect.DeepEqual(rules, want.Rules) || !reflect.DeepEqual(sessions, want.Sessions) {
 		t.Fatalf("the hub's evidence:\n%+v\nthe workspace's:\n%+v", e, want)
 	}
 	var ann evidence.Figures
@@ -100,7 +108,7 @@ func TestHub_Evidence(t *testing.T) {
 		t.Fatalf("member ann's evidence: %+v, want %+v", member, ann)
 	}
 	out := mustRun(t, hp.dir, "hub", "stats")
-	if !strings.Contains(out, "api/HANDLERS.md") || !strings.Contains(out, "2 claims without evidence") {
+	if !strings.Contains(out, "api/HANDLERS.md") || !strings.Contains(out, "2 claims without evidence") || !strings.Contains(out, "Gate: 1 denied") {
 		t.Fatalf("hub stats does not show the evidence:\n%s", out)
 	}
 }

@@ -91,6 +91,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"export":  &ExportCommand{m: m},
 		"import":  &ImportCommand{m: m},
 		"adapt":   &AdaptCommand{m: m},
+		"doctor":  &DoctorCommand{m: m},
 		"hook":    &HookCommand{m: m},
 		"version": &VersionCommand{m: m},
 		"hub":     &HubCommand{m: m},
@@ -129,13 +130,14 @@ Commands:
   export          write the ledger as compressed JSON lines to stdout (--since SEQ)
   import FILE     store an export into this workspace's empty ledger, checking its chain first
   adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace
+  doctor          check that each wired host's hooks run and gate, by probing them as the host does
   hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop, pre-tool, post-tool); reads the host's JSON on stdin
   ui              serve the dashboard of the workspace in the browser (--addr, default 127.0.0.1:7334)
   hub ...         run and administer a hub; join it from a workspace ('clumsies hub' lists them)
   version         print the version and the commit it was built from
 
 Every command that prints data prints JSON with --json. The workspace
-commands (serve, ui, publish, drafts, events, stats, rebuild, verify, adapt, hook)
+commands (serve, ui, publish, drafts, events, stats, rebuild, verify, adapt, doctor, hook)
 take --workspace DIR (default: the nearest parent holding .clumsies/);
 init takes the folder as DIR or --workspace DIR.
 Run 'clumsies <command> -h' for its flags.

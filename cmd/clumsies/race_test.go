@@ -142,11 +142,23 @@ func discard(tb testing.TB, r racer, id string) {
 	}
 }
 
+// draftBody returns the body of the open draft of id, as h reads it.
+func draftBody(tb testing.TB, h *node.Handle, id string) string {
+	tb.Helper()
+	st, err := h.DraftState(context.Background(), id)
+	if err != nil || st.Open == nil {
+		tb.Fatalf("draft of %s: %+v, %v; want an open draft", id, st, err)
+	}
+	return st.Open.Body
+}
+
 // runDraftRaces runs the three races of the drafts aggregate raceRounds
 // times each: a create at one path, an update of one rule, renames of
-// different rules onto one target. Exactly one racer wins each, the
-// others get the contract's code, and the winner's body is the one served.
-func runDraftRaces(t *testing.T, racers []racer) {
+// different rules onto one target, in the workspace h reads. Exactly one
+// racer wins each, the others get the contract's code, and the winner's
+// body is the draft's (served under the tmp- id of a create; an update's
+// is in the drafts, while memload serves the rule in force).
+func runDraftRaces(t *testing.T, h *node.Handle, racers []racer) {
 	ids := raceIDs(t, racers[0])
 	rule := ids["race/U.md"]
 	for round := range raceRounds {
@@ -165,8 +177,11 @@ func runDraftRaces(t *testing.T, racers []racer) {
 				"id": rule, "body": fmt.Sprintf("# U\n\nRound %d, racer %d.\n", round, k)}}}
 		})
 		w = oneWinner(t, "update", round, got, "incompatible_draft")
-		if b, want := body(t, racers[(w+1)%len(racers)], rule), fmt.Sprintf("# U\n\nRound %d, racer %d.\n", round, w); b != want {
+		if b, want := draftBody(t, h, rule), fmt.Sprintf("# U\n\nRound %d, racer %d.\n", round, w); b != want {
 			t.Fatalf("update, round %d: the draft holds %q, want the winner's %q", round, b, want)
+		}
+		if b, want := body(t, racers[w], rule), "# U\n\nThe rule every racer updates.\n"; b != want {
+			t.Fatalf("update, round %d: memload serves %q, want the rule in force %q", round, b, want)
 		}
 		discard(t, racers[w], rule)
 
@@ -198,7 +213,18 @@ func TestServe_DraftRaces(t *testing.T) {
 			for k, p := range c.Procs {
 				racers[k] = p.Client
 			}
-			runDraftRaces(t, racers)
+			ws, err := workspace.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := node.Attach(ctx, ws, node.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runDraftRaces(t, h, racers)
+			if err := h.Close(); err != nil {
+				t.Fatal(err)
+			}
 			if err := c.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +263,7 @@ func TestServe_DraftRacesInOneProcess(t *testing.T) {
 		setup(t, cl, fmt.Sprintf("racer-%d", k))
 		racers[k] = cl
 	}
-	runDraftRaces(t, racers)
+	runDraftRaces(t, h, racers)
 	r, err := h.Verify(ctx)
 	if err != nil || !r.OK() {
 		t.Fatalf("verify: %v %v", err, r.Problems)

@@ -39,7 +39,8 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st := stats.Of(h.Workspace().ID(), s, rg)
+	ws := h.Workspace()
+	st := stats.Of(ws.ID(), s, rg, string(ws.Config.Enforce.Effective()))
 	if c.json {
 		enc := json.NewEncoder(c.m.Stdout)
 		enc.SetIndent("", "  ")

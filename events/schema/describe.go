@@ -77,8 +77,11 @@ var fieldAbout = map[reflect.Type]map[string]string{
 	},
 	reflect.TypeFor[events.LoadedItem](): {
 		"id":      "Id of the item (p-... for rules and workflows, c-... for context, tmp-... for a create draft, META_PROMPT.md).",
-		"hash":    "Hash of the content served (of the draft body if the item has a draft).",
-		"changed": "True if the content was sent; false if the agent already had this hash.",
+		"hash":    "Hash of the content served: the published body, or a create draft's body for a tmp- id (events written before drafts were kept to their ids may hold a draft body's hash).",
+		"changed": "True if the content was sent; false if the agent said it already had this hash (then nothing was sent).",
+		"draft":   "True if the content served was a draft's, not a published file's (the tmp- id of a create draft); absent otherwise. A draft never counts as loading a rule.",
+		"constraintsHash": "For a rule or workflow: the hash (sha256:<hex>) of the constraints served, one line per constraint with its id and textHash. " +
+			"A later version with the same constraints hash asks nothing new: the pre-tool gate counts this load for it. Absent for context and in events written before it was recorded.",
 	},
 	reflect.TypeFor[events.ReferData](): {
 		"refs": "Every constraint declared in the call; the call is all or nothing.",

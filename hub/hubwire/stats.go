@@ -90,6 +90,11 @@ type Evidence struct {
 	Edits uint64 `json:"edits"`
 	// Unsupported counts the memref refs claimed without evidence.
 	Unsupported uint64 `json:"unsupported"`
+	// Gate sums what the gates recorded of the sessions: denials,
+	// warnings, tools let run unchecked, ungated in-scope changes, the
+	// enforcement's own files gated and changed, stop-gate blocks
+	// (evidence.Gate), as the workspaces' `clumsies stats --json` does.
+	evidence.Gate
 	// Rules are per rule of a workspace, over its sessions.
 	Rules []RuleEvidence `json:"rules"`
 	// Sessions are per session of a node.

@@ -18,7 +18,7 @@ function h(tag, attrs, ...kids) {
     else if (k === "class") el.className = v;
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const k of kids.flat()) {
+  for (const k of kids.flat(Infinity)) {
     if (k === undefined || k === null || k === false) continue;
     el.append(k instanceof Node ? k : document.createTextNode(String(k)));
   }
@@ -234,7 +234,10 @@ pages.rule = {
         h("div", {class: "cards", "data-evidence": ""}, card("sessions with an edit in scope", num(d.evidence.inScope), "inScope"),
           card("edits before it was loaded", num(d.evidence.unloadedEdits), "unloadedEdits"),
           card("sessions that loaded it", num(d.evidence.loaded), "loaded"), card("sessions that claimed it", num(d.evidence.referenced), "referenced"),
-          card("claims without evidence", num(d.evidence.unsupported), "unsupported")),
+          card("claims without evidence", num(d.evidence.unsupported), "unsupported"),
+          card("edits denied by the gate", num(d.evidence.denials), "denials"), card("edits warned by the gate", num(d.evidence.warnings), "warnings"),
+          card("changes before loading it (ungated)", num(d.evidence.ungated), "ungated"),
+          card("stop-gate blocks", num(d.evidence.stopGateBlocks), "stopGateBlocks")),
         d.evidence.unsupportedClaims.length ? table([{label: "session"}, {label: "refs", num: 1}, {label: "why"}],
           d.evidence.unsupportedClaims.map((c) => h("tr", {}, h("td", {}, sessionLink(c.sessionId)), h("td", {class: "num"}, num(c.refs)),
             h("td", {}, c.why)))) : null),
@@ -259,13 +262,43 @@ function detail(e, name) {
     case "attest.agent_report": return d.summary || "";
     case "attest.reject": return d.reason || "";
     case "attest.user_prompt": return `prompt of ${num(d.length)} characters`;
-    case "attest.stop_blocked": return `stop blocked (${d.blocks} of ${d.limit})`;
+    case "attest.stop_blocked": return (d.files || []).length ?
+      [h("span", {class: "tag bad", "data-gate": "stop"}, "stop gate"), " ", h("span", {class: "mono"}, d.files.join(" ")),
+        namedRules(" · not loaded: ", d.missing, name), ` (${d.blocks} of ${d.limit})`] :
+      `stop blocked (${d.blocks} of ${d.limit})`;
     case "attest.session_start": return `${d.host || ""} ${d.source || ""}`;
-    case "attest.file_edit": return [h("span", {class: "mono"}, (d.paths || []).join(" ")), " by ", d.tool || "",
-      (d.rules || []).length ? [" · in scope: ", d.rules.map((id) => h("span", {}, ruleLink(id, name(id)), " "))] : ""];
+    case "attest.tool_gated": return [gateTag(d), " ", h("span", {class: "mono"}, (d.paths || []).join(" ")), " by ", d.tool || "",
+      d.shell ? " (shell)" : "", namedRules(" · not loaded: ", d.missing, name),
+      (d.protected || []).length ? [" · ", h("span", {class: "tag bad"}, "protected"), " ", h("span", {class: "mono"}, d.protected.join(" "))] : "",
+      d.unchecked ? " · unchecked: " + d.unchecked : ""];
+    case "attest.file_edit": return [(d.unloaded || []).length ? [h("span", {class: "tag bad", "data-gate": "ungated"}, "before loading"), " "] : "",
+      h("span", {class: "mono"}, (d.paths || []).join(" ")), " by ", d.tool || (d.via === "stop" ? "the working tree" : ""),
+      (d.unnamed || []).length ? " (not named by the tool)" : "", namedRules(" · in scope: ", d.rules, name), namedRules(" · not loaded: ", d.unloaded, name),
+      (d.protected || []).length ? [" · ", h("span", {class: "tag bad"}, "protected"), " ", h("span", {class: "mono"}, d.protected.join(" "))] : ""];
   }
   if (e.type.startsWith("attest.draft.")) return [d.op || e.type.slice(13), " ", d.path || d.id || ""];
   return e.dataOmitted ? "payload too large for the timeline; see the ledger" : "";
+}
+
+// namedRules lists the rules ids name after label, nothing when there are none.
+function namedRules(label, ids, name) {
+  return (ids || []).length ? [label, ids.map((id) => h("span", {}, ruleLink(id, name(id)), " "))] : "";
+}
+
+// gateTag is the pre-tool gate's decision on a tool (attest.tool_gated).
+function gateTag(d) {
+  const label = d.decision === "allow" ? (d.unchecked ? "unchecked" : "allowed") : d.decision === "deny" ? "denied" : "warned";
+  return h("span", {class: d.decision === "deny" ? "tag bad" : "tag warn", "data-gate": d.decision}, label);
+}
+
+// gateCards are what the gates recorded of a session, or summed over
+// sessions (evidence.Gate).
+function gateCards(g) {
+  return h("div", {class: "cards", "data-gate-figures": ""}, card("denied by the gate", num(g.denials), "denials"),
+    card("warned by the gate", num(g.warnings), "warnings"), card("let run unchecked", num(g.unchecked), "unchecked"),
+    card("changes before loading the rules in scope", num(g.ungated), "ungated"),
+    card("enforcement's own files: gated / changed", `${num(g.protectedGated)} / ${num(g.protectedChanges)}`, "protected"),
+    card("stop-gate blocks", num(g.stopGateBlocks), "stopGateBlocks"));
 }
 
 pages.session = {
@@ -284,12 +317,18 @@ pages.session = {
         c && c.host ? ` · ${c.host}` : ""),
       ev ? panel("Evidence", h("p", {}, `${num(ev.edits)} file edits recorded by the host`, ev.paths.length ? ": " : "",
           h("span", {class: "mono", "data-figure": "touched"}, ev.paths.join(" "))),
+        ev.noHostEvidence && ev.rules.some((r) => r.refs) ? h("p", {class: "muted", "data-figure": "noHostEvidence"},
+          `No evidence on this host: ${ev.host || "its host"} recorded no file edit here, so its claims are not judged against touched files.`) : null,
         h("div", {class: "cards"}, card("claims without evidence", num(ev.unsupported), "unsupported")),
+        gateCards(ev),
         ev.rules.length ? table([{label: "rule"}, {label: "edits in scope", num: 1}, {label: "before load", num: 1}, {label: "loaded"},
-          {label: "refs", num: 1}, {label: "without evidence"}],
+          {label: "refs", num: 1}, {label: "without evidence"}, {label: "denied", num: 1}, {label: "warned", num: 1},
+          {label: "stop-gated", num: 1}],
           ev.rules.map((r) => h("tr", {"data-rule": r.id}, h("td", {}, ruleLink(r.id, name(r.id))), h("td", {class: "num"}, num(r.inScope)),
             h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {}, r.loaded ? "yes" : "no"), h("td", {class: "num"}, num(r.refs)),
-            h("td", {}, r.unsupported ? h("span", {class: "tag bad"}, `${r.unsupported}: ${r.why}`) : "")))) : null) : null,
+            h("td", {}, r.unsupported ? h("span", {class: "tag bad"}, `${r.unsupported}: ${r.why}`) : ""),
+            h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
+            h("td", {class: "num"}, num(r.stopGateBlocks))))) : null) : null,
       panel("Timeline", d.older ? h("p", {class: "muted"}, "Older events are left out.") : null,
         h("ol", {class: "timeline", "data-timeline": ""}, d.timeline.map((e) =>
           h("li", {class: e.outcome === "error" ? "error" : e.type === "attest.refer" ? "refer" : "", "data-seq": e.seq},
@@ -502,11 +541,15 @@ function hubEvidence(e, members) {
   const count = (label) => ({label, num: 1});
   return panel("Evidence", h("p", {}, `${num(e.edits)} file edits recorded by the hosts' hooks.`),
     h("div", {class: "cards"}, card("claims without evidence", num(e.unsupported), "unsupported")),
+    gateCards(e),
     e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("edits before load"),
-      count("loaded"), count("referenced"), count("unsupported")], e.rules.map((r) => h("tr", {"data-evidence-rule": r.id},
+      count("loaded"), count("referenced"), count("unsupported"), count("denied"), count("warned"), count("ungated"), count("stop-gated")],
+      e.rules.map((r) => h("tr", {"data-evidence-rule": r.id},
       h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
       h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
-      h("td", {class: "num"}, num(r.unsupported))))) : h("p", {class: "empty"}, "No rule in scope, loaded or claimed yet."),
+      h("td", {class: "num"}, num(r.unsupported)), h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
+      h("td", {class: "num"}, num(r.ungated)), h("td", {class: "num"}, num(r.stopGateBlocks))))) :
+      h("p", {class: "empty"}, "No rule in scope, loaded or claimed yet."),
     members.some((m) => m.evidence.edits || m.evidence.unsupported) ? table([{label: "member"}, {label: "team"}, count("edits"),
       count("unsupported")], members.map((m) => h("tr", {"data-evidence-member": m.member}, h("td", {}, m.member || "(no member)"),
       h("td", {}, m.team), h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported))))) : null);

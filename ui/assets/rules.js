@@ -21,7 +21,8 @@ function sparkline(values, days) {
 
 const RULE_COLUMNS = [
   ["path", "path"], ["kind", "kind"], ["refs", "refs", 1], ["spark", "per day"], ["inScope", "sessions in scope", 1],
-  ["loaded", "loaded", 1], ["referenced", "referenced", 1], ["unsupported", "without evidence", 1], ["refsPerLoad", "refs per load", 1],
+  ["loaded", "loaded", 1], ["referenced", "referenced", 1], ["unsupported", "without evidence", 1], ["denials", "denied", 1],
+  ["ungated", "changed before load", 1], ["refsPerLoad", "refs per load", 1],
   ["lastApplied", "last applied"], ["constraints", "constraints", 1], ["unusedConstraints", "constraints never applied (all time)", 1]];
 
 pages.rules = {
@@ -50,7 +51,8 @@ pages.rules = {
       h("div", {class: "cards"}, card("rules and workflows", num(rules.length), "rules"),
         card("context", num(d.items.length - rules.length), "context"),
         card("never applied in the range", num(unused), "never"), card("constraints never applied", num(unusedC), "unusedConstraints"),
-        card("claims without evidence", num(rules.reduce((a, r) => a + (r.unsupported || 0), 0)), "unsupported")),
+        card("claims without evidence", num(rules.reduce((a, r) => a + (r.unsupported || 0), 0)), "unsupported"),
+        card("changes before loading (ungated)", num(rules.reduce((a, r) => a + (r.ungated || 0), 0)), "ungated")),
       h("div", {class: "filters"}, q, kind, never), panel(null, body)];
   },
   rows(d) {
@@ -83,6 +85,7 @@ pages.rules = {
         h("td", {}, ctx ? "" : sparkline(r.spark, d.days)),
         n(r.inScope), n(r.loaded), n(r.referenced),
         h("td", {class: "num"}, r.unsupported ? h("span", {class: "tag bad"}, num(r.unsupported)) : ctx ? "–" : "0"),
+        n(r.denials), h("td", {class: "num", "data-field": "ungated"}, r.ungated ? h("span", {class: "tag bad"}, num(r.ungated)) : ctx ? "–" : "0"),
         h("td", {class: "num", "data-field": "refsPerLoad"}, ctx || !r.loaded ? "–" : r.refsPerLoad.toFixed(1)),
         h("td", {class: "muted"}, r.lastApplied || (ctx ? "" : "never")),
         h("td", {class: "num"}, num(r.constraints)),
@@ -107,6 +110,8 @@ pages.rule.render = function (d) {
       card("sessions with an edit in scope", num(e.inScope), "effectInScope"),
       card("sessions that loaded it", num(e.loaded), "effectLoaded"), card("sessions that claimed it", num(e.referenced), "effectReferenced"),
       card("claims without evidence", num(e.unsupported), "effectUnsupported"),
+      card("edits denied by the gate", num(e.denials), "effectDenials"), card("edits warned by the gate", num(e.warnings), "effectWarnings"),
+      card("changes before loading it", num(e.ungated), "effectUngated"), card("stop-gate blocks", num(e.stopGateBlocks), "effectStopGateBlocks"),
       card("refs per load", e.loaded ? e.refsPerLoad.toFixed(1) : "–", "refsPerLoad"),
       card("last applied", e.lastApplied || "never", "lastApplied")),
     sparkline(d.days.map((x) => x.refs), d.days.map((x) => x.day))));
