@@ -185,19 +185,54 @@ func gatedPaths(d events.ToolGatedData) []string     { return d.Paths }
 func editedPaths(d events.FileEditData) []string     { return d.Paths }
 func stoppedFiles(d events.StopBlockedData) []string { return d.Files }
 
-// gateStats is what the checks read of `clumsies stats --json`: the
-// evidence (stats has no figures of the gate's own: its denials are read
-// from attest.tool_gated).
+// gateFigures are what `clumsies stats --json` shows the gates recorded,
+// over the sessions under evidence (docs/rules.md, "What the gate saw").
+type gateFigures struct {
+	Denials          uint64 `json:"denials"`
+	Warnings         uint64 `json:"warnings"`
+	Unchecked        uint64 `json:"unchecked"`
+	Ungated          uint64 `json:"ungated"`
+	ProtectedGated   uint64 `json:"protectedGated"`
+	ProtectedChanges uint64 `json:"protectedChanges"`
+	StopGateBlocks   uint64 `json:"stopGateBlocks"`
+}
+
+// ruleFigures are a rule's under evidence.rules: its evidence and what the
+// gates recorded naming it.
+type ruleFigures struct {
+	ID             string `json:"id"`
+	InScope        int    `json:"inScope"`
+	UnloadedEdits  uint64 `json:"unloadedEdits"`
+	Loaded         int    `json:"loaded"`
+	Denials        uint64 `json:"denials"`
+	Warnings       uint64 `json:"warnings"`
+	Ungated        uint64 `json:"ungated"`
+	StopGateBlocks uint64 `json:"stopGateBlocks"`
+}
+
+// gateStats is what the checks read of `clumsies stats --json`.
 type gateStats struct {
 	Evidence struct {
 		Edits uint64 `json:"edits"`
-		Rules []struct {
-			ID            string `json:"id"`
-			InScope       int    `json:"inScope"`
-			UnloadedEdits uint64 `json:"unloadedEdits"`
-			Loaded        int    `json:"loaded"`
-		} `json:"rules"`
+		gateFigures
+		Rules []ruleFigures `json:"rules"`
 	} `json:"evidence"`
+}
+
+// readGateStats reads `clumsies stats --json` in the workspace and returns
+// it with the figures of rule (ok false when it has none).
+func (p *project) readGateStats(t *testing.T, rule string) (st gateStats, r ruleFigures, ok bool) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(p.clumsies(t, "stats", "--json")), &st); err != nil {
+		t.Fatalf("read clumsies stats --json: %v", err)
+	}
+	for _, r := range st.Evidence.Rules {
+		if r.ID == rule {
+			return st, r, true
+		}
+	}
+	t.Errorf("stats --json has no evidence of the rule %q: %+v", rule, st.Evidence.Rules)
+	return st, ruleFigures{}, false
 }
 
 // checkGate checks the scenario after the run: each denied write refused
@@ -267,29 +302,24 @@ func (g *gateProject) checkGate(t *testing.T, m *modelServer, host string, ws []
 		t.Errorf("%d %s events of session %q, want %d: the script loads the rule only when the stop gate asks", n, events.TypeLoad, id, loads)
 	}
 	t.Run("Stats", func(t *testing.T) {
-		var st gateStats
-		if err := json.Unmarshal([]byte(g.clumsies(t, "stats", "--json")), &st); err != nil {
-			t.Fatalf("read clumsies stats --json: %v", err)
-		}
+		st, r, ok := g.readGateStats(t, rule)
 		if st.Evidence.Edits != 1 {
 			t.Errorf("stats --json counts %d edits under evidence, want 1: the script's (every other write was refused)", st.Evidence.Edits)
 		}
-		found := false
-		for _, r := range st.Evidence.Rules {
-			if r.ID != rule {
-				continue
-			}
-			found = true
-			if r.InScope != 1 || r.UnloadedEdits != 1 || r.Loaded != loads {
-				t.Errorf("stats --json shows the rule %s with %d sessions in scope, %d edits before loading, %d sessions loading it; want 1, 1, %d",
-					rule, r.InScope, r.UnloadedEdits, r.Loaded, loads)
-			}
+		// Three denials (the config's names no rule but is protected), the
+		// script's write made before loading, one stop held by the gate.
+		want := gateFigures{Denials: 3, Ungated: 1, ProtectedGated: 1, StopGateBlocks: 1}
+		if st.Evidence.gateFigures != want {
+			t.Errorf("stats --json shows the gates' figures %+v, want %+v", st.Evidence.gateFigures, want)
 		}
-		if !found {
-			t.Errorf("stats --json has no evidence of the rule %q: %+v", rule, st.Evidence.Rules)
+		wantRule := ruleFigures{ID: rule, InScope: 1, UnloadedEdits: 1, Loaded: loads, Denials: 2, Ungated: 1, StopGateBlocks: 1}
+		if ok && r != wantRule {
+			t.Errorf("stats --json shows the rule as %+v, want %+v", r, wantRule)
 		}
 	})
-	g.checkTurnReported(t, m, host, reported)
+	// In block mode the script's ungated write makes the session not
+	// compliant, though it reported.
+	g.checkTurnCompliant(t, m, host, reported, false)
 }
 
 // checkScriptWrite checks the write of the script the shell ran: it ran

@@ -126,5 +126,20 @@ func TestGateClaudeCodeSubagentWorktree(t *testing.T) {
 	for _, e := range typed[events.FileEditData](t, evs, id, events.TypeFileEdit) {
 		t.Errorf("an %s event of session %q, though every write was refused: %+v", events.TypeFileEdit, id, e)
 	}
+	t.Run("Stats", func(t *testing.T) {
+		var rule string
+		for _, d := range gates {
+			if len(d.Missing) == 1 {
+				rule = d.Missing[0]
+			}
+		}
+		st, r, ok := g.readGateStats(t, rule)
+		if want := (gateFigures{Denials: 3, ProtectedGated: 1}); st.Evidence.Edits != 0 || st.Evidence.gateFigures != want {
+			t.Errorf("stats --json shows %d edits and the gates' figures %+v; want none and %+v", st.Evidence.Edits, st.Evidence.gateFigures, want)
+		}
+		if want := (ruleFigures{ID: rule, Denials: 2}); ok && r != want {
+			t.Errorf("stats --json shows the rule as %+v, want %+v", r, want)
+		}
+	})
 	g.checkTurn(t, m, "claude-code")
 }
