@@ -40,6 +40,9 @@ func anthropicAPI(s *modelServer, w http.ResponseWriter, r *http.Request, body [
 	for _, tool := range req.Tools {
 		c.tools = append(c.tools, tool.Name)
 	}
+	if len(req.Messages) > 0 && req.Messages[0].Role == "user" {
+		c.first = string(req.Messages[0].Content)
+	}
 	for _, m := range req.Messages {
 		var blocks []struct {
 			Type    string          `json:"type"`

@@ -78,6 +78,14 @@ func (p *project) checkTurn(t *testing.T, m *modelServer, host string) {
 // request to report: reported says whether the report came.
 func (p *project) checkTurnReported(t *testing.T, m *modelServer, host string, reported bool) {
 	t.Helper()
+	p.checkTurnCompliant(t, m, host, reported, reported)
+}
+
+// checkTurnCompliant is checkTurnReported for a session whose compliance
+// in stats is compliant: a session that made an ungated change (in scope
+// of rules it had not loaded, with the gate on) is not, though it reported.
+func (p *project) checkTurnCompliant(t *testing.T, m *modelServer, host string, reported, compliant bool) {
+	t.Helper()
 	reports := 0
 	if reported {
 		reports = 1
@@ -121,7 +129,7 @@ func (p *project) checkTurnReported(t *testing.T, m *modelServer, host string, r
 	if err := json.Unmarshal([]byte(p.clumsies(t, "stats", "--json")), &stats); err != nil {
 		t.Fatalf("read clumsies stats --json: %v", err)
 	}
-	want := sessionStats{ID: id, Host: host, HookStarts: 1, Setups: 1, Prompts: 1, Answered: reports, StopsBlocked: 1, Compliant: reported}
+	want := sessionStats{ID: id, Host: host, HookStarts: 1, Setups: 1, Prompts: 1, Answered: reports, StopsBlocked: 1, Compliant: compliant}
 	found := false
 	for _, s := range stats.Compliance.Sessions {
 		if s.ID != id {

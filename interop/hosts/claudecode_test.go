@@ -15,6 +15,15 @@ func TestClaudeCode(t *testing.T) {
 	h := p.prepareEdit(t, m, "Write", func(path string) map[string]any {
 		return map[string]any{"file_path": path, "content": editedText}
 	})
+	runClaudeCode(t, p, m, bin, "mcp__clumsies,Write")
+	p.checkTurn(t, m, "claude-code")
+	p.checkEdit(t, m, h)
+}
+
+// runClaudeCode runs `claude -p` with the prompt in the workspace against
+// the stand-in model, allowing the tools named (--allowedTools).
+func runClaudeCode(t *testing.T, p *project, m *modelServer, bin, tools string) {
+	t.Helper()
 	// What approving the project's .mcp.json in the interactive claude writes.
 	writeFile(t, filepath.Join(p.dir, ".claude", "settings.local.json"), `{"enabledMcpjsonServers":["clumsies"]}`)
 	p.runHost(t, []string{
@@ -22,7 +31,5 @@ func TestClaudeCode(t *testing.T) {
 		"ANTHROPIC_API_KEY=stand-in",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_AUTOUPDATER=1",
-	}, bin, "-p", prompt, "--allowedTools", "mcp__clumsies,Write")
-	p.checkTurn(t, m, "claude-code")
-	p.checkEdit(t, m, h)
+	}, bin, "-p", prompt, "--allowedTools", tools)
 }

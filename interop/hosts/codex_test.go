@@ -22,13 +22,20 @@ func TestCodex(t *testing.T) {
 		return map[string]any{"cmd": "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + editedFile + "\n+" +
 			strings.TrimSuffix(editedText, "\n") + "\n*** End Patch\nEOF\n"}
 	})
-	h.postToolGap = "Codex 0.171.0 runs no PostToolUse hook for a patch applied through exec_command " +
+	h.viaStop = "Codex 0.171.0 runs no PostToolUse hook for a patch applied through exec_command " +
 		"(it prints \"apply patch\", \"patch: completed\" and no hook line; docs/adapters.md)"
+	runCodex(t, p, m, bin)
+	p.checkTurn(t, m, "codex")
+	p.checkEdit(t, m, h)
+}
+
+// runCodex runs `codex exec` with the prompt in the workspace against the
+// stand-in model.
+func runCodex(t *testing.T, p *project, m *modelServer, bin string) {
+	t.Helper()
 	p.runHost(t, []string{"STANDIN_API_KEY=stand-in"}, bin, "exec",
 		"-c", `model_providers.standin={name="stand-in", base_url="`+m.URL+`/v1", wire_api="responses", env_key="STANDIN_API_KEY"}`,
 		"-c", "model_provider=standin", "-c", "model=stand-in",
 		"--trust", "--dangerously-bypass-hook-trust", "--skip-git-repo-check",
 		prompt)
-	p.checkTurn(t, m, "codex")
-	p.checkEdit(t, m, h)
 }

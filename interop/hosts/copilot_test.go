@@ -18,6 +18,15 @@ func TestCopilotCLI(t *testing.T) {
 	h := p.prepareEdit(t, m, "create", func(path string) map[string]any {
 		return map[string]any{"path": path, "file_text": editedText}
 	})
+	runCopilot(t, p, m, bin)
+	p.checkTurn(t, m, "copilot")
+	p.checkEdit(t, m, h)
+}
+
+// runCopilot runs `copilot -p` with the prompt in the workspace against
+// the stand-in model.
+func runCopilot(t *testing.T, p *project, m *modelServer, bin string) {
+	t.Helper()
 	p.runHost(t, []string{
 		"COPILOT_PROVIDER_BASE_URL=" + m.URL,
 		"COPILOT_PROVIDER_TYPE=anthropic",
@@ -26,6 +35,4 @@ func TestCopilotCLI(t *testing.T) {
 		"COPILOT_OFFLINE=true",
 		"COPILOT_AUTO_UPDATE=false",
 	}, bin, "-p", prompt, "--trust-folder", "--allow-all-tools")
-	p.checkTurn(t, m, "copilot")
-	p.checkEdit(t, m, h)
 }

@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"cmp"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -33,10 +34,10 @@ const (
 // runs, else why it is skipped.
 type editHooks struct {
 	postTool, preTool string
-	// postToolGap, when set, is why the host runs no post-tool hook for
-	// the scripted edit: with no event recorded, the check is skipped
-	// with it.
-	postToolGap string
+	// viaStop, when set, is why the host runs no post-tool hook for the
+	// scripted edit: the stop hook's check of the working tree records it
+	// instead (attest.file_edit's via "stop").
+	viaStop string
 }
 
 // prepareEdit has the script make the edit with the host's tool after
@@ -94,8 +95,9 @@ func (p *project) hookSkip(t *testing.T, event string) string {
 }
 
 // checkEdit checks the scripted edit: the host's tool wrote the file, a
-// post-tool hook recorded it with the rule in scope, and a gate in block
-// mode denied it until the rules were loaded. The last two are skipped
+// post-tool hook recorded it with the rule in scope (the stop hook's check
+// of the working tree, where the host runs no post-tool hook for it), and
+// a gate in block mode denied it until the rules were loaded. The last two are skipped
 // while the binary does not have those hook events.
 func (p *project) checkEdit(t *testing.T, m *modelServer, h *editHooks) {
 	t.Helper()
@@ -117,6 +119,7 @@ func (p *project) checkEdit(t *testing.T, m *modelServer, h *editHooks) {
 			var d struct {
 				Paths []string `json:"paths"`
 				Rules []string `json:"rules"`
+				Via   string   `json:"via"`
 			}
 			if err := json.Unmarshal(e.Data, &d); err != nil {
 				t.Fatalf("read an %s event: %v", typeFileEdit, err)
@@ -124,9 +127,12 @@ func (p *project) checkEdit(t *testing.T, m *modelServer, h *editHooks) {
 			if !slices.Equal(d.Paths, []string{editedFile}) || len(d.Rules) != 1 {
 				t.Errorf("%s records paths %q, rules in scope %q; want [%s] and the one rule of %s", typeFileEdit, d.Paths, d.Rules, editedFile, scopedRule)
 			}
-		}
-		if len(edits) == 0 && h.postToolGap != "" {
-			t.Skip(h.postToolGap)
+			switch via := cmp.Or(d.Via, events.ViaPostTool); {
+			case h.viaStop != "" && via != events.ViaStop:
+				t.Errorf("%s records the edit via %q, want %q: %s", typeFileEdit, via, events.ViaStop, h.viaStop)
+			case h.viaStop == "" && via != events.ViaPostTool:
+				t.Errorf("%s records the edit via %q, want %q: the host ran its post-tool hook after the edit", typeFileEdit, via, events.ViaPostTool)
+			}
 		}
 		if len(edits) != 1 {
 			t.Errorf("%d %s events of session %q, want 1 (the edit that ran)", len(edits), typeFileEdit, id)

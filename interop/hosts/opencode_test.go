@@ -18,6 +18,14 @@ func opencodeProject(t *testing.T, m *modelServer) (*project, *editHooks) {
 	h := p.prepareEdit(t, m, "write", func(path string) map[string]any {
 		return map[string]any{"filePath": path, "content": editedText}
 	})
+	opencodeModel(t, p, m)
+	return p, h
+}
+
+// opencodeModel makes the stand-in model a provider of the user's
+// opencode.json, and opencode's model.
+func opencodeModel(t *testing.T, p *project, m *modelServer) {
+	t.Helper()
 	writeFile(t, filepath.Join(p.home, ".config", "opencode", "opencode.json"), mustJSON(map[string]any{
 		"$schema":    "https://opencode.ai/config.json",
 		"autoupdate": false,
@@ -30,7 +38,6 @@ func opencodeProject(t *testing.T, m *modelServer) (*project, *editHooks) {
 			"models":  map[string]any{"stand-in": map[string]any{"name": "stand-in", "tool_call": true}},
 		}},
 	}))
-	return p, h
 }
 
 // opencodeRun is `opencode run` with the prompt. opencode run quotes each

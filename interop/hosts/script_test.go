@@ -15,7 +15,17 @@ const (
 	// stopMarker is a phrase of adapt.StopReason: the stop hook's reason
 	// came back to the model.
 	stopMarker = "has no report yet"
+	// stopGateMarker is a phrase of adapt.StopGateReason: the stop gate's
+	// reason (files changed in scope of rules not loaded) came back.
+	stopGateMarker = "without loading them"
+	// subMarker starts the prompt the script gives a subagent: a request
+	// whose first user message holds it is the subagent's.
+	subMarker = "clumsies-script subagent:"
 )
+
+// stopGateReason is adapt.StopGateReason up to the rules it names, as it
+// appears in a request.
+var stopGateReason = regexp.MustCompile(`before you stop, you changed .*?` + stopGateMarker + `: [^.]*`)
 
 // announcedID finds the session id of adapt.SetupContext in a request
 // body, its quotes JSON-escaped or not.
@@ -28,6 +38,7 @@ type conversation struct {
 	tools      []string // the tool names offered
 	called     []string // the tool names the model called so far, in order
 	lastResult string   // the last tool result in the request, as sent
+	first      string   // the first user message, as sent (read for the Anthropic API only)
 }
 
 // step is the script's answer: a tool call (tool set) or a text ending the
@@ -48,6 +59,41 @@ type script struct {
 	requests  int
 	edit      *edit    // the edit to make after memdisc, if any
 	denials   []string // the edit's results that named memload
+	plan      *plan    // the calls to make after memdisc instead of an edit, if any
+	sub       *plan    // a subagent's calls, if any
+	stopGate  string   // the stop gate's reason as the model last read it
+}
+
+// plan is a fixed series of tool calls the script makes in a row, each
+// whatever the previous one's result, and what each result said.
+type plan struct {
+	steps   []planned
+	results []string // the result of each step as the model read it ("" until then)
+}
+
+// planned is one call of a plan: the host's tool, and its arguments,
+// made from the conversation (a subagent's working folder is in its
+// system prompt).
+type planned struct {
+	tool string
+	args func(c conversation) map[string]any
+}
+
+// fixed is arguments known before the run.
+func fixed(args map[string]any) func(conversation) map[string]any {
+	return func(conversation) map[string]any { return args }
+}
+
+// at returns step k of the plan for the conversation that made k calls of
+// it (recording the result of the one before), or false when it is done.
+func (p *plan) at(c conversation, k int) (planned, bool) {
+	if k > 0 && k <= len(p.steps) {
+		p.results[k-1] = c.lastResult
+	}
+	if k < len(p.steps) {
+		return p.steps[k], true
+	}
+	return planned{}, false
 }
 
 // edit is the file-changing tool call a host's script makes after
@@ -93,15 +139,24 @@ func (c conversation) hasCalled(base string) bool { return c.calls(base) > 0 }
 var ruleID = regexp.MustCompile(`\b[a-z]-[0-9a-f]{32}\b`)
 
 // next decides the model's answer to c: memsetup with the announced id,
-// memdisc, the edit when the script has one (when a gate denies it
-// naming memload: memload the ids it names, then the edit again), end the
-// turn; once the stop hook's reason is back, agentreport, end the turn. A
-// request that offers no memsetup (a host's own side request, such as a
-// title) gets a short text.
+// memdisc, the plan's calls when the script has one (whatever their
+// results), or the edit when it has one (when a gate denies it naming
+// memload: memload the ids it names, then the edit again), end the turn;
+// once the stop hook's reason is back, agentreport (after the plan, when
+// the stop gate's reason names rules not loaded, memload them first), end
+// the turn. A subagent's request makes the subagent's calls, then
+// ends its turn. A request that offers no memsetup (a host's own side
+// request, such as a title) gets a short text.
 func (s *script) next(c conversation) step {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests++
+	if s.sub != nil && strings.Contains(c.first, subMarker) {
+		if st, ok := s.sub.at(c, len(c.called)); ok {
+			return s.call(st.tool, st.args(c))
+		}
+		return step{text: "clumsies-script: the subagent is done."}
+	}
 	setup := c.offered("memsetup")
 	if setup == "" {
 		return step{text: "clumsies session"}
@@ -109,11 +164,16 @@ func (s *script) next(c conversation) step {
 	if m := announcedID.FindStringSubmatch(c.body); m != nil && s.announced == "" {
 		s.announced = m[1]
 	}
-	stopBack := strings.Contains(c.body, stopMarker)
+	stopBack := strings.Contains(c.body, stopMarker) || strings.Contains(c.body, stopGateMarker)
 	if stopBack {
 		s.stopSeen++
 	}
 	e := s.edit
+	if s.plan != nil && c.hasCalled("memsetup") && c.hasCalled("memdisc") && !c.hasCalled("agentreport") {
+		if st, ok := s.plan.at(c, len(c.called)-c.calls("memsetup")-c.calls("memdisc")); ok {
+			return s.call(st.tool, st.args(c))
+		}
+	}
 	switch {
 	case !c.hasCalled("memsetup"):
 		if s.announced == "" {
@@ -137,6 +197,17 @@ func (s *script) next(c conversation) step {
 		return s.call(e.tool, e.args)
 	case c.hasCalled("agentreport"):
 		return step{text: reportedText}
+	case s.plan != nil && stopGateReason.MatchString(c.body) && !c.hasCalled("memload"):
+		// The stop gate named the rules not loaded: load them, then report.
+		all := stopGateReason.FindAllString(c.body, -1)
+		s.stopGate = all[len(all)-1]
+		ids, known := []string{}, map[string]any{}
+		for _, id := range ruleID.FindAllString(s.stopGate, -1) {
+			if _, dup := known[id]; !dup {
+				ids, known[id] = append(ids, id), ""
+			}
+		}
+		return s.call(c.offered("memload"), map[string]any{"ids": ids, "knownHashes": known})
 	case stopBack:
 		return s.call(c.offered("agentreport"), map[string]any{"summary": "Set up the session and listed the rules."})
 	}
@@ -160,6 +231,40 @@ func (s *script) setEdit(e edit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.edit = &e
+}
+
+// setPlan has the script make the calls of steps after memdisc, and
+// those of sub in a subagent (a request whose first user message holds
+// subMarker).
+func (s *script) setPlan(steps, sub []planned) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.plan = &plan{steps: steps, results: make([]string, len(steps))}
+	if sub != nil {
+		s.sub = &plan{steps: sub, results: make([]string, len(sub))}
+	}
+}
+
+// planResults returns what the results of the plan's calls and the
+// subagent's said, in order.
+func (s *script) planResults() (main, sub []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.plan != nil {
+		main = append(main, s.plan.results...)
+	}
+	if s.sub != nil {
+		sub = append(sub, s.sub.results...)
+	}
+	return main, sub
+}
+
+// stopGateRead returns the stop gate's reason as the model read it, up to
+// the rules it names, or "".
+func (s *script) stopGateRead() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopGate
 }
 
 // denied returns the edit's results that named memload: a gate's denials.
