@@ -331,6 +331,25 @@ func TestWorktree_BelongsToTheWorkspace(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(wt, ".clumsies", "state")); err == nil {
 		t.Fatal("the worktree got a ledger of its own")
 	}
+	// A script's write in the worktree, the first change made there: the
+	// pre-tool hook opens the call (the worktree's baseline), the check
+	// after it records the change, and the stop of the session, in the
+	// main tree, is held for it.
+	script := bash("sh scripts/gen.sh")
+	script["cwd"] = wt
+	e.run(adapt.PreTool, script)
+	if err := os.WriteFile(filepath.Join(wt, "src", "api", "x.go"), []byte("package api // by the script\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.run(adapt.PostTool, script)
+	edits := e.events(events.TypeFileEdit)
+	if len(edits) != 1 || edits[0]["worktree"] != ".claude/worktrees/agent-1" || !slices.Equal(anyStrings(edits[0]["unnamed"]), []string{"src/api/x.go"}) {
+		t.Fatalf("file edits %v, want the script's change in the worktree", edits)
+	}
+	out = e.run(adapt.Stop, map[string]any{"stop_hook_active": false})
+	if !out.Answer.Block || !strings.Contains(out.Answer.Reason, "src/api/x.go") {
+		t.Fatalf("stop in the main tree: got %+v, want a hold naming the worktree's change", out.Answer)
+	}
 }
 
 func anyStrings(v any) []string {

@@ -34,8 +34,8 @@ import (
 // wired, so an edit is gated once.
 func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, error) {
 	tg := writeTargets(in)
-	if len(tg.files) == 0 {
-		return adapt.Answer{}, nil // a read, a tool that names no file, or a command whose writes cannot be known
+	if len(tg.files) == 0 && len(tg.opaque) == 0 {
+		return adapt.Answer{}, nil // a read, or a tool that names no file
 	}
 	pl, err := findPlace(r.Dir, in.Dir, tg.files)
 	if err != nil {
@@ -47,6 +47,13 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 	}
 	paths := inside(workspacePaths(pl.tree, in.Dir, tg.files))
 	if len(paths) == 0 {
+		// Nothing known to gate. A command whose writes cannot be known
+		// runs: its call's window is opened (and a worktree seen for the
+		// first time gets its baseline), so that the check after it
+		// attributes what it changed, and the stop gate holds the turn.
+		if len(tg.opaque) > 0 {
+			openWindow(ctx, pl, in)
+		}
 		return adapt.Answer{}, nil
 	}
 	mode := ws.Config.Enforce.Effective()
@@ -128,6 +135,19 @@ func unchecked(ctx context.Context, hd *node.Handle, in adapt.Input, ws *workspa
 			"Try again in a moment; if it persists, ask the user to run `clumsies doctor`.", listed(data.Paths), cause)}, nil
 	}
 	return adapt.Answer{}, fmt.Errorf("the tool runs unchecked: %w", cause)
+}
+
+// openWindow opens the call's window in the working tree's snapshot. It is
+// best effort: a failure is said on stderr and the command runs.
+func openWindow(ctx context.Context, pl place, in adapt.Input) {
+	hd, err := node.Attach(ctx, pl.ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
+	if err == nil {
+		defer hd.Close()
+		_, err = tree(ctx, hd, pl, node.TreeNote, in.SessionID, in.ToolUseID, nil)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: open the call's window: %v\n", err)
+	}
 }
 
 // gateMessage is what the agent reads: which rules apply, and the exact

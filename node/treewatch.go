@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -138,6 +139,13 @@ func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 	var out TreeReply
 	switch q.Op {
 	case TreeNote:
+		if tr.st.Fresh(q.Root) {
+			// The first look at a tree (a worktree made since the session
+			// started): its baseline, so the tool's changes are seen after it.
+			if _, err := tr.st.CheckSince(q.Root, q.Prune, o.dirty(tr)); err != nil {
+				return out, err
+			}
+		}
 		out.Blobs = tr.st.Note(q.Root, q.Paths)
 		tr.st.OpenCall(treecheck.Call{Session: q.Session, ID: q.Call, Started: time.Now().UnixNano()})
 		return out, nil
@@ -145,11 +153,7 @@ func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 	default:
 		return out, fmt.Errorf("tree: unknown operation %q", q.Op)
 	}
-	var d treecheck.Dirty
-	if tr.w != nil {
-		d = tr.w.Since(tr.st.Point())
-	}
-	changes, err := tr.st.CheckSince(q.Root, q.Prune, d)
+	changes, err := tr.st.CheckSince(q.Root, q.Prune, o.dirty(tr))
 	if err != nil {
 		return out, err
 	}
@@ -171,9 +175,54 @@ func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 		tr.st.Touch(q.Session, paths)
 	}
 	if q.Op == TreeStop {
-		out.Touched = tr.st.Touched(q.Session)
+		out.Touched = o.touched(q.Root, q.Session)
 	}
 	return out, nil
+}
+
+// dirty is what tr's watcher saw since its snapshot's last check; nothing
+// known without a watcher. The caller holds o.trees.mu.
+func (o *owner) dirty(tr *tree) treecheck.Dirty {
+	if tr.w == nil {
+		return treecheck.Dirty{}
+	}
+	return tr.w.Since(tr.st.Point())
+}
+
+// touched returns every path session changed in any working tree of the
+// workspace (its own and its worktrees', held or kept in the state
+// folder): the stop gate of a session whose subagents worked in a
+// worktree asks for their changes too. The caller holds o.trees.mu.
+func (o *owner) touched(root, session string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(paths []string) {
+		for _, p := range paths {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	held := map[string]bool{}
+	for r, tr := range o.trees.byRoot {
+		held[o.treeDir(r)] = true
+		add(tr.st.Touched(session))
+	}
+	dirs, _ := filepath.Glob(filepath.Join(o.n.WS.StateDir(), "tree", "worktree-*"))
+	for _, d := range append(dirs, filepath.Join(o.n.WS.StateDir(), "tree")) {
+		if held[d] {
+			continue
+		}
+		st, err := treecheck.Open(d, treeLockWait)
+		if err != nil {
+			continue
+		}
+		add(st.Touched(session))
+		st.Close()
+	}
+	slices.Sort(out)
+	return out
 }
 
 // flushSoon writes what changed of tr's snapshot shortly after the

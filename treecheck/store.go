@@ -180,6 +180,10 @@ func (s *Store) Check(root string, prune []string) ([]Change, error) {
 // notifications, to ask it what changed since.
 func (s *Store) Point() (epoch string, seq uint64) { return s.snap.Epoch, s.snap.Seq }
 
+// Fresh reports whether the store has no snapshot of root yet: its first
+// check will be a baseline.
+func (s *Store) Fresh(root string) bool { return s.fresh || s.snap.Root != root }
+
 // CheckSince is Check that, when d is a complete answer of a Watcher for
 // the snapshot's Point, stats only the paths d names (walking those that
 // are folders) instead of the whole tree. Otherwise it walks the tree. It
