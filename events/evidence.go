@@ -63,6 +63,10 @@ type FileEditData struct {
 	// Candidates are the other sessions that had a tool call open while
 	// the files changed: the change may be theirs.
 	Candidates []string `json:"candidates,omitempty"`
+	// Republished is set when rules or workflows were published while the
+	// tool call ran (a change of the content tree, by anyone): the rules
+	// in scope may not be those the gate judged before the call.
+	Republished bool `json:"republished,omitempty"`
 	// Worktree is the git worktree the change was made in, relative to the
 	// workspace root where it lies inside it; empty for the workspace
 	// itself. Paths are relative to the worktree's root.

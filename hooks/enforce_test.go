@@ -370,3 +370,32 @@ func gitHash(s string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// A tool call during which rules were published is marked: the rules in
+// scope may not be those the gate judged before it.
+func TestPostTool_MarksRepublished(t *testing.T) {
+	e := newEnforced(t, "warn")
+	e.run(adapt.UserPrompt, map[string]any{"prompt": "go"})
+	call := func(id, body string, publish bool) {
+		t.Helper()
+		in := write(filepath.Join(e.root, "notes.txt"))
+		in["tool_use_id"] = id
+		e.run(adapt.PreTool, in)
+		if publish {
+			e.write(".clumsies/rules/web/UI.md", "---\npaths: [\"web/**\"]\n---\n# UI\n\n## Do\n\n- Keep it.\n")
+			hd := e.attach()
+			if _, err := hd.Publish(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			hd.Close()
+		}
+		e.write("notes.txt", body)
+		e.run(adapt.PostTool, in)
+	}
+	call("toolu_1", "one\n", false)
+	call("toolu_2", "two\n", true)
+	edits := e.events(events.TypeFileEdit)
+	if len(edits) != 2 || edits[0]["republished"] != nil || edits[1]["republished"] != true {
+		t.Fatalf("file edits %v, want the second marked republished", edits)
+	}
+}

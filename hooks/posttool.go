@@ -3,7 +3,6 @@ package hooks
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/clumsies/clumsies/adapt"
@@ -48,6 +47,7 @@ func postTool(ctx context.Context, r Request, in adapt.Input) error {
 		return nil
 	}
 	data.Candidates, data.ToolUseID, data.Transcript, data.Manual = got.Candidates, in.ToolUseID, in.Transcript, manual(r.Host.Name)
+	data.Republished = got.Republished
 	if err := fillRules(ctx, hd, in.SessionID, &data); err != nil {
 		return err
 	}
@@ -86,11 +86,7 @@ func fillRules(ctx context.Context, hd *node.Handle, session string, d *events.F
 	if len(paths) == 0 {
 		return nil
 	}
-	if hd.IsOwner() { // no serve publishes the content tree: the rules on disk, not a stale catalog
-		if _, err := hd.Publish(ctx); err != nil {
-			fmt.Fprintf(os.Stderr, "clumsies hook: publish the content tree: %v; reading the catalog as it is\n", err)
-		}
-	}
+	publishIfOwner(ctx, hd)
 	g, err := hd.Gate(ctx, node.GateQuery{Session: session, Paths: paths})
 	if err != nil {
 		return fmt.Errorf("read the rules in scope: %w", err)

@@ -67,6 +67,7 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 		return unchecked(ctx, nil, in, ws, data, fmt.Errorf("open the workspace %s: %w", ws.Root, err))
 	}
 	defer hd.Close()
+	publishIfOwner(ctx, hd)
 	if _, err := tree(ctx, hd, pl, node.TreeNote, in.SessionID, in.ToolUseID, paths); err != nil {
 		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: note the files before the tool: %v\n", err)
 	}
@@ -95,19 +96,24 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 	return adapt.Answer{Context: msg}, nil
 }
 
-// gateOf asks the owner what the gate needs. Where the hook itself owns
-// the workspace (no serve runs, and nothing else publishes), it first
-// publishes the content tree when it changed since the catalog was last in
-// line with it (a rule added while no serve ran): the gate judges by the
-// rules on disk, not by a stale catalog. serve publishes every change of
-// the tree itself, at start and as it happens. A content tree that cannot
-// be published as a whole is still gated by what could be.
-func gateOf(ctx context.Context, hd *node.Handle, session string, paths []string) (projections.Gate, error) {
-	if hd.IsOwner() {
-		if _, err := hd.Publish(ctx); err != nil {
-			fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: publish the content tree: %v; gating with the catalog as it is\n", err)
-		}
+// publishIfOwner publishes the content tree where the hook itself owns
+// the workspace (no serve runs, and nothing else publishes) and the tree
+// changed since the catalog was last in line with it (a rule added while
+// no serve ran): the gate judges by the rules on disk, not by a stale
+// catalog. serve publishes every change of the tree itself, at start and
+// as it happens. A content tree that cannot be published as a whole is
+// still gated by what could be.
+func publishIfOwner(ctx context.Context, hd *node.Handle) {
+	if !hd.IsOwner() {
+		return
 	}
+	if _, err := hd.Publish(ctx); err != nil {
+		fmt.Fprintf(os.Stderr, "clumsies hook: publish the content tree: %v; reading the catalog as it is\n", err)
+	}
+}
+
+// gateOf asks the owner what the gate needs.
+func gateOf(ctx context.Context, hd *node.Handle, session string, paths []string) (projections.Gate, error) {
 	g, err := hd.Gate(ctx, node.GateQuery{Session: session, Paths: paths})
 	if err != nil {
 		return g, fmt.Errorf("read the rules in scope: %w", err)

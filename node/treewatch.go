@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/treecheck"
 )
 
@@ -74,6 +75,9 @@ type TreeReply struct {
 	Candidates []string `json:"candidates,omitempty"`
 	// Touched are the paths the session changed (TreeStop).
 	Touched []string `json:"touched,omitempty"`
+	// Republished is set when the catalog changed (rules or workflows
+	// were published) while the call ran (TreeCheck).
+	Republished bool `json:"republished,omitempty"`
 }
 
 var mTree = register("tree", (*owner).tree)
@@ -102,7 +106,7 @@ type tree struct {
 	flush   *time.Timer
 }
 
-func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
+func (o *owner) tree(ctx context.Context, q TreeRequest) (TreeReply, error) {
 	if !o.mayWatch(q.Root) {
 		return TreeReply{}, fmt.Errorf("tree %s: neither the workspace's folder nor a linked worktree", q.Root)
 	}
@@ -147,7 +151,7 @@ func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 			}
 		}
 		out.Blobs = tr.st.Note(q.Root, q.Paths)
-		tr.st.OpenCall(treecheck.Call{Session: q.Session, ID: q.Call, Started: time.Now().UnixNano()})
+		tr.st.OpenCall(treecheck.Call{Session: q.Session, ID: q.Call, Started: time.Now().UnixNano(), Catalog: o.catalogSeq(ctx)})
 		return out, nil
 	case TreeCheck, TreeStop, TreeAbsorb:
 	default:
@@ -165,8 +169,9 @@ func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 	if q.Op == TreeStop {
 		call = ""
 	}
-	started, _ := tr.st.Started(q.Session, call)
-	out.Candidates = tr.st.CloseCall(q.Session, call, started)
+	c, open := tr.st.Call(q.Session, call)
+	out.Republished = open && q.Op == TreeCheck && c.Catalog > 0 && o.catalogSeq(ctx) > c.Catalog
+	out.Candidates = tr.st.CloseCall(q.Session, call, c.Started)
 	if len(changes) > 0 {
 		paths := make([]string, len(changes))
 		for i, c := range changes {
@@ -178,6 +183,16 @@ func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 		out.Touched = o.touched(q.Root, q.Session)
 	}
 	return out, nil
+}
+
+// catalogSeq is where the catalog's aggregate stands in the read models,
+// once they applied every event appended before; 0 when they cannot say.
+func (o *owner) catalogSeq(ctx context.Context) uint64 {
+	if _, err := o.catchUp(ctx, struct{}{}); err != nil {
+		return 0
+	}
+	seq, _ := read(o, func(s *projections.Store) (uint64, error) { return s.CatalogSeq(), nil })
+	return seq
 }
 
 // dirty is what tr's watcher saw since its snapshot's last check; nothing

@@ -29,6 +29,10 @@ type Call struct {
 	Session string `json:"session"`
 	ID      string `json:"id,omitempty"`
 	Started int64  `json:"started"` // unix nanoseconds
+	// Catalog is where the workspace's catalog stood when the call
+	// opened (its aggregate's sequence): a later one means rules were
+	// published while the tool ran.
+	Catalog uint64 `json:"catalog,omitempty"`
 }
 
 // meta is the snapshot's small part, kept as JSON.

@@ -438,12 +438,18 @@ func (s *Store) CloseCall(session, id string, started int64) []string {
 // Started returns when session's call id was opened (unix nanoseconds),
 // and whether it is open.
 func (s *Store) Started(session, id string) (int64, bool) {
+	c, ok := s.Call(session, id)
+	return c.Started, ok
+}
+
+// Call returns session's open call id, and whether it is open.
+func (s *Store) Call(session, id string) (Call, bool) {
 	for _, o := range s.snap.Open {
 		if o.Session == session && o.ID == id {
-			return o.Started, true
+			return o, true
 		}
 	}
-	return 0, false
+	return Call{}, false
 }
 
 // Touch records that session changed paths, for the stop gate.

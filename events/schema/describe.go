@@ -186,7 +186,9 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"transcript": "The path of the host's transcript of the session, where the host gives one.",
 		"manual":     "True when the hook ran outside any host (no host variable in its environment): not a host's word.",
 		"candidates": "Other sessions that had a tool call open while the files changed: the change may be theirs.",
-		"worktree":   "The git worktree the change was made in, relative to the workspace root where it lies inside it; paths are relative to the worktree.",
+		"republished": "True when rules or workflows were published while the tool call ran: the rules in scope may not be " +
+			"those the gate judged before the call.",
+		"worktree": "The git worktree the change was made in, relative to the workspace root where it lies inside it; paths are relative to the worktree.",
 	},
 	reflect.TypeFor[events.CheckpointData](): {
 		"seq": "Sequence the digest covers: every stored message up to and including it. The checkpoint is " +
