@@ -399,3 +399,26 @@ func TestPostTool_MarksRepublished(t *testing.T) {
 		t.Fatalf("file edits %v, want the second marked republished", edits)
 	}
 }
+
+// Sessions acting at once: a change goes to the call that found it, and
+// the other session with a call open meanwhile is named as a candidate;
+// no change is dropped.
+func TestPostTool_OverlappingSessionsAreCandidates(t *testing.T) {
+	e := newEnforced(t, "warn")
+	e.run(adapt.UserPrompt, map[string]any{"prompt": "go"})
+	other := write(filepath.Join(e.root, "b.txt"))
+	other["session_id"], other["tool_use_id"] = "other-session", "toolu_b"
+	e.run(adapt.PreTool, other) // the other session's tool is running
+	mine := write(filepath.Join(e.root, "a.txt"))
+	mine["tool_use_id"] = "toolu_a"
+	e.run(adapt.PreTool, mine)
+	e.write("a.txt", "a\n")
+	e.write("b.txt", "b\n") // written by the other session's tool, before its post-tool
+	e.run(adapt.PostTool, mine)
+	e.run(adapt.PostTool, other)
+	edits := e.events(events.TypeFileEdit)
+	if len(edits) != 1 || !slices.Equal(anyStrings(edits[0]["paths"]), []string{"a.txt", "b.txt"}) ||
+		!slices.Equal(anyStrings(edits[0]["candidates"]), []string{"other-session"}) || !slices.Equal(anyStrings(edits[0]["unnamed"]), []string{"b.txt"}) {
+		t.Fatalf("file edits %v, want both changes with the other session as a candidate", edits)
+	}
+}
