@@ -106,14 +106,14 @@ func (h *Hub) kick(ctx context.Context, ids ...string) error {
 }
 
 // syncRegistry applies a change of the registry, made here or at another
-// hub of the cluster: the server's accounts, the aggregate's sources, and
-// the links of revoked nodes.
+// hub of the cluster: the accounts of new nodes, the aggregate's sources,
+// and the links of revoked nodes.
 func (h *Hub) syncRegistry(ctx context.Context) error {
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
-	if err := h.reload(); err != nil {
+	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 		return err
 	}
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
 	if err := h.setSources(ctx, nil); err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (h
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	if err := h.reload(); err != nil {
+	if err := h.accounts.add(n); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	if err := h.setSources(ctx, nil); err != nil {
@@ -169,8 +169,8 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (h
 }
 
 // Revoke revokes a node: its source leaves the aggregate (what it already
-// delivered stays) and its account and key leave the server, which drops
-// its link and refuses it from then on.
+// delivered stays), its link is dropped and the server refuses its key
+// from then on (the authenticator reads the registry at each connection).
 func (h *Hub) Revoke(ctx context.Context, id string) (hubwire.Node, error) {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
@@ -181,10 +181,6 @@ func (h *Hub) Revoke(ctx context.Context, id string) (hubwire.Node, error) {
 	if err := h.setSources(ctx, nil); err != nil {
 		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
-	if err := h.reload(); err != nil {
-		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
-	}
-	// A reload re-checks clients, not leaf links: drop the node's link.
 	if err := h.dropLinks(id); err != nil {
 		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}

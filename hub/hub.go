@@ -35,9 +35,11 @@ type Hub struct {
 	logger *slog.Logger
 	reg    *registry
 
-	// ctrl serializes every change of the server's accounts and of the
-	// aggregate's sources: both are one shared object each.
+	// ctrl serializes every change of the aggregate's sources: they are
+	// one shared object.
 	ctrl sync.Mutex
+	// accounts adds the nodes' accounts to the running server.
+	accounts *accounts
 	// catMu serializes pushes to the team catalogs within this hub.
 	catMu sync.Mutex
 	// catStreams holds the stream of each team's catalog bucket, by team,
@@ -150,11 +152,11 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	return h, nil
 }
 
-// serverOptions renders the configuration for the registry's nodes into
-// the data folder and parses it.
+// serverOptions renders the server's configuration into the data folder
+// and parses it, with the hub's authenticator.
 func (h *Hub) serverOptions() (*server.Options, error) {
 	file := filepath.Join(h.cfg.DataDir(), natsConfName)
-	conf := natsConf(h.cfg, userPublic(h.user), h.reg.nodes())
+	conf := natsConf(h.cfg)
 	if err := writeFileAtomic(file, []byte(conf), 0o600); err != nil {
 		return nil, fmt.Errorf("write %s: %w", file, err)
 	}
@@ -169,6 +171,15 @@ func (h *Hub) serverOptions() (*server.Options, error) {
 	o.DontListen = h.cfg.Cluster.Listen == ""
 	o.Host, o.Port = "127.0.0.1", server.RANDOM_PORT
 	o.NoSigs = true
+	// Every connection proves its nkey over the server's nonce, and the
+	// authenticator binds it to its account.
+	o.AlwaysEnableNonce = true
+	o.CustomClientAuthentication = &authenticator{
+		hubUser: userPublic(h.user),
+		node:    h.reg.nodeByKey,
+		ready:   func(id string) bool { return h.accounts.ready(id) },
+		lookup:  func(name string) (*server.Account, error) { return h.ns.LookupAccount(name) },
+	}
 	return o, nil
 }
 
@@ -182,6 +193,14 @@ func (h *Hub) startServer() error {
 		return fmt.Errorf("configure nats-server: %w", err)
 	}
 	ns.SetLoggerV2(newNATSLogger(h.logger), false, false, false)
+	// The registry's nodes have their accounts before the server starts:
+	// a peer of the cluster or a source recovered by JetStream may name
+	// them at once.
+	h.ns, h.accounts = ns, newAccounts(ns)
+	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
+		ns.Shutdown()
+		return err
+	}
 	ns.Start()
 	if !ns.ReadyForConnections(readyTimeout) {
 		ns.Shutdown()
@@ -203,19 +222,6 @@ func (h *Hub) startServer() error {
 	return nil
 }
 
-// reload regenerates the server configuration from the registry and
-// applies it; the caller holds ctrl.
-func (h *Hub) reload() error {
-	o, err := h.serverOptions()
-	if err != nil {
-		return err
-	}
-	if err := h.ns.ReloadOptions(o); err != nil {
-		return fmt.Errorf("reload nats-server: %w", err)
-	}
-	return nil
-}
-
 // clusterWait bounds how long Start waits for JetStream (in a cluster:
 // for the other hubs) before it can open the registry.
 const clusterWait = 2 * time.Minute
@@ -230,9 +236,7 @@ func (h *Hub) attachRegistry(ctx context.Context) error {
 		cancel()
 		if err == nil {
 			if changed {
-				h.ctrl.Lock()
-				defer h.ctrl.Unlock()
-				return h.reload()
+				return h.accounts.addAll(h.reg.nodes())
 			}
 			return nil
 		}

@@ -282,6 +282,18 @@ func (r *registry) node(id string) (hubwire.Node, bool) {
 	return hubwire.Node{}, false
 }
 
+// nodeByKey returns the node whose public key is publicKey.
+func (r *registry) nodeByKey(publicKey string) (hubwire.Node, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, n := range r.d.Nodes {
+		if n.PublicKey == publicKey {
+			return n, true
+		}
+	}
+	return hubwire.Node{}, false
+}
+
 // addInvite stores a new invite and returns its secret.
 func (r *registry) addInvite(ctx context.Context, team, ws, member string, now time.Time) (string, error) {
 	secret := randomHex(24)
