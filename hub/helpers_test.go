@@ -46,7 +46,6 @@ type testHub struct {
 
 func newTestHub(tb testing.TB) *testHub {
 	tb.Helper()
-	skipUnderRace(tb)
 	dir := tb.TempDir()
 	_, err := hub.Init(dir, hub.Config{Name: "test-hub", Data: "data",
 		Leaf: "127.0.0.1:" + strconv.Itoa(freePort(tb)), HTTP: "127.0.0.1:" + strconv.Itoa(freePort(tb))})
