@@ -112,9 +112,7 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 		return err
 	}
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
-	if err := h.setSources(ctx, nil); err != nil {
+	if err := h.sourceWrites.sync(ctx); err != nil {
 		return err
 	}
 	for _, n := range h.reg.nodes() {
@@ -125,6 +123,14 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// writeSources writes the aggregate's sources from the registry, under
+// ctrl: the write that sourceWrites coalesces.
+func (h *Hub) writeSources(ctx context.Context) error {
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
+	return h.setSources(ctx, nil)
 }
 
 // Invite makes a one-time join token for a workspace of team, optionally
@@ -147,13 +153,13 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 }
 
 // Join registers a node with the invite's secret: it adds the node's
-// account to the server and its ledger to the aggregate.
+// account to the server and its ledger to the aggregate. Its cost does
+// not grow with the registry but for the write of the aggregate's
+// sources, which the joins waiting at once share (sourceWrites).
 func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (hubwire.Node, error) {
 	if !validNodeID(nodeID) || !validPublicKey(publicKey) {
 		return hubwire.Node{}, fmt.Errorf("%w: node id %q or public key %q", ErrInvalid, nodeID, publicKey)
 	}
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
 	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, time.Now())
 	if err != nil {
 		return hubwire.Node{}, err
@@ -161,7 +167,7 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (h
 	if err := h.accounts.add(n); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
-	if err := h.setSources(ctx, nil); err != nil {
+	if err := h.sourceWrites.sync(ctx); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	h.ensureCatalogs(ctx, n.Team)
@@ -172,13 +178,11 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (h
 // delivered stays), its link is dropped and the server refuses its key
 // from then on (the authenticator reads the registry at each connection).
 func (h *Hub) Revoke(ctx context.Context, id string) (hubwire.Node, error) {
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
 	n, err := h.reg.revoke(ctx, id, time.Now())
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	if err := h.setSources(ctx, nil); err != nil {
+	if err := h.sourceWrites.sync(ctx); err != nil {
 		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
 	if err := h.dropLinks(id); err != nil {

@@ -40,6 +40,8 @@ type Hub struct {
 	ctrl sync.Mutex
 	// accounts adds the nodes' accounts to the running server.
 	accounts *accounts
+	// sourceWrites coalesces the writes of the aggregate's sources.
+	sourceWrites *sourceWrites
 	// catMu serializes pushes to the team catalogs within this hub.
 	catMu sync.Mutex
 	// catStreams holds the stream of each team's catalog bucket, by team,
@@ -80,6 +82,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), ledger: newLedgerState(), changes: newChanges()}
+	h.sourceWrites = &sourceWrites{write: h.writeSources}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
