@@ -302,7 +302,9 @@ func (r *registry) addInvite(ctx context.Context, team, ws, member string, now t
 }
 
 // join uses the invite of secret to register a node, and returns it. The
-// invite must name the node's workspace. Using the invite is a
+// invite must name the node's workspace. Joining again with the invite
+// that registered the node, with the same id and key, returns the node:
+// a client may retry a join whose answer it did not get. Using the invite is a
 // compare-and-set on its entry: of two joins with one token (at two hubs
 // of a cluster, say), one wins.
 func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws string, now time.Time) (hubwire.Node, error) {
@@ -318,7 +320,18 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws strin
 	if err := json.Unmarshal(e.Value(), &in); err != nil {
 		return hubwire.Node{}, fmt.Errorf("read the invite: %w", err)
 	}
-	if in.Used || now.After(in.Expires) || subtle.ConstantTimeCompare([]byte(in.Hash), []byte(hashSecret(secret))) != 1 {
+	if subtle.ConstantTimeCompare([]byte(in.Hash), []byte(hashSecret(secret))) != 1 {
+		return hubwire.Node{}, ErrBadInvite
+	}
+	if in.Used {
+		// A join asked again with the same token, id and key (its answer
+		// was lost) gets the node it registered.
+		if n, ok := r.node(nodeID); ok && n.PublicKey == publicKey && n.Workspace == ws && n.Team == in.Team && n.Active() {
+			return n, nil
+		}
+		return hubwire.Node{}, ErrBadInvite
+	}
+	if now.After(in.Expires) {
 		return hubwire.Node{}, ErrBadInvite
 	}
 	if in.Workspace != ws {
