@@ -171,6 +171,9 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (h
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	h.ensureCatalogs(ctx, n.Team)
+	if err := h.awaitPeers(ctx, n.ID); err != nil {
+		h.logger.Warn("a hub of the cluster may miss the node's link until the link is made again", "node", n.ID, "err", err)
+	}
 	return n, nil
 }
 

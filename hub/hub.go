@@ -98,6 +98,10 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
+	if err := h.answerAccounts(); err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
 	h.proj, err = openProjector(projectionsDir(cfg), h.reg.node, logger)
 	if err != nil {
 		h.shutdown()
