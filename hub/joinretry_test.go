@@ -1,4 +1,4 @@
-package hublink_test
+package hub_test
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/hublink"
-	"github.com/clumsies/clumsies/internal/hubtest"
 	"github.com/clumsies/clumsies/workspace"
 )
 
@@ -22,12 +21,12 @@ import (
 // the answer, then answers: the join waits and asks again each time, and
 // the clone ends up joined as the one node the hub registered.
 func TestJoin_AsksAgain(t *testing.T) {
-	th := hubtest.NewHub(t)
+	th := newTestHub(t)
 	ws, _, err := workspace.Init(filepath.Join(t.TempDir(), "repo"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	invite, err := th.H.Invite(context.Background(), ws.ID(), "red", "ann")
+	invite, err := th.h.Invite(context.Background(), ws.ID(), "red", "ann")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +41,8 @@ func TestJoin_AsksAgain(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close() // refused until the first retry
 
-	token, _ := th.Cfg.AdminToken()
-	api := hub.Handler(th.H, token)
+	token, _ := th.cfg.AdminToken()
+	api := hub.Handler(th.h, token)
 	var mu sync.Mutex
 	calls := 0
 	flaky := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -91,7 +90,7 @@ func TestJoin_AsksAgain(t *testing.T) {
 	if n.ID != id.NodeID {
 		t.Fatalf("joined as %s, the hub answered node %s", id.NodeID, n.ID)
 	}
-	nodes := th.H.Nodes()
+	nodes := th.h.Nodes()
 	if len(nodes) != 1 || nodes[0].ID != id.NodeID {
 		t.Fatalf("the hub holds %v, want the one node %s", nodes, id.NodeID)
 	}
