@@ -47,6 +47,9 @@ type Hub struct {
 	// catStreams holds the stream of each team's catalog bucket, by team,
 	// once opened (catalogStream).
 	catStreams sync.Map
+	// catEnsured holds the teams whose catalog bucket this hub has made
+	// or found since it started (ensureCatalogs).
+	catEnsured sync.Map
 	// user is the key of the hub process's own user in hubAccount, new
 	// at each start: the configuration names its public key only.
 	user nkeys.KeyPair
@@ -287,7 +290,7 @@ func (h *Hub) Close() error {
 	}
 	h.done.Wait()
 	h.shutdown()
-	return h.proj.close()
+	return errors.Join(h.reg.close(), h.proj.close())
 }
 
 func (h *Hub) shutdown() {

@@ -77,6 +77,8 @@ const (
 type registry struct {
 	file string
 	kv   jetstream.KeyValue
+	// copy writes registry.json behind the changes.
+	copy *localCopy
 
 	mu sync.Mutex
 	d  registryData
@@ -84,6 +86,15 @@ type registry struct {
 
 func openRegistry(dataDir string) (*registry, error) {
 	r := &registry{file: filepath.Join(dataDir, registryName)}
+	r.copy = &localCopy{
+		write: func(b []byte) error { return writeFileAtomic(r.file, b, 0o600) },
+		read: func() any {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			b, _ := json.Marshal(r.d) // a snapshot: the caller marshals it again outside the lock
+			return json.RawMessage(b)
+		},
+	}
 	b, err := os.ReadFile(r.file)
 	if errors.Is(err, os.ErrNotExist) {
 		return r, nil
@@ -228,17 +239,19 @@ func (d *registryData) entries() map[string][]byte {
 	return out
 }
 
-// save writes the local copy; the caller holds mu.
+// save schedules a write of the local copy (registrycopy.go) and returns
+// the error of an earlier write that failed; the caller holds mu.
 func (r *registry) save() error {
-	b, err := json.MarshalIndent(r.d, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := writeFileAtomic(r.file, b, 0o600); err != nil {
-		return fmt.Errorf("write the node registry: %w", err)
-	}
-	return nil
+	r.copy.changed()
+	r.copy.mu.Lock()
+	defer r.copy.mu.Unlock()
+	err := r.copy.err
+	r.copy.err = nil
+	return err
 }
+
+// close writes the local copy if a change is not written yet.
+func (r *registry) close() error { return r.copy.flush() }
 
 // put writes an entry to the bucket and to the copy.
 func (r *registry) put(ctx context.Context, key string, v any) error {
