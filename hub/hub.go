@@ -303,8 +303,9 @@ func (h *Hub) shutdown() {
 	}
 }
 
-// retry runs fn up to attempts times while it fails with a timeout or no
-// responders: a request right after a reload can be lost.
+// retry runs fn up to 5 times while it fails with a timeout or no
+// responders: a JetStream request can go unanswered for a moment (a
+// stream leader elected in a cluster, the server still starting).
 func retry(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
@@ -322,11 +323,12 @@ func retry(ctx context.Context, fn func(context.Context) error) error {
 	return err
 }
 
-// retryAfterReload is retry for the team catalogs and the hub's ledger,
-// which also waits while the account's JetStream comes back after a reload
-// ("jetstream not enabled" for a moment). The link watcher's re-sourcing
-// keeps retry's short bound: a longer one would hold up its polls.
-func retryAfterReload(ctx context.Context, fn func(context.Context) error) error {
+// retryUnanswered is retry for the team catalogs and the hub's ledger,
+// which also waits while the account's JetStream answers "jetstream not
+// enabled" for a moment (as it did right after a reload of the accounts,
+// and may while the server starts). The link watcher's re-sourcing keeps
+// retry's short bound: a longer one would hold up its polls.
+func retryUnanswered(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		err = retry(ctx, fn)
