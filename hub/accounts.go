@@ -32,10 +32,28 @@ type accounts struct {
 
 	mu    sync.Mutex
 	added map[string]bool // node id -> its account is set up
+	// shared holds the nodes whose accounts every routed hub has set up
+	// too (or that were registered when this hub started): only they are
+	// sourced (peers.go).
+	shared map[string]bool
 }
 
 func newAccounts(ns *server.Server) *accounts {
-	return &accounts{ns: ns, added: map[string]bool{}}
+	return &accounts{ns: ns, added: map[string]bool{}, shared: map[string]bool{}}
+}
+
+// share records that every hub of the cluster knows node id's account.
+func (a *accounts) share(id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.shared[id] = true
+}
+
+// isShared reports whether share was called for node id.
+func (a *accounts) isShared(id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.shared[id]
 }
 
 // add sets up the account of node n, once; adding it again does nothing.

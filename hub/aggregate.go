@@ -37,7 +37,8 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 }
 
 // aggregateConfig is the aggregate's configuration with the sources of
-// the active nodes, ordered by node id, leaving out those in except.
+// the active nodes whose accounts every hub knows (peers.go), ordered by
+// node id, leaving out those in except.
 func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.StreamConfig {
 	cfg := jetstream.StreamConfig{
 		Name:        hubwire.AggregateStream,
@@ -53,7 +54,7 @@ func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.S
 		DenyPurge:   true,
 	}
 	for _, n := range nodes {
-		if n.Active() && !slices.Contains(except, n.ID) {
+		if n.Active() && h.accounts.isShared(n.ID) && !slices.Contains(except, n.ID) {
 			cfg.Sources = append(cfg.Sources, source(n))
 		}
 	}
@@ -112,6 +113,7 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 		return err
 	}
+	h.shareAccounts(ctx)
 	if err := h.sourceWrites.sync(ctx); err != nil {
 		return err
 	}
@@ -167,13 +169,11 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (h
 	if err := h.accounts.add(n); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
+	h.shareAccount(ctx, n.ID)
 	if err := h.sourceWrites.sync(ctx); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	h.ensureCatalogs(ctx, n.Team)
-	if err := h.awaitPeers(ctx, n.ID); err != nil {
-		h.logger.Warn("a hub of the cluster may miss the node's link until the link is made again", "node", n.ID, "err", err)
-	}
 	return n, nil
 }
 

@@ -211,6 +211,10 @@ func (h *Hub) startServer() error {
 		ns.Shutdown()
 		return err
 	}
+	// The other hubs of a cluster set these up before they start too.
+	for _, n := range h.reg.nodes() {
+		h.accounts.share(n.ID)
+	}
 	ns.Start()
 	if !ns.ReadyForConnections(readyTimeout) {
 		ns.Shutdown()
@@ -246,7 +250,10 @@ func (h *Hub) attachRegistry(ctx context.Context) error {
 		cancel()
 		if err == nil {
 			if changed {
-				return h.accounts.addAll(h.reg.nodes())
+				if err := h.accounts.addAll(h.reg.nodes()); err != nil {
+					return err
+				}
+				h.shareAccounts(ctx)
 			}
 			return nil
 		}

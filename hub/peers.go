@@ -41,12 +41,12 @@ func (h *Hub) answerAccounts() error {
 
 // awaitPeers returns once every hub routed to this one has set up node
 // id's account, or fails after peersWait naming those that have not. A
-// hub that receives a link's interest in an account it does not know yet
-// drops that interest for good (nats-server#8560): a join answers after
-// this, so that the node, which links only once answered, links to a
-// cluster where every hub knows its account. A hub not routed now sets
-// the account up when it starts or reconnects, before it hears of the
-// link.
+// hub that receives interest in an account it does not know yet drops
+// that interest for good (nats-server#8560): a join answers after this,
+// and its node is sourced only after it (shareAccount), so that neither
+// the aggregate's source nor the node's link, which comes once the join
+// is answered, makes interest a hub cannot place. A hub not routed now
+// sets the account up when it starts, before it hears of either.
 func (h *Hub) awaitPeers(ctx context.Context, id string) error {
 	peers := h.routedPeers()
 	if len(peers) == 0 {
@@ -79,6 +79,32 @@ func (h *Hub) awaitPeers(ctx context.Context, id string) error {
 		}
 	}
 	return fmt.Errorf("hubs %v have not set up the account of %s after %s", peers, id, peersWait)
+}
+
+// shareAccount waits until every routed hub has set up node id's account
+// (awaitPeers), then lets the aggregate source the node. Setting up a
+// source makes the stream leader subscribe in the node's account, and a
+// hub that hears of that interest before it knows the account drops it
+// for good: every write of the sources names only nodes known everywhere.
+// A hub that has not confirmed after peersWait is logged, and the node is
+// sourced anyway.
+func (h *Hub) shareAccount(ctx context.Context, id string) {
+	if h.accounts.isShared(id) {
+		return
+	}
+	if err := h.awaitPeers(ctx, id); err != nil {
+		h.logger.Warn("a hub of the cluster may miss the node's link until the link is made again", "node", id, "err", err)
+	}
+	h.accounts.share(id)
+}
+
+// shareAccounts is shareAccount for every active node of the registry.
+func (h *Hub) shareAccounts(ctx context.Context) {
+	for _, n := range h.reg.nodes() {
+		if n.Active() {
+			h.shareAccount(ctx, n.ID)
+		}
+	}
 }
 
 // routedPeers are the names of the hubs this one has routes to now.
