@@ -37,7 +37,8 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 }
 
 // aggregateConfig is the aggregate's configuration with the sources of
-// the active nodes, ordered by node id, leaving out those in except.
+// the active nodes whose accounts every hub knows (peers.go), ordered by
+// node id, leaving out those in except.
 func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.StreamConfig {
 	cfg := jetstream.StreamConfig{
 		Name:        hubwire.AggregateStream,
@@ -53,7 +54,7 @@ func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.S
 		DenyPurge:   true,
 	}
 	for _, n := range nodes {
-		if n.Active() && !slices.Contains(except, n.ID) {
+		if n.Active() && h.accounts.isShared(n.ID) && !slices.Contains(except, n.ID) {
 			cfg.Sources = append(cfg.Sources, source(n))
 		}
 	}
@@ -106,15 +107,14 @@ func (h *Hub) kick(ctx context.Context, ids ...string) error {
 }
 
 // syncRegistry applies a change of the registry, made here or at another
-// hub of the cluster: the server's accounts, the aggregate's sources, and
-// the links of revoked nodes.
+// hub of the cluster: the accounts of new nodes, the aggregate's sources,
+// and the links of revoked nodes.
 func (h *Hub) syncRegistry(ctx context.Context) error {
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
-	if err := h.reload(); err != nil {
+	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 		return err
 	}
-	if err := h.setSources(ctx, nil); err != nil {
+	h.shareAccounts(ctx)
+	if err := h.sourceWrites.sync(ctx); err != nil {
 		return err
 	}
 	for _, n := range h.reg.nodes() {
@@ -125,6 +125,14 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// writeSources writes the aggregate's sources from the registry, under
+// ctrl: the write that sourceWrites coalesces.
+func (h *Hub) writeSources(ctx context.Context) error {
+	h.ctrl.Lock()
+	defer h.ctrl.Unlock()
+	return h.setSources(ctx, nil)
 }
 
 // Invite makes a one-time join token for a workspace of team, optionally
@@ -147,21 +155,22 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 }
 
 // Join registers a node with the invite's secret: it adds the node's
-// account to the server and its ledger to the aggregate.
+// account to the server and its ledger to the aggregate. Its cost does
+// not grow with the registry but for the write of the aggregate's
+// sources, which the joins waiting at once share (sourceWrites).
 func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (hubwire.Node, error) {
 	if !validNodeID(nodeID) || !validPublicKey(publicKey) {
 		return hubwire.Node{}, fmt.Errorf("%w: node id %q or public key %q", ErrInvalid, nodeID, publicKey)
 	}
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
 	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, time.Now())
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	if err := h.reload(); err != nil {
+	if err := h.accounts.add(n); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
-	if err := h.setSources(ctx, nil); err != nil {
+	h.shareAccount(ctx, n.ID)
+	if err := h.sourceWrites.sync(ctx); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	h.ensureCatalogs(ctx, n.Team)
@@ -169,22 +178,16 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (h
 }
 
 // Revoke revokes a node: its source leaves the aggregate (what it already
-// delivered stays) and its account and key leave the server, which drops
-// its link and refuses it from then on.
+// delivered stays), its link is dropped and the server refuses its key
+// from then on (the authenticator reads the registry at each connection).
 func (h *Hub) Revoke(ctx context.Context, id string) (hubwire.Node, error) {
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
 	n, err := h.reg.revoke(ctx, id, time.Now())
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	if err := h.setSources(ctx, nil); err != nil {
+	if err := h.sourceWrites.sync(ctx); err != nil {
 		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
-	if err := h.reload(); err != nil {
-		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
-	}
-	// A reload re-checks clients, not leaf links: drop the node's link.
 	if err := h.dropLinks(id); err != nil {
 		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}

@@ -33,8 +33,7 @@ func (r *aggregateReader) readTo(t *testing.T, th *testHub, want int) {
 	defer cancel()
 	src, err := natsjs.OpenSource(ctx, nc, hubwire.AggregateStream, natsjs.Options{})
 	for errors.Is(err, nats.ErrNoResponders) && ctx.Err() == nil {
-		// A request right after a reload of the hub's accounts can go
-		// unanswered: ask again.
+		// A JetStream request can go unanswered for a moment: ask again.
 		src, err = natsjs.OpenSource(ctx, nc, hubwire.AggregateStream, natsjs.Options{})
 	}
 	if err != nil {

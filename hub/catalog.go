@@ -34,7 +34,7 @@ func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstrea
 		return nil, fmt.Errorf("%w: team %q (letters, digits, '-' and '_')", ErrInvalid, team)
 	}
 	var kv jetstream.KeyValue
-	err := retryAfterReload(ctx, func(ctx context.Context) error {
+	err := retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		if create {
 			kv, err = h.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
@@ -57,11 +57,11 @@ func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstrea
 }
 
 // catalogRevision returns the revision of a catalog: its stream's last
-// sequence. A request right after a reload of the hub's accounts (a
-// join) can go unanswered: it is asked again (retryAfterReload).
+// sequence. A request that goes unanswered is asked again
+// (retryUnanswered).
 func catalogRevision(ctx context.Context, kv jetstream.KeyValue) (uint64, error) {
 	var st jetstream.KeyValueStatus
-	err := retryAfterReload(ctx, func(ctx context.Context) error {
+	err := retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		st, err = kv.Status(ctx)
 		return err
@@ -244,7 +244,7 @@ func (h *Hub) teamView(ctx context.Context, team, review string) (teamView, erro
 		return v, err
 	}
 	v.seq, v.outcome, v.decided = h.ledger.team(team, review)
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
+	err = retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		_, v.objs, err = readCatalog(ctx, kv)
 		return err
@@ -335,7 +335,7 @@ func (h *Hub) TeamManifest(ctx context.Context, team string) (hubwire.Manifest, 
 	}
 	var rev uint64
 	var objs []hubwire.CatalogObject
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
+	err = retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		rev, objs, err = readCatalog(ctx, kv)
 		return err
@@ -358,7 +358,7 @@ func (h *Hub) TeamObject(ctx context.Context, team, id string) (hubwire.CatalogO
 		return hubwire.CatalogObject{}, err
 	}
 	var e jetstream.KeyValueEntry
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
+	err = retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		e, err = kv.Get(ctx, id)
 		return err
@@ -380,7 +380,7 @@ func (h *Hub) TeamHistory(ctx context.Context, team, id string) ([]hubwire.Catal
 		return nil, err
 	}
 	var es []jetstream.KeyValueEntry
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
+	err = retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		es, err = kv.History(ctx, id)
 		return err

@@ -1,8 +1,6 @@
 package hub
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
@@ -49,6 +47,9 @@ func nodeServices(n hubwire.Node) []string {
 	return append(out, outcomesFlowControl()...)
 }
 
+// catalogDeliver is where the hub delivers node n's mirrors.
+func catalogDeliver(n hubwire.Node) string { return hubwire.CatalogDeliverPrefix(n.ID) + ".>" }
+
 // catalogPublish is what node n's leaf link may publish into the hub for
 // its mirrors: the consumer requests (as the node addresses them, in the
 // hub's domain) and their flow-control replies.
@@ -63,7 +64,7 @@ func catalogPublish(n hubwire.Node) []string {
 // catalogSubscribe is what the hub may send to node n for its mirrors:
 // the deliveries and the answers to its API requests.
 func catalogSubscribe(n hubwire.Node) []string {
-	return []string{hubwire.CatalogDeliverPrefix(n.ID) + ".>", "$JSC.R.>"}
+	return []string{catalogDeliver(n), "$JSC.R.>"}
 }
 
 // domainAPI turns a subject of the local JetStream API into the hub's
@@ -71,61 +72,4 @@ func catalogSubscribe(n hubwire.Node) []string {
 // as they are.
 func domainAPI(s string) string {
 	return strings.Replace(s, "$JS.API.", hubwire.APIPrefix+".", 1)
-}
-
-// writeCatalogExports writes the hub account's exports for the nodes'
-// mirrors: each service to the accounts of the active nodes that may call
-// it, and each node's deliveries to that node.
-func writeCatalogExports(b *strings.Builder, nodes []hubwire.Node) {
-	accounts := map[string][]string{}
-	for _, n := range nodes {
-		if !n.Active() {
-			continue
-		}
-		for _, s := range nodeServices(n) {
-			if !slices.Contains(accounts[s], nodeAccount(n.ID)) {
-				accounts[s] = append(accounts[s], nodeAccount(n.ID))
-			}
-		}
-	}
-	if len(accounts) == 0 {
-		return
-	}
-	subjects := make([]string, 0, len(accounts))
-	for s := range accounts {
-		subjects = append(subjects, s)
-	}
-	slices.Sort(subjects)
-	b.WriteString("    exports: [\n")
-	for _, s := range subjects {
-		fmt.Fprintf(b, "      {service: %q, accounts: [%s]}\n", s, strings.Join(accounts[s], ", "))
-	}
-	for _, n := range nodes {
-		if n.Active() {
-			fmt.Fprintf(b, "      {stream: %q, accounts: [%s]}\n", hubwire.CatalogDeliverPrefix(n.ID)+".>", nodeAccount(n.ID))
-		}
-	}
-	b.WriteString("    ]\n")
-}
-
-// writeCatalogImports writes node n's imports of the services of its
-// mirrors and of its deliveries from the hub account.
-func writeCatalogImports(b *strings.Builder, n hubwire.Node) {
-	b.WriteString("    imports: [\n")
-	// The hub's server maps "$JS.hub.API.>" to "$JS.API.>" in the
-	// account of a leaf link (leafnode.go, the JetStream domain mapping):
-	// the node's requests arrive on the plain API subjects.
-	for _, s := range nodeServices(n) {
-		fmt.Fprintf(b, "      {service: {account: %s, subject: %q}}\n", hubAccount, s)
-	}
-	fmt.Fprintf(b, "      {stream: {account: %s, subject: %q}}\n", hubAccount, hubwire.CatalogDeliverPrefix(n.ID)+".>")
-	b.WriteString("    ]\n")
-}
-
-func quoteAll(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
 }

@@ -80,7 +80,7 @@ func (h *Hub) deriveEntry(ctx context.Context, team string, seq uint64, typ even
 			Name: content.NameOf(d.Path), Group: content.GroupOf(d.Path), Hash: d.Hash, Description: d.Description,
 			Body: d.Body, AcceptedReview: d.AcceptedReview})
 	}
-	return retryAfterReload(ctx, func(ctx context.Context) error {
+	return retryUnanswered(ctx, func(ctx context.Context) error {
 		for {
 			var base uint64
 			last, err := st.GetLastMsgForSubject(ctx, subject)
@@ -125,7 +125,7 @@ func (h *Hub) catalogStream(ctx context.Context, team string) (jetstream.Stream,
 		return nil, err
 	}
 	var st jetstream.Stream
-	err := retryAfterReload(ctx, func(ctx context.Context) error {
+	err := retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		st, err = h.js.Stream(ctx, hubwire.CatalogStream(team))
 		return err
@@ -149,7 +149,7 @@ func wrongLastSequence(err error) bool {
 // ledger holds now: the catalogs then hold every change recorded.
 func (h *Hub) catchUp(ctx context.Context) error {
 	var last uint64
-	err := retryAfterReload(ctx, func(ctx context.Context) error {
+	err := retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		last, err = h.log.LastSeq(ctx)
 		return err
@@ -176,7 +176,7 @@ func (h *Hub) entryRevision(ctx context.Context, team, id string) (uint64, error
 		return 0, err
 	}
 	var rev uint64
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
+	err = retryUnanswered(ctx, func(ctx context.Context) error {
 		return latestEntries(ctx, kv, id, func(e jetstream.KeyValueEntry) error {
 			rev = e.Revision()
 			return nil

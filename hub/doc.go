@@ -11,10 +11,11 @@
 // the node's JetStream API, deliver subjects and flow control. One
 // aggregate stream in the hub account sources every node's ledger over
 // that link, moving its subjects to hub.<team>.<workspaceId>.<nodeId>.>.
-// The hub's controller is the only writer of the accounts (a generated
-// nats-server config, reloaded on every join and revoke) and of the
-// aggregate's sources; when a node's link comes up it re-sources the node
-// so that sourcing resumes in about a second.
+// The nodes' accounts are added to the running server in process (the
+// generated nats-server config names no node and is never reloaded), and
+// the hub's authenticator admits each link; the hub's controller is the
+// only writer of the aggregate's sources; when a node's link comes up it
+// re-sources the node so that sourcing resumes in about a second.
 //
 // The hub also holds each team's catalog (a key-value bucket per team,
 // the bucket's sequence its revision), which the team's nodes mirror over

@@ -35,14 +35,21 @@ type Hub struct {
 	logger *slog.Logger
 	reg    *registry
 
-	// ctrl serializes every change of the server's accounts and of the
-	// aggregate's sources: both are one shared object each.
+	// ctrl serializes every change of the aggregate's sources: they are
+	// one shared object.
 	ctrl sync.Mutex
+	// accounts adds the nodes' accounts to the running server.
+	accounts *accounts
+	// sourceWrites coalesces the writes of the aggregate's sources.
+	sourceWrites *sourceWrites
 	// catMu serializes pushes to the team catalogs within this hub.
 	catMu sync.Mutex
 	// catStreams holds the stream of each team's catalog bucket, by team,
 	// once opened (catalogStream).
 	catStreams sync.Map
+	// catEnsured holds the teams whose catalog bucket this hub has made
+	// or found since it started (ensureCatalogs).
+	catEnsured sync.Map
 	// user is the key of the hub process's own user in hubAccount, new
 	// at each start: the configuration names its public key only.
 	user nkeys.KeyPair
@@ -78,6 +85,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), ledger: newLedgerState(), changes: newChanges()}
+	h.sourceWrites = &sourceWrites{write: h.writeSources}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
@@ -90,6 +98,10 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	if err := h.openLedger(ctx); err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
+	if err := h.answerAccounts(); err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
@@ -150,11 +162,11 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	return h, nil
 }
 
-// serverOptions renders the configuration for the registry's nodes into
-// the data folder and parses it.
+// serverOptions renders the server's configuration into the data folder
+// and parses it, with the hub's authenticator.
 func (h *Hub) serverOptions() (*server.Options, error) {
 	file := filepath.Join(h.cfg.DataDir(), natsConfName)
-	conf := natsConf(h.cfg, userPublic(h.user), h.reg.nodes())
+	conf := natsConf(h.cfg)
 	if err := writeFileAtomic(file, []byte(conf), 0o600); err != nil {
 		return nil, fmt.Errorf("write %s: %w", file, err)
 	}
@@ -169,6 +181,15 @@ func (h *Hub) serverOptions() (*server.Options, error) {
 	o.DontListen = h.cfg.Cluster.Listen == ""
 	o.Host, o.Port = "127.0.0.1", server.RANDOM_PORT
 	o.NoSigs = true
+	// Every connection proves its nkey over the server's nonce, and the
+	// authenticator binds it to its account.
+	o.AlwaysEnableNonce = true
+	o.CustomClientAuthentication = &authenticator{
+		hubUser: userPublic(h.user),
+		node:    h.reg.nodeByKey,
+		ready:   func(id string) bool { return h.accounts.ready(id) },
+		lookup:  func(name string) (*server.Account, error) { return h.ns.LookupAccount(name) },
+	}
 	return o, nil
 }
 
@@ -182,6 +203,18 @@ func (h *Hub) startServer() error {
 		return fmt.Errorf("configure nats-server: %w", err)
 	}
 	ns.SetLoggerV2(newNATSLogger(h.logger), false, false, false)
+	// The registry's nodes have their accounts before the server starts:
+	// a peer of the cluster or a source recovered by JetStream may name
+	// them at once.
+	h.ns, h.accounts = ns, newAccounts(ns)
+	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
+		ns.Shutdown()
+		return err
+	}
+	// The other hubs of a cluster set these up before they start too.
+	for _, n := range h.reg.nodes() {
+		h.accounts.share(n.ID)
+	}
 	ns.Start()
 	if !ns.ReadyForConnections(readyTimeout) {
 		ns.Shutdown()
@@ -203,19 +236,6 @@ func (h *Hub) startServer() error {
 	return nil
 }
 
-// reload regenerates the server configuration from the registry and
-// applies it; the caller holds ctrl.
-func (h *Hub) reload() error {
-	o, err := h.serverOptions()
-	if err != nil {
-		return err
-	}
-	if err := h.ns.ReloadOptions(o); err != nil {
-		return fmt.Errorf("reload nats-server: %w", err)
-	}
-	return nil
-}
-
 // clusterWait bounds how long Start waits for JetStream (in a cluster:
 // for the other hubs) before it can open the registry.
 const clusterWait = 2 * time.Minute
@@ -230,9 +250,10 @@ func (h *Hub) attachRegistry(ctx context.Context) error {
 		cancel()
 		if err == nil {
 			if changed {
-				h.ctrl.Lock()
-				defer h.ctrl.Unlock()
-				return h.reload()
+				if err := h.accounts.addAll(h.reg.nodes()); err != nil {
+					return err
+				}
+				h.shareAccounts(ctx)
 			}
 			return nil
 		}
@@ -276,7 +297,7 @@ func (h *Hub) Close() error {
 	}
 	h.done.Wait()
 	h.shutdown()
-	return h.proj.close()
+	return errors.Join(h.reg.close(), h.proj.close())
 }
 
 func (h *Hub) shutdown() {
@@ -289,8 +310,9 @@ func (h *Hub) shutdown() {
 	}
 }
 
-// retry runs fn up to attempts times while it fails with a timeout or no
-// responders: a request right after a reload can be lost.
+// retry runs fn up to 5 times while it fails with a timeout or no
+// responders: a JetStream request can go unanswered for a moment (a
+// stream leader elected in a cluster, the server still starting).
 func retry(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
@@ -308,11 +330,12 @@ func retry(ctx context.Context, fn func(context.Context) error) error {
 	return err
 }
 
-// retryAfterReload is retry for the team catalogs and the hub's ledger,
-// which also waits while the account's JetStream comes back after a reload
-// ("jetstream not enabled" for a moment). The link watcher's re-sourcing
-// keeps retry's short bound: a longer one would hold up its polls.
-func retryAfterReload(ctx context.Context, fn func(context.Context) error) error {
+// retryUnanswered is retry for the team catalogs and the hub's ledger,
+// which also waits while the account's JetStream answers "jetstream not
+// enabled" for a moment (as it did right after a reload of the accounts,
+// and may while the server starts). The link watcher's re-sourcing keeps
+// retry's short bound: a longer one would hold up its polls.
+func retryUnanswered(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		err = retry(ctx, fn)

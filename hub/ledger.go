@@ -52,7 +52,7 @@ func (h *Hub) recordID(ctx context.Context, team, ws string, typ events.Type, id
 	}
 	ev.ID, ev.Team = id, team
 	var seq uint64
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
+	err = retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		seq, err = h.log.AppendExpecting(ctx, ev, events.Expectation{Aggregate: events.AggregateTeam, LastSeq: last})
 		if err != nil {

@@ -29,14 +29,13 @@ func deliverPrefix(nodeID string) string { return "deliver." + nodeID }
 func flowControl(nodeID string) string { return "$JS.FC." + nodeID + ".>" }
 
 // natsConf renders the hub's nats-server configuration: the server, its
-// JetStream domain, the leaf listener and cluster, the hub's account and
-// one account per active node. A node's account holds only its leaf link
-// and exports to the hub the node's JetStream API, its deliver subjects
-// and its flow control; its user may publish only deliveries and replies
-// and receive only those requests. The file is regenerated and reloaded
-// whenever a node joins or is revoked (nats-server must know every account
-// before it starts).
-func natsConf(cfg *Config, userKey string, nodes []hubwire.Node) string {
+// JetStream domain, the leaf listener and cluster, and the hub's account.
+// It names no node and no user: it is written once per start and never
+// reloaded. The nodes' accounts are added to the running server in
+// process (accounts.go) and every connection is authenticated by the
+// hub's authenticator (auth.go), so a join or a revoke leaves the
+// configuration alone.
+func natsConf(cfg *Config) string {
 	var b strings.Builder
 	q := func(s string) string { return fmt.Sprintf("%q", s) }
 	fmt.Fprintf(&b, "server_name: %s\n", q(cfg.Name))
@@ -61,37 +60,7 @@ func natsConf(cfg *Config, userKey string, nodes []hubwire.Node) string {
 		}
 		b.WriteString("]\n}\n")
 	}
-	b.WriteString("accounts {\n")
-	fmt.Fprintf(&b, "  %s {\n    jetstream: enabled\n    users: [{nkey: %s}]\n    imports: [\n", hubAccount, q(userKey))
-	for _, n := range nodes {
-		if !n.Active() {
-			continue
-		}
-		acc := q(nodeAccount(n.ID))
-		fmt.Fprintf(&b, "      {service: {account: %s, subject: %s}}\n", acc, q(apiPrefix(n.ID)+".>"))
-		fmt.Fprintf(&b, "      {stream: {account: %s, subject: %s}}\n", acc, q(deliverPrefix(n.ID)+".>"))
-		fmt.Fprintf(&b, "      {service: {account: %s, subject: %s}}\n", acc, q(flowControl(n.ID)))
-	}
-	b.WriteString("    ]\n")
-	writeCatalogExports(&b, nodes)
-	b.WriteString("  }\n")
-	for _, n := range nodes {
-		if !n.Active() {
-			continue
-		}
-		fmt.Fprintf(&b, "  %s {\n", q(nodeAccount(n.ID)))
-		fmt.Fprintf(&b, "    users: [{nkey: %s, allowed_connection_types: [\"LEAFNODE\"], permissions: {\n", q(n.PublicKey))
-		fmt.Fprintf(&b, "      publish: {allow: [%s, \"_R_.>\", %s]}\n", q(deliverPrefix(n.ID)+".>"), quoteAll(catalogPublish(n)))
-		fmt.Fprintf(&b, "      subscribe: {allow: [%s, %s, %s]}\n", q(apiPrefix(n.ID)+".>"), q(flowControl(n.ID)), quoteAll(catalogSubscribe(n)))
-		b.WriteString("    }}]\n    exports: [\n")
-		fmt.Fprintf(&b, "      {service: %s, accounts: [%s]}\n", q(apiPrefix(n.ID)+".>"), hubAccount)
-		fmt.Fprintf(&b, "      {stream: %s, accounts: [%s]}\n", q(deliverPrefix(n.ID)+".>"), hubAccount)
-		fmt.Fprintf(&b, "      {service: %s, accounts: [%s]}\n", q(flowControl(n.ID)), hubAccount)
-		b.WriteString("    ]\n")
-		writeCatalogImports(&b, n)
-		b.WriteString("  }\n")
-	}
-	b.WriteString("}\n")
+	fmt.Fprintf(&b, "accounts {\n  %s {\n    jetstream: enabled\n  }\n}\n", hubAccount)
 	return b.String()
 }
 

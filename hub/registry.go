@@ -77,6 +77,8 @@ const (
 type registry struct {
 	file string
 	kv   jetstream.KeyValue
+	// copy writes registry.json behind the changes.
+	copy *localCopy
 
 	mu sync.Mutex
 	d  registryData
@@ -84,6 +86,15 @@ type registry struct {
 
 func openRegistry(dataDir string) (*registry, error) {
 	r := &registry{file: filepath.Join(dataDir, registryName)}
+	r.copy = &localCopy{
+		write: func(b []byte) error { return writeFileAtomic(r.file, b, 0o600) },
+		read: func() any {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			b, _ := json.Marshal(r.d) // a snapshot: the caller marshals it again outside the lock
+			return json.RawMessage(b)
+		},
+	}
 	b, err := os.ReadFile(r.file)
 	if errors.Is(err, os.ErrNotExist) {
 		return r, nil
@@ -228,17 +239,19 @@ func (d *registryData) entries() map[string][]byte {
 	return out
 }
 
-// save writes the local copy; the caller holds mu.
+// save schedules a write of the local copy (registrycopy.go) and returns
+// the error of an earlier write that failed; the caller holds mu.
 func (r *registry) save() error {
-	b, err := json.MarshalIndent(r.d, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := writeFileAtomic(r.file, b, 0o600); err != nil {
-		return fmt.Errorf("write the node registry: %w", err)
-	}
-	return nil
+	r.copy.changed()
+	r.copy.mu.Lock()
+	defer r.copy.mu.Unlock()
+	err := r.copy.err
+	r.copy.err = nil
+	return err
 }
+
+// close writes the local copy if a change is not written yet.
+func (r *registry) close() error { return r.copy.flush() }
 
 // put writes an entry to the bucket and to the copy.
 func (r *registry) put(ctx context.Context, key string, v any) error {
@@ -282,6 +295,18 @@ func (r *registry) node(id string) (hubwire.Node, bool) {
 	return hubwire.Node{}, false
 }
 
+// nodeByKey returns the node whose public key is publicKey.
+func (r *registry) nodeByKey(publicKey string) (hubwire.Node, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, n := range r.d.Nodes {
+		if n.PublicKey == publicKey {
+			return n, true
+		}
+	}
+	return hubwire.Node{}, false
+}
+
 // addInvite stores a new invite and returns its secret.
 func (r *registry) addInvite(ctx context.Context, team, ws, member string, now time.Time) (string, error) {
 	secret := randomHex(24)
@@ -290,7 +315,9 @@ func (r *registry) addInvite(ctx context.Context, team, ws, member string, now t
 }
 
 // join uses the invite of secret to register a node, and returns it. The
-// invite must name the node's workspace. Using the invite is a
+// invite must name the node's workspace. Joining again with the invite
+// that registered the node, with the same id and key, returns the node:
+// a client may retry a join whose answer it did not get. Using the invite is a
 // compare-and-set on its entry: of two joins with one token (at two hubs
 // of a cluster, say), one wins.
 func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws string, now time.Time) (hubwire.Node, error) {
@@ -306,7 +333,18 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws strin
 	if err := json.Unmarshal(e.Value(), &in); err != nil {
 		return hubwire.Node{}, fmt.Errorf("read the invite: %w", err)
 	}
-	if in.Used || now.After(in.Expires) || subtle.ConstantTimeCompare([]byte(in.Hash), []byte(hashSecret(secret))) != 1 {
+	if subtle.ConstantTimeCompare([]byte(in.Hash), []byte(hashSecret(secret))) != 1 {
+		return hubwire.Node{}, ErrBadInvite
+	}
+	if in.Used {
+		// A join asked again with the same token, id and key (its answer
+		// was lost) gets the node it registered.
+		if n, ok := r.node(nodeID); ok && n.PublicKey == publicKey && n.Workspace == ws && n.Team == in.Team && n.Active() {
+			return n, nil
+		}
+		return hubwire.Node{}, ErrBadInvite
+	}
+	if now.After(in.Expires) {
 		return hubwire.Node{}, ErrBadInvite
 	}
 	if in.Workspace != ws {

@@ -54,7 +54,7 @@ func (h *Hub) baseBody(ctx context.Context, rv hubwire.Review) (body string, fou
 		return "", false, err
 	}
 	var e jetstream.KeyValueEntry
-	err = retryAfterReload(ctx, func(ctx context.Context) error {
+	err = retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		e, err = kv.GetRevision(ctx, rv.DraftID, rv.BaseRevision)
 		return err

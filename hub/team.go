@@ -13,11 +13,12 @@ import (
 // TeamNodes returns the active nodes of teams (every team when teams is
 // nil), sorted by team, then member, then id.
 func (h *Hub) TeamNodes(ctx context.Context, teams []string) ([]hubwire.TeamNode, error) {
-	// The sources are read through the hub's JetStream, which a registry
-	// change (a join, a revoke) reloads: read them again after a reload,
-	// and answer without them rather than fail when they stay unreadable.
+	// The sources are read through the hub's JetStream, whose requests
+	// can go unanswered for a moment (a leader change in a cluster): ask
+	// again, and answer without them rather than fail when they stay
+	// unreadable.
 	var sources map[string]hubwire.Sourcing
-	err := retryAfterReload(ctx, func(ctx context.Context) error {
+	err := retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		sources, err = h.sources(ctx)
 		return err

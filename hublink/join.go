@@ -10,8 +10,22 @@ import (
 	"github.com/clumsies/clumsies/workspace"
 )
 
-// joinTimeout bounds the join request.
+// joinTimeout bounds one join request.
 const joinTimeout = 30 * time.Second
+
+// How a join that got no answer is asked again.
+const (
+	// joinPatience bounds how long a join keeps asking.
+	joinPatience = 2 * time.Minute
+	// joinFirstWait is the wait before the first retry; it doubles up to
+	// joinMaxWait.
+	joinFirstWait = 250 * time.Millisecond
+	joinMaxWait   = 8 * time.Second
+)
+
+// Waiting is told, before each retry of a join, why the hub has not
+// answered and how long the join waits before asking again.
+type Waiting func(err error, wait time.Duration)
 
 // ErrJoined means this clone has already joined a hub.
 var ErrJoined = errors.New("hublink: this clone has already joined a hub")
@@ -20,7 +34,13 @@ var ErrJoined = errors.New("hublink: this clone has already joined a hub")
 // node identity, registers its public key, saves the identity in the state
 // folder (mode 0600) and writes the hub's leaf URL into config.toml. The
 // owner dials the hub from its next start.
-func Join(ctx context.Context, ws *workspace.Workspace, token string) (Identity, hubwire.Node, error) {
+//
+// A request the hub refused to connect, dropped, or answered with a
+// server error (5xx) is asked again with the same identity after a
+// backoff (250 ms doubling up to 8 s, for up to 2 minutes), telling
+// waiting (if not nil) each time: the hub answers a join asked again
+// with the node it registered. A refusal (4xx) is returned at once.
+func Join(ctx context.Context, ws *workspace.Workspace, token string, waiting Waiting) (Identity, hubwire.Node, error) {
 	t, err := hubwire.ParseJoinToken(token)
 	if err != nil {
 		return Identity{}, hubwire.Node{}, err
@@ -39,9 +59,8 @@ func Join(ctx context.Context, ws *workspace.Workspace, token string) (Identity,
 	if err != nil {
 		return Identity{}, hubwire.Node{}, err
 	}
-	jctx, cancel := context.WithTimeout(ctx, joinTimeout)
-	defer cancel()
-	n, err := hubwire.NewClient(t.HTTP, "").Join(jctx, hubwire.JoinRequest{Secret: t.Secret, NodeID: id.NodeID, PublicKey: pub, WorkspaceID: ws.ID()})
+	req := hubwire.JoinRequest{Secret: t.Secret, NodeID: id.NodeID, PublicKey: pub, WorkspaceID: ws.ID()}
+	n, err := joinRetrying(ctx, hubwire.NewClient(t.HTTP, ""), req, waiting)
 	if err != nil {
 		return Identity{}, hubwire.Node{}, err
 	}
@@ -53,4 +72,37 @@ func Join(ctx context.Context, ws *workspace.Workspace, token string) (Identity,
 		return Identity{}, hubwire.Node{}, err
 	}
 	return id, n, nil
+}
+
+// joinRetrying sends req until the hub answers it, as Join says.
+func joinRetrying(ctx context.Context, c *hubwire.Client, req hubwire.JoinRequest, waiting Waiting) (hubwire.Node, error) {
+	deadline := time.Now().Add(joinPatience)
+	wait := joinFirstWait
+	for {
+		jctx, cancel := context.WithTimeout(ctx, joinTimeout)
+		n, err := c.Join(jctx, req)
+		cancel()
+		if err == nil || !retriable(err) || ctx.Err() != nil || time.Now().Add(wait).After(deadline) {
+			return n, err
+		}
+		if waiting != nil {
+			waiting(err, wait)
+		}
+		select {
+		case <-ctx.Done():
+			return hubwire.Node{}, ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, joinMaxWait)
+	}
+}
+
+// retriable reports whether a join that failed with err may succeed if
+// asked again: the hub did not answer, or failed on its side.
+func retriable(err error) bool {
+	if errors.Is(err, hubwire.ErrUnreachable) {
+		return true
+	}
+	var he *hubwire.Error
+	return errors.As(err, &he) && he.Status >= 500
 }

@@ -33,7 +33,9 @@ func (c *HubJoinCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	id, n, err := hublink.Join(ctx, ws, pos[0])
+	id, n, err := hublink.Join(ctx, ws, pos[0], func(err error, wait time.Duration) {
+		fmt.Fprintf(c.m.Stderr, "Waiting for the hub to answer the join (%v); asking again in %s.\n", err, wait.Round(10*time.Millisecond))
+	})
 	if err != nil {
 		return err
 	}

@@ -84,7 +84,11 @@ func TestClient_Errors(t *testing.T) {
 	if err != nil || n.ID != id || n.Team != "blue" {
 		t.Fatalf("join = %+v, %v", n, err)
 	}
-	_, err = anon.Join(ctx, join) // the invite is used
+	if again, err := anon.Join(ctx, join); err != nil || again.ID != id {
+		t.Fatalf("the same join asked again = %+v, %v; want node %s", again, err, id)
+	}
+	otherID, _, otherPub := newNodeKey(t)
+	_, err = anon.Join(ctx, hubwire.JoinRequest{Secret: jt.Secret, NodeID: otherID, PublicKey: otherPub, WorkspaceID: join.WorkspaceID}) // the invite is used
 	wantCode(t, err, hubwire.CodeForbidden, http.StatusForbidden, "join the hub at "+url)
 
 	// The node asks about itself with its own key, and not with another's.

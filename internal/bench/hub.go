@@ -404,7 +404,7 @@ func hubManyNodes(ctx context.Context, b *bench) error {
 		if err != nil {
 			return err
 		}
-		id, _, err := hublink.Join(ctx, ws, inv)
+		id, _, err := hublink.Join(ctx, ws, inv, nil)
 		if err != nil {
 			return err
 		}

@@ -42,11 +42,9 @@ type Hub struct {
 }
 
 // NewHub makes a hub folder on loopback ports and starts its hub; the
-// test's cleanup stops it. It skips the test under the race detector
-// (SkipUnderRace), since joining nodes reloads nats-server.
+// test's cleanup stops it.
 func NewHub(tb testing.TB) *Hub {
 	tb.Helper()
-	SkipUnderRace(tb)
 	dir := tb.TempDir()
 	_, err := hub.Init(dir, hub.Config{Name: "test-hub", Data: "data",
 		Leaf: "127.0.0.1:" + strconv.Itoa(FreePort(tb)), HTTP: "127.0.0.1:" + strconv.Itoa(FreePort(tb))})
