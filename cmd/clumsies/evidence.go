@@ -44,8 +44,11 @@ func printEvidence(w io.Writer, e stats.Evidence, rules []stats.Rule) error {
 			}
 		}
 		if s.NoHostEvidence && claimed(s) {
-			fmt.Fprintf(w, "session %s: %s (%s records no file edits): its claims are not judged against touched files\n", s.ID,
-				projections.NoEvidenceOnHost, cmp.Or(s.Host, "no host"))
+			why := "no host hook announced it, so nothing recorded its file edits"
+			if s.Host != "" {
+				why = s.Host + " records no file edits here"
+			}
+			fmt.Fprintf(w, "session %s: %s (%s): its claims are not judged against touched files\n", s.ID, projections.NoEvidenceOnHost, why)
 		}
 		if s.Gate != (projections.GateFigures{}) {
 			fmt.Fprintf(w, "session %s gate: %s\n", s.ID, gateLine(s.Gate, nameOf, s.Rules))
