@@ -46,15 +46,8 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 		return adapt.Answer{}, nil
 	}
 	paths := inside(workspacePaths(pl.tree, in.Dir, tg.files))
-	if len(paths) == 0 {
-		// Nothing known to gate. A command whose writes cannot be known
-		// runs: its call's window is opened (and a worktree seen for the
-		// first time gets its baseline), so that the check after it
-		// attributes what it changed, and the stop gate holds the turn.
-		if len(tg.opaque) > 0 {
-			openWindow(ctx, pl, in)
-		}
-		return adapt.Answer{}, nil
+	if len(paths) == 0 && len(tg.opaque) == 0 {
+		return adapt.Answer{}, nil // every file the tool names is outside the workspace
 	}
 	mode := ws.Config.Enforce.Effective()
 	data := events.ToolGatedData{Host: r.Host.Name, Tool: in.Tool, Paths: paths, Decision: events.GateWarn,
@@ -64,14 +57,23 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 	}
 	hd, err := node.Attach(ctx, ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
 	if err != nil {
-		return unchecked(ctx, nil, in, ws, data, fmt.Errorf("open the workspace %s: %w", ws.Root, err))
+		err = fmt.Errorf("open the workspace %s: %w", ws.Root, err)
+		if len(paths) == 0 {
+			return adapt.Answer{}, err
+		}
+		return unchecked(ctx, nil, in, ws, data, err)
 	}
 	defer hd.Close()
 	publishIfOwner(ctx, hd)
+	// The call's window opens (a worktree seen for the first time gets its
+	// baseline) with the content of the files it names, so that the check
+	// after it attributes what it changed. A command whose writes cannot be
+	// known has nothing to gate now: it runs, and the check after it and
+	// the stop gate catch what it wrote.
 	if _, err := tree(ctx, hd, pl, node.TreeNote, in.SessionID, in.ToolUseID, paths); err != nil {
 		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: note the files before the tool: %v\n", err)
 	}
-	if mode == workspace.EnforceOff {
+	if len(paths) == 0 || mode == workspace.EnforceOff {
 		return adapt.Answer{}, nil
 	}
 	g, err := gateOf(ctx, hd, in.SessionID, paths)
@@ -141,19 +143,6 @@ func unchecked(ctx context.Context, hd *node.Handle, in adapt.Input, ws *workspa
 			"Try again in a moment; if it persists, ask the user to run `clumsies doctor`.", listed(data.Paths), cause)}, nil
 	}
 	return adapt.Answer{}, fmt.Errorf("the tool runs unchecked: %w", cause)
-}
-
-// openWindow opens the call's window in the working tree's snapshot. It is
-// best effort: a failure is said on stderr and the command runs.
-func openWindow(ctx context.Context, pl place, in adapt.Input) {
-	hd, err := node.Attach(ctx, pl.ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
-	if err == nil {
-		defer hd.Close()
-		_, err = tree(ctx, hd, pl, node.TreeNote, in.SessionID, in.ToolUseID, nil)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "clumsies hook pre-tool: open the call's window: %v\n", err)
-	}
 }
 
 // gateMessage is what the agent reads: which rules apply, and the exact

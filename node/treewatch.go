@@ -106,7 +106,7 @@ type tree struct {
 	flush   *time.Timer
 }
 
-func (o *owner) tree(ctx context.Context, q TreeRequest) (TreeReply, error) {
+func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 	if !o.mayWatch(q.Root) {
 		return TreeReply{}, fmt.Errorf("tree %s: neither the workspace's folder nor a linked worktree", q.Root)
 	}
@@ -151,7 +151,7 @@ func (o *owner) tree(ctx context.Context, q TreeRequest) (TreeReply, error) {
 			}
 		}
 		out.Blobs = tr.st.Note(q.Root, q.Paths)
-		tr.st.OpenCall(treecheck.Call{Session: q.Session, ID: q.Call, Started: time.Now().UnixNano(), Catalog: o.catalogSeq(ctx)})
+		tr.st.OpenCall(treecheck.Call{Session: q.Session, ID: q.Call, Started: time.Now().UnixNano(), Catalog: o.catalogSeq()})
 		return out, nil
 	case TreeCheck, TreeStop, TreeAbsorb:
 	default:
@@ -170,7 +170,7 @@ func (o *owner) tree(ctx context.Context, q TreeRequest) (TreeReply, error) {
 		call = ""
 	}
 	c, open := tr.st.Call(q.Session, call)
-	out.Republished = open && q.Op == TreeCheck && c.Catalog > 0 && o.catalogSeq(ctx) > c.Catalog
+	out.Republished = open && q.Op == TreeCheck && c.Catalog > 0 && o.catalogSeq() > c.Catalog
 	out.Candidates = tr.st.CloseCall(q.Session, call, c.Started)
 	if len(changes) > 0 {
 		paths := make([]string, len(changes))
@@ -185,12 +185,11 @@ func (o *owner) tree(ctx context.Context, q TreeRequest) (TreeReply, error) {
 	return out, nil
 }
 
-// catalogSeq is where the catalog's aggregate stands in the read models,
-// once they applied every event appended before; 0 when they cannot say.
-func (o *owner) catalogSeq(ctx context.Context) uint64 {
-	if _, err := o.catchUp(ctx, struct{}{}); err != nil {
-		return 0
-	}
+// catalogSeq is where the catalog's aggregate stands in the read models;
+// 0 when they cannot say. It does not wait for them to catch up with the
+// log: a catalog change the projector has not applied yet is seen by the
+// next check, and the gate's own read (Gate) catches up.
+func (o *owner) catalogSeq() uint64 {
 	seq, _ := read(o, func(s *projections.Store) (uint64, error) { return s.CatalogSeq(), nil })
 	return seq
 }

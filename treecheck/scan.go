@@ -19,10 +19,7 @@ var skipped = map[string]bool{".git": true, "node_modules": true}
 // root; symbolic links are files (their target is their content, as git
 // keeps them). A folder that cannot be read is left out.
 func scanTree(root string, prune []string) map[string]entry {
-	pruned := map[string]bool{}
-	for _, p := range prune {
-		pruned[p] = true
-	}
+	pruned := prunedSet(prune)
 	out := map[string]entry{}
 	var mu sync.Mutex
 	dirs := make(chan string, 1024)

@@ -250,34 +250,29 @@ func (c *checker) whole(prune []string) {
 // or gone (with everything the snapshot had under it).
 func (c *checker) partial(prune []string, paths []string) {
 	files := c.s.snap.files
+	pruned := prunedSet(prune)
 	for _, p := range paths {
 		abs := filepath.Join(c.root, filepath.FromSlash(p))
 		info, err := os.Lstat(abs)
-		var found map[string]entry
+		found := map[string]entry{}
 		switch {
 		case err != nil:
-			found = map[string]entry{}
 		case info.IsDir():
-			found = scanTree(abs, nil)
-			sub := make(map[string]entry, len(found))
-			for q, e := range found {
-				sub[p+"/"+q] = e
-			}
-			found = sub
 			if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
-				found = map[string]entry{} // became a nested repository: its own root
+				break // became a nested repository: its own root
+			}
+			for q, e := range scanTree(abs, nil) {
+				found[p+"/"+q] = e
 			}
 		case info.Mode().IsRegular() || info.Mode()&os.ModeSymlink != 0:
 			e := statOf(info)
 			if info.Mode()&os.ModeSymlink != 0 {
 				e.size = -1 - e.size
 			}
-			found = map[string]entry{p: e}
-		default:
-			found = map[string]entry{}
+			found[p] = e
 		}
 		for q, e := range found {
-			if ignored(q, prunedSet(prune)) {
+			if ignored(q, pruned) {
 				continue
 			}
 			if e, keep := c.compare(q, e, files); keep {
@@ -286,17 +281,33 @@ func (c *checker) partial(prune []string, paths []string) {
 				delete(files, q)
 			}
 		}
-		// What the snapshot had at p or under it and is gone now.
-		for q, old := range files {
-			if q != p && !strings.HasPrefix(q, p+"/") {
-				continue
+		c.gone(p, found, err == nil && info.IsDir())
+	}
+}
+
+// gone drops what the snapshot had at p, or under it, that is not in
+// found, as deleted files. Only a p that is a folder now (dir), or is gone
+// and was no file the snapshot knew (so it may have been a folder), needs
+// the snapshot's every entry looked at.
+func (c *checker) gone(p string, found map[string]entry, dir bool) {
+	files := c.s.snap.files
+	drop := func(q string, old entry) {
+		delete(files, q)
+		c.moved = true
+		c.changes = append(c.changes, Change{Path: q, Before: old.blob, BeforeKnown: old.blob != ""})
+	}
+	old, wasFile := files[p]
+	if _, still := found[p]; wasFile && !still {
+		drop(p, old)
+	}
+	if !dir && (wasFile || len(found) > 0) {
+		return // a file, then and now, or a file that went
+	}
+	for q, old := range files {
+		if strings.HasPrefix(q, p+"/") {
+			if _, ok := found[q]; !ok {
+				drop(q, old)
 			}
-			if _, ok := found[q]; ok {
-				continue
-			}
-			delete(files, q)
-			c.moved = true
-			c.changes = append(c.changes, Change{Path: q, Before: old.blob, BeforeKnown: old.blob != ""})
 		}
 	}
 }
@@ -433,13 +444,6 @@ func (s *Store) CloseCall(session, id string, started int64) []string {
 	s.metaDirty = true
 	slices.Sort(others)
 	return others
-}
-
-// Started returns when session's call id was opened (unix nanoseconds),
-// and whether it is open.
-func (s *Store) Started(session, id string) (int64, bool) {
-	c, ok := s.Call(session, id)
-	return c.Started, ok
 }
 
 // Call returns session's open call id, and whether it is open.

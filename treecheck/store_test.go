@@ -174,7 +174,7 @@ func TestCalls_AndTouched(t *testing.T) {
 	if got := s.CloseCall("s1", "c1", now); !slices.Equal(got, []string{"s2"}) {
 		t.Fatalf("candidates %v, want [s2]", got)
 	}
-	if _, ok := s.Started("s1", "c1"); ok {
+	if _, ok := s.Call("s1", "c1"); ok {
 		t.Fatal("closed call still open")
 	}
 	s.Touch("s1", []string{"b", "a", "b"})

@@ -51,11 +51,8 @@ func NewWatcher(root string, prune []string) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inotify_init1: %w", err)
 	}
-	w := &Watcher{root: root, pruned: map[string]bool{}, fd: fd, d: newDirtySet(), dirs: map[int]string{},
+	w := &Watcher{root: root, pruned: prunedSet(prune), fd: fd, d: newDirtySet(), dirs: map[int]string{},
 		buf: make([]byte, 256<<10), stop: make(chan struct{})}
-	for _, p := range prune {
-		w.pruned[p] = true
-	}
 	w.d.mu.Lock()
 	err = w.watchTree("")
 	w.d.mu.Unlock()

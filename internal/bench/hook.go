@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -76,26 +75,9 @@ func benchHook(ctx context.Context, b *bench) error {
 }
 
 // spawnTimes runs argv n times in dir with stdin and returns each run's
-// wall time from spawn to exit.
+// wall time from spawn to exit (timedRuns with nothing to do before).
 func spawnTimes(dir string, stdin []byte, n int, argv ...string) ([]time.Duration, error) {
-	var ds []time.Duration
-	for i := 0; i < n; i++ {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Dir = dir
-		cmd.Stdin = bytes.NewReader(stdin)
-		var errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = io.Discard, &errb
-		start := time.Now()
-		err := cmd.Run()
-		ds = append(ds, time.Since(start))
-		if err != nil {
-			return nil, fmt.Errorf("%v: %w: %s", argv, err, errb.String())
-		}
-		if errb.Len() > 0 {
-			return nil, fmt.Errorf("%v failed open: %s", argv, errb.String())
-		}
-	}
-	return ds, nil
+	return timedRuns(dir, stdin, n, nil, argv...)
 }
 
 // ownerProc is a `clumsies serve` that owns a workspace.
