@@ -87,6 +87,9 @@ func Check(base, head, enforce, source string, files []File, sessions []Session)
 	for _, f := range files {
 		cf := CheckFile{Path: f.Path, Blob: f.Blob, By: f.By, Sessions: []Session{}, Rules: []CheckRule{},
 			Problems: []string{}, Findings: []Finding{}, Note: f.Note, Gate: []GateDecision{}}
+		if f.By == Unattested {
+			cf.Problems, cf.Note = append(cf.Problems, f.Note), ""
+		}
 		rules := map[string]*CheckRule{}
 		seen := map[string]bool{}
 		for _, ed := range f.Edits {

@@ -56,11 +56,7 @@ func Sign(ctx context.Context, p Predicate, key ed25519.PrivateKey) (*dsse.Envel
 	if err != nil {
 		return nil, fmt.Errorf("encode the statement: %w", err)
 	}
-	s, err := newKey(key.Public().(ed25519.PublicKey), key)
-	if err != nil {
-		return nil, err
-	}
-	es, err := dsse.NewEnvelopeSigner(s)
+	es, err := dsse.NewEnvelopeSigner(signer{key})
 	if err != nil {
 		return nil, fmt.Errorf("sign the statement: %w", err)
 	}
@@ -80,29 +76,31 @@ var ErrSignature = errors.New("attest: signature does not verify")
 var ErrStatement = errors.New("attest: not a clumsies commit statement")
 
 // Open checks env's signature with keys (any one suffices) through the
-// DSSE library's verifier, and returns its Statement and predicate. It
+// DSSE library's verifier, and returns its Statement, its predicate and
+// the key id (KeyID) of the key whose signature verified. It
 // returns an error wrapping ErrSignature or ErrStatement.
-func Open(ctx context.Context, env *dsse.Envelope, keys []ed25519.PublicKey) (*ita.Statement, Predicate, error) {
+func Open(ctx context.Context, env *dsse.Envelope, keys []ed25519.PublicKey) (*ita.Statement, Predicate, string, error) {
 	if env.PayloadType != PayloadType {
-		return nil, Predicate{}, fmt.Errorf("%w: payload type %q, want %q", ErrStatement, env.PayloadType, PayloadType)
+		return nil, Predicate{}, "", fmt.Errorf("%w: payload type %q, want %q", ErrStatement, env.PayloadType, PayloadType)
 	}
 	var vs []dsse.Verifier
 	for _, k := range keys {
-		v, err := newKey(k, nil)
+		v, err := newKey(k)
 		if err != nil {
-			return nil, Predicate{}, err
+			return nil, Predicate{}, "", err
 		}
 		vs = append(vs, v)
 	}
 	ev, err := dsse.NewMultiEnvelopeVerifier(1, vs...)
 	if err != nil {
-		return nil, Predicate{}, fmt.Errorf("verify the envelope: %w", err)
+		return nil, Predicate{}, "", fmt.Errorf("verify the envelope: %w", err)
 	}
-	_, body, err := ev.VerifyAndDecode(ctx, env)
-	if err != nil {
-		return nil, Predicate{}, fmt.Errorf("%w with the key given (%v): signed by another key, or the envelope was changed after signing", ErrSignature, err)
+	accepted, body, err := ev.VerifyAndDecode(ctx, env)
+	if err != nil || len(accepted) == 0 {
+		return nil, Predicate{}, "", fmt.Errorf("%w with the key given (%v): signed by another key, or the envelope was changed after signing", ErrSignature, err)
 	}
-	return ParseStatement(body)
+	st, p, err := ParseStatement(body)
+	return st, p, accepted[0].KeyID, err
 }
 
 // ParseStatement decodes a Statement and its clumsies predicate, without
@@ -141,30 +139,37 @@ func ReadEnvelope(b []byte) (*dsse.Envelope, error) {
 	return env, nil
 }
 
-// key is an ed25519 key as the DSSE library signs and verifies with it;
-// its key id is the key's OpenSSH SHA256 fingerprint.
-type key struct {
-	pub  ed25519.PublicKey
-	priv ed25519.PrivateKey
-	id   string
+// signer signs with an ed25519 key. The signature's keyid is left
+// empty: DSSE makes it an unauthenticated hint, and every verifier then
+// tries its keys, whatever its own idea of a key id (the DSSE library's
+// loader of PEM keys computes another than an OpenSSH fingerprint).
+type signer struct{ priv ed25519.PrivateKey }
+
+func (s signer) Sign(_ context.Context, data []byte) ([]byte, error) {
+	return ed25519.Sign(s.priv, data), nil
 }
 
-func newKey(pub ed25519.PublicKey, priv ed25519.PrivateKey) (*key, error) {
+func (s signer) KeyID() (string, error) { return "", nil }
+
+// key verifies with an ed25519 public key; its key id is the key's
+// OpenSSH SHA256 fingerprint.
+type key struct {
+	pub ed25519.PublicKey
+	id  string
+}
+
+func newKey(pub ed25519.PublicKey) (*key, error) {
 	id, err := dsse.SHA256KeyID(pub)
 	if err != nil {
 		return nil, fmt.Errorf("key id: %w", err)
 	}
-	return &key{pub: pub, priv: priv, id: id}, nil
+	return &key{pub: pub, id: id}, nil
 }
 
 // KeyID returns the key id of pub as envelopes name it.
 func KeyID(pub ed25519.PublicKey) string {
 	id, _ := dsse.SHA256KeyID(pub)
 	return id
-}
-
-func (k *key) Sign(_ context.Context, data []byte) ([]byte, error) {
-	return ed25519.Sign(k.priv, data), nil
 }
 
 func (k *key) Verify(_ context.Context, data, sig []byte) error {

@@ -50,7 +50,7 @@ const (
 // attributes the commit as the predicate says and holds its checkpoint.
 func Verify(ctx context.Context, env *dsse.Envelope, keys []ed25519.PublicKey, t Target, blobs Blobs, e *Evidence) (Verification, error) {
 	v := Verification{Commit: t.Commit, Ledger: LedgerUnavailable, Problems: []string{}}
-	st, p, err := Open(ctx, env, keys)
+	st, p, id, err := Open(ctx, env, keys)
 	if errors.Is(err, ErrSignature) || errors.Is(err, ErrStatement) {
 		v.Problems = append(v.Problems, err.Error())
 		return v, nil
@@ -58,12 +58,7 @@ func Verify(ctx context.Context, env *dsse.Envelope, keys []ed25519.PublicKey, t
 	if err != nil {
 		return v, err
 	}
-	v.Predicate = &p
-	for _, k := range keys {
-		if id := KeyID(k); slices.ContainsFunc(env.Signatures, func(s dsse.Signature) bool { return s.KeyID == id }) {
-			v.KeyID = id
-		}
-	}
+	v.Predicate, v.KeyID = &p, id
 	if err := v.subjects(ctx, st, p, t, blobs); err != nil {
 		return v, err
 	}

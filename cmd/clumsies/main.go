@@ -88,6 +88,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"stats":   &StatsCommand{m: m},
 		"rebuild": &RebuildCommand{m: m},
 		"verify":  &VerifyCommand{m: m},
+		"attest":  &AttestCommand{m: m},
+		"check":   &CheckCommand{m: m},
 		"export":  &ExportCommand{m: m},
 		"import":  &ImportCommand{m: m},
 		"adapt":   &AdaptCommand{m: m},
@@ -127,6 +129,9 @@ Commands:
   stats           usage per rule and constraint, sessions, tool metrics
   rebuild         drop the read models and replay the stream; prints a digest
   verify          check the ledger's hash chain, the read models against a replay and the content hashes
+  attest [REV]    sign what the ledger says of commits (who wrote each file, the rules loaded) as in-toto attestations in git notes
+  verify commit   check commits' attestations: signature, blob ids, ledger (verify commit REV --key PUBFILE)
+  check BASE..HEAD  the CI policy on a change: agent-written files with their rules loaded; prints a Markdown summary
   export          write the ledger as compressed JSON lines to stdout (--since SEQ)
   import FILE     store an export into this workspace's empty ledger, checking its chain first
   adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace

@@ -27,7 +27,10 @@ type VerifyCommand struct {
 // sequence, without an owner whose projector would stop on it. With an
 // owner, it asks the owner.
 func (c *VerifyCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("verify", "verify [--workspace DIR] [--against-hub] [--json]")
+	if len(args) > 0 && args[0] == "commit" {
+		return (&VerifyCommitCommand{m: c.m}).Run(ctx, args[1:])
+	}
+	fs := c.m.newFlags("verify", "verify [--workspace DIR] [--against-hub] [--json]\n       clumsies verify commit REV|BASE..HEAD --key PUBFILE (see clumsies verify commit -h)")
 	fs.BoolVar(&c.atHub, "against-hub", false, "also compare the ledger with the hub's copy of it (a workspace that joined a hub)")
 	c.ws.register(fs)
 	fs.BoolVar(&c.json, "json", false, "print JSON")

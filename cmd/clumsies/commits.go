@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/gitrepo"
+	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/workspace"
+)
+
+// notesRef is the notes ref the attestations are stored on.
+const notesRef = "refs/notes/clumsies-attest"
+
+// commitsArg reads the REV or BASE..HEAD argument of attest and verify
+// commit: the commits it names, oldest first (REV alone: that commit).
+func commitsArg(ctx context.Context, repo *gitrepo.Repo, arg string) ([]gitrepo.Commit, error) {
+	if base, head, ok := strings.Cut(arg, ".."); ok {
+		if base == "" || head == "" || strings.HasPrefix(head, ".") {
+			return nil, fmt.Errorf("%w: %q: give a range as BASE..HEAD (two dots), such as main..HEAD", errUsage, arg)
+		}
+		cs, err := repo.Range(ctx, base, head)
+		if errors.Is(err, gitrepo.ErrUnknownRev) {
+			return nil, fmt.Errorf("%w: %v; name commits git knows (git log --oneline shows them)", errUsage, err)
+		}
+		if err == nil && len(cs) == 0 {
+			return nil, fmt.Errorf("%w: %s has no commits: %s already holds %s", errUsage, arg, base, head)
+		}
+		return cs, err
+	}
+	c, err := repo.Resolve(ctx, arg)
+	if errors.Is(err, gitrepo.ErrUnknownRev) {
+		return nil, fmt.Errorf("%w: %v; name a commit git knows (git log --oneline shows them)", errUsage, err)
+	}
+	return []gitrepo.Commit{c}, err
+}
+
+// openRepo finds the workspace and the git repository holding it.
+func openRepo(ctx context.Context, f *wsFlags) (*workspace.Workspace, *gitrepo.Repo, error) {
+	ws, err := f.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	repo, err := gitrepo.Open(ctx, ws.Root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w; attestations are of git commits: run this in a git repository with git installed", err)
+	}
+	return ws, repo, nil
+}
+
+// readEvidence reads the workspace's ledger into the evidence of what
+// agents wrote. It returns nil, nil when this clone has no ledger (a CI
+// checkout: the state folder is never committed).
+func readEvidence(ctx context.Context, m *Main, f *wsFlags, ws *workspace.Workspace, repo *gitrepo.Repo) (*attest.Evidence, error) {
+	if _, err := os.Stat(ws.StateDir()); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	h, err := f.attach(ctx, m, node.Options{LinkQuiet: true})
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	e := attest.NewEvidence(ws.ID(), repo.Prefix)
+	if err := h.Replay(ctx, 1, func(ev events.Event) error { return e.Add(ev) }); err != nil {
+		return nil, fmt.Errorf("read the ledger: %w", err)
+	}
+	return e, nil
+}
+
+// target is what attribution takes of commit c: its changes against its
+// first parent and both commits' times.
+func target(ctx context.Context, repo *gitrepo.Repo, c gitrepo.Commit) (attest.Target, error) {
+	t := attest.Target{Commit: c.ID, CommitTime: c.Time}
+	if len(c.Parents) > 0 {
+		p, err := repo.Resolve(ctx, c.Parents[0])
+		if err != nil {
+			return t, err
+		}
+		t.Base, t.BaseTime = p.ID, p.Time
+	}
+	return changesOf(ctx, repo, t)
+}
+
+// rangeTarget is the target of a whole range base..head: the changes
+// between the two trees, as one squashed commit would hold them.
+func rangeTarget(ctx context.Context, repo *gitrepo.Repo, base, head gitrepo.Commit) (attest.Target, error) {
+	return changesOf(ctx, repo, attest.Target{Commit: head.ID, CommitTime: head.Time, Base: base.ID, BaseTime: base.Time})
+}
+
+func changesOf(ctx context.Context, repo *gitrepo.Repo, t attest.Target) (attest.Target, error) {
+	cs, err := repo.Changes(ctx, t.Base, t.Commit)
+	if err != nil {
+		return t, err
+	}
+	for _, c := range cs {
+		t.Changes = append(t.Changes, attest.Change{Path: c.Path, Base: c.Base, Blob: c.Blob})
+	}
+	return t, nil
+}
