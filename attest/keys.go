@@ -48,6 +48,9 @@ func ParsePrivateKey(b []byte) (ed25519.PrivateKey, error) {
 		}
 		return nil, fmt.Errorf("%w: the OpenSSH key is a %T", ErrKey, k)
 	}
+	if block.Type == "PUBLIC KEY" {
+		return nil, fmt.Errorf("%w: this is a public key; sign with the private key it was made from", ErrKey)
+	}
 	return nil, fmt.Errorf("%w: a PEM block of type %q; want PRIVATE KEY or OPENSSH PRIVATE KEY", ErrKey, block.Type)
 }
 
@@ -59,6 +62,9 @@ func ParsePrivateKey(b []byte) (ed25519.PrivateKey, error) {
 // and comments are skipped; a file with no ed25519 key is an error.
 func ParsePublicKeys(b []byte) ([]ed25519.PublicKey, error) {
 	if block, _ := pem.Decode(b); block != nil {
+		if block.Type == "PRIVATE KEY" || block.Type == "OPENSSH PRIVATE KEY" {
+			return nil, fmt.Errorf("%w: this is a private key; give its public key (openssl pkey -in KEY -pubout, or the .pub file ssh-keygen wrote beside it)", ErrKey)
+		}
 		if block.Type != "PUBLIC KEY" {
 			return nil, fmt.Errorf("%w: a PEM block of type %q; want PUBLIC KEY (openssl pkey -pubout)", ErrKey, block.Type)
 		}

@@ -125,7 +125,11 @@ func tally(files []attest.File) string {
 	for _, f := range files {
 		n[f.By]++
 	}
-	return fmt.Sprintf("%d files: %d agent, %d mixed, %d human", len(files), n[attest.ByAgent], n[attest.ByMixed], n[attest.ByHuman])
+	noun := "files"
+	if len(files) == 1 {
+		noun = "file"
+	}
+	return fmt.Sprintf("%d %s: %d agent, %d mixed, %d human", len(files), noun, n[attest.ByAgent], n[attest.ByMixed], n[attest.ByHuman])
 }
 
 func noteWhere(ref string) string {
