@@ -27,10 +27,6 @@ type Target struct {
 	Changes              []Change
 }
 
-// emptyBlob is the blob id of an empty file: too common to attribute by
-// content alone.
-const emptyBlob = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
-
 // Attribute says who wrote each file of t, from the evidence e. A file
 // whose committed blob id is the blob an agent's edit of that path
 // recorded is the agent's; the edits that led to it are followed back
@@ -122,7 +118,7 @@ func (e *Evidence) attributeFile(c Change, t Target) File {
 	f := File{Path: c.Path, Blob: c.Blob, Base: c.Base, By: ByHuman, Edits: []Edit{}, Complete: true}
 	idx := e.byPath[c.Path]
 	last := e.lastWriting(idx, c.Path, c.Blob, ^uint64(0))
-	if last < 0 || c.Blob == emptyBlob {
+	if last < 0 {
 		// Agent edits of the file that started from the base's version, or
 		// were recorded while the change was being made, make it mixed.
 		for _, i := range idx {

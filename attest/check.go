@@ -106,7 +106,7 @@ func Check(base, head, enforce, source string, files []File, sessions []Session)
 				cr.Hash = rs.Hash
 				if !rs.Loaded {
 					cr.Loaded = false
-					cf.Problems = append(cf.Problems, fmt.Sprintf("the edit at seq %d (session %s, %s) was made with rule %s in scope and not loaded", ed.Seq, ed.Session, ed.Tool, rs.ID))
+					cf.Problems = append(cf.Problems, fmt.Sprintf("the edit at seq %d (session %s, %s) was made with rule %s in scope and not loaded", ed.Seq, ed.Session, orWord(ed.Tool, "found at the end of a turn"), rs.ID))
 					if enforce == EnforceBlock {
 						cf.Problems = append(cf.Problems, fmt.Sprintf("the workspace asks for block, but the edit at seq %d went through with rules unloaded: the gate was off or not wired for %s", ed.Seq, ed.Host))
 					}

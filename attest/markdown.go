@@ -22,7 +22,7 @@ func Markdown(w io.Writer, r Result) error {
 	for _, f := range r.Files {
 		var sess, rules, loaded, refs []string
 		for _, s := range f.Sessions {
-			sess = append(sess, strings.TrimSpace(fmt.Sprintf("%s %s %s", s.Host, s.Model, "`"+s.ID+"`")))
+			sess = append(sess, strings.Join(strings.Fields(s.Host+" "+s.Model+" `"+s.ID+"`"), " "))
 		}
 		for _, ru := range f.Rules {
 			rules = append(rules, "`"+ru.ID+"`")
