@@ -150,16 +150,16 @@ func TestAttribute(t *testing.T) {
 func TestAttribute_Evidence(t *testing.T) {
 	old, rule := "p-old", "p-new"
 	e := ledger(t, "",
-		ev(t, "", events.TypeCatalogPublish, events.PublishData{ID: old, Kind: "rule", Path: "API.md", Hash: "sha256:v1"}), // 1
-		ev(t, "a", events.TypeSessionStart, events.SessionStartData{Host: "codex", Model: "gpt-x"}),                        // 2
-		ev(t, "a", events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: old, Hash: "sha256:v1", Changed: true}}}), // 3
-		ev(t, "", events.TypeCatalogPublish, events.PublishData{ID: rule, Kind: "rule", Path: "API.md", Hash: "sha256:v2"}), // 4
-		ev(t, "", events.TypeCatalogReid, events.ReidData{From: old, To: rule, Kind: "rule", Path: "API.md"}),              // 5
+		ev(t, "", events.TypeCatalogPublish, events.PublishData{ID: old, Kind: "rule", Path: "API.md", Hash: "sha256:v1"}),                                                    // 1
+		ev(t, "a", events.TypeSessionStart, events.SessionStartData{Host: "codex", Model: "gpt-x"}),                                                                           // 2
+		ev(t, "a", events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: old, Hash: "sha256:v1", Changed: true}}}),                                                 // 3
+		ev(t, "", events.TypeCatalogPublish, events.PublishData{ID: rule, Kind: "rule", Path: "API.md", Hash: "sha256:v2"}),                                                   // 4
+		ev(t, "", events.TypeCatalogReid, events.ReidData{From: old, To: rule, Kind: "rule", Path: "API.md"}),                                                                 // 5
 		ev(t, "a", events.TypeToolGated, events.ToolGatedData{Host: "codex", Tool: "Bash", Paths: []string{"x.go"}, Decision: events.GateWarn, Missing: []string{"p-other"}}), // 6
-		write(t, "a", "x.go", "", "b1", []string{rule, "p-other"}, []string{"p-other"}),                                    // 7
-		ev(t, "a", events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: rule, ConstraintID: "Do/1"}, {RuleID: "p-elsewhere", ConstraintID: "Do/2"}}}), // 8
-		ev(t, "", events.TypeCheckpoint, events.CheckpointData{Seq: 8, Digest: "sha256:cp"}),                               // 9
-		write(t, "a", "y.go", "", "b2", nil, nil),                                                                          // 10
+		write(t, "a", "x.go", "", "b1", []string{rule, "p-other"}, []string{"p-other"}),                                                                                       // 7
+		ev(t, "a", events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: rule, ConstraintID: "Do/1"}, {RuleID: "p-elsewhere", ConstraintID: "Do/2"}}}),               // 8
+		ev(t, "", events.TypeCheckpoint, events.CheckpointData{Seq: 8, Digest: "sha256:cp"}),                                                                                  // 9
+		write(t, "a", "y.go", "", "b2", nil, nil), // 10
 	)
 	p := attest.Attribute(e, attest.Target{Commit: "c", Changes: []attest.Change{{Path: "x.go", Blob: "b1"}}})
 	ed := file(t, p, "x.go").Edits[0]
