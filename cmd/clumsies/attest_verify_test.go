@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 
 	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // verdict is one element of verify commit --json.
@@ -216,6 +219,26 @@ func TestAttest_Check(t *testing.T) {
 		t.Errorf("verify commit in CI: exit %d, %+v; want ok with the ledger unavailable", code, vs)
 	}
 
+	t.Run("ShellRecipe", func(t *testing.T) {
+		// docs/attest.md's recipe, as written there, in a CI checkout.
+		ci := filepath.Join(t.TempDir(), "ci")
+		gitIn(t, filepath.Dir(ci), "clone", "-q", dir, ci)
+		writeFile(t, filepath.Join(ci, ".clumsies", "attest.pub.pem"), string(mustRead(t, k.pub)))
+		script := filepath.Join(t.TempDir(), "recipe.sh")
+		writeFile(t, script, docBlock(t, filepath.Join("..", "..", "docs", "attest.md"), "### Any CI: a shell recipe"))
+		cmd := exec.Command("sh", script)
+		cmd.Dir = ci
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, errs, code, err := testbin.Run(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		summary := string(mustRead(t, filepath.Join(ci, "clumsies-check.md")))
+		if code != 1 || !strings.Contains(out, " ok ") || !strings.Contains(summary, "| `api/retry.go` | agent |") || !strings.Contains(out, summary) {
+			t.Fatalf("the recipe: exit %d (want 1: the check fails)\nstdout: %s\nstderr: %s\nsummary: %s", code, out, errs, summary)
+		}
+	})
+
 	for _, args := range [][]string{
 		{"attest", "a", "b", "--key", k.priv},
 		{"attest", "HEAD"},
@@ -252,4 +275,21 @@ func checkJSON(tb testing.TB, dir string, code int, args ...string) attest.Resul
 		}
 	}
 	return res
+}
+
+// docBlock returns the first fenced code block after the line heading in
+// the markdown file doc.
+func docBlock(tb testing.TB, doc, heading string) string {
+	tb.Helper()
+	text := string(mustRead(tb, doc))
+	_, after, ok := strings.Cut(text, "\n"+heading+"\n")
+	if !ok {
+		tb.Fatalf("%s has no %q", doc, heading)
+	}
+	_, after, ok = strings.Cut(after, "```sh\n")
+	block, _, closed := strings.Cut(after, "\n```")
+	if !ok || !closed {
+		tb.Fatalf("%s: no code block after %q", doc, heading)
+	}
+	return block + "\n"
 }
