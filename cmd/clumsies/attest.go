@@ -61,11 +61,7 @@ func (c *AttestCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: --key %s: %v", errUsage, c.key, err)
 	}
-	ws, repo, err := openRepo(ctx, &c.ws)
-	if err != nil {
-		return err
-	}
-	commits, err := commitsArg(ctx, repo, rev)
+	ws, repo, commits, err := openCommits(ctx, &c.ws, rev)
 	if err != nil {
 		return err
 	}

@@ -32,11 +32,7 @@ func (c *CheckCommand) Run(ctx context.Context, args []string) error {
 	if fs.NArg() != 1 || !strings.Contains(fs.Arg(0), "..") {
 		return fmt.Errorf("%w: check takes one BASE..HEAD, such as origin/main..HEAD, got %q (see clumsies check -h)", errUsage, fs.Args())
 	}
-	ws, repo, err := openRepo(ctx, &c.ws)
-	if err != nil {
-		return err
-	}
-	commits, err := commitsArg(ctx, repo, fs.Arg(0))
+	ws, repo, commits, err := openCommits(ctx, &c.ws, fs.Arg(0))
 	if err != nil {
 		return err
 	}

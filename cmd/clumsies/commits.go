@@ -40,17 +40,22 @@ func commitsArg(ctx context.Context, repo *gitrepo.Repo, arg string) ([]gitrepo.
 	return []gitrepo.Commit{c}, err
 }
 
-// openRepo finds the workspace and the git repository holding it.
-func openRepo(ctx context.Context, f *wsFlags) (*workspace.Workspace, *gitrepo.Repo, error) {
+// openCommits finds the workspace, the git repository holding it and
+// the commits arg names (commitsArg).
+func openCommits(ctx context.Context, f *wsFlags, arg string) (*workspace.Workspace, *gitrepo.Repo, []gitrepo.Commit, error) {
 	ws, err := f.workspace()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	repo, err := gitrepo.Open(ctx, ws.Root)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w; attestations are of git commits: run this in a git repository with git installed", err)
+		return nil, nil, nil, fmt.Errorf("%w; attestations are of git commits: run this in a git repository with git installed", err)
 	}
-	return ws, repo, nil
+	commits, err := commitsArg(ctx, repo, arg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return ws, repo, commits, nil
 }
 
 // readEvidence reads the workspace's ledger into the evidence of what

@@ -54,11 +54,7 @@ func (c *VerifyCommitCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ws, repo, err := openRepo(ctx, &c.ws)
-	if err != nil {
-		return err
-	}
-	commits, err := commitsArg(ctx, repo, fs.Arg(0))
+	ws, repo, commits, err := openCommits(ctx, &c.ws, fs.Arg(0))
 	if err != nil {
 		return err
 	}
