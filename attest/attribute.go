@@ -78,7 +78,7 @@ func Attribute(e *Evidence, t Target) Predicate {
 		}
 		p.Sessions = append(p.Sessions, out)
 	}
-	p.Ledger = LedgerRange{From: from, Through: through, Read: e.Through}
+	p.Ledger = LedgerRange{From: from, Through: through, Read: e.Through, ReadID: e.eventID(e.Through)}
 	if through > 0 {
 		p.Ledger.Checkpoint = e.covering(through)
 		if p.Ledger.Checkpoint == nil {

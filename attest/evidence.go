@@ -18,7 +18,8 @@ type Evidence struct {
 	// Through is the sequence of the last event added.
 	Through uint64
 
-	prefix      string // the workspace's folder in the repository ("" or "sub/")
+	prefix      string   // the workspace's folder in the repository ("" or "sub/")
+	ids         []string // the event ids by sequence (ids[seq-1])
 	edits       []edit
 	byPath      map[string][]int // repository path -> indexes into edits, in ledger order
 	sessions    map[string]*session
@@ -77,6 +78,12 @@ func NewEvidence(workspaceID, prefix string) *Evidence {
 // the event's sequence.
 func (e *Evidence) Add(ev events.Event) error {
 	e.Through = ev.Seq
+	for uint64(len(e.ids)) < ev.Seq-1 {
+		e.ids = append(e.ids, "") // a sequence the log skipped
+	}
+	if uint64(len(e.ids)) == ev.Seq-1 {
+		e.ids = append(e.ids, ev.ID)
+	}
 	if ev.Outcome != events.OutcomeOK {
 		return nil
 	}
@@ -229,6 +236,7 @@ func (e *Evidence) checkpointAt(seq uint64) *Checkpoint {
 func (e *Evidence) Upto(seq uint64) *Evidence {
 	out := NewEvidence(e.WorkspaceID, e.prefix)
 	out.Through = min(seq, e.Through)
+	out.ids = e.ids[:min(uint64(len(e.ids)), out.Through)]
 	out.published, out.reidInto = e.published, e.reidInto // read with a seq bound
 	for _, ed := range e.edits {
 		if ed.seq > seq {
@@ -255,4 +263,13 @@ func (e *Evidence) Upto(seq uint64) *Evidence {
 		}
 	}
 	return out
+}
+
+// eventID returns the id of the event at seq, "" when the evidence does
+// not reach it.
+func (e *Evidence) eventID(seq uint64) string {
+	if seq == 0 || seq > uint64(len(e.ids)) {
+		return ""
+	}
+	return e.ids[seq-1]
 }

@@ -134,6 +134,9 @@ type LedgerRange struct {
 	// Read is the last sequence of the ledger when the attestation was
 	// made: a verifier attributes again from the ledger up to it.
 	Read uint64 `json:"read"`
+	// ReadID is the id of the event at Read: a verifier tells by it
+	// whether its ledger is the one the attestation was made from.
+	ReadID string `json:"readId"`
 	// Checkpoint is the first ledger.checkpoint whose chain covers
 	// Through; nil when none does yet.
 	Checkpoint *Checkpoint `json:"checkpoint"`

@@ -27,9 +27,13 @@ type Verification struct {
 	// signature verified, "" when none did.
 	KeyID string `json:"keyId"`
 	// Ledger is LedgerChecked when the predicate was attributed again
-	// from this workspace's ledger and matched, LedgerUnavailable when no
-	// ledger was at hand (the signature and the blob ids were checked).
-	Ledger string `json:"ledger"`
+	// from this workspace's ledger and matched, LedgerMismatch when it did
+	// not, LedgerUnavailable when no ledger was at hand and LedgerOther
+	// when this clone's ledger is not the one the attestation was made
+	// from (the signature and the blob ids were checked); LedgerNote says
+	// why.
+	Ledger     string `json:"ledger"`
+	LedgerNote string `json:"ledgerNote,omitempty"`
 	// Problems say what does not hold, each with what to do.
 	Problems []string `json:"problems"`
 	// Predicate is the attested predicate, once the signature holds.
@@ -40,6 +44,7 @@ type Verification struct {
 const (
 	LedgerChecked     = "checked"
 	LedgerUnavailable = "unavailable"
+	LedgerOther       = "other"
 	LedgerMismatch    = "mismatch"
 )
 
@@ -124,14 +129,17 @@ func (v *Verification) changes(p Predicate, t Target) {
 // ledger attributes the commit again from e, as it stood when the
 // attestation was made, and compares.
 func (v *Verification) ledger(p Predicate, t Target, e *Evidence) {
-	if e.WorkspaceID != p.WorkspaceID {
-		v.problem("the attestation is from workspace %s, this ledger is %s's: verify in that workspace, or without its ledger", p.WorkspaceID, e.WorkspaceID)
-		v.Ledger = LedgerMismatch
+	// Another clone's ledger (the same workspace id, other events) cannot
+	// speak for the attestation: it is left unchecked, and said so.
+	switch id := e.eventID(p.Ledger.Read); {
+	case e.WorkspaceID != p.WorkspaceID:
+		v.Ledger, v.LedgerNote = LedgerOther, fmt.Sprintf("the attestation is from workspace %s, this ledger is %s's: the predicate was not checked against a ledger", p.WorkspaceID, e.WorkspaceID)
 		return
-	}
-	if p.Ledger.Read > e.Through {
-		v.problem("the attestation read the ledger through seq %d, this ledger ends at seq %d: events it cites are missing here", p.Ledger.Read, e.Through)
-		v.Ledger = LedgerMismatch
+	case p.Ledger.Read > e.Through:
+		v.Ledger, v.LedgerNote = LedgerOther, fmt.Sprintf("the attestation read its ledger through seq %d, this one ends at seq %d: another clone's ledger (or one rolled back: clumsies verify tells); the predicate was not checked against a ledger", p.Ledger.Read, e.Through)
+		return
+	case id != p.Ledger.ReadID:
+		v.Ledger, v.LedgerNote = LedgerOther, fmt.Sprintf("this ledger's event at seq %d is %s, the attestation's is %s: another clone's ledger; the predicate was not checked against a ledger", p.Ledger.Read, orNone(id), orNone(p.Ledger.ReadID))
 		return
 	}
 	n := len(v.Problems)
@@ -186,4 +194,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }

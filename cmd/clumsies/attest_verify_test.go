@@ -218,6 +218,12 @@ func TestAttest_Check(t *testing.T) {
 	if code, vs := verifyJSON(t, ci, "origin/main..HEAD", "--key", k.pub); code != 0 || vs[0].Ledger != attest.LedgerUnavailable {
 		t.Errorf("verify commit in CI: exit %d, %+v; want ok with the ledger unavailable", code, vs)
 	}
+	// A clone with a ledger of its own (same workspace id, other events)
+	// does not speak for the attestation, nor against it.
+	mustRun(t, ci, "publish")
+	if code, vs := verifyJSON(t, ci, "origin/main..HEAD", "--key", k.pub); code != 0 || vs[0].Ledger != attest.LedgerOther || !strings.Contains(vs[0].LedgerNote, "another clone") {
+		t.Errorf("verify commit in a clone with its own ledger: exit %d, %+v; want ok with the ledger another's", code, vs)
+	}
 
 	t.Run("ShellRecipe", func(t *testing.T) {
 		// docs/attest.md's recipe, as written there, in a CI checkout.

@@ -119,6 +119,9 @@ func printVerdict(m *Main, v commitVerdict) {
 	default:
 		fmt.Fprintf(m.Stdout, "%s  FAILED\n", v.Commit[:12])
 	}
+	if v.LedgerNote != "" {
+		fmt.Fprintln(m.Stdout, "  note:", v.LedgerNote)
+	}
 	for _, p := range v.Problems {
 		fmt.Fprintln(m.Stdout, "  PROBLEM:", p)
 	}
