@@ -144,3 +144,17 @@ func orWord(s, alt string) string {
 	}
 	return s
 }
+
+// AddFindings adds the findings of the checks of the lines the change
+// added to the file at path (a file the change did not touch gets none)
+// and updates the counts and the verdict: the one way findings enter a
+// Result.
+func (r *Result) AddFindings(path string, fs []Finding) {
+	for i := range r.Files {
+		if r.Files[i].Path == path {
+			r.Files[i].Findings = append(r.Files[i].Findings, fs...)
+			r.Findings += len(fs)
+		}
+	}
+	r.OK = r.Problems == 0 && r.Findings == 0
+}

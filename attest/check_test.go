@@ -50,7 +50,20 @@ func TestCheck(t *testing.T) {
 			t.Errorf("markdown: missing %q in\n%s", want, md.String())
 		}
 	}
-	if r := attest.Check("b", "h", attest.EnforceBlock, "ledger", files[:1], sessions); !r.OK {
+	r := attest.Check("b", "h", attest.EnforceBlock, "ledger", files[:1], sessions)
+	if !r.OK {
 		t.Errorf("only loaded edits: got %+v, want OK", r)
+	}
+	r.AddFindings("elsewhere.go", []attest.Finding{{RuleID: "p-1", Line: 1, Message: "x"}})
+	if !r.OK || r.Findings != 0 {
+		t.Errorf("a finding in a file the change did not touch: got %+v, want none counted", r)
+	}
+	r.AddFindings("ok.go", []attest.Finding{{RuleID: "p-1", ConstraintID: "Do/1", Line: 12, Message: "calls panic"}})
+	md.Reset()
+	if err := attest.Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if r.OK || r.Findings != 1 || len(r.Files[0].Findings) != 1 || !strings.Contains(md.String(), "- `ok.go:12`: calls panic (p-1)") {
+		t.Errorf("a finding: got %+v\n%s; want the check failed and the finding listed", r, md.String())
 	}
 }
