@@ -196,7 +196,7 @@ func (e *Evidence) editOf(i int, rp string) Edit {
 	wp := e.workspacePath(ed, rp)
 	out := Edit{
 		Seq: ed.seq, Time: ed.time, Session: ed.sess, Host: ed.d.Host, Tool: ed.d.Tool, ToolUseID: ed.d.ToolUseID,
-		Before: ed.d.Before[wp], After: ed.d.Hashes[wp], Unnamed: slices.Contains(ed.d.Unnamed, wp),
+		Before: ed.d.Before[wp], After: ed.d.Hashes[wp], Unnamed: slices.Contains(ed.d.Unnamed, wp), Candidates: ed.d.Candidates,
 		Rules: []RuleState{}, Gate: []GateDecision{},
 	}
 	for _, id := range ed.d.Rules {

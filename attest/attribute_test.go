@@ -132,6 +132,14 @@ func TestAttribute(t *testing.T) {
 			t.Errorf("a linked worktree's x.go (paths from the worktree's top): got %+v", f)
 		}
 	})
+	t.Run("UnnamedWithCandidates", func(t *testing.T) {
+		e := ledger(t, "", ev(t, "a", events.TypeFileEdit, events.FileEditData{Host: "codex", Paths: []string{"x.go"}, Unnamed: []string{"x.go"},
+			Candidates: []string{"b"}, Hashes: map[string]string{"x.go": b1}, Before: map[string]string{"x.go": ""}, Via: events.ViaStop}))
+		f := file(t, attest.Attribute(e, attest.Target{Changes: []attest.Change{{Path: "x.go", Blob: b1}}}), "x.go")
+		if ed := f.Edits[0]; !ed.Unnamed || len(ed.Candidates) != 1 || ed.Candidates[0] != "b" || ed.Tool != "" {
+			t.Errorf("a change found at the end of a turn: got %+v, want it unnamed with session b a candidate", ed)
+		}
+	})
 	t.Run("TheLastWriterOfTheBlob", func(t *testing.T) {
 		e := ledger(t, "", write(t, "a", "x.go", "", b1, nil, nil), write(t, "b", "x.go", b1, b2, nil, nil), write(t, "c", "x.go", b2, b1, nil, nil))
 		f := file(t, attest.Attribute(e, attest.Target{Changes: []attest.Change{{Path: "x.go", Blob: b1}}}), "x.go")

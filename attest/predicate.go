@@ -76,6 +76,9 @@ type Edit struct {
 	// working-tree check found the change (a script, a build, another
 	// process).
 	Unnamed bool `json:"unnamed,omitempty"`
+	// Candidates are the other sessions that had a tool call open while
+	// the file changed: the change may be theirs.
+	Candidates []string `json:"candidates,omitempty"`
 	// Rules are the rules and workflows in scope for the file's edit.
 	Rules []RuleState `json:"rules"`
 	// Gate are the gate's decisions on the session's tools naming the
