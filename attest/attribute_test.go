@@ -1,6 +1,7 @@
 package attest_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -12,17 +13,46 @@ import (
 const ws = "ws-attest"
 
 // ledger folds evs into evidence, numbering them from seq 1, for a
-// workspace at prefix in its repository.
+// workspace at prefix in its repository, each with its stored bytes: a
+// checkpoint given without a digest gets the chain's.
 func ledger(tb testing.TB, prefix string, evs ...events.Event) *attest.Evidence {
 	tb.Helper()
 	e := attest.NewEvidence(ws, prefix)
-	for i, ev := range evs {
-		ev.Seq = uint64(i + 1)
+	for _, ev := range stored(tb, evs...) {
 		if err := e.Add(ev); err != nil {
 			tb.Fatal(err)
 		}
 	}
 	return e
+}
+
+// stored numbers evs from seq 1 and gives each its stored bytes, as a
+// log reads them; a checkpoint without a digest gets the chain's.
+func stored(tb testing.TB, evs ...events.Event) []events.Event {
+	tb.Helper()
+	chain := []events.ChainDigest{events.ChainStart(ws)}
+	out := make([]events.Event, len(evs))
+	for i, ev := range evs {
+		ev.Seq = uint64(i + 1)
+		if ev.Type == events.TypeCheckpoint {
+			p, err := ev.Payload()
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if cp := p.(*events.CheckpointData); cp.Digest == "" {
+				cp.Digest = chain[cp.Seq].String()
+				ev.Data, _ = json.Marshal(cp)
+			}
+		}
+		raw, err := events.Encode(ev)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ev.Raw = raw
+		chain = append(chain, chain[i].Next(ev.Seq, raw))
+		out[i] = ev
+	}
+	return out
 }
 
 // ev is an event of session sid with payload d.
@@ -166,7 +196,7 @@ func TestAttribute_Evidence(t *testing.T) {
 		ev(t, "a", events.TypeToolGated, events.ToolGatedData{Host: "codex", Tool: "Bash", Paths: []string{"x.go"}, Decision: events.GateWarn, Missing: []string{"p-other"}}), // 6
 		write(t, "a", "x.go", "", "b1", []string{rule, "p-other"}, []string{"p-other"}),                                                                                       // 7
 		ev(t, "a", events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: rule, ConstraintID: "Do/1"}, {RuleID: "p-elsewhere", ConstraintID: "Do/2"}}}),               // 8
-		ev(t, "", events.TypeCheckpoint, events.CheckpointData{Seq: 8, Digest: "sha256:cp"}),                                                                                  // 9
+		ev(t, "", events.TypeCheckpoint, events.CheckpointData{Seq: 8}),                                                                                  // 9
 		write(t, "a", "y.go", "", "b2", nil, nil), // 10
 	)
 	p := attest.Attribute(e, attest.Target{Commit: "c", Changes: []attest.Change{{Path: "x.go", Blob: "b1"}}})

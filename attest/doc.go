@@ -6,7 +6,8 @@
 // (Sign), verifies such an envelope (Open, Verify) and judges a change
 // against the workspace's policy (Check, Markdown).
 //
-// It imports events, the in-toto attestation bindings
+// It imports events and ledger (whose Checker proves the ledger it reads),
+// the in-toto attestation bindings
 // (github.com/in-toto/attestation/go/v1, with protobuf's JSON codec), the
 // DSSE library (github.com/secure-systems-lab/go-securesystemslib/dsse)
 // and golang.org/x/crypto/ssh for OpenSSH keys. It runs no git: the

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/ledger"
 )
 
 // Evidence is what a workspace's ledger says agents did, indexed for
@@ -26,6 +27,10 @@ type Evidence struct {
 	published   map[string][]hashAt // rule id -> its published hashes, in order
 	reidInto    map[string][]string // rule id -> the ids catalog.reid turned into it
 	checkpoints []Checkpoint
+	// chain recomputes the ledger's hash chain as the events come and
+	// checks each checkpoint against it; nil once an event came without
+	// its stored bytes (the chain cannot be computed).
+	chain *ledger.Checker
 }
 
 // edit is one attest.file_edit.
@@ -70,14 +75,21 @@ func NewEvidence(workspaceID, prefix string) *Evidence {
 		WorkspaceID: workspaceID, prefix: prefix,
 		byPath: map[string][]int{}, sessions: map[string]*session{},
 		published: map[string][]hashAt{}, reidInto: map[string][]string{},
+		chain: ledger.NewChecker(workspaceID),
 	}
 }
 
-// Add folds one event. Failed tool calls and events this fold does not
-// read are skipped; a payload that does not decode is an error naming
-// the event's sequence.
+// Add folds one event, and its stored bytes (Raw) into the ledger's
+// hash chain. Failed tool calls and events this fold does not read are
+// skipped; a payload that does not decode is an error naming the event's
+// sequence.
 func (e *Evidence) Add(ev events.Event) error {
 	e.Through = ev.Seq
+	if ev.Raw == nil {
+		e.chain = nil
+	} else if e.chain != nil {
+		e.chain.Add(ev)
+	}
 	for uint64(len(e.ids)) < ev.Seq-1 {
 		e.ids = append(e.ids, "") // a sequence the log skipped
 	}
@@ -238,6 +250,7 @@ func (e *Evidence) Upto(seq uint64) *Evidence {
 	out.Through = min(seq, e.Through)
 	out.ids = e.ids[:min(uint64(len(e.ids)), out.Through)]
 	out.published, out.reidInto = e.published, e.reidInto // read with a seq bound
+	out.chain = e.chain                                   // the whole ledger's proof
 	for _, ed := range e.edits {
 		if ed.seq > seq {
 			break
@@ -272,4 +285,15 @@ func (e *Evidence) eventID(seq uint64) string {
 		return ""
 	}
 	return e.ids[seq-1]
+}
+
+// Chain returns what the hash chain of the events added says: the
+// sequence through which the checkpoints hold (Verified) and the first
+// disagreement (Problem). ok is false when an event came without its
+// stored bytes, so that the chain could not be computed.
+func (e *Evidence) Chain() (st ledger.CheckerState, ok bool) {
+	if e.chain == nil {
+		return ledger.CheckerState{}, false
+	}
+	return e.chain.State(), true
 }

@@ -93,7 +93,7 @@ func TestSchema_Validates(t *testing.T) {
 		ev(t, "a", events.TypeToolGated, events.ToolGatedData{Tool: "Bash", Paths: []string{"x.go"}, Decision: "allow", Unchecked: "no owner"}),
 		write(t, "a", "x.go", "", "b1", []string{"p-1"}, nil),
 		ev(t, "a", events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: "p-1", ConstraintID: "Do/1"}}}),
-		ev(t, "", events.TypeCheckpoint, events.CheckpointData{Seq: 6, Digest: "sha256:x", Node: "n", Signature: "s"}),
+		ev(t, "", events.TypeCheckpoint, events.CheckpointData{Seq: 6, Node: "n", Signature: "s"}),
 	)
 	tg := attest.Target{Commit: "c", Base: "b", Changes: []attest.Change{{Path: "x.go", Blob: "b1"}, {Path: "y.go", Base: "b0", Blob: "b9"}}}
 	for name, p := range map[string]attest.Predicate{"checkpointed": attest.Attribute(e, tg), "not yet": attest.Attribute(e.Upto(5), tg)} {

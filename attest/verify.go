@@ -34,6 +34,9 @@ type Verification struct {
 	// why.
 	Ledger     string `json:"ledger"`
 	LedgerNote string `json:"ledgerNote,omitempty"`
+	// ChainVerified is, when the ledger was checked, the sequence through
+	// which its hash chain agrees with its checkpoints.
+	ChainVerified uint64 `json:"chainVerified,omitempty"`
 	// Problems say what does not hold, each with what to do.
 	Problems []string `json:"problems"`
 	// Predicate is the attested predicate, once the signature holds.
@@ -165,6 +168,18 @@ func (v *Verification) ledger(p Predicate, t Target, e *Evidence) {
 		if got == nil || got.Digest != cp.Digest || got.Through != cp.Through {
 			v.problem("the ledger holds no checkpoint at seq %d with digest %s through seq %d as the attestation says: run clumsies verify on the workspace", cp.Seq, cp.Digest, cp.Through)
 		}
+	}
+	// The ledger read must itself hold: its stored events hash to its
+	// checkpoints.
+	switch st, ok := e.Chain(); {
+	case !ok:
+		v.LedgerNote = "the ledger's hash chain could not be computed here (events without their stored bytes): run clumsies verify on the workspace"
+	case st.Problem != nil:
+		v.problem("the ledger's hash chain does not hold at %s: what it says of the commit cannot be trusted; run clumsies verify on the workspace", st.Problem)
+	case p.Ledger.Checkpoint != nil && st.Verified < p.Ledger.Checkpoint.Through:
+		v.problem("the ledger's checkpoints hold through seq %d only, not through the attestation's checkpoint (seq %d): run clumsies verify on the workspace", st.Verified, p.Ledger.Checkpoint.Through)
+	default:
+		v.ChainVerified = st.Verified
 	}
 	v.Ledger = LedgerChecked
 	if len(v.Problems) > n {

@@ -72,6 +72,9 @@ func (c *AttestCommand) Run(ctx context.Context, args []string) error {
 	if e == nil {
 		return fmt.Errorf("the workspace in %s has no ledger here (no %s): attest where the agents worked, then push the notes (git push origin %s)", ws.Root, ws.StateDir(), notesRef)
 	}
+	if st, ok := e.Chain(); ok && st.Problem != nil {
+		return fmt.Errorf("the ledger's hash chain does not hold at %s: attest signs nothing a damaged ledger says; run clumsies verify", st.Problem)
+	}
 	var lines bytes.Buffer
 	var all []attested
 	for _, cm := range commits {

@@ -55,10 +55,10 @@ func TestAttest_Verify(t *testing.T) {
 	k := opensslKey(t, keys, "attest")
 	mustRun(t, dir, "attest", "main..feature", "--key", k.priv)
 	if code, vs := verifyJSON(t, dir, "main..feature", "--key", k.pub); code != 0 || len(vs) != 2 || !vs[0].OK || !vs[1].OK ||
-		vs[0].Ledger != attest.LedgerChecked || vs[0].KeyID == "" {
+		vs[0].Ledger != attest.LedgerChecked || vs[0].KeyID == "" || vs[0].ChainVerified < vs[0].Predicate.Ledger.Through {
 		t.Fatalf("verify commit main..feature: exit %d, %+v; want both ok, the ledger checked", code, vs)
 	}
-	if out := mustRun(t, dir, "verify", "commit", "HEAD", "--key", k.pub); !strings.Contains(out, " ok ") || !strings.Contains(out, "ledger checked") {
+	if out := mustRun(t, dir, "verify", "commit", "HEAD", "--key", k.pub); !strings.Contains(out, " ok ") || !strings.Contains(out, "ledger checked (its chain holds through seq") {
 		t.Fatalf("verify commit HEAD: %s", out)
 	}
 

@@ -115,7 +115,11 @@ func printVerdict(m *Main, v commitVerdict) {
 	case !v.Attested:
 		fmt.Fprintf(m.Stdout, "%s  NO ATTESTATION\n", v.Commit[:12])
 	case v.OK:
-		fmt.Fprintf(m.Stdout, "%s  ok  signed by %s, %s, ledger %s\n", v.Commit[:12], v.KeyID, tally(v.Predicate.Files), v.Ledger)
+		chain := ""
+		if v.ChainVerified > 0 {
+			chain = fmt.Sprintf(" (its chain holds through seq %d)", v.ChainVerified)
+		}
+		fmt.Fprintf(m.Stdout, "%s  ok  signed by %s, %s, ledger %s%s\n", v.Commit[:12], v.KeyID, tally(v.Predicate.Files), v.Ledger, chain)
 	default:
 		fmt.Fprintf(m.Stdout, "%s  FAILED\n", v.Commit[:12])
 	}
