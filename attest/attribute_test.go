@@ -196,7 +196,7 @@ func TestAttribute_Evidence(t *testing.T) {
 		ev(t, "a", events.TypeToolGated, events.ToolGatedData{Host: "codex", Tool: "Bash", Paths: []string{"x.go"}, Decision: events.GateWarn, Missing: []string{"p-other"}}), // 6
 		write(t, "a", "x.go", "", "b1", []string{rule, "p-other"}, []string{"p-other"}),                                                                                       // 7
 		ev(t, "a", events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: rule, ConstraintID: "Do/1"}, {RuleID: "p-elsewhere", ConstraintID: "Do/2"}}}),               // 8
-		ev(t, "", events.TypeCheckpoint, events.CheckpointData{Seq: 8}),                                                                                  // 9
+		ev(t, "", events.TypeCheckpoint, events.CheckpointData{Seq: 8}),                                                                                                       // 9
 		write(t, "a", "y.go", "", "b2", nil, nil), // 10
 	)
 	p := attest.Attribute(e, attest.Target{Commit: "c", Changes: []attest.Change{{Path: "x.go", Blob: "b1"}}})
