@@ -299,3 +299,21 @@ func docBlock(tb testing.TB, doc, heading string) string {
 	}
 	return block + "\n"
 }
+
+// TestAttest_Help: attest, verify commit and check print their flags as
+// every command does: typed --name, with --workspace and --json.
+func TestAttest_Help(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"attest", "-h"}, {"verify", "commit", "-h"}, {"check", "--help"}} {
+		r := run(t, dir, args...)
+		if r.code != 0 || !strings.Contains(r.stderr, "--workspace DIR") || !strings.Contains(r.stderr, "--json") || !strings.Contains(r.stderr, "--key") {
+			t.Errorf("%v: exit %d, want 0 and --workspace, --json and --key listed:\n%s", args, r.code, r.stderr)
+		}
+		if m := singleDash.FindString(r.stderr); m != "" {
+			t.Errorf("%v prints a flag with one dash (%q)", args, m)
+		}
+	}
+	if help := mustRun(t, dir, "help"); !strings.Contains(help, "attest") || !strings.Contains(help, "verify commit") || !strings.Contains(help, "check BASE..HEAD") {
+		t.Errorf("help does not list attest, verify commit and check:\n%s", help)
+	}
+}

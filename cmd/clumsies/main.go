@@ -142,7 +142,7 @@ Commands:
   version         print the version and the commit it was built from
 
 Every command that prints data prints JSON with --json. The workspace
-commands (serve, ui, publish, drafts, events, stats, rebuild, verify, adapt, doctor, hook)
+commands (serve, ui, publish, drafts, events, stats, rebuild, verify, attest, check, adapt, doctor, hook)
 take --workspace DIR (default: the nearest parent holding .clumsies/);
 init takes the folder as DIR or --workspace DIR.
 Run 'clumsies <command> -h' for its flags.
