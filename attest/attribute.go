@@ -119,12 +119,16 @@ func (e *Evidence) attributeFile(c Change, t Target) File {
 	idx := e.byPath[c.Path]
 	last := e.lastWriting(idx, c.Path, c.Blob, ^uint64(0))
 	if last < 0 {
-		// Agent edits of the file that started from the base's version, or
-		// were recorded while the change was being made, make it mixed.
+		// Agent edits of the file that started from the base's version,
+		// that wrote the base's version (the commit changes what an agent
+		// wrote), or that were recorded while the change was being made,
+		// make it mixed.
 		for _, i := range idx {
 			ed := &e.edits[i]
-			before, known := ed.d.Before[e.workspacePath(ed, c.Path)]
-			if (known && before == c.Base) || within(ed.time, t.BaseTime, t.CommitTime) {
+			wp := e.workspacePath(ed, c.Path)
+			before, known := ed.d.Before[wp]
+			after, wrote := ed.d.Hashes[wp]
+			if (known && before == c.Base) || (wrote && c.Base != "" && after == c.Base) || within(ed.time, t.BaseTime, t.CommitTime) {
 				f.Edits = append(f.Edits, e.editOf(i, c.Path))
 			}
 		}

@@ -127,6 +127,13 @@ func TestAttribute(t *testing.T) {
 			t.Errorf("z.go: got %+v, want human", f)
 		}
 	})
+	t.Run("MixedOnTopOfTheAgent", func(t *testing.T) {
+		// A later commit changes by hand the version an agent wrote.
+		e := ledger(t, "", write(t, "a", "x.go", "", b1, nil, nil))
+		if f := file(t, attest.Attribute(e, attest.Target{Changes: []attest.Change{{Path: "x.go", Base: b1, Blob: h}}}), "x.go"); f.By != attest.ByMixed || len(f.Edits) != 1 {
+			t.Errorf("got %+v, want mixed with the agent's edit", f)
+		}
+	})
 	t.Run("MixedInTheCommitWindow", func(t *testing.T) {
 		w := write(t, "a", "x.go", b3, b1, nil, nil)
 		at, _ := time.Parse(events.TimeLayout, w.Time)
