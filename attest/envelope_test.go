@@ -72,7 +72,7 @@ func TestParseKeys(t *testing.T) {
 	for name, b := range map[string]string{
 		"pem":             string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: spki})),
 		"pub line":        line + " me@example.com\n",
-		"allowed signers": "# team\nssh-rsa AAAAB3 old@example.com\nme@example.com,you@example.com namespaces=\"git\" " + line + "\n",
+		"allowed signers": "# team\nssh-rsa AAAAB3 old@example.com\nme@example.com,you@example.com namespaces=\"git\" " + line + "\nthem@example.com " + line + "\n",
 	} {
 		ks, err := attest.ParsePublicKeys([]byte(b))
 		if err != nil || len(ks) != 1 || !ks[0].Equal(pub) {

@@ -8,6 +8,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
@@ -95,7 +96,8 @@ func ParsePublicKeys(b []byte) ([]ed25519.PublicKey, error) {
 			return nil, fmt.Errorf("%w: %q: %v", ErrKey, cut(line, 60), err)
 		}
 		if cpk, ok := pk.(ssh.CryptoPublicKey); ok {
-			if ed, ok := cpk.CryptoPublicKey().(ed25519.PublicKey); ok {
+			// A key listed for several principals counts once.
+			if ed, ok := cpk.CryptoPublicKey().(ed25519.PublicKey); ok && !slices.ContainsFunc(keys, func(k ed25519.PublicKey) bool { return k.Equal(ed) }) {
 				keys = append(keys, ed)
 			}
 		}
