@@ -61,3 +61,14 @@ func (r *Repo) Range(ctx context.Context, base, head string) ([]Commit, error) {
 	}
 	return cs, nil
 }
+
+// MergeBase returns the best common ancestor of the commits a and b: what
+// a branch b forked from a has in common with it, however far a moved
+// since. It returns an error wrapping ErrUnknownRev when they have none.
+func (r *Repo) MergeBase(ctx context.Context, a, b string) (Commit, error) {
+	out, err := r.git(ctx, nil, "merge-base", a, b)
+	if err != nil {
+		return Commit{}, fmt.Errorf("%w: %s and %s have no common ancestor (%v)", ErrUnknownRev, a, b, err)
+	}
+	return r.Resolve(ctx, strings.TrimSpace(string(out)))
+}

@@ -89,6 +89,13 @@ func TestRepo(t *testing.T) {
 	if err != nil || len(rng) != 1 || rng[0].ID != head.ID {
 		t.Fatalf("range: %+v, %v", rng, err)
 	}
+	git(t, dir, "checkout", "-q", "-b", "side", "HEAD~1")
+	write(t, dir, "side.txt", "s\n")
+	git(t, dir, "add", "side.txt")
+	git(t, dir, "commit", "-qm", "side")
+	if mb, err := r.MergeBase(ctx, "main", "side"); err != nil || mb.ID != head.Parents[0] {
+		t.Fatalf("merge base of main and side: %+v, %v; want %s", mb, err, head.Parents[0])
+	}
 	const ref = "refs/notes/test"
 	if _, err := r.Note(ctx, ref, head.ID); !errors.Is(err, gitrepo.ErrNoNote) {
 		t.Fatalf("no note yet: got %v", err)

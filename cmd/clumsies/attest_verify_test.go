@@ -194,6 +194,16 @@ func TestAttest_Check(t *testing.T) {
 	if local.Source != "ledger" || local.Enforce != "block" {
 		t.Errorf("check --json: source %q, enforce %q", local.Source, local.Enforce)
 	}
+	// main moves on: the change is still the branch's, against where it
+	// forked.
+	gitIn(t, dir, "checkout", "-q", "main")
+	writeFile(t, filepath.Join(dir, "NEWS.md"), "# News\n")
+	gitIn(t, dir, "add", "NEWS.md")
+	gitIn(t, dir, "commit", "-q", "-m", "news")
+	gitIn(t, dir, "checkout", "-q", "feature")
+	if moved := checkJSON(t, dir, 1, "main..feature"); len(moved.Files) != len(local.Files) || moved.Base != local.Base {
+		t.Errorf("check after main moved on: %d files from %s, want the branch's %d from %s", len(moved.Files), moved.Base, len(local.Files), local.Base)
+	}
 
 	// A CI checkout: no ledger, the notes fetched.
 	ci := filepath.Join(t.TempDir(), "ci")

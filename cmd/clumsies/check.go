@@ -36,14 +36,16 @@ func (c *CheckCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The change is HEAD's against where it forked from BASE (git diff
+	// BASE...HEAD): what BASE gained since is not the change's.
 	baseRev, headRev, _ := strings.Cut(fs.Arg(0), "..")
-	base, err := repo.Resolve(ctx, baseRev)
-	if err != nil {
-		return err
-	}
 	head, err := repo.Resolve(ctx, headRev)
 	if err != nil {
 		return err
+	}
+	base, err := repo.MergeBase(ctx, baseRev, head.ID)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	t, err := rangeTarget(ctx, repo, base, head)
 	if err != nil {
