@@ -62,6 +62,17 @@ func TestAttest_Verify(t *testing.T) {
 		t.Fatalf("verify commit HEAD: %s", out)
 	}
 
+	t.Run("WhileServeOwnsTheWorkspace", func(t *testing.T) {
+		// Through the owner, the events come with their stored bytes: the
+		// chain is proven the same.
+		_, cl := serve(t, dir)
+		defer cl.Close()
+		if code, vs := verifyJSON(t, dir, "HEAD", "--key", k.pub); code != 0 || !vs[0].OK || vs[0].Ledger != attest.LedgerChecked || vs[0].ChainVerified == 0 {
+			t.Fatalf("verify commit with serve running: exit %d, %+v", code, vs)
+		}
+		mustRun(t, dir, "attest", "HEAD", "--key", k.priv, "--no-note")
+	})
+
 	t.Run("OpenSSHKey", func(t *testing.T) {
 		sk := sshKey(t, keys, "id_ed25519")
 		out := filepath.Join(keys, "ssh.intoto.jsonl")
