@@ -66,6 +66,10 @@ func Attribute(e *Evidence, t Target) Predicate {
 	}
 	for _, sid := range slices.Sorted(maps.Keys(cited)) {
 		s := e.sessions[sid]
+		s.decode()
+		for _, msg := range s.errs {
+			p.Notes = append(p.Notes, "session "+sid+": a payload does not decode, its loads or refs are left out ("+msg+")")
+		}
 		out := Session{ID: sid, Host: s.host, Model: s.model, Refs: []Ref{}}
 		if s.startSeq > 0 {
 			cite(s.startSeq)

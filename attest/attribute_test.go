@@ -177,6 +177,15 @@ func TestAttribute(t *testing.T) {
 			t.Errorf("a change found at the end of a turn: got %+v, want it unnamed with session b a candidate", ed)
 		}
 	})
+	t.Run("AnUndecodableRef", func(t *testing.T) {
+		bad := ev(t, "a", events.TypeRefer, nil)
+		bad.Data = json.RawMessage(`{"refs": 5}`)
+		e := ledger(t, "", bad, write(t, "a", "x.go", "", b1, nil, nil))
+		p := attest.Attribute(e, attest.Target{Changes: []attest.Change{{Path: "x.go", Blob: b1}}})
+		if len(p.Notes) != 2 || !strings.Contains(p.Notes[0], "seq 1") || !strings.Contains(p.Notes[0], "does not decode") {
+			t.Errorf("a cited session's ref that does not decode: notes %q, want it named", p.Notes)
+		}
+	})
 	t.Run("TheLastWriterOfTheBlob", func(t *testing.T) {
 		e := ledger(t, "", write(t, "a", "x.go", "", b1, nil, nil), write(t, "b", "x.go", b1, b2, nil, nil), write(t, "c", "x.go", b2, b1, nil, nil))
 		f := file(t, attest.Attribute(e, attest.Target{Changes: []attest.Change{{Path: "x.go", Blob: b1}}}), "x.go")

@@ -55,6 +55,44 @@ type session struct {
 	loads       map[string][]hashAt // rule id -> the versions delivered to the session
 	refs        []refAt
 	gated       []gatedAt
+	// pending are its attest.load and attest.refer payloads not decoded
+	// yet: most sessions are never cited, and these are most of a ledger.
+	pending []pendingAt
+	// errs name the payloads that did not decode.
+	errs []string
+}
+
+// pendingAt is an undecoded payload of a session.
+type pendingAt struct {
+	seq  uint64
+	id   string
+	typ  events.Type
+	data []byte
+}
+
+// decode folds the session's pending payloads.
+func (s *session) decode() {
+	for _, p := range s.pending {
+		ev := events.Event{Seq: p.seq, ID: p.id, Type: p.typ, Outcome: events.OutcomeOK, Data: p.data}
+		d, err := ev.Payload()
+		if err != nil {
+			s.errs = append(s.errs, fmt.Sprintf("seq %d: %v", p.seq, err))
+			continue
+		}
+		switch d := d.(type) {
+		case *events.LoadData:
+			for _, it := range d.Items {
+				if it.Delivered() {
+					s.loads[it.ID] = append(s.loads[it.ID], hashAt{p.seq, it.Hash})
+				}
+			}
+		case *events.ReferData:
+			for _, r := range d.Refs {
+				s.refs = append(s.refs, refAt{p.seq, r})
+			}
+		}
+	}
+	s.pending = nil
 }
 
 type refAt struct {
@@ -82,7 +120,8 @@ func NewEvidence(workspaceID, prefix string) *Evidence {
 // Add folds one event, and its stored bytes (Raw) into the ledger's
 // hash chain. Failed tool calls and events this fold does not read are
 // skipped; a payload that does not decode is an error naming the event's
-// sequence.
+// sequence (for loads and refs, decoded once their session is cited, a
+// note of the attribution).
 func (e *Evidence) Add(ev events.Event) error {
 	e.Through = ev.Seq
 	if ev.Raw == nil {
@@ -100,8 +139,12 @@ func (e *Evidence) Add(ev events.Event) error {
 		return nil
 	}
 	switch ev.Type {
-	case events.TypeFileEdit, events.TypeCatalogPublish, events.TypeCatalogReid, events.TypeLoad,
-		events.TypeRefer, events.TypeSessionStart, events.TypeToolGated, events.TypeCheckpoint:
+	case events.TypeLoad, events.TypeRefer:
+		s := e.session(ev.SessionID)
+		s.pending = append(s.pending, pendingAt{ev.Seq, ev.ID, ev.Type, slices.Clone(ev.Data)})
+		return nil
+	case events.TypeFileEdit, events.TypeCatalogPublish, events.TypeCatalogReid,
+		events.TypeSessionStart, events.TypeToolGated, events.TypeCheckpoint:
 	default:
 		return nil
 	}
@@ -116,18 +159,6 @@ func (e *Evidence) Add(ev events.Event) error {
 		e.published[d.ID] = append(e.published[d.ID], hashAt{ev.Seq, d.Hash})
 	case *events.ReidData:
 		e.reidInto[d.To] = append(e.reidInto[d.To], d.From)
-	case *events.LoadData:
-		s := e.session(ev.SessionID)
-		for _, it := range d.Items {
-			if it.Delivered() {
-				s.loads[it.ID] = append(s.loads[it.ID], hashAt{ev.Seq, it.Hash})
-			}
-		}
-	case *events.ReferData:
-		s := e.session(ev.SessionID)
-		for _, r := range d.Refs {
-			s.refs = append(s.refs, refAt{ev.Seq, r})
-		}
 	case *events.SessionStartData:
 		s := e.session(ev.SessionID)
 		if s.startSeq == 0 {
@@ -196,6 +227,7 @@ func (e *Evidence) lastLoad(sid, id string, seq uint64) hashAt {
 	if s == nil {
 		return best
 	}
+	s.decode()
 	for _, rid := range e.aliases(id) {
 		for _, l := range s.loads[rid] {
 			if l.seq < seq && l.seq >= best.seq {
@@ -262,6 +294,7 @@ func (e *Evidence) Upto(seq uint64) *Evidence {
 		}
 	}
 	for id, s := range e.sessions {
+		s.decode()
 		c := *s
 		c.refs = slices.DeleteFunc(slices.Clone(s.refs), func(r refAt) bool { return r.seq > seq })
 		c.gated = slices.DeleteFunc(slices.Clone(s.gated), func(g gatedAt) bool { return g.seq > seq })
