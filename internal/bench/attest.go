@@ -14,7 +14,7 @@ import (
 
 // benchAttest measures what `clumsies attest` costs on a ledger of the
 // mixed events with an agent's file edits among them: folding the whole
-// ledger into the evidence (payloads decoded, the hash chain recomputed),
+// ledger into the evidence (the hash chain recomputed),
 // attributing a commit of 20 files and signing it, against a plain
 // replay of the same ledger (envelopes decoded, nothing else), in
 // alternating rounds of the same run.
@@ -25,7 +25,7 @@ func benchAttest(ctx context.Context, b *bench) error {
 	}
 	const edits = 400 // one file edit every n/edits events
 	b.printf("## Attesting a commit (issue: attested commits)\n\n")
-	b.printf("A ledger of %d events (the mixed events, with %d `attest.file_edit` among them); the commit changes 20 files, 10 of them written by those edits. Replay: `natsjs.Log.Replay` of the whole ledger doing nothing with the events. Attest: the same replay into `attest.Evidence` (payloads decoded, hash chain recomputed), then `attest.Attribute` and `attest.Sign`: what `clumsies attest` does for one commit, less the git calls. Median of %d alternating rounds.\n\n", n, edits, 2*rounds(b)-1)
+	b.printf("A ledger of %d events (the mixed events, with %d `attest.file_edit` among them); the commit changes 20 files, 10 of them written by those edits. Replay: `natsjs.Log.Replay` of the whole ledger doing nothing with the events. Attest: the same replay into `attest.Evidence` (the payloads it reads decoded, loads and refs only for the sessions cited; the hash chain recomputed), then `attest.Attribute` and `attest.Sign`: what `clumsies attest` does for one commit, less the git calls. Median of %d alternating rounds.\n\n", n, edits, 2*rounds(b)-1)
 	s, err := newStore(ctx, b.tempDir("attest"), embeddednats.SyncInterval)
 	if err != nil {
 		return err
