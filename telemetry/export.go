@@ -50,6 +50,9 @@ var _ mcp.CallObserver = (*Exporter)(nil)
 // wait for the collector: an export that fails is logged and dropped by
 // the SDK, and the calls go on.
 func Start(ctx context.Context, o Options) (*Exporter, error) {
+	if o.Protocol != "" && o.Protocol != ProtocolHTTP {
+		return nil, protocolError(o.Protocol)
+	}
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
 	}
@@ -61,14 +64,8 @@ func Start(ctx context.Context, o Options) (*Exporter, error) {
 		attribute.String("service.version", o.Version),
 		attribute.String("clumsies.workspace.id", o.WorkspaceID),
 	)
-	spans, err := spanExporter(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	metrics, err := metricExporter(ctx, o)
-	if err != nil {
-		return nil, errors.Join(err, spans.Shutdown(ctx))
-	}
+	spans := &spanExporter{post: newPoster(o, "traces")}
+	metrics := &metricExporter{post: newPoster(o, "metrics")}
 	e := &Exporter{
 		queue: make(chan finished, o.Queue),
 		stop:  make(chan struct{}),
@@ -82,6 +79,7 @@ func Start(ctx context.Context, o Options) (*Exporter, error) {
 		prop: propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
 	}
 	e.tracer = e.tp.Tracer(scope)
+	var err error
 	if e.inst, err = newInstruments(e.mp.Meter(scope), e.Dropped); err != nil {
 		return nil, errors.Join(err, e.tp.Shutdown(ctx), e.mp.Shutdown(ctx))
 	}
