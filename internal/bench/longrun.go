@@ -85,7 +85,6 @@ type memSample struct {
 	heapInuse, heapFree, nextGC int64
 }
 
-
 // sampleMemory reads pid's resident set and, from its /debug/pprof at
 // addr, its Go heap.
 func sampleMemory(pid int, addr string) (memSample, error) {
