@@ -74,7 +74,7 @@ func benchLean(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
-	b.printf("`clumsies serve --sync interval` over stdio on a catalog of %d rules, published beforehand, driven by the go-sdk client; two servers of two like workspaces, one exporting to a real OpenTelemetry Collector (`[otel]`, OTLP/HTTP) and one not, and the bare go-sdk echo server, in alternating blocks after a warm-up: %d memloads (delta hit) of each server, %d memdiscs with a query of %d hits (`%s`), as many echo calls of each size. Peak RSS is VmHWM after all the calls. Spawn to initialize: %d spawns of serve and of echo alternating.\n\n",
+	b.printf("`clumsies serve --sync interval` over stdio on a catalog of %d rules, published beforehand, driven by the go-sdk client; two servers of two like workspaces, one exporting to a real OpenTelemetry Collector (`[otel]`, OTLP/HTTP) and one not, and the bare go-sdk echo server, in alternating blocks after a warm-up: %d memloads (delta hit) of each server, %d memdiscs with a query of %d hits (`%s`), as many echo calls of each size. Peak RSS is VmHWM after the memloads (and their warm-up), before the memdiscs. Spawn to initialize: %d spawns of serve and of echo alternating.\n\n",
 		leanRules, loads, discs, leanRules/leanEvery, leanTag, spawns)
 	b.printf("| figure | clumsies | baseline | ratio | target |\n|---|---|---|---|---|\n")
 	b.printf("| binary MB | %.1f | | | |\n", float64(info.Size())/1e6)
@@ -89,6 +89,9 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| memload (delta hit) p50 µs vs %s | %.0f | %.0f | %.2fx | ≤ 1.1x: %s |\n", sizedEcho, us(load), us(sized), float64(load)/float64(sized), verdict(float64(load) <= 1.1*float64(sized)))
 	loadOn := percentile(r.lat["memload on"], 50)
 	b.printf("| memload p50 µs, telemetry on vs off | %.0f | %.0f | %.2fx | |\n", us(loadOn), us(load), float64(loadOn)/float64(load))
+	perCall := func(k string) float64 { return us(r.cpu[k]) / float64(len(r.lat[k])) }
+	b.printf("| server CPU µs per memdisc vs per echo | %.0f | %.0f | %.2fx | |\n", perCall("memdisc"), perCall("echo"), perCall("memdisc")/perCall("echo"))
+	b.printf("| server CPU µs per memdisc vs per %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, perCall("memdisc"), perCall(discSizedEcho), perCall("memdisc")/perCall(discSizedEcho))
 	s50, e50 := percentile(serveInit, 50), percentile(echoInit, 50)
 	b.printf("| spawn to initialize p50 ms vs echo | %.1f | %.1f | %.2fx | ≤ 2.5x: %s |\n\n", ms(s50), ms(e50), float64(s50)/float64(e50), verdict(float64(s50) <= 2.5*float64(e50)))
 	return nil
@@ -101,27 +104,24 @@ const discSizedEcho = "echo (memdisc-sized answer)"
 // leanResult is what leanRound measured.
 type leanResult struct {
 	lat           map[string][]time.Duration
-	rssOff, rssOn int64 // KiB
-	discSize      int   // bytes of memdisc's structured answer
+	cpu           map[string]time.Duration // the server's CPU time (user and system) in each kind's blocks
+	rssOff, rssOn int64                    // KiB
+	discSize      int                      // bytes of memdisc's structured answer
 }
 
 // leanRound drives the two servers and the echo server in alternating
 // blocks and returns the latencies and the servers' peak RSS.
 func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs int) (leanResult, error) {
-	res := leanResult{lat: map[string][]time.Duration{}}
+	res := leanResult{lat: map[string][]time.Duration{}, cpu: map[string]time.Duration{}}
 	echo, err := start(ctx, b.echo)
 	if err != nil {
 		return res, err
 	}
 	defer echo.close()
-	type step struct {
-		name string
-		p    *proc
-		tool string
-		args any
-		n    int
-	}
-	var steps []step
+	// Two phases, each alternating its comparisons: memload against the
+	// size-matched echo (serve's peak RSS is read at its end, after the
+	// memloads alone), then memdisc against the echoes.
+	var loadSteps, steps []leanStep
 	var servers []*proc
 	for _, s := range []struct{ name, dir string }{{"off", offDir}, {"on", onDir}} {
 		p, err := start(ctx, b.bin, "serve", "--workspace", s.dir, "--sync", "interval")
@@ -144,37 +144,58 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs
 		raw, _ := json.Marshal(disc)
 		res.discSize = len(raw)
 		if s.name == "off" {
-			steps = append(steps, step{discSizedEcho, echo, "echo", map[string]any{"text": string(raw)}, discs})
+			steps = append(steps, leanStep{discSizedEcho, echo, "echo", map[string]any{"text": string(raw)}, discs})
 		}
 		id := items[0].(map[string]any)["id"].(string)
 		hit := map[string]any{"ids": []string{id}, "knownHashes": map[string]any{id: items[0].(map[string]any)["hash"]}}
-		steps = append(steps, step{"memload " + s.name, p, "memload", hit, loads})
+		loadSteps = append(loadSteps, leanStep{"memload " + s.name, p, "memload", hit, loads})
 		if s.name == "off" {
 			answer, err := p.call(ctx, "memload", hit)
 			if err != nil {
 				return res, err
 			}
 			sized, _ := json.Marshal(answer)
+			loadSteps = append(loadSteps, leanStep{sizedEcho, echo, "echo", map[string]any{"text": string(sized)}, loads})
 			steps = append(steps,
-				step{sizedEcho, echo, "echo", map[string]any{"text": string(sized)}, loads},
-				step{"memdisc", p, "memdisc", map[string]any{"query": leanTag}, discs},
-				step{"echo", echo, "echo", map[string]any{"text": "hello"}, discs})
+				leanStep{"memdisc", p, "memdisc", map[string]any{"query": leanTag}, discs},
+				leanStep{"echo", echo, "echo", map[string]any{"text": "hello"}, discs})
 		}
 	}
+	if err := res.alternate(ctx, loadSteps); err != nil {
+		return res, err
+	}
+	res.rssOff, res.rssOn = peakRSS(servers[0].cmd.Process.Pid), peakRSS(servers[1].cmd.Process.Pid)
+	return res, res.alternate(ctx, steps)
+}
+
+// leanStep is a kind of call the lean section times: n calls of tool on
+// p, under name.
+type leanStep struct {
+	name string
+	p    *proc
+	tool string
+	args any
+	n    int
+}
+
+// alternate makes the steps' calls in 8 rounds of blocks, after a round
+// that warms up, and adds their latencies and the servers' CPU time.
+func (res leanResult) alternate(ctx context.Context, steps []leanStep) error {
 	const rounds = 8
-	for r := -1; r < rounds; r++ { // round -1 warms up
+	for r := -1; r < rounds; r++ {
 		for _, s := range steps {
+			before := cpuTime(s.p.cmd.Process.Pid)
 			d, err := s.p.timed(ctx, s.n/rounds, s.tool, s.args)
 			if err != nil {
-				return res, err
+				return err
 			}
 			if r >= 0 {
 				res.lat[s.name] = append(res.lat[s.name], d...)
+				res.cpu[s.name] += cpuTime(s.p.cmd.Process.Pid) - before
 			}
 		}
 	}
-	res.rssOff, res.rssOn = peakRSS(servers[0].cmd.Process.Pid), peakRSS(servers[1].cmd.Process.Pid)
-	return res, nil
+	return nil
 }
 
 // leanWorkspace makes and publishes a workspace of leanRules rules whose
