@@ -80,6 +80,7 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| binary MB | %.1f | | | |\n", float64(info.Size())/1e6)
 	b.printf("| `clumsies version` peak RSS MB (median of 5) | %.1f | | | near 22 MB: %s |\n", float64(version)*1024/1e6, verdict(float64(version)*1024/1e6 <= 23))
 	b.printf("| serve peak RSS MiB, telemetry off | %.1f | | | ≤ 45 MiB: %s |\n", float64(r.rssOff)/1024, verdict(r.rssOff <= 45*1024))
+	b.printf("| of which: peak once open (memsetup, memdisc); after the memloads RssAnon / RssFile | %.1f; %.1f / %.1f | | | |\n", float64(r.openOff)/1024, float64(r.anon)/1024, float64(r.file)/1024)
 	b.printf("| serve peak RSS MiB, telemetry on | %.1f | %.1f (off) | +%.1f MiB | ≤ +1 MiB: %s |\n", float64(r.rssOn)/1024, float64(r.rssOff)/1024, float64(r.rssOn-r.rssOff)/1024, verdict(r.rssOn-r.rssOff <= 1024))
 	disc, echo := percentile(r.lat["memdisc"], 50), percentile(r.lat["echo"], 50)
 	b.printf("| memdisc (%d hits, %.1f KiB) p50 µs vs echo | %.0f | %.0f | %.2fx | ≤ 2.5x: %s |\n", leanRules/leanEvery, float64(r.discSize)/1024, us(disc), us(echo), float64(disc)/float64(echo), verdict(float64(disc) <= 2.5*float64(echo)))
@@ -106,6 +107,8 @@ type leanResult struct {
 	lat           map[string][]time.Duration
 	cpu           map[string]time.Duration // the server's CPU time (user and system) in each kind's blocks
 	rssOff, rssOn int64                    // KiB
+	openOff       int64                    // KiB: the peak once open, before the memloads
+	anon, file    int64                    // KiB: the resident set of serve (off) after the memloads
 	discSize      int                      // bytes of memdisc's structured answer
 }
 
@@ -161,10 +164,14 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs
 				leanStep{"echo", echo, "echo", map[string]any{"text": "hello"}, discs})
 		}
 	}
+	res.openOff = peakRSS(servers[0].cmd.Process.Pid)
 	if err := res.alternate(ctx, loadSteps); err != nil {
 		return res, err
 	}
 	res.rssOff, res.rssOn = peakRSS(servers[0].cmd.Process.Pid), peakRSS(servers[1].cmd.Process.Pid)
+	if m, err := sampleMemory(servers[0].cmd.Process.Pid, ""); err == nil {
+		res.anon, res.file = m.anon>>10, m.file>>10
+	}
 	return res, res.alternate(ctx, steps)
 }
 

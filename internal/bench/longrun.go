@@ -86,7 +86,7 @@ type memSample struct {
 }
 
 // sampleMemory reads pid's resident set and, from its /debug/pprof at
-// addr, its Go heap.
+// addr (unless ""), its Go heap.
 func sampleMemory(pid int, addr string) (memSample, error) {
 	var m memSample
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
@@ -104,6 +104,9 @@ func sampleMemory(pid int, addr string) (memSample, error) {
 		case "RssFile":
 			m.file = kb << 10
 		}
+	}
+	if addr == "" {
+		return m, nil
 	}
 	resp, err := http.Get("http://" + addr + "/debug/pprof/heap?debug=1")
 	if err != nil {
