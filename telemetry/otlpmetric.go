@@ -153,14 +153,7 @@ func appendHistogram[N int64 | float64](b []byte, h metricdata.Histogram[N]) []b
 
 // temporality is OTLP's AggregationTemporality of t.
 func temporality(t metricdata.Temporality) uint64 {
-	switch t {
-	case metricdata.DeltaTemporality:
-		return 1
-	case metricdata.CumulativeTemporality:
-		return 2
-	default:
-		return 0
-	}
+	return wireEnum(t, metricdata.DeltaTemporality, metricdata.CumulativeTemporality)
 }
 
 func unixNano(t time.Time) uint64 {

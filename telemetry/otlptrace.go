@@ -112,14 +112,7 @@ func appendSpan(b []byte, s sdktrace.ReadOnlySpan) []byte {
 // statusCode is OTLP's number of a status code (the SDK numbers Ok and
 // Error the other way round).
 func statusCode(c codes.Code) uint64 {
-	switch c {
-	case codes.Ok:
-		return 1
-	case codes.Error:
-		return 2
-	default:
-		return 0
-	}
+	return wireEnum(c, codes.Ok, codes.Error)
 }
 
 // spanFlags are OTLP's span flags: the W3C trace flags tf, and whether

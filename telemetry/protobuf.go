@@ -86,7 +86,7 @@ func appendValue(b []byte, v attribute.Value) []byte {
 	case attribute.STRINGSLICE:
 		return appendArray(b, v.AsStringSlice(), attribute.StringValue)
 	default: // what this package never sets: sent as its text
-		return protowire.AppendString(protowire.AppendTag(b, 1, protowire.BytesType), v.Emit())
+		return protowire.AppendString(protowire.AppendTag(b, 1, protowire.BytesType), v.String())
 	}
 }
 
@@ -120,4 +120,17 @@ func appendScope(b []byte, num protowire.Number, s instrumentation.Scope) []byte
 
 func appendDouble(b []byte, num protowire.Number, f float64) []byte {
 	return appendFixed64(b, num, math.Float64bits(f))
+}
+
+// wireEnum is OTLP's number of v for an enum whose values past 0 are one
+// and two: 1, 2, or 0 (unspecified) for anything else.
+func wireEnum[T comparable](v, one, two T) uint64 {
+	switch v {
+	case one:
+		return 1
+	case two:
+		return 2
+	default:
+		return 0
+	}
 }
