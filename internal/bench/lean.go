@@ -78,7 +78,7 @@ func benchLean(ctx context.Context, b *bench) error {
 		leanRules, loads, discs, leanRules/leanEvery, leanTag, spawns)
 	b.printf("| figure | clumsies | baseline | ratio | target |\n|---|---|---|---|---|\n")
 	b.printf("| binary MB | %.1f | | | |\n", float64(info.Size())/1e6)
-	b.printf("| `clumsies version` peak RSS MB (median of 5) | %.1f | | | near 22 MB (≤ 23): %s |\n", float64(version)*1024/1e6, verdict(float64(version)*1024/1e6 <= 23))
+	b.printf("| `clumsies version` peak RSS MiB (median of 5) | %.1f | | | near 22 MiB (≤ 23): %s |\n", float64(version)/1024, verdict(version <= 23*1024))
 	b.printf("| serve peak RSS MiB, telemetry off | %.1f | | | ≤ 45 MiB: %s |\n", float64(r.rssOff)/1024, verdict(r.rssOff <= 45*1024))
 	b.printf("| of which: peak once open (memsetup, memdisc); after the memloads RssAnon / RssFile | %.1f; %.1f / %.1f | | | |\n", float64(r.openOff)/1024, float64(r.anon)/1024, float64(r.file)/1024)
 	b.printf("| serve peak RSS MiB, telemetry on | %.1f | %.1f (off) | +%.1f MiB | ≤ +1 MiB: %s |\n", float64(r.rssOn)/1024, float64(r.rssOff)/1024, float64(r.rssOn-r.rssOff)/1024, verdict(r.rssOn-r.rssOff <= 1024))
