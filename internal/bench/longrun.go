@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -22,7 +21,7 @@ func benchLongRun(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
-	addr, err := freeAddr()
+	addr, err := freeLoopback()
 	if err != nil {
 		return err
 	}
@@ -125,14 +124,4 @@ func sampleMemory(pid int, addr string) (memSample, error) {
 	}
 	m.heapInuse, m.heapFree, m.nextGC = stats["HeapInuse"], stats["HeapIdle"]-stats["HeapReleased"], stats["NextGC"]
 	return m, nil
-}
-
-// freeAddr returns a loopback address with a port free now.
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
 }
