@@ -80,8 +80,9 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| binary MB | %.1f | | | |\n", float64(info.Size())/1e6)
 	b.printf("| `clumsies version` peak RSS MiB (median of 5) | %.1f | | | near 22 MiB (≤ 23): %s |\n", float64(version)/1024, verdict(version <= 23*1024))
 	b.printf("| serve peak RSS MiB, telemetry off | %.1f | | | ≤ 45 MiB: %s |\n", float64(r.rssOff)/1024, verdict(r.rssOff <= 45*1024))
-	b.printf("| of which: peak once open (memsetup, memdisc); after the memloads RssAnon / RssFile | %.1f; %.1f / %.1f | | | |\n", float64(r.openOff)/1024, float64(r.anon)/1024, float64(r.file)/1024)
+	b.printf("| of which: peak once open (memsetup, memdisc); after the memloads RssAnon / RssFile | %.1f; %.1f / %.1f | | | |\n", float64(r.openOff)/1024, float64(r.anon[0])/1024, float64(r.file[0])/1024)
 	b.printf("| serve peak RSS MiB, telemetry on | %.1f | %.1f (off) | +%.1f MiB | ≤ +1 MiB: %s |\n", float64(r.rssOn)/1024, float64(r.rssOff)/1024, float64(r.rssOn-r.rssOff)/1024, verdict(r.rssOn-r.rssOff <= 1024))
+	b.printf("| of which: after the memloads RssAnon / RssFile, on vs off | %.1f / %.1f | %.1f / %.1f | %+.1f / %+.1f MiB | |\n", float64(r.anon[1])/1024, float64(r.file[1])/1024, float64(r.anon[0])/1024, float64(r.file[0])/1024, float64(r.anon[1]-r.anon[0])/1024, float64(r.file[1]-r.file[0])/1024)
 	disc, echo := percentile(r.lat["memdisc"], 50), percentile(r.lat["echo"], 50)
 	b.printf("| memdisc (%d hits, %.1f KiB) p50 µs vs echo | %.0f | %.0f | %.2fx | ≤ 2.5x: %s |\n", leanRules/leanEvery, float64(r.discSize)/1024, us(disc), us(echo), float64(disc)/float64(echo), verdict(float64(disc) <= 2.5*float64(echo)))
 	dsized := percentile(r.lat[discSizedEcho], 50)
@@ -109,7 +110,7 @@ type leanResult struct {
 	cpu           map[string]time.Duration // the server's CPU time (user and system) in each kind's blocks
 	rssOff, rssOn int64                    // KiB
 	openOff       int64                    // KiB: the peak once open, before the memloads
-	anon, file    int64                    // KiB: the resident set of serve (off) after the memloads
+	anon, file    [2]int64                 // KiB: the resident set of serve off and on after the memloads
 	discSize      int                      // bytes of memdisc's structured answer
 }
 
@@ -170,8 +171,10 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs
 		return res, err
 	}
 	res.rssOff, res.rssOn = peakRSS(servers[0].cmd.Process.Pid), peakRSS(servers[1].cmd.Process.Pid)
-	if m, err := sampleMemory(servers[0].cmd.Process.Pid, ""); err == nil {
-		res.anon, res.file = m.anon>>10, m.file>>10
+	for i, p := range servers {
+		if m, err := sampleMemory(p.cmd.Process.Pid, ""); err == nil {
+			res.anon[i], res.file[i] = m.anon>>10, m.file>>10
+		}
 	}
 	return res, res.alternate(ctx, steps)
 }
