@@ -83,6 +83,17 @@ func (c *Client) Call(ctx context.Context, tool string, args any) (structured ma
 	return structured, res.IsError, nil
 }
 
+// Do calls a tool with args as Call does and returns only whether the
+// tool failed: the SDK reads the whole answer, which is not decoded a
+// second time into a map (for timing calls as a client makes them).
+func (c *Client) Do(ctx context.Context, tool string, args any) (isError bool, err error) {
+	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return false, fmt.Errorf("call %s: %w", tool, err)
+	}
+	return res.IsError, nil
+}
+
 // Tools returns the names of the tools the server lists (sorted by name).
 func (c *Client) Tools(ctx context.Context) ([]string, error) {
 	var names []string

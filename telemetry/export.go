@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,7 +27,7 @@ const scope = "github.com/clumsies/clumsies/telemetry"
 // Exporter exports a span per tool call and the usage counters. It is an
 // mcp.CallObserver.
 type Exporter struct {
-	queue   chan finished
+	queue   chan *finished // pointers: a queue of records would hold 320 bytes a slot
 	stop    chan struct{}
 	done    chan struct{}
 	once    sync.Once
@@ -50,6 +51,9 @@ var _ mcp.CallObserver = (*Exporter)(nil)
 // wait for the collector: an export that fails is logged and dropped by
 // the SDK, and the calls go on.
 func Start(ctx context.Context, o Options) (*Exporter, error) {
+	if o.Protocol != "" && o.Protocol != ProtocolHTTP {
+		return nil, protocolError(o.Protocol)
+	}
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
 	}
@@ -61,27 +65,20 @@ func Start(ctx context.Context, o Options) (*Exporter, error) {
 		attribute.String("service.version", o.Version),
 		attribute.String("clumsies.workspace.id", o.WorkspaceID),
 	)
-	spans, err := spanExporter(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	metrics, err := metricExporter(ctx, o)
-	if err != nil {
-		return nil, errors.Join(err, spans.Shutdown(ctx))
-	}
+	spans := &spanExporter{post: newPoster(o, "traces")}
+	metrics := &metricExporter{post: newPoster(o, "metrics")}
 	e := &Exporter{
-		queue: make(chan finished, o.Queue),
+		queue: make(chan *finished, o.Queue),
 		stop:  make(chan struct{}),
 		done:  make(chan struct{}),
-		// Blocking: when the SDK's queue is full the worker waits, and
-		// the calls' queue in front of it drops (and counts) instead.
 		tp: sdktrace.NewTracerProvider(sdktrace.WithResource(res),
-			sdktrace.WithBatcher(spans, sdktrace.WithBlocking())),
+			sdktrace.WithBatcher(spans, batchOptions()...)),
 		mp: sdkmetric.NewMeterProvider(sdkmetric.WithResource(res),
 			sdkmetric.WithReader(sdkmetric.NewPeriodicReader(metrics))),
 		prop: propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
 	}
 	e.tracer = e.tp.Tracer(scope)
+	var err error
 	if e.inst, err = newInstruments(e.mp.Meter(scope), e.Dropped); err != nil {
 		return nil, errors.Join(err, e.tp.Shutdown(ctx), e.mp.Shutdown(ctx))
 	}
@@ -89,11 +86,27 @@ func Start(ctx context.Context, o Options) (*Exporter, error) {
 	return e, nil
 }
 
+// batchDelay is how long the SDK's batch processor keeps spans before it
+// sends them, unless OTEL_BSP_SCHEDULE_DELAY says otherwise: the SDK's
+// 5 s held up to 2,048 spans (~3 MiB) in a busy serve.
+const batchDelay = time.Second
+
+// batchOptions are the batch processor's settings. Blocking: when the
+// SDK's queue is full the worker waits, and the calls' queue in front of
+// it drops (and counts) instead.
+func batchOptions() []sdktrace.BatchSpanProcessorOption {
+	opts := []sdktrace.BatchSpanProcessorOption{sdktrace.WithBlocking()}
+	if os.Getenv("OTEL_BSP_SCHEDULE_DELAY") == "" {
+		opts = append(opts, sdktrace.WithBatchTimeout(batchDelay))
+	}
+	return opts
+}
+
 // ToolCall implements mcp.CallObserver: it queues the call for the
 // worker, or drops it when the queue is full. It never blocks.
 func (e *Exporter) ToolCall(_ context.Context, c mcp.CallRecord) {
 	select {
-	case e.queue <- finished{rec: c, end: time.Now()}:
+	case e.queue <- &finished{rec: c, end: time.Now()}:
 	default:
 		e.dropped.Add(1)
 	}
@@ -144,7 +157,7 @@ func (e *Exporter) work() {
 }
 
 // export makes the span of a call and counts it.
-func (e *Exporter) export(f finished) {
+func (e *Exporter) export(f *finished) {
 	a := callAttributes(f.rec)
 	parent := e.prop.Extract(context.Background(), metaCarrier(f.rec.Meta))
 	_, span := e.tracer.Start(parent, spanName(f.rec), trace.WithSpanKind(trace.SpanKindServer),

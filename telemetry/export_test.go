@@ -30,7 +30,7 @@ const (
 const ruleBody = "Return errors to the caller instead of logging"
 
 // TestExport_Collector runs `clumsies serve` with [otel] pointing at a
-// real OpenTelemetry Collector, over OTLP/HTTP and OTLP/gRPC, drives an
+// real OpenTelemetry Collector over OTLP/HTTP, drives an
 // agent session through it, and checks what the collector received: a
 // span per tool call with the MCP and GenAI attributes, the memload that
 // carried the host's traceparent as a child of the host's span, the
@@ -38,24 +38,34 @@ const ruleBody = "Return errors to the caller instead of logging"
 // body, and the usage counters as metrics.
 func TestExport_Collector(t *testing.T) {
 	col := otelcoltest.Start(t)
-	for _, proto := range []string{"http", "grpc"} {
-		t.Run(proto, func(t *testing.T) {
-			endpoint := col.HTTP
-			if proto == "grpc" {
-				endpoint = col.GRPC
-			}
-			session := "otel-" + proto
-			dir := workspaceWith(t, fmt.Sprintf("\n[otel]\nendpoint = %q\nprotocol = %q\n", endpoint, proto))
-			ruleID := agentSession(t, dir, session)
-			got := col.Wait(t, 2*time.Minute, func(r otelcoltest.Received) bool {
-				return len(sessionSpans(r, session)) == 5 && hasPoint(r, "clumsies.tool.calls", session)
-			})
-			checkSpans(t, sessionSpans(got, session), ruleID)
-			if strings.Contains(string(got.Raw), ruleBody) {
-				t.Errorf("the export carries the rule's body (%q)", ruleBody)
-			}
-			checkMetrics(t, got, ruleID)
-		})
+	session := "otel-http"
+	dir := workspaceWith(t, fmt.Sprintf("\n[otel]\nendpoint = %q\nprotocol = \"http\"\n", col.HTTP))
+	ruleID := agentSession(t, dir, session)
+	got := col.Wait(t, 2*time.Minute, func(r otelcoltest.Received) bool {
+		return len(sessionSpans(r, session)) == 5 && hasPoint(r, "clumsies.tool.calls", session)
+	})
+	checkSpans(t, sessionSpans(got, session), ruleID)
+	if strings.Contains(string(got.Raw), ruleBody) {
+		t.Errorf("the export carries the rule's body (%q)", ruleBody)
+	}
+	checkMetrics(t, got, ruleID)
+}
+
+// TestExport_GRPCRefused checks that serve refuses an [otel] table asking
+// for OTLP/gRPC, which it does not link, with an error that says what to
+// set instead, before it answers anything.
+func TestExport_GRPCRefused(t *testing.T) {
+	dir := workspaceWith(t, "\n[otel]\nendpoint = \"http://127.0.0.1:4317\"\nprotocol = \"grpc\"\n")
+	cmd := exec.Command(clumsies(t), "serve", "--workspace", dir)
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("serve with protocol = \"grpc\" succeeded:\n%s", out)
+	}
+	for _, want := range []string{`protocol = "http"`, "4318", "OTLP/HTTP only"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("serve's error does not say %q:\n%s", want, out)
+		}
 	}
 }
 

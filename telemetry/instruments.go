@@ -68,7 +68,7 @@ func newInstruments(m metric.Meter, dropped func() uint64) (instruments, error) 
 }
 
 // count adds a call to the instruments.
-func (in instruments) count(f finished, a attrs) {
+func (in instruments) count(f *finished, a attrs) {
 	ctx := context.Background()
 	ev := f.rec.Event
 	in.duration.Record(ctx, f.end.Sub(f.rec.Start).Seconds(), metric.WithAttributes(a.metric...))

@@ -2,11 +2,11 @@ package telemetry
 
 import "log/slog"
 
-// The protocols an endpoint speaks.
-const (
-	ProtocolHTTP = "http" // OTLP/HTTP with protobuf bodies
-	ProtocolGRPC = "grpc" // OTLP/gRPC
-)
+// ProtocolHTTP is the one protocol the export speaks: OTLP/HTTP with
+// protobuf bodies. Every Collector and vendor accepts it; OTLP/gRPC is
+// refused (ErrGRPC) because its client would be linked into every
+// clumsies process, exporting or not.
+const ProtocolHTTP = "http"
 
 // DefaultQueue is how many calls wait for the worker before the next is
 // dropped.
@@ -14,12 +14,13 @@ const DefaultQueue = 4096
 
 // Options configure an Exporter.
 type Options struct {
-	Protocol string // ProtocolHTTP or ProtocolGRPC
-	Host     string // the collector's host:port
-	Path     string // for HTTP, the prefix of /v1/traces and /v1/metrics
+	Protocol string // ProtocolHTTP, or "" for it
+	Host     string // the collector's host:port (OTLP/HTTP)
+	Path     string // the prefix of /v1/traces and /v1/metrics
 	Insecure bool   // send in clear text (an http:// endpoint)
-	// Headers are sent with every export. When none are given, the SDK's
-	// OTEL_EXPORTER_OTLP_HEADERS applies.
+	// Headers are sent with every export. When none are given,
+	// OTEL_EXPORTER_OTLP_TRACES_HEADERS (METRICS_HEADERS) or
+	// OTEL_EXPORTER_OTLP_HEADERS applies, as with the SDK's exporters.
 	Headers map[string]string
 	// WorkspaceID and Version describe the service in every export.
 	WorkspaceID string

@@ -12,7 +12,7 @@ import (
 // with the queue full (no worker draining it), ToolCall returns at once
 // and counts what it dropped.
 func TestToolCall_FullQueue(t *testing.T) {
-	e := &Exporter{queue: make(chan finished, 2)}
+	e := &Exporter{queue: make(chan *finished, 2)}
 	done := make(chan struct{})
 	go func() {
 		for range 5 {

@@ -9,7 +9,8 @@ import (
 // The protocols an [otel] endpoint speaks.
 const (
 	OTelHTTP = "http" // OTLP/HTTP with protobuf bodies (port 4318), the default
-	OTelGRPC = "grpc" // OTLP/gRPC (port 4317)
+	OTelGRPC = "grpc" // OTLP/gRPC (port 4317): parsed, refused by serve's export
+
 )
 
 // OTelConfig is the [otel] table of config.toml: where serve exports a
@@ -20,7 +21,8 @@ type OTelConfig struct {
 	// text, https:// over TLS; for HTTP a path, if any, is put before
 	// /v1/traces and /v1/metrics.
 	Endpoint string `toml:"endpoint"`
-	// Protocol is "http" (the default) or "grpc".
+	// Protocol is "http" (the default). "grpc" is read so that the other
+	// commands still run, and serve refuses it (telemetry.ErrGRPC).
 	Protocol string `toml:"protocol"`
 	// Headers are sent with every export. A secret belongs in the
 	// environment instead (OTEL_EXPORTER_OTLP_HEADERS), since this file

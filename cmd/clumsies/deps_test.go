@@ -16,3 +16,14 @@ func TestImportRules(t *testing.T) {
 		"github.com/nats-io/nats.go", "github.com/nats-io/nats-server/v2",
 	)
 }
+
+// TestLinked keeps out of the binary what every process would carry for
+// nothing: gRPC and the OTLP exporters and service stubs that bring it
+// (telemetry writes OTLP/HTTP itself), 14 MB of the binary and ~4 MiB of
+// every process's RSS (BENCHMARKS.md, "The one binary lean again").
+func TestLinked(t *testing.T) {
+	archtest.ForbidDeps(t, ".",
+		"google.golang.org/grpc", "github.com/grpc-ecosystem/grpc-gateway",
+		"go.opentelemetry.io/otel/exporters", "go.opentelemetry.io/proto/otlp",
+	)
+}

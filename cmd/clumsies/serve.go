@@ -34,6 +34,7 @@ type ServeCommand struct {
 	natsToken  string
 	readOnly   bool
 	every      int
+	pprof      string
 	// serving is the open workspace, once it is (gcpace.FollowServing paces the
 	// collector by whether this process owns it).
 	serving atomic.Pointer[node.Handle]
@@ -56,7 +57,7 @@ var (
 // Run implements command. Over stdio it returns when the client closes
 // stdin or on SIGINT/SIGTERM, after a clean shutdown.
 func (c *ServeCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token-file PATH | --no-token]] [--read-only] [--checkpoint-every N] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--log-level L]")
+	fs := c.m.newFlags("serve", "serve [--workspace DIR] [--http ADDR [--token-file PATH | --no-token]] [--read-only] [--checkpoint-every N] [--sync always|interval] [--nats-listen ADDR --nats-token T] [--pprof ADDR] [--log-level L]")
 	c.ws.register(fs)
 	c.ws.registerSync(fs)
 	fs.StringVar(&c.http, "http", "", "serve Streamable HTTP at `ADDR` instead of stdio: MCP at /mcp, live events (SSE) at /events; a bare port or :PORT binds 127.0.0.1")
@@ -66,6 +67,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 	fs.StringVar(&c.natsToken, "nats-token", "", "the token `T` NATS clients must give with --nats-listen (default: $"+tokenEnv+")")
 	fs.IntVar(&c.every, "checkpoint-every", node.DefaultCheckpointEvery, "while this process owns the workspace, pin the ledger's hash chain with a ledger.checkpoint event every `N` events and at shutdown; 0: none")
 	fs.BoolVar(&c.readOnly, "read-only", false, "refuse every change (artifact answers read_only) and do not publish the content tree; also read_only = true in config.toml")
+	fs.StringVar(&c.pprof, "pprof", "", "serve Go's profiles (/debug/pprof/) on this `host:port`, for debugging; no auth, keep it on loopback")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -77,6 +79,13 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w: --checkpoint-every must be 0 or more, not %d", errUsage, c.every)
 	}
 	opts.CheckpointEvery = c.every
+	if c.pprof != "" {
+		stop, err := servePprof(c.pprof)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	ws, err := c.ws.workspace()
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -126,4 +127,21 @@ func Importers(tb testing.TB, root, path string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ForbidDeps fails tb if the package pkg (a pattern of `go list`, from
+// the current folder) links a package under one of the forbidden import
+// path prefixes, directly or through any dependency: for what a binary
+// must never carry.
+func ForbidDeps(tb testing.TB, pkg string, forbidden ...string) {
+	tb.Helper()
+	out, err := exec.Command("go", "list", "-deps", pkg).Output()
+	if err != nil {
+		tb.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if matchesAny(dep, forbidden) {
+			tb.Errorf("%s links %s, which its rules forbid (forbidden: %s)", pkg, dep, strings.Join(forbidden, ", "))
+		}
+	}
 }

@@ -51,13 +51,18 @@ func (p *proc) call(ctx context.Context, tool string, args any) (map[string]any,
 	return res, nil
 }
 
-// timed makes n calls and returns their latencies.
+// timed makes n calls and returns their latencies. Each answer is read
+// by the SDK's client as any client reads it, and not decoded again.
 func (p *proc) timed(ctx context.Context, n int, tool string, args any) ([]time.Duration, error) {
 	out := make([]time.Duration, 0, n)
 	for i := 0; i < n; i++ {
 		start := time.Now()
-		if _, err := p.call(ctx, tool, args); err != nil {
+		isErr, err := p.cl.Do(ctx, tool, args)
+		if err != nil {
 			return nil, err
+		}
+		if isErr {
+			return nil, fmt.Errorf("%s: tool error", tool)
 		}
 		out = append(out, time.Since(start))
 	}

@@ -32,7 +32,10 @@ type bench struct {
 	// topologies (hub processes per run).
 	hubNodes int
 	hubSizes []int
-	out      *strings.Builder
+	// longRun is how long the longrun section serves, longEvery how
+	// often it samples the memory.
+	longRun, longEvery time.Duration
+	out                *strings.Builder
 }
 
 func (b *bench) printf(format string, args ...any) {
@@ -44,8 +47,10 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, liveedit, hub, hubscale, teamcatalog, chain, export, dashboard, attest")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, lean, longrun, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, liveedit, hub, hubscale, teamcatalog, chain, export, dashboard, attest")
 	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
+	longRun := flag.Duration("longrun", 3*time.Minute, "how long the longrun section serves (30m for the long run; 1m with -quick unless set)")
+	longEvery := flag.Duration("longrun-every", 30*time.Second, "how often the longrun section samples serve's memory")
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -60,7 +65,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes}
+	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery}
 	for _, f := range strings.Split(*hubSizes, ",") {
 		switch strings.TrimSpace(f) {
 		case "1":
@@ -73,6 +78,9 @@ func main() {
 	}
 	if *quick && !flagSet("hub-nodes") {
 		b.hubNodes = 20
+	}
+	if *quick && !flagSet("longrun") {
+		b.longRun = time.Minute
 	}
 	if b.echo, err = buildEcho(tmp); err != nil {
 		fail(err)
@@ -87,6 +95,8 @@ func main() {
 		{"rebuild", benchRebuild},
 		{"latency", benchLatency},
 		{"otel", benchOTel},
+		{"lean", benchLean},
+		{"longrun", benchLongRun},
 		{"catalog", benchCatalog},
 		{"growth", benchGrowth},
 		{"concurrency", benchConcurrency},
