@@ -138,6 +138,8 @@ func TestHub_Dashboard(t *testing.T) {
 	if loc := pg.text(`location.search`); loc != "" {
 		t.Errorf("hub page: the token stayed in the address (%q)", loc)
 	}
+	hubPhoneLayout(t, pg)
+	hubAccessible(t, pg)
 
 	// A ref made in team blue's workspace reaches the open page without a
 	// reload, through /api/team/events (the page's own poll is every two
@@ -320,5 +322,60 @@ func TestHub_DashboardToken(t *testing.T) {
 	hp.start(t)
 	if c := open("/?token=" + member).Cookies(); len(c) != 1 || !c[0].Secure {
 		t.Errorf("/?token= of a member at a hub whose public URL is https: cookies %v, want one Secure", c)
+	}
+}
+
+// hubPhoneLayout checks the hub's page on a phone (390 px), then goes
+// back to the laptop's width: the search box is whole on the screen, the
+// page no wider than it, a workspace id on one line and a rule's path
+// cell wide enough to read.
+func hubPhoneLayout(t *testing.T, pg *page) {
+	t.Helper()
+	if err := chromedp.Do(pg.ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := chromedp.Do(pg.ctx, chromedp.EmulateViewport(1366, 768)); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	pg.open("/", "team")
+	if out := pg.text(`((r) => r.left < 0 || r.right > document.documentElement.clientWidth ? r.left.toFixed(0) + " to " + r.right.toFixed(0) : "")(document.querySelector("form[role=search] input").getBoundingClientRect())`); out != "" {
+		t.Errorf("hub on a phone: the search box spans %s px, off a 390 px screen", out)
+	}
+	if over := pg.number(`document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 1 {
+		t.Errorf("hub on a phone: the page is %d px wider than the screen", over)
+	}
+	const lines = `((el) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size; })`
+	if n := pg.number(`Math.max(0, ...[...document.querySelectorAll("#app td.mono")].map(` + lines + `))`); n != 1 {
+		t.Errorf("hub on a phone: a workspace id takes %d lines, want one", n)
+	}
+	if n := pg.number(`document.querySelectorAll("#app td.path").length`); n == 0 {
+		t.Errorf("hub on a phone: no rule's path in a table")
+	}
+	if w := pg.number(`Math.min(...[...document.querySelectorAll("#app td.path")].map((td) => td.getBoundingClientRect().width))`); w < 130 {
+		t.Errorf("hub on a phone: a rule's path cell is %d px wide, want at least 130", w)
+	}
+}
+
+// hubAccessible runs axe-core on the hub's page in the light and the
+// dark scheme: no rule rated serious or critical is broken, and no
+// content is left outside a landmark.
+func hubAccessible(t *testing.T, pg *page) {
+	t.Helper()
+	for _, scheme := range []string{"dark", "light"} {
+		if err := browser.Scheme(pg.ctx, scheme); err != nil {
+			t.Fatal(err)
+		}
+		pg.open("/", "team")
+		vs, err := browser.Axe(pg.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			if v.Serious() || v.ID == "region" {
+				t.Errorf("hub page, %s scheme: %s", scheme, v)
+			}
+		}
 	}
 }

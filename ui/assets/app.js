@@ -88,7 +88,7 @@ function barChart(days, series, maxDays) {
   const step = Math.min((W - L) / Math.max(days.length, 1), 16 + 24 * series.length);
   const bw = Math.max(1, (step - 2) / series.length);
   const y = (v) => T + (H - T - B) * (1 - v / top);
-  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img"});
+  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": chartName(days, series)});
   for (const f of [0, 0.5, 1]) {
     const v = Math.round(top * f);
     svg.append(s("line", {class: "axis", x1: L, x2: W, y1: y(v), y2: y(v)}),
@@ -104,18 +104,29 @@ function barChart(days, series, maxDays) {
   const labels = Math.min(days.length, 6);
   for (let k = 0; k < labels; k++) {
     const i = Math.round(k * (days.length - 1) / Math.max(labels - 1, 1));
-    svg.append(s("text", {x: L + i * step + step / 2, y: H - 6, "text-anchor": "middle"}, days[i].day.slice(5)));
+    // The last label ends at the chart's edge rather than past it.
+    const x = L + i * step + step / 2, last = k === labels - 1 && x + 24 > W;
+    svg.append(s("text", {x: last ? W : x, y: H - 6, "text-anchor": last ? "end" : "middle", "data-x-label": ""}, days[i].day.slice(5)));
   }
   if (!days.length) svg.append(s("text", {x: W / 2, y: H / 2, "text-anchor": "middle"}, "no events yet"));
   const legend = h("div", {class: "legend"}, series.map((x) => h("span", {}, h("i", {class: x.class === "bar" ? "k1" : "k2"}), x.label)));
   return h("div", {}, svg, series.length > 1 ? legend : null);
 }
 
+// chartName names a chart of days for a screen reader: its series, its
+// days and the sum of each over them.
+function chartName(days, series) {
+  if (!days.length) return `${series.map((x) => x.label).join(" and ")}: none yet`;
+  const sums = series.map((x) => `${num(days.reduce((a, d) => a + (d[x.key] || 0), 0))} ${x.label}`);
+  return `${series.map((x) => x.label).join(" and ")} from ${days[0].day} to ${days[days.length - 1].day}: ${sums.join(", ")}`;
+}
+
 // hbars draws one horizontal bar per item: [{label, value}].
 function hbars(items) {
   const W = chartWidth(), rowH = 26, L = Math.min(230, Math.round(W * 0.4)), H = Math.max(rowH, items.length * rowH) + 4;
   const top = Math.max(1, ...items.map((x) => x.value));
-  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-chart": "constraints"});
+  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-chart": "constraints",
+    "aria-label": "refs per constraint: " + items.map((x) => `${x.label} ${num(x.value)}`).join(", ")});
   items.forEach((x, i) => {
     const w = (W - L - 60) * x.value / top;
     const label = shorten(x.label, Math.floor(L / 7));
@@ -196,7 +207,7 @@ function ruleList(rules, name) {
     h("code", {}, ".clumsies/rules/"), " and run ", h("code", {}, "clumsies publish"), " (a running ", h("code", {}, "clumsies serve"),
     " publishes them by itself).");
   return table([{label: "rule"}, {label: "refs", num: 1}], rules.map((r) =>
-    h("tr", {class: r.refs ? "" : "never", "data-rule": r.id}, h("td", {}, ruleLink(r.id, r.path), " ", h("span", {class: "tag"}, r.kind)),
+    h("tr", {class: r.refs ? "" : "never", "data-rule": r.id}, h("td", {class: "path"}, ruleLink(r.id, r.path), " ", h("span", {class: "tag"}, r.kind)),
       h("td", {class: "num"}, num(r.refs)))), {name});
 }
 
@@ -205,8 +216,8 @@ function sessionTable(list) {
     h("code", {}, "clumsies adapt claude-code"), " (or codex, cursor, gemini-cli, ...) and start it in this folder; its first tool call opens a session.");
   return table([{label: "session"}, {label: "last event"}, {label: "tool calls", num: 1}, {label: "hooks", num: 1}, {label: "refs", num: 1},
     {label: "reports", num: 1}],
-    list.map((x) => h("tr", {"data-session": x.id}, h("td", {}, sessionLink(x.id), x.setUp ? null : [" ", h("span", {class: "tag warn"}, "no setup")]),
-      h("td", {class: "muted"}, when(x.last)), h("td", {class: "num", "data-field": "calls"}, num(x.calls)),
+    list.map((x) => h("tr", {"data-session": x.id}, h("td", {class: "id"}, sessionLink(x.id), x.setUp ? null : [" ", h("span", {class: "tag warn"}, "no setup")]),
+      h("td", {class: "muted date"}, when(x.last)), h("td", {class: "num", "data-field": "calls"}, num(x.calls)),
       h("td", {class: "num", "data-field": "hooks"}, num(x.hooks)), h("td", {class: "num"}, num(x.refs)),
       h("td", {class: "num"}, num(x.reports)))));
 }
@@ -226,7 +237,7 @@ pages.rule = {
         h("p", {class: "empty"}, "This has no constraints.")),
       panel("Refs over time", barChart(d.days, [{key: "refs", class: "bar", label: "refs"}], 90)),
       panel("Sessions that applied it", d.applications.length ? table([{label: "time"}, {label: "session"}, {label: "constraints and reasons"}],
-        d.applications.map((a) => h("tr", {}, h("td", {class: "muted"}, when(a.time)), h("td", {}, sessionLink(a.sessionId)),
+        d.applications.map((a) => h("tr", {}, h("td", {class: "muted date"}, when(a.time)), h("td", {class: "id"}, sessionLink(a.sessionId)),
           h("td", {}, a.refs.map((r) => h("div", {}, h("span", {class: "mono"}, r.constraintId), r.reason ? " — " + r.reason : "")))))) :
         h("p", {class: "empty"}, "No session applied it yet."),
       d.moreApplications ? h("p", {class: "muted"}, "Older ones are left out.") : null),
@@ -239,11 +250,11 @@ pages.rule = {
           card("changes before loading it (ungated)", num(d.evidence.ungated), "ungated"),
           card("stop-gate blocks", num(d.evidence.stopGateBlocks), "stopGateBlocks")),
         d.evidence.unsupportedClaims.length ? table([{label: "session"}, {label: "refs", num: 1}, {label: "why"}],
-          d.evidence.unsupportedClaims.map((c) => h("tr", {}, h("td", {}, sessionLink(c.sessionId)), h("td", {class: "num"}, num(c.refs)),
+          d.evidence.unsupportedClaims.map((c) => h("tr", {}, h("td", {class: "id"}, sessionLink(c.sessionId)), h("td", {class: "num"}, num(c.refs)),
             h("td", {}, c.why)))) : null),
       panel("Publish history", table([{label: "seq", num: 1}, {label: "time"}, {label: "path"}, {label: "hash"}],
         d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
-          h("td", {}, p.path), h("td", {class: "mono hash"}, p.hash))))),
+          h("td", {class: "path"}, p.path), h("td", {class: "mono hash"}, p.hash))))),
     ];
   },
 };
@@ -324,7 +335,7 @@ pages.session = {
         ev.rules.length ? table([{label: "rule"}, {label: "edits in scope", num: 1}, {label: "before load", num: 1}, {label: "loaded"},
           {label: "refs", num: 1}, {label: "without evidence"}, {label: "denied", num: 1}, {label: "warned", num: 1},
           {label: "stop-gated", num: 1}],
-          ev.rules.map((r) => h("tr", {"data-rule": r.id}, h("td", {}, ruleLink(r.id, name(r.id))), h("td", {class: "num"}, num(r.inScope)),
+          ev.rules.map((r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, ruleLink(r.id, name(r.id))), h("td", {class: "num"}, num(r.inScope)),
             h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {}, r.loaded ? "yes" : "no"), h("td", {class: "num"}, num(r.refs)),
             h("td", {}, r.unsupported ? h("span", {class: "tag bad"}, `${r.unsupported}: ${r.why}`) : ""),
             h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
@@ -420,7 +431,7 @@ async function show(refresh) {
   const page = pages[r.name];
   const app = document.getElementById("app");
   page.redraw = () => show(true);
-  document.querySelectorAll("nav a").forEach((a) => a.classList.toggle("on", a.dataset.nav === (r.nav || r.name)));
+  document.querySelectorAll("nav a").forEach((a) => current(a, a.dataset.nav === (r.nav || r.name)));
   try {
     const d = await page.load(r.id);
     app.replaceChildren(...[page.render(d)].flat(2).filter(Boolean));
@@ -435,6 +446,12 @@ async function show(refresh) {
     app.dataset.page = r.name;
     app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
   }
+}
+
+// current marks the link a of the navigation as the page shown, or not.
+function current(a, on) {
+  a.classList.toggle("on", on);
+  if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
 }
 
 let pending = null;
@@ -470,7 +487,7 @@ function follow() {
 document.addEventListener("click", (e) => {
   if (document.body.dataset.app === "hub") return;
   const a = e.target.closest("a");
-  if (!a || a.target || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin || a.pathname.startsWith("/api/")) return;
+  if (!a || a.target || a.getAttribute("href").startsWith("#") || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin || a.pathname.startsWith("/api/")) return;
   e.preventDefault();
   if (a.pathname + a.search !== location.pathname + location.search) history.pushState(null, "", a.pathname + a.search);
   window.scrollTo(0, 0);
@@ -520,11 +537,11 @@ const hub = {
         never.length ? [h("h2", {}, "Never referred"), h("ul", {}, never.slice(0, 20).map((r) => h("li", {}, r.path, " ", h("span", {class: "muted"}, r.workspaceId))))] : null)),
       hubEvidence(d.evidence, d.members),
       panel("Most referred", d.topRules.length ? table([{label: "rule"}, {label: "workspace"}, {label: "refs", num: 1}, {label: "loads", num: 1}],
-        d.topRules.map((r) => h("tr", {}, h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId),
+        d.topRules.map((r) => h("tr", {}, h("td", {class: "path"}, r.path || r.id), h("td", {class: "mono ws"}, r.workspaceId),
           h("td", {class: "num"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))))) : h("p", {class: "empty"}, "No refs yet.")),
       panel("Nodes", nodes.length ? table([{label: "member"}, {label: "team"}, {label: "workspace"}, {label: "link"},
         {label: "applied", num: 1}, {label: "behind", num: 1}], nodes.map((n) => h("tr", {"data-node": n.id},
-          h("td", {}, n.member || "–"), h("td", {}, n.team), h("td", {class: "mono"}, n.workspaceId),
+          h("td", {}, n.member || "–"), h("td", {}, n.team), h("td", {class: "mono ws"}, n.workspaceId),
           h("td", {}, h("span", {class: n.link.up ? "tag ok" : "tag bad"}, n.link.up ? "online" : "offline"),
             n.link.since ? h("span", {class: "muted"}, " since " + when(n.link.since)) : null),
           h("td", {class: "num"}, num(n.hubSeq)),
@@ -545,7 +562,7 @@ function hubEvidence(e, members) {
     e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("edits before load"),
       count("loaded"), count("referenced"), count("unsupported"), count("denied"), count("warned"), count("ungated"), count("stop-gated")],
       e.rules.map((r) => h("tr", {"data-evidence-rule": r.id},
-      h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
+      h("td", {class: "path"}, r.path || r.id), h("td", {class: "mono ws"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
       h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
       h("td", {class: "num"}, num(r.unsupported)), h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
       h("td", {class: "num"}, num(r.ungated)), h("td", {class: "num"}, num(r.stopGateBlocks))))) :
@@ -581,7 +598,7 @@ async function showHub() {
 window.addEventListener("rangechange", () => (document.body.dataset.app === "hub" ? showHub() : show(false)));
 
 if (document.body.dataset.app === "hub") {
-  document.querySelectorAll("nav a").forEach((a) => a.classList.add("on"));
+  document.querySelectorAll("nav a").forEach((a) => current(a, true));
   showHub();
   // The hub says when the team's figures or reviews may have changed
   // (/api/team/events); the page then asks again, unless someone is

@@ -9,8 +9,9 @@ const RULE_LIMIT = 500;
 // sparkline draws values (one per day) as bars in a small chart.
 function sparkline(values, days) {
   const W = 90, H = 18, n = Math.max(values.length, 1), top = Math.max(1, ...values);
-  const svg = s("svg", {class: "spark", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
-    "data-spark": values.reduce((a, v) => a + v, 0)});
+  const sum = values.reduce((a, v) => a + v, 0);
+  const svg = s("svg", {class: "spark", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "data-spark": sum,
+    "aria-label": days.length ? `${num(sum)} refs from ${days[0]} to ${days[days.length - 1]}` : "no refs"});
   values.forEach((v, i) => {
     if (!v) return;
     const bh = Math.max(1, (H - 1) * v / top);
@@ -80,14 +81,14 @@ pages.rules = {
       const ctx = r.kind === "context", never = !ctx && r.refs === 0;
       const n = (v) => h("td", {class: "num"}, ctx ? "–" : num(v));
       return h("tr", {class: never ? "never" : "", "data-rule": r.id},
-        h("td", {}, ruleLink(r.id, r.path), never ? [" ", h("span", {class: "tag warn"}, "never applied")] : null),
+        h("td", {class: "path"}, ruleLink(r.id, r.path), never ? [" ", h("span", {class: "tag warn"}, "never applied")] : null),
         h("td", {}, r.kind), h("td", {class: "num", "data-field": "refs"}, ctx ? "–" : num(r.refs)),
         h("td", {}, ctx ? "" : sparkline(r.spark, d.days)),
         n(r.inScope), n(r.loaded), n(r.referenced),
         h("td", {class: "num"}, r.unsupported ? h("span", {class: "tag bad"}, num(r.unsupported)) : ctx ? "–" : "0"),
         n(r.denials), h("td", {class: "num", "data-field": "ungated"}, r.ungated ? h("span", {class: "tag bad"}, num(r.ungated)) : ctx ? "–" : "0"),
         h("td", {class: "num", "data-field": "refsPerLoad"}, ctx || !r.loaded ? "–" : r.refsPerLoad.toFixed(1)),
-        h("td", {class: "muted"}, r.lastApplied || (ctx ? "" : "never")),
+        h("td", {class: "muted date"}, r.lastApplied || (ctx ? "" : "never")),
         h("td", {class: "num"}, num(r.constraints)),
         h("td", {class: "num"}, r.unusedConstraints ? h("span", {class: "tag warn"}, num(r.unusedConstraints)) : "0"));
     });
