@@ -40,6 +40,11 @@ type Rule struct {
 	// Evidence is the sessions that edited files in its scope, loaded it
 	// and claimed it, and the claims without evidence.
 	Evidence projections.RuleEvidenceOf `json:"evidence"`
+	// NotLoaded are the sessions of the range with an edit in its scope
+	// that never loaded it, newest first, at most MaxNotLoaded;
+	// MoreNotLoaded says some were left out.
+	NotLoaded     []NotLoadedSession `json:"inScopeNotLoaded"`
+	MoreNotLoaded bool               `json:"moreInScopeNotLoaded"`
 }
 
 // MaxApplications bounds the applications a rule's page lists.
@@ -91,6 +96,9 @@ func rule(ctx context.Context, src Source, evs Events, id string, rg dayrange.Ra
 		r.Refs = SumDays(days, rg).Refs
 	}
 	r.Effect = effect(r.Refs, r.Evidence.RuleTotals, days)
+	if r.NotLoaded, r.MoreNotLoaded, err = notLoaded(src, id, rg); err != nil {
+		return Rule{}, fmt.Errorf("read the sessions in the scope of %s: %w", id, err)
+	}
 	counted := make(map[string]uint64)
 	for _, c := range u.Constraints {
 		counted[c.ID] = c.Refs

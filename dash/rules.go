@@ -37,13 +37,16 @@ type RuleRow struct {
 // evidence; what the gates recorded of it), refs per session that loaded
 // it, and the last day it was applied (over all time).
 type Effect struct {
-	InScope       int     `json:"inScope"`
-	UnloadedEdits uint64  `json:"unloadedEdits"`
-	Loaded        int     `json:"loaded"`
-	Referenced    int     `json:"referenced"`
-	Unsupported   uint64  `json:"unsupported"`
-	RefsPerLoad   float64 `json:"refsPerLoad"`
-	LastApplied   string  `json:"lastApplied,omitempty"` // YYYY-MM-DD
+	InScope       int    `json:"inScope"`
+	UnloadedEdits uint64 `json:"unloadedEdits"`
+	// InScopeNotLoaded counts the sessions of InScope that never loaded
+	// it (Loaded counts every session that loaded it, in scope or not).
+	InScopeNotLoaded int     `json:"inScopeNotLoaded"`
+	Loaded           int     `json:"loaded"`
+	Referenced       int     `json:"referenced"`
+	Unsupported      uint64  `json:"unsupported"`
+	RefsPerLoad      float64 `json:"refsPerLoad"`
+	LastApplied      string  `json:"lastApplied,omitempty"` // YYYY-MM-DD
 	// RuleGateFigures are the gates' events that named the rule:
 	// denials, warnings, ungated (changes before loading it),
 	// stopGateBlocks.
@@ -51,7 +54,7 @@ type Effect struct {
 }
 
 func effect(refs uint64, t projections.RuleTotals, days []projections.Day) Effect {
-	e := Effect{InScope: t.InScope, UnloadedEdits: t.UnloadedEdits, Loaded: t.Loaded, Referenced: t.Referenced, Unsupported: t.Unsupported,
+	e := Effect{InScope: t.InScope, UnloadedEdits: t.UnloadedEdits, InScopeNotLoaded: t.InScopeNotLoaded, Loaded: t.Loaded, Referenced: t.Referenced, Unsupported: t.Unsupported,
 		RuleGateFigures: t.RuleGate}
 	if t.Loaded > 0 {
 		e.RefsPerLoad = float64(refs) / float64(t.Loaded)

@@ -22,7 +22,7 @@ function sparkline(values, days) {
 
 const RULE_COLUMNS = [
   ["path", "path"], ["kind", "kind"], ["refs", "refs", 1], ["spark", "per day"], ["inScope", "sessions in scope", 1],
-  ["loaded", "loaded", 1], ["referenced", "referenced", 1], ["unsupported", "without evidence", 1], ["denials", "denied", 1],
+  ["inScopeNotLoaded", "in scope, never loaded", 1], ["loaded", "loaded", 1], ["referenced", "referenced", 1], ["unsupported", "without evidence", 1], ["denials", "denied", 1],
   ["ungated", "changed before load", 1], ["refsPerLoad", "refs per load", 1],
   ["lastApplied", "last applied"], ["constraints", "constraints", 1], ["unusedConstraints", "constraints never applied (all time)", 1]];
 
@@ -84,7 +84,9 @@ pages.rules = {
         h("td", {class: "path"}, ruleLink(r.id, r.path), never ? [" ", h("span", {class: "tag warn"}, "never applied")] : null),
         h("td", {}, r.kind), h("td", {class: "num", "data-field": "refs"}, ctx ? "–" : num(r.refs)),
         h("td", {}, ctx ? "" : sparkline(r.spark, d.days)),
-        n(r.inScope), n(r.loaded), n(r.referenced),
+        n(r.inScope),
+        h("td", {class: "num", "data-field": "inScopeNotLoaded"}, r.inScopeNotLoaded ? h("span", {class: "tag bad"}, num(r.inScopeNotLoaded)) : ctx ? "–" : "0"),
+        n(r.loaded), n(r.referenced),
         h("td", {class: "num"}, r.unsupported ? h("span", {class: "tag bad"}, num(r.unsupported)) : ctx ? "–" : "0"),
         n(r.denials), h("td", {class: "num", "data-field": "ungated"}, r.ungated ? h("span", {class: "tag bad"}, num(r.ungated)) : ctx ? "–" : "0"),
         h("td", {class: "num", "data-field": "refsPerLoad"}, ctx || !r.loaded ? "–" : r.refsPerLoad.toFixed(1)),
@@ -109,16 +111,31 @@ pages.rule.render = function (d) {
   out.splice(2, 0, panel(`In the range: ${rangeLabel()}`,
     h("div", {class: "cards", "data-effect": ""}, card("refs", num(d.refs), "rangeRefs"),
       card("sessions with an edit in scope", num(e.inScope), "effectInScope"),
+      card("of those, never loaded it", num(e.inScopeNotLoaded), "effectInScopeNotLoaded"),
       card("sessions that loaded it", num(e.loaded), "effectLoaded"), card("sessions that claimed it", num(e.referenced), "effectReferenced"),
       card("claims without evidence", num(e.unsupported), "effectUnsupported"),
       card("edits denied by the gate", num(e.denials), "effectDenials"), card("edits warned by the gate", num(e.warnings), "effectWarnings"),
       card("changes before loading it", num(e.ungated), "effectUngated"), card("stop-gate blocks", num(e.stopGateBlocks), "effectStopGateBlocks"),
       card("refs per load", e.loaded ? e.refsPerLoad.toFixed(1) : "–", "refsPerLoad"),
       card("last applied", e.lastApplied || "never", "lastApplied")),
-    sparkline(d.days.map((x) => x.refs), d.days.map((x) => x.day))));
+    sparkline(d.days.map((x) => x.refs), d.days.map((x) => x.day)),
+    notLoadedTable(d)));
   out.splice(4, 0, panel("Constraints", d.constraints.length ? table([{label: "id"}, {label: "constraint"}, {label: "refs (all time)", num: 1}],
     d.constraints.map((c) => h("tr", {"data-constraint": c.id}, h("td", {class: "mono"}, c.id),
       h("td", {}, c.gone ? h("span", {class: "tag warn"}, "no longer in the rule") : [c.name ? h("b", {}, c.name + " ") : null, c.text || ""]),
       h("td", {class: "num"}, num(c.refs)))), {name: "constraints"}) : h("p", {class: "empty"}, "This has no constraints.")));
   return out;
 };
+
+// notLoadedTable lists the sessions of the range with an edit in the
+// rule's scope that never loaded it, with their host and model.
+function notLoadedTable(d) {
+  const list = d.inScopeNotLoaded || [];
+  if (!list.length) return h("p", {class: "muted", "data-not-loaded": 0}, "Every session with an edit in its scope loaded it.");
+  return [h("h3", {}, "In scope, never loaded"),
+    table([{label: "session"}, {label: "first event"}, {label: "host"}, {label: "model"}, {label: "edits in scope", num: 1}],
+      list.map((x) => h("tr", {"data-not-loaded": x.sessionId}, h("td", {class: "id"}, sessionLink(x.sessionId)),
+        h("td", {class: "muted date"}, when(x.first)), h("td", {}, x.host || "–"), h("td", {}, x.model || "–"),
+        h("td", {class: "num"}, num(x.editsInScope)))), {name: "not-loaded"}),
+    d.moreInScopeNotLoaded ? h("p", {class: "muted"}, "Older ones are left out.") : null];
+}
