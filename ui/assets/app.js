@@ -435,10 +435,10 @@ async function show(refresh) {
   try {
     const d = await page.load(r.id);
     app.replaceChildren(...[page.render(d)].flat(2).filter(Boolean));
+    app.dataset.page = r.name; // before the hooks: exports are named after it
     fitTables(app);
     afterRender(app);
     document.title = `${page.title} · clumsies`;
-    app.dataset.page = r.name;
     app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
   } catch (err) {
     app.replaceChildren(h("h1", {}, page.title), h("p", {class: "err"}, String(err.message || err)),
@@ -487,7 +487,7 @@ function follow() {
 document.addEventListener("click", (e) => {
   if (document.body.dataset.app === "hub") return;
   const a = e.target.closest("a");
-  if (!a || a.target || a.getAttribute("href").startsWith("#") || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin || a.pathname.startsWith("/api/")) return;
+  if (!a || a.target || a.hasAttribute("download") || (a.getAttribute("href") || "").startsWith("#") || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin || a.pathname.startsWith("/api/")) return;
   e.preventDefault();
   if (a.pathname + a.search !== location.pathname + location.search) history.pushState(null, "", a.pathname + a.search);
   window.scrollTo(0, 0);
@@ -582,6 +582,7 @@ async function showHub() {
   try {
     const d = await hub.load();
     app.replaceChildren(...[hub.render(d)].flat(2).filter(Boolean));
+    app.dataset.page = "team";
     fitTables(app);
     afterRender(app);
     status.textContent = "updated " + new Date().toLocaleTimeString();

@@ -83,7 +83,7 @@ pages.rules = {
       return h("tr", {class: never ? "never" : "", "data-rule": r.id},
         h("td", {class: "path"}, ruleLink(r.id, r.path), never ? [" ", h("span", {class: "tag warn"}, "never applied")] : null),
         h("td", {}, r.kind), h("td", {class: "num", "data-field": "refs"}, ctx ? "–" : num(r.refs)),
-        h("td", {}, ctx ? "" : sparkline(r.spark, d.days)),
+        h("td", {"data-value": ctx ? "" : r.spark.join(" ")}, ctx ? "" : sparkline(r.spark, d.days)),
         n(r.inScope),
         h("td", {class: "num", "data-field": "inScopeNotLoaded"}, r.inScopeNotLoaded ? h("span", {class: "tag bad"}, num(r.inScopeNotLoaded)) : ctx ? "–" : "0"),
         n(r.loaded), n(r.referenced),
