@@ -2,11 +2,13 @@
 // no network but this server.
 "use strict";
 
-const TYPES = ["attest.session_start", "attest.user_prompt", "attest.stop_blocked", "attest.setup",
-  "attest.discover", "attest.load", "attest.refer", "attest.agent_report", "attest.reject",
-  "attest.draft.create", "attest.draft.update", "attest.draft.rename", "attest.draft.delete",
-  "attest.draft.discard", "attest.artifact", "catalog.publish", "catalog.remove", "attest.draft.submit",
-  "attest.draft.apply", "attest.draft.decline", "attest.draft.conflict", "ledger.checkpoint"];
+// eventTypes gives the ledger's event types as the server lists them
+// (/api/types, from the events package's table), asked once per page.
+let typesAsked = null;
+function eventTypes() {
+  if (!typesAsked) typesAsked = api("types").then((d) => d.items.map((x) => x.type)).catch((err) => { typesAsked = null; throw err; });
+  return typesAsked;
+}
 
 // h builds an element: h("a", {href: "/"}, "text", child, ...). Text is
 // always text, never HTML.
@@ -370,15 +372,20 @@ pages.live = {
   title: "Live",
   state: {filter: ""},
   rows: [],
-  async load() { return api("overview"); },
+  async load() {
+    const [d, types] = await Promise.all([api("overview"), eventTypes()]);
+    return {...d, types};
+  },
   render(d) {
     const st = this.state;
     st.filter = param("type", "");
+    this.seen = Math.max(this.seen || 0, d.lastSeq);
     this.tbody = h("tbody", {});
     const sel = h("select", {"aria-label": "type", onchange: (e) => { st.filter = e.target.value; setParams({type: st.filter}); this.redrawRows(); }},
-      h("option", {value: ""}, "every type"), TYPES.map((t) => h("option", {value: t, selected: st.filter === t}, t)));
+      h("option", {value: ""}, "every type"), d.types.map((t) => h("option", {value: t, selected: st.filter === t}, t)));
     this.redrawRows();
-    return [h("h1", {}, "Live"), h("p", {class: "muted"}, `The ledger as it happens; ${num(d.lastSeq)} events so far.`),
+    this.soFar = h("span", {"data-figure": "so-far"}, num(this.seen));
+    return [h("h1", {}, "Live"), h("p", {class: "muted"}, "The ledger as it happens; ", this.soFar, " events so far."),
       h("div", {class: "filters"}, sel), panel(null, h("table", {"data-table": "live"},
         h("thead", {}, h("tr", {}, ["seq", "time", "type", "session", "tool", "outcome", "duration"].map((c) =>
           h("th", {class: c === "session" || c === "duration" || c === "tool" ? "hide-sm" : ""}, c)))), this.tbody))];
@@ -399,6 +406,8 @@ pages.live = {
   },
   event(e, fresh) {
     this.rows.push(e);
+    this.seen = Math.max(this.seen || 0, e.seq);
+    if (this.soFar) this.soFar.textContent = num(this.seen);
     if (this.rows.length > 1000) this.rows.splice(0, this.rows.length - 1000);
     if (!this.tbody) return;
     if (this.state.filter && e.type !== this.state.filter) return;
@@ -466,9 +475,9 @@ function follow() {
   // know that something happened. Events up to known were on the page
   // when it loaded: only later ones redraw it. The stream is shared by
   // the browser's tabs (live.js), which may hand an event on twice.
-  const start = (from, known) => {
+  const start = (from, known, types) => {
     let seen = 0;
-    sharedStream({name: "events", types: TYPES, keep: 50,
+    sharedStream({name: "events", types, keep: 50,
       url: () => "/events" + (seen ? "?since=" + seen : from ? "?from=" + from : ""),
       onStatus: (on) => { status.textContent = on ? "live" : "reconnecting"; status.className = on ? "status on" : "status off"; },
       onMessage: (type, data) => {
@@ -481,7 +490,8 @@ function follow() {
       }});
   };
   window.addEventListener("pageshow", (e) => { if (e.persisted) { show(true); follow(); } });
-  api("overview").then((d) => start(Math.max(1, d.lastSeq - 49), d.lastSeq)).catch(() => start(0, 0));
+  eventTypes().catch(() => []).then((types) =>
+    api("overview").then((d) => start(Math.max(1, d.lastSeq - 49), d.lastSeq, types)).catch(() => start(0, 0, types)));
 }
 
 document.addEventListener("click", (e) => {
