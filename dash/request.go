@@ -102,7 +102,7 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 	case PageSession:
 		v, err = session(ctx, src, evs, req.ID)
 	case PageDrafts:
-		v, err = drafts(src)
+		v, err = drafts(ctx, src, evs)
 	case PageMetrics:
 		v = metricsOf(src, led)
 	default:

@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
@@ -138,6 +140,15 @@ func TestHub_Dashboard(t *testing.T) {
 	if loc := pg.text(`location.search`); loc != "" {
 		t.Errorf("hub page: the token stayed in the address (%q)", loc)
 	}
+	// The header says whose token the page reads with, and when it was
+	// drawn in UTC, as the page's dates are.
+	pg.wait(`document.getElementById("who").dataset.who === "cy"`)
+	if who := pg.text(`document.getElementById("who").textContent`); who != "cy · team blue" {
+		t.Errorf("hub page: the header names the token's holder %q, want cy · team blue", who)
+	}
+	if st := pg.text(`document.getElementById("status").textContent + " | " + document.getElementById("status").title`); !regexp.MustCompile(`^updated \d\d:\d\d:\d\d UTC \| `).MatchString(st) || strings.Contains(st, "15 s") {
+		t.Errorf("hub page: the status reads %q, want the time of the update in UTC and no promise of a 15 s refresh", st)
+	}
 	hubPhoneLayout(t, pg)
 	hubAccessible(t, pg)
 
@@ -243,6 +254,26 @@ func TestHub_DashboardReview(t *testing.T) {
 	}
 	// The queue lists the reviews still open.
 	waitFor(t, "the review accepted", func() bool { return len(reviews(t, hp)) == 0 })
+	pg.wait(`document.querySelectorAll("[data-review]").length === 0`)
+
+	// Decline needs a reason: the button is disabled until one is typed,
+	// and Enter in the reason declines.
+	stage(t, acl, id, teamRule+"- and never log them\n")
+	waitFor(t, "a second draft in the hub's review queue", func() bool { return len(reviews(t, hp)) == 1 })
+	pg.wait(`document.querySelectorAll("[data-review] [data-act=decline]").length === 1`)
+	if pg.text(`String(document.querySelector("[data-review] [data-act=decline]").disabled)`) != "true" {
+		t.Errorf("Decline is enabled with no reason typed")
+	}
+	if err := chromedp.Do(pg.ctx, chromedp.SendKeys(chromedp.CSS(`[data-review] input[aria-label=reason]`), "not needed")); err != nil {
+		t.Fatal(err)
+	}
+	if pg.text(`String(document.querySelector("[data-review] [data-act=decline]").disabled)`) != "false" {
+		t.Errorf("Decline stays disabled once a reason is typed")
+	}
+	if err := chromedp.Do(pg.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the review declined by Enter", func() bool { return len(reviews(t, hp)) == 0 })
 	pg.wait(`document.querySelectorAll("[data-review]").length === 0`)
 	if errs := pg.b.Errors(); len(errs) > 0 {
 		t.Fatalf("console errors: %q", errs)

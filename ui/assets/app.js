@@ -47,6 +47,15 @@ function dur(us) {
   if (us < 1e6) return (us / 1000).toFixed(us < 1e4 ? 1 : 0) + " ms";
   return (us / 1e6).toFixed(2) + " s";
 }
+// ago says how long ago the time t was, in the largest whole unit.
+function ago(t) {
+  const s = Math.max(0, (Date.now() - Date.parse(t)) / 1000);
+  if (!Number.isFinite(s)) return "at an unknown time";
+  for (const [unit, n] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (s >= n) { const k = Math.floor(s / n); return `${k} ${unit}${k === 1 ? "" : "s"} ago`; }
+  }
+  return "just now";
+}
 const when = (t) => (t || "").replace("T", " ").replace(/\.\d+Z$/, "Z");
 const ruleLink = (id, text) => h("a", {href: "/rules/" + encodeURIComponent(id)}, text || id);
 const sessionLink = (id, text) => h("a", {href: "/sessions/" + encodeURIComponent(id), class: "mono"}, text || id);
@@ -111,7 +120,8 @@ function barChart(days, series, maxDays) {
     svg.append(s("text", {x: last ? W : x, y: H - 6, "text-anchor": last ? "end" : "middle", "data-x-label": ""}, days[i].day.slice(5)));
   }
   if (!days.length) svg.append(s("text", {x: W / 2, y: H / 2, "text-anchor": "middle"}, "no events yet"));
-  const legend = h("div", {class: "legend"}, series.map((x) => h("span", {}, h("i", {class: x.class === "bar" ? "k1" : "k2"}), x.label)));
+  const keys = {bar: "k1", bar2: "k2", bar3: "k3"};
+  const legend = h("div", {class: "legend"}, series.map((x) => h("span", {}, h("i", {class: keys[x.class]}), x.label)));
   return h("div", {}, svg, series.length > 1 ? legend : null);
 }
 
@@ -189,8 +199,9 @@ pages.overview = {
         card("refs", num(d.refs), "refs"),
         card("error rate", calls ? pct(errors / calls) : "–", "errorRate"),
         card("projector lag", num(d.lastSeq - Math.min(d.applied, d.lastSeq)), "lag")),
-      panel("Events and tool calls per day", barChart(d.days, [
-        {key: "events", class: "bar", label: "events"}, {key: "calls", class: "bar2", label: "tool calls"}])),
+      panel("Events, tool calls and refs per day", barChart(d.days, [
+        {key: "events", class: "bar", label: "events"}, {key: "calls", class: "bar2", label: "tool calls"},
+        {key: "refs", class: "bar3", label: "refs"}])),
       panel(allTime("Tools"), table([{label: "tool"}, {label: "calls", num: 1}, {label: "errors", num: 1}, {label: "error rate", num: 1},
         {label: "p50", num: 1}, {label: "p99", num: 1}, {label: "max", num: 1}],
       d.tools.map((t) => h("tr", {"data-tool": t.tool}, h("td", {}, t.tool), h("td", {class: "num", "data-field": "calls"}, num(t.calls)),
@@ -363,7 +374,11 @@ pages.drafts = {
           h("span", {class: "tag"}, x.op), " ", h("span", {class: "tag"}, x.resource), " ",
           x.status === "in_review" ? h("span", {class: "tag ok"}, "in review") : null, x.stale ? h("span", {class: "tag bad"}, "stale") : null),
         x.description ? h("p", {}, x.description) : null,
-        h("p", {class: "muted"}, "by ", x.sessionId ? sessionLink(x.sessionId) : "–", ` · seq ${x.seq}`),
+        h("p", {class: "muted"}, h("span", {class: "mono", "data-draft-id": ""}, x.id), " · by ", x.sessionId ? sessionLink(x.sessionId) : "–",
+          ` · seq ${x.seq} · `, h("span", {title: when(x.updated), "data-age": ""}, "updated " + ago(x.updated))),
+        x.status === "in_review" ? h("p", {class: "muted"}, "A team draft: a reviewer accepts or declines it at the hub.") :
+          h("p", {}, "Apply it with ", h("code", {"data-apply": ""}, `clumsies drafts apply ${x.id} --seq ${x.seq}`),
+            ", or decline it with ", h("code", {}, `clumsies drafts decline ${x.id} --reason "..."`), "."),
         x.diff.length ? h("div", {class: "diff"}, x.diff.map((l) => h("div", {class: l.op === "+" ? "a" : l.op === "-" ? "d" : ""}, l.op + " " + l.text))) : null))];
   },
 };
@@ -595,7 +610,7 @@ async function showHub() {
     app.dataset.page = "team";
     fitTables(app);
     afterRender(app);
-    status.textContent = "updated " + new Date().toLocaleTimeString();
+    status.textContent = `updated ${new Date().toISOString().slice(11, 19)} UTC`;
     status.className = "status on";
   } catch (err) {
     app.replaceChildren(h("h1", {}, "Team"), h("p", {class: "err"}, String(err.message || err)));

@@ -77,7 +77,7 @@ function memberPage({member, team, stats: d}) {
   const applied = d.rules.filter((r) => r.refs || r.loads).sort((a, b) => b.refs - a.refs || a.path.localeCompare(b.path));
   const count = (label) => ({label, num: 1});
   return [
-    h("p", {}, h("a", {href: "/"}, "← Team")),
+    h("p", {}, h("a", {href: "/", "data-back": ""}, "← Team")),
     h("h1", {"data-member-page": member}, "Member ", member || "(no member)", " ", team ? h("span", {class: "tag"}, team) : null, " ",
       h("span", {class: "muted"}, `${d.from} to ${d.to}`)),
     h("div", {class: "cards"}, card("events", num(t.events), "events"), card("refs", num(t.refs), "refs"), card("loads", num(t.loads), "loads"),
