@@ -1,6 +1,7 @@
 package dash
 
 import (
+	"context"
 	"time"
 
 	"github.com/clumsies/clumsies/content"
@@ -26,6 +27,9 @@ const SparkDays = 90
 // Refs are those of the range.
 type RuleRow struct {
 	projections.RuleSummary
+	// Source is set for a rule the repository's catalog does not publish
+	// and whose refs the ledger counts: removed, team or unknown.
+	Source string `json:"source,omitempty"`
 	Effect
 	// Spark is the rule's refs on each of Rules.Days.
 	Spark []uint64 `json:"spark"`
@@ -77,7 +81,7 @@ func totalsIn(src Source, rg dayrange.Range) map[string]projections.RuleTotals {
 	return out
 }
 
-func rules(src Source, rg dayrange.Range) Rules {
+func rules(ctx context.Context, src Source, rg dayrange.Range) (Rules, error) {
 	window := fillDays(src.Days(), rg, time.Now())
 	window = window[max(0, len(window)-SparkDays):]
 	out := Rules{Range: rg, Days: make([]string, len(window)), Items: []RuleRow{}}
@@ -86,11 +90,10 @@ func rules(src Source, rg dayrange.Range) Rules {
 		out.Days[i], at[d.Day] = d.Day, i
 	}
 	totals := totalsIn(src, rg)
-	for _, r := range src.RuleSummaries() {
+	row := func(r projections.RuleSummary) RuleRow {
 		row := RuleRow{RuleSummary: r, Spark: make([]uint64, len(window))}
 		if r.Kind == content.KindContext {
-			out.Items = append(out.Items, row)
-			continue
+			return row
 		}
 		days := src.RuleDays(r.ID)
 		for _, d := range days {
@@ -100,7 +103,21 @@ func rules(src Source, rg dayrange.Range) Rules {
 		}
 		row.Refs = refsIn(src, r, rg)
 		row.Effect = effect(row.Refs, totals[r.ID], days)
-		out.Items = append(out.Items, row)
+		return row
 	}
-	return out
+	for _, r := range src.RuleSummaries() {
+		out.Items = append(out.Items, row(r))
+	}
+	more, err := unlistedRules(ctx, src)
+	if err != nil {
+		return Rules{}, err
+	}
+	for _, u := range more {
+		usage := src.UsageOf(u.ID)
+		r := row(projections.RuleSummary{ID: u.ID, Kind: u.Kind, Path: u.Path, Name: content.NameOf(u.Path), Group: content.GroupOf(u.Path),
+			Refs: usage.Refs, Constraints: len(usage.Constraints)})
+		r.Source = u.Source
+		out.Items = append(out.Items, r)
+	}
+	return out, nil
 }

@@ -240,12 +240,18 @@ pages.rule = {
   async load(id) { return api("rules/" + encodeURIComponent(id)); },
   render(d) {
     return [
-      h("h1", {}, d.path, " ", h("span", {class: "tag"}, d.kind)),
+      [h("h1", {}, d.path, " ", h("span", {class: "tag"}, d.kind), d.source ? [" ", h("span", {class: "tag warn", "data-source": d.source}, d.source)] : null),
+      d.source === "removed" ? h("p", {class: "muted", "data-removed": ""}, "Removed from the repository's catalog: agents no longer get it. ",
+        "This page is its history, read-only: its refs, the sessions that applied it and its publishes. To bring it back, restore ",
+        h("code", {}, d.path), " and run ", h("code", {}, "clumsies publish"), ".") :
+        d.source === "team" ? h("p", {class: "muted"}, "A rule of the team's catalog at the hub: its body and revisions are the hub's (",
+          h("code", {}, `clumsies hub catalog show ${d.id}`), ").") : null],
       h("div", {class: "cards"}, card("refs", num(d.refs), "refs"), card("constraints", num(d.constraints.length), "constraints"),
         card("never applied", num(d.constraints.filter((c) => !c.refs).length), "never"),
         card("publishes", num(d.publishes.length), "publishes")),
-      panel("Current version", h("p", {}, h("span", {class: "muted"}, "hash "), h("span", {class: "mono", "data-figure": "hash"}, d.hash)),
-        d.description ? h("p", {}, d.description) : null, h("p", {class: "muted mono"}, d.id)),
+      d.source ? h("p", {class: "muted mono"}, d.id) :
+        panel("Current version", h("p", {}, h("span", {class: "muted"}, "hash "), h("span", {class: "mono", "data-figure": "hash"}, d.hash)),
+          d.description ? h("p", {}, d.description) : null, h("p", {class: "muted mono"}, d.id)),
       panel(allTime("Refs per constraint"), d.constraints.length ? hbars(d.constraints.map((c) => ({label: c.id, value: c.refs}))) :
         h("p", {class: "empty"}, "This has no constraints.")),
       panel("Refs over time", barChart(d.days, [{key: "refs", class: "bar", label: "refs"}], 90)),

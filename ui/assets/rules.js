@@ -6,6 +6,10 @@
 
 const RULE_LIMIT = 500;
 
+// SOURCES say what a rule the repository's catalog does not publish is.
+const SOURCES = {removed: "removed from the repository's catalog: its page is the history of its refs",
+  team: "a rule of the team's catalog at the hub", unknown: "an id with refs that no catalog names"};
+
 // sparkline draws values (one per day) as bars in a small chart.
 function sparkline(values, days) {
   const W = 90, H = 18, n = Math.max(values.length, 1), top = Math.max(1, ...values);
@@ -43,14 +47,16 @@ pages.rules = {
       ["", "rule", "workflow", "context"].map((k) => h("option", {value: k, selected: st.kind === k}, k || "every kind")));
     const never = h("label", {}, h("input", {type: "checkbox", checked: st.never, "data-filter": "never",
       onchange: (e) => { st.never = e.target.checked; draw(); }}), " never applied in the range");
-    const rules = d.items.filter((r) => r.kind !== "context");
+    const rules = d.items.filter((r) => r.kind !== "context" && !r.source);
+    const unlisted = d.items.filter((r) => r.source);
     const unused = rules.filter((r) => r.refs === 0).length;
     const unusedC = d.items.reduce((a, r) => a + r.unusedConstraints, 0);
     draw();
     return [
       h("h1", {}, "Rules ", h("span", {class: "muted"}, rangeLabel())),
       h("div", {class: "cards"}, card("rules and workflows", num(rules.length), "rules"),
-        card("context", num(d.items.length - rules.length), "context"),
+        card("context", num(d.items.length - rules.length - unlisted.length), "context"),
+        card("removed and team rules with refs", num(unlisted.length), "unlisted"),
         card("never applied in the range", num(unused), "never"), card("constraints never applied", num(unusedC), "unusedConstraints"),
         card("claims without evidence", num(rules.reduce((a, r) => a + (r.unsupported || 0), 0)), "unsupported"),
         card("changes before loading (ungated)", num(rules.reduce((a, r) => a + (r.ungated || 0), 0)), "ungated")),
@@ -59,7 +65,7 @@ pages.rules = {
   rows(d) {
     const st = this.state, items = d.items;
     const words = st.q.toLowerCase().split(/\s+/).filter(Boolean);
-    const list = items.filter((r) => (!st.kind || r.kind === st.kind) && (!st.never || (r.kind !== "context" && r.refs === 0)) &&
+    const list = items.filter((r) => (!st.kind || r.kind === st.kind) && (!st.never || (r.kind !== "context" && !r.source && r.refs === 0)) &&
       words.every((w) => (r.path + " " + r.name + " " + (r.group || "") + " " + r.id).toLowerCase().includes(w)));
     const key = st.sort, numeric = (RULE_COLUMNS.find((c) => c[0] === key) || [])[2];
     const val = (r) => r[key] ?? (numeric ? 0 : "");
@@ -78,10 +84,11 @@ pages.rules = {
     const pressed = st.focus && th.find((x) => x.dataset.sort === st.focus);
     if (pressed) requestAnimationFrame(() => { st.focus = null; pressed.querySelector("button").focus(); });
     const rows = shown.map((r) => {
-      const ctx = r.kind === "context", never = !ctx && r.refs === 0;
+      const ctx = r.kind === "context", never = !ctx && !r.source && r.refs === 0;
       const n = (v) => h("td", {class: "num"}, ctx ? "–" : num(v));
       return h("tr", {class: never ? "never" : "", "data-rule": r.id},
-        h("td", {class: "path"}, ruleLink(r.id, r.path), never ? [" ", h("span", {class: "tag warn"}, "never applied")] : null),
+        h("td", {class: "path"}, ruleLink(r.id, r.path), never ? [" ", h("span", {class: "tag warn"}, "never applied")] : null,
+          r.source ? [" ", h("span", {class: "tag", "data-source": r.source, title: SOURCES[r.source]}, r.source)] : null),
         h("td", {}, r.kind), h("td", {class: "num", "data-field": "refs"}, ctx ? "–" : num(r.refs)),
         h("td", {"data-value": ctx ? "" : r.spark.join(" ")}, ctx ? "" : sparkline(r.spark, d.days)),
         n(r.inScope),
