@@ -36,30 +36,19 @@ type RuleRow struct {
 }
 
 // Effect is how a rule did in a range (its refs aside): the evidence of
-// the sessions first seen in it (evidence.RuleTotals: sessions with an
-// edit in its scope, that loaded it, that claimed it; claims without
-// evidence; what the gates recorded of it), refs per session that loaded
-// it, and the last day it was applied (over all time).
+// the sessions first seen in it (projections.RuleTotals: sessions with
+// an edit in its scope and those of them that never loaded it, that
+// loaded it, that claimed it; claims without evidence; what the gates
+// recorded of it, RuleGate), refs per session that loaded it, and the
+// last day it was applied (over all time).
 type Effect struct {
-	InScope       int    `json:"inScope"`
-	UnloadedEdits uint64 `json:"unloadedEdits"`
-	// InScopeNotLoaded counts the sessions of InScope that never loaded
-	// it (Loaded counts every session that loaded it, in scope or not).
-	InScopeNotLoaded int     `json:"inScopeNotLoaded"`
-	Loaded           int     `json:"loaded"`
-	Referenced       int     `json:"referenced"`
-	Unsupported      uint64  `json:"unsupported"`
-	RefsPerLoad      float64 `json:"refsPerLoad"`
-	LastApplied      string  `json:"lastApplied,omitempty"` // YYYY-MM-DD
-	// RuleGateFigures are the gates' events that named the rule:
-	// denials, warnings, ungated (changes before loading it),
-	// stopGateBlocks.
-	projections.RuleGateFigures
+	projections.RuleTotals
+	RefsPerLoad float64 `json:"refsPerLoad"`
+	LastApplied string  `json:"lastApplied,omitempty"` // YYYY-MM-DD
 }
 
 func effect(refs uint64, t projections.RuleTotals, days []projections.Day) Effect {
-	e := Effect{InScope: t.InScope, UnloadedEdits: t.UnloadedEdits, InScopeNotLoaded: t.InScopeNotLoaded, Loaded: t.Loaded, Referenced: t.Referenced, Unsupported: t.Unsupported,
-		RuleGateFigures: t.RuleGate}
+	e := Effect{RuleTotals: t}
 	if t.Loaded > 0 {
 		e.RefsPerLoad = float64(refs) / float64(t.Loaded)
 	}

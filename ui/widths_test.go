@@ -96,3 +96,19 @@ func TestBrowser_RulesTableWidths(t *testing.T) {
 		t.Errorf("phone: the page is %.0f px wider than the screen", over)
 	}
 }
+
+// TestBrowser_SortByAClickOnTheHeader clicks the middle of the refs
+// header, which is shorter than the wrapped headers beside it: the table
+// sorts by refs, the most referred first.
+func TestBrowser_SortByAClickOnTheHeader(t *testing.T) {
+	b := newBackend(t)
+	rulesCatalog(t, b)
+	const most = "p-00000000000000000000000000000109"
+	b.append(t, events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: most, ConstraintID: "Steps/1"}, {RuleID: most, ConstraintID: "Steps/2"}}}, time.Now())
+	p := newPage(t, b.serve(t))
+	p.open("/rules", "rules")
+	if err := chromedp.Do(p.ctx, chromedp.Click(chromedp.CSS(`th[data-sort=refs]`))); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(`document.querySelector("[data-table=rules] tbody tr").dataset.rule === "` + most + `"`)
+}

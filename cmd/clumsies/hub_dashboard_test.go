@@ -15,10 +15,13 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/browser"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // adminToken reads the hub's admin token from its folder.
@@ -408,5 +411,51 @@ func hubAccessible(t *testing.T, pg *page) {
 				t.Errorf("hub page, %s scheme: %s", scheme, v)
 			}
 		}
+	}
+}
+
+// TestHub_DashboardTeamRules refers to a rule of the team's catalog from
+// a joined workspace: the workspace's /api/rules lists it among its rules,
+// marked team, with the team catalog's path and its ref, and its page
+// answers with the same.
+func TestHub_DashboardTeamRules(t *testing.T) {
+	hp := newHub(t)
+	id := pushTree(t, hp, writeTree(t, map[string]string{"rules/team/STYLE.md": teamRule}), "red").Published[0].ID
+	a := newWorkspace(t)
+	hp.join(t, a, "red", "ann")
+	base := serveHTTP(t, a, "--http", "127.0.0.1:0")
+	tok := testbin.HTTPToken(t, a)
+	cs := mcpSession(t, base, tok, "team-rules-1")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "memref", Arguments: map[string]any{
+			"refs": []any{map[string]any{"ruleId": id, "constraintId": "Errors/1"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("memref of the team rule %s: %+v", id, res)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	var rules dash.Rules
+	getJSON(t, base, "/api/rules", tok, &rules)
+	var row dash.RuleRow
+	for _, r := range rules.Items {
+		if r.ID == id {
+			row = r
+		}
+	}
+	if row.Source != dash.SourceTeam || row.Path != "team/STYLE.md" || row.Refs != 1 {
+		t.Errorf("/api/rules: the team rule's row is %+v, want team/STYLE.md, source team, 1 ref", row)
+	}
+	var rule dash.Rule
+	getJSON(t, base, "/api/rules/"+id, tok, &rule)
+	if rule.Source != dash.SourceTeam || rule.Path != "team/STYLE.md" || rule.Refs != 1 {
+		t.Errorf("/api/rules/%s: source %q, path %q, %d refs; want team, team/STYLE.md, 1", id, rule.Source, rule.Path, rule.Refs)
 	}
 }

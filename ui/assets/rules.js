@@ -73,13 +73,16 @@ pages.rules = {
       a.path.localeCompare(b.path));
     const shown = list.slice(0, RULE_LIMIT);
     // Each header is a button: Tab reaches it, Enter and Space sort.
+    // The whole header cell sorts (a header of one line beside others
+    // of three is taller than its button); a press of the button reaches
+    // it too.
     const th = RULE_COLUMNS.map(([k, label, n]) => k === "spark" ? h("th", {}, label) :
       h("th", {class: `sort ${n ? "num" : ""} ${st.sort === k ? (st.dir > 0 ? "asc" : "desc") : ""}`, "data-sort": k,
-        "aria-sort": st.sort === k ? (st.dir > 0 ? "ascending" : "descending") : "none"},
-      h("button", {type: "button", onclick: () => {
-        st.dir = st.sort === k ? -st.dir : (n ? -1 : 1); st.sort = k; st.focus = k;
-        setParams({sort: k === "path" ? null : k, dir: st.dir === 1 ? null : st.dir}); this.redraw();
-      }}, label)));
+        "aria-sort": st.sort === k ? (st.dir > 0 ? "ascending" : "descending") : "none", onclick: () => {
+          st.dir = st.sort === k ? -st.dir : (n ? -1 : 1); st.sort = k; st.focus = k;
+          setParams({sort: k === "path" ? null : k, dir: st.dir === 1 ? null : st.dir}); this.redraw();
+        }},
+      h("button", {type: "button"}, label)));
     // The redrawn header keeps the focus of the one pressed.
     const pressed = st.focus && th.find((x) => x.dataset.sort === st.focus);
     if (pressed) requestAnimationFrame(() => { st.focus = null; pressed.querySelector("button").focus(); });
