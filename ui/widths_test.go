@@ -8,11 +8,13 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 )
 
-// rulesCatalog publishes a catalog the size of a team's: paths of a few
-// groups, one of them 201 characters, some applied and some not.
+// rulesCatalog publishes a catalog the size of a team's: rules and
+// workflows of a few groups, one path 201 characters long, some applied
+// and some not.
 func rulesCatalog(t *testing.T, b *backend) (longID string) {
 	t.Helper()
 	paths := []string{"api/HANDLERS.md", "api/ERRORS.md", "api/VERSIONING.md", "go/STYLE.md", "go/TESTING.md", "go/CONCURRENCY.md",
@@ -23,7 +25,9 @@ func rulesCatalog(t *testing.T, b *backend) (longID string) {
 	}
 	for i, p := range paths {
 		id := fmt.Sprintf("p-%032d", 100+i)
-		b.publish(t, id, p, "---\npaths: [\"api/**\"]\n---\n# R\n\n## Steps\n\n1. One.\n2. Two.\n")
+		body := "---\npaths: [\"api/**\"]\n---\n# R\n\n## Steps\n\n1. One.\n2. Two.\n"
+		b.append(t, events.TypeCatalogPublish, events.PublishData{ID: id, Kind: string(content.KindOfRulePath(p)), Path: p, Name: content.NameOf(p),
+			Group: content.GroupOf(p), Hash: content.Hash([]byte(body)), Body: body}, time.Now())
 		if i%3 == 0 {
 			b.append(t, events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: id, ConstraintID: "Steps/1"}}}, time.Now())
 		}
