@@ -568,7 +568,7 @@ const hub = {
         never.length ? [h("h2", {}, "Never referred"), h("ul", {}, never.slice(0, 20).map((r) => h("li", {}, r.path, " ", h("span", {class: "muted"}, r.workspaceId))))] : null)),
       hubEvidence(d.evidence, d.members),
       panel("Most referred", d.topRules.length ? table([{label: "rule"}, {label: "workspace"}, {label: "refs", num: 1}, {label: "loads", num: 1}],
-        d.topRules.map((r) => h("tr", {}, h("td", {class: "path"}, r.path || r.id), h("td", {class: "mono ws"}, r.workspaceId),
+        d.topRules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
           h("td", {class: "num"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))))) : h("p", {class: "empty"}, "No refs yet.")),
       panel("Nodes", nodes.length ? table([{label: "member"}, {label: "team"}, {label: "workspace"}, {label: "link"},
         {label: "applied", num: 1}, {label: "behind", num: 1}], nodes.map((n) => h("tr", {"data-node": n.id},
@@ -582,6 +582,14 @@ const hub = {
   },
 };
 
+// hubRule names a rule of a workspace at the hub by its path; one the
+// workspace no longer publishes (removed since) has none: its id is
+// shown, marked so.
+function hubRule(r) {
+  return r.path || [h("span", {class: "mono"}, r.id), " ", h("span", {class: "tag warn", "data-unpublished": "",
+    title: "the workspace no longer publishes it: removed since, or never published there"}, "not published")];
+}
+
 // hubEvidence shows what the hosts' hooks recorded against what the
 // sessions loaded and claimed: claims without evidence, per rule of a
 // workspace and per member.
@@ -593,7 +601,7 @@ function hubEvidence(e, members) {
     e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("edits before load"),
       count("loaded"), count("referenced"), count("unsupported"), count("denied"), count("warned"), count("ungated"), count("stop-gated")],
       e.rules.map((r) => h("tr", {"data-evidence-rule": r.id},
-      h("td", {class: "path"}, r.path || r.id), h("td", {class: "mono ws"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
+      h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
       h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
       h("td", {class: "num"}, num(r.unsupported)), h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
       h("td", {class: "num"}, num(r.ungated)), h("td", {class: "num"}, num(r.stopGateBlocks))))) :

@@ -87,11 +87,11 @@ function memberPage({member, team, stats: d}) {
     panel("Per day", barChart(d.trend.map((p) => ({day: p.period, events: p.events, refs: p.refs})),
       [{key: "events", class: "bar", label: "events"}, {key: "refs", class: "bar2", label: "refs"}], 120)),
     panel("Rules they apply", applied.length ? table([{label: "rule"}, {label: "workspace"}, count("refs"), count("loads")],
-      applied.map((r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, r.path || r.id), h("td", {class: "mono ws"}, r.workspaceId),
+      applied.map((r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
         h("td", {class: "num", "data-field": "refs"}, num(r.refs)), h("td", {class: "num"}, num(r.loads)))), {name: "member-rules"}) :
       h("p", {class: "empty"}, "No rule loaded or referred to in the range.")),
     panel("Evidence per rule", e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("loaded"),
-      count("referenced"), count("without evidence")], e.rules.map((r) => h("tr", {}, h("td", {class: "path"}, r.path || r.id), h("td", {class: "mono ws"}, r.workspaceId),
+      count("referenced"), count("without evidence")], e.rules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
       h("td", {class: "num"}, num(r.inScope)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
       h("td", {class: "num"}, num(r.unsupported)))), {name: "member-evidence"}) : h("p", {class: "empty"}, "No rule in scope, loaded or claimed in the range.")),
     panel("Sessions", e.sessions.length ? table([{label: "session"}, {label: "workspace"}, count("edits"), count("rules"), count("without evidence")],
