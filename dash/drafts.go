@@ -1,7 +1,9 @@
 package dash
 
 import (
+	"context"
 	"errors"
+	"fmt"
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/events"
@@ -23,6 +25,8 @@ type Draft struct {
 	Description string          `json:"description,omitempty"`
 	SessionID   string          `json:"sessionId,omitempty"`
 	Seq         uint64          `json:"seq"`
+	// Updated is the time of the draft's last event, the one Seq names.
+	Updated string `json:"updated"`
 	// Status is draft or in_review (catalog.DraftStatus): the list holds
 	// open drafts only.
 	Status catalog.DraftStatus `json:"status"`
@@ -34,7 +38,7 @@ type Draft struct {
 	Diff []DiffLine `json:"diff"`
 }
 
-func drafts(src Source) (Drafts, error) {
+func drafts(ctx context.Context, src Source, evs Events) (Drafts, error) {
 	all, err := src.Drafts()
 	if err != nil {
 		return Drafts{}, err
@@ -45,6 +49,11 @@ func drafts(src Source) (Drafts, error) {
 			ID: d.ID, Resource: d.Resource, Op: d.Op, Path: d.Path, NewPath: d.NewPath, Description: d.Description,
 			SessionID: d.SessionID, Seq: d.Seq, Status: d.Status, Diff: []DiffLine{},
 		}
+		last, err := evs.Get(ctx, d.Seq)
+		if err != nil {
+			return Drafts{}, fmt.Errorf("read the last event of draft %s: %w", d.ID, err)
+		}
+		it.Updated = last.Time
 		var old string
 		if d.Op != events.DraftOpCreate {
 			o, err := src.Object(d.ID)

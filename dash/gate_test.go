@@ -73,13 +73,13 @@ func TestAnswer_Gate(t *testing.T) {
 
 	var rs dash.Rules
 	answer(dash.Request{Page: dash.PageRules}, &rs)
-	if len(rs.Items) != 1 || rs.Items[0].RuleGateFigures != want {
+	if len(rs.Items) != 1 || rs.Items[0].RuleGate != want {
 		t.Errorf("rules page: got %+v, want %+v", rs.Items, want)
 	}
 	var ru dash.Rule
 	answer(dash.Request{Page: dash.PageRule, ID: rule}, &ru)
-	if ru.Effect.RuleGateFigures != want || ru.Evidence.RuleGate != want {
-		t.Errorf("rule page: effect %+v, evidence %+v; want %+v", ru.Effect.RuleGateFigures, ru.Evidence.RuleGate, want)
+	if ru.Effect.RuleGate != want || ru.Evidence.RuleGate != want {
+		t.Errorf("rule page: effect %+v, evidence %+v; want %+v", ru.Effect.RuleGate, ru.Evidence.RuleGate, want)
 	}
 	var m dash.Metrics
 	answer(dash.Request{Page: dash.PageMetrics}, &m)

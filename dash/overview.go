@@ -32,7 +32,8 @@ type Overview struct {
 	Days              []projections.Day `json:"days"`
 	Tools             []Tool            `json:"tools"`
 	// MostApplied and LeastApplied are the rules and workflows with the
-	// most and the fewest refs (published ones only), at most TopN each.
+	// most and the fewest refs (published ones only), at most TopN each;
+	// no rule is in both (a small catalog is split between them).
 	MostApplied  []RuleRefs     `json:"mostApplied"`
 	LeastApplied []RuleRefs     `json:"leastApplied"`
 	Recent       []SessionBrief `json:"recentSessions"` // newest first, at most TopN
@@ -95,8 +96,11 @@ func overview(src Source, led Ledger, rg dayrange.Range) Overview {
 	slices.SortFunc(published, func(a, b RuleRefs) int {
 		return cmp.Or(cmp.Compare(b.Refs, a.Refs), strings.Compare(a.Path, b.Path))
 	})
-	ov.MostApplied = append(ov.MostApplied, published[:min(TopN, len(published))]...)
-	for i := len(published) - 1; i >= 0 && len(ov.LeastApplied) < TopN; i-- {
+	// A catalog of fewer than 2*TopN rules is split between the two
+	// lists, so that no rule is in both.
+	most := min(TopN, (len(published)+1)/2)
+	ov.MostApplied = append(ov.MostApplied, published[:most]...)
+	for i := len(published) - 1; i >= most && len(ov.LeastApplied) < TopN; i-- {
 		ov.LeastApplied = append(ov.LeastApplied, published[i])
 	}
 	ov.Recent = recentSessions(all, TopN)

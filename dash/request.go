@@ -47,6 +47,7 @@ type Reply struct {
 type Source interface {
 	Summary() projections.Summary
 	RuleSummaries() []projections.RuleSummary
+	Usage() []projections.RuleUsage
 	UsageOf(id string) projections.RuleUsage
 	Tools() []projections.ToolMetrics
 	Sessions() []projections.Session
@@ -92,7 +93,7 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 	case PageOverview:
 		v = overview(src, led, req.Range)
 	case PageRules:
-		v = rules(src, req.Range)
+		v, err = rules(ctx, src, req.Range)
 	case PageRule:
 		v, err = rule(ctx, src, evs, req.ID, req.Range)
 	case PageSessions:
@@ -102,7 +103,7 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 	case PageSession:
 		v, err = session(ctx, src, evs, req.ID)
 	case PageDrafts:
-		v, err = drafts(src)
+		v, err = drafts(ctx, src, evs)
 	case PageMetrics:
 		v = metricsOf(src, led)
 	default:

@@ -3,6 +3,7 @@ package dash
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -35,11 +36,20 @@ type Rule struct {
 	Applied     []Application              `json:"applications"` // newest first, at most MaxApplications
 	More        bool                       `json:"moreApplications"`
 	Publishes   []projections.PublishEntry `json:"publishes"` // oldest first
+	// Source is set for a rule the repository's catalog does not publish
+	// (RuleRow.Source): removed, team or unknown. A removed rule's page is
+	// its history: its last path, refs, applications and publishes.
+	Source string `json:"source,omitempty"`
 	// Paths are the globs of the files it applies to (front matter).
 	Paths []string `json:"paths"`
 	// Evidence is the sessions that edited files in its scope, loaded it
 	// and claimed it, and the claims without evidence.
 	Evidence projections.RuleEvidenceOf `json:"evidence"`
+	// NotLoaded are the sessions of the range with an edit in its scope
+	// that never loaded it, newest first, at most MaxNotLoaded;
+	// MoreNotLoaded says some were left out.
+	NotLoaded     []NotLoadedSession `json:"inScopeNotLoaded"`
+	MoreNotLoaded bool               `json:"moreInScopeNotLoaded"`
 }
 
 // MaxApplications bounds the applications a rule's page lists.
@@ -72,7 +82,7 @@ type AppliedRef struct {
 }
 
 func rule(ctx context.Context, src Source, evs Events, id string, rg dayrange.Range) (Rule, error) {
-	o, err := src.Object(id)
+	o, source, err := ruleObject(ctx, src, id)
 	if err != nil {
 		return Rule{}, err
 	}
@@ -80,7 +90,7 @@ func rule(ctx context.Context, src Source, evs Events, id string, rg dayrange.Ra
 	r := Rule{
 		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description, Range: rg,
 		Hash: o.Hash, Constraints: []Constraint{}, Days: fillDays(days, rg, time.Now()), Applied: []Application{},
-		Paths: o.Paths, Evidence: ruleEvidenceIn(src, id, rg),
+		Paths: o.Paths, Evidence: ruleEvidenceIn(src, id, rg), Source: source,
 	}
 	if r.Paths == nil {
 		r.Paths = []string{}
@@ -91,6 +101,9 @@ func rule(ctx context.Context, src Source, evs Events, id string, rg dayrange.Ra
 		r.Refs = SumDays(days, rg).Refs
 	}
 	r.Effect = effect(r.Refs, r.Evidence.RuleTotals, days)
+	if r.NotLoaded, r.MoreNotLoaded, err = notLoaded(src, id, rg); err != nil {
+		return Rule{}, fmt.Errorf("read the sessions in the scope of %s: %w", id, err)
+	}
 	counted := make(map[string]uint64)
 	for _, c := range u.Constraints {
 		counted[c.ID] = c.Refs
@@ -156,4 +169,22 @@ func ruleEvidenceIn(src Source, id string, rg dayrange.Range) projections.RuleEv
 		}
 	}
 	return out
+}
+
+// ruleObject returns the published object id, or, for a rule the catalog
+// does not publish but the ledger has refs or publishes of, what is known
+// of it and where it comes from (unlistedRule).
+func ruleObject(ctx context.Context, src Source, id string) (projections.Object, string, error) {
+	o, err := src.Object(id)
+	if !errors.Is(err, projections.ErrNotFound) {
+		return o, "", err
+	}
+	u, uerr := unlistedRule(ctx, src, id)
+	if uerr != nil {
+		return o, "", uerr
+	}
+	if u.Source == SourceUnknown && src.UsageOf(id).Refs == 0 {
+		return o, "", err
+	}
+	return projections.Object{ID: id, Kind: u.Kind, Path: u.Path, Name: content.NameOf(u.Path), Group: content.GroupOf(u.Path)}, u.Source, nil
 }

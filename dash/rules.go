@@ -1,6 +1,7 @@
 package dash
 
 import (
+	"context"
 	"time"
 
 	"github.com/clumsies/clumsies/content"
@@ -26,33 +27,28 @@ const SparkDays = 90
 // Refs are those of the range.
 type RuleRow struct {
 	projections.RuleSummary
+	// Source is set for a rule the repository's catalog does not publish
+	// and whose refs the ledger counts: removed, team or unknown.
+	Source string `json:"source,omitempty"`
 	Effect
 	// Spark is the rule's refs on each of Rules.Days.
 	Spark []uint64 `json:"spark"`
 }
 
 // Effect is how a rule did in a range (its refs aside): the evidence of
-// the sessions first seen in it (evidence.RuleTotals: sessions with an
-// edit in its scope, that loaded it, that claimed it; claims without
-// evidence; what the gates recorded of it), refs per session that loaded
-// it, and the last day it was applied (over all time).
+// the sessions first seen in it (projections.RuleTotals: sessions with
+// an edit in its scope and those of them that never loaded it, that
+// loaded it, that claimed it; claims without evidence; what the gates
+// recorded of it, RuleGate), refs per session that loaded it, and the
+// last day it was applied (over all time).
 type Effect struct {
-	InScope       int     `json:"inScope"`
-	UnloadedEdits uint64  `json:"unloadedEdits"`
-	Loaded        int     `json:"loaded"`
-	Referenced    int     `json:"referenced"`
-	Unsupported   uint64  `json:"unsupported"`
-	RefsPerLoad   float64 `json:"refsPerLoad"`
-	LastApplied   string  `json:"lastApplied,omitempty"` // YYYY-MM-DD
-	// RuleGateFigures are the gates' events that named the rule:
-	// denials, warnings, ungated (changes before loading it),
-	// stopGateBlocks.
-	projections.RuleGateFigures
+	projections.RuleTotals
+	RefsPerLoad float64 `json:"refsPerLoad"`
+	LastApplied string  `json:"lastApplied,omitempty"` // YYYY-MM-DD
 }
 
 func effect(refs uint64, t projections.RuleTotals, days []projections.Day) Effect {
-	e := Effect{InScope: t.InScope, UnloadedEdits: t.UnloadedEdits, Loaded: t.Loaded, Referenced: t.Referenced, Unsupported: t.Unsupported,
-		RuleGateFigures: t.RuleGate}
+	e := Effect{RuleTotals: t}
 	if t.Loaded > 0 {
 		e.RefsPerLoad = float64(refs) / float64(t.Loaded)
 	}
@@ -74,7 +70,7 @@ func totalsIn(src Source, rg dayrange.Range) map[string]projections.RuleTotals {
 	return out
 }
 
-func rules(src Source, rg dayrange.Range) Rules {
+func rules(ctx context.Context, src Source, rg dayrange.Range) (Rules, error) {
 	window := fillDays(src.Days(), rg, time.Now())
 	window = window[max(0, len(window)-SparkDays):]
 	out := Rules{Range: rg, Days: make([]string, len(window)), Items: []RuleRow{}}
@@ -83,11 +79,10 @@ func rules(src Source, rg dayrange.Range) Rules {
 		out.Days[i], at[d.Day] = d.Day, i
 	}
 	totals := totalsIn(src, rg)
-	for _, r := range src.RuleSummaries() {
+	row := func(r projections.RuleSummary) RuleRow {
 		row := RuleRow{RuleSummary: r, Spark: make([]uint64, len(window))}
 		if r.Kind == content.KindContext {
-			out.Items = append(out.Items, row)
-			continue
+			return row
 		}
 		days := src.RuleDays(r.ID)
 		for _, d := range days {
@@ -97,7 +92,21 @@ func rules(src Source, rg dayrange.Range) Rules {
 		}
 		row.Refs = refsIn(src, r, rg)
 		row.Effect = effect(row.Refs, totals[r.ID], days)
-		out.Items = append(out.Items, row)
+		return row
 	}
-	return out
+	for _, r := range src.RuleSummaries() {
+		out.Items = append(out.Items, row(r))
+	}
+	more, err := unlistedRules(ctx, src)
+	if err != nil {
+		return Rules{}, err
+	}
+	for _, u := range more {
+		usage := src.UsageOf(u.ID)
+		r := row(projections.RuleSummary{ID: u.ID, Kind: u.Kind, Path: u.Path, Name: content.NameOf(u.Path), Group: content.GroupOf(u.Path),
+			Refs: usage.Refs, Constraints: len(usage.Constraints)})
+		r.Source = u.Source
+		out.Items = append(out.Items, r)
+	}
+	return out, nil
 }

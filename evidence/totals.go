@@ -13,8 +13,11 @@ type RuleTotals struct {
 	// loaded it.
 	InScope       int    `json:"inScope"`
 	UnloadedEdits uint64 `json:"unloadedEdits"`
+	// InScopeNotLoaded counts the sessions of InScope that never loaded
+	// the rule.
+	InScopeNotLoaded int `json:"inScopeNotLoaded"`
 	// Loaded and Referenced count the sessions that loaded it and that
-	// claimed it (memref).
+	// claimed it (memref), in its scope or not.
 	Loaded     int `json:"loaded"`
 	Referenced int `json:"referenced"`
 	// Unsupported counts the refs claimed without evidence.
@@ -27,6 +30,7 @@ type RuleTotals struct {
 func (t *RuleTotals) Add(r Rule) {
 	t.RuleGate.Add(r.RuleGate)
 	t.InScope += count(r.InScope > 0)
+	t.InScopeNotLoaded += count(r.InScope > 0 && !r.Loaded)
 	t.UnloadedEdits += r.UnloadedEdits
 	t.Loaded += count(r.Loaded)
 	t.Referenced += count(r.Refs > 0)

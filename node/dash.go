@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -22,6 +23,23 @@ func (o *owner) dash(ctx context.Context, req dash.Request) (dash.Reply, error) 
 	}
 	return read(o, func(s *projections.Store) (dash.Reply, error) {
 		led := dash.Ledger{WorkspaceID: o.n.WS.ID(), LastSeq: last, Applied: s.Checkpoint()}
-		return dash.Answer(ctx, s, o.n.Log, led, req)
+		return dash.Answer(ctx, teamSource{Store: s, ov: o.n.overlay()}, o.n.Log, led, req)
 	})
+}
+
+// teamSource is the read models with the team's catalog laid over them,
+// so that the dashboard names the team rules the agents referred to
+// (dash.TeamRules).
+type teamSource struct {
+	*projections.Store
+	ov Overlay
+}
+
+// TeamRule implements dash.TeamRules.
+func (t teamSource) TeamRule(ctx context.Context, id string) (string, content.Kind, bool, error) {
+	it, ok, err := t.ov.View(ctx, id, t.Store)
+	if err != nil || !ok || (it.Kind != content.KindRule && it.Kind != content.KindWorkflow) {
+		return "", "", false, err
+	}
+	return it.Path, it.Kind, true, nil
 }

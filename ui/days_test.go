@@ -21,11 +21,11 @@ func TestBrowser_DayChartsHaveEveryDay(t *testing.T) {
 	}
 	p := newPage(t, b.serve(t))
 
-	// The overview draws two series (events, tool calls): a day is two
-	// rects; the publish is today too.
+	// The overview draws three series (events, tool calls, refs): a day
+	// is three rects; the publish is today too.
 	p.open("/", "overview")
-	if n := eval[int](p, `document.querySelectorAll("svg.chart")[0].querySelectorAll("rect").length`); n != 2*11 {
-		t.Errorf("overview: the day chart has %d bars, want 22 (11 days, 2 series)", n)
+	if n := eval[int](p, `document.querySelectorAll("svg.chart")[0].querySelectorAll("rect").length`); n != 3*11 {
+		t.Errorf("overview: the day chart has %d bars, want 33 (11 days, 3 series)", n)
 	}
 	p.open("/rules/"+id, "rule")
 	days := eval[[]string](p, `[...document.querySelectorAll('svg.chart:not([data-chart]) rect title')].map((t) => t.textContent.slice(0, 10))`)

@@ -57,7 +57,7 @@ func TestBrowser_RuleEffectiveness(t *testing.T) {
 		return eval[string](p, `document.querySelector('[data-rule="`+id+`"] `+sel+`').textContent`)
 	}
 	cells := eval[[]string](p, `[...document.querySelectorAll('[data-rule="`+used+`"] td')].map((td) => td.textContent)`)
-	want := []string{"rules/used.md", "rule", "2", applied + ": 2 refs", "0", "1", "1", "0", "0", "0", "2.0", applied, "2", "0"}
+	want := []string{"rules/used.md", "rule", "2", applied + ": 2 refs", "0", "0", "1", "1", "0", "0", "0", "2.0", applied, "2", "0"}
 	if fmt.Sprint(cells) != fmt.Sprint(want) {
 		t.Errorf("rules page, the used rule's cells: %q, want %q", cells, want)
 	}
@@ -82,5 +82,62 @@ func TestBrowser_RuleEffectiveness(t *testing.T) {
 	}
 	if got := eval[string](p, `document.querySelector('[data-constraint="Steps/2"] td:nth-child(2)').textContent`); got != "Steps Say why." {
 		t.Errorf("rule page: constraint Steps/2 reads %q, want its name and text", got)
+	}
+}
+
+// TestBrowser_InScopeNeverLoaded has three sessions edit a file in a
+// rule's scope, one of which loaded it, and a fourth load it without an
+// edit in its scope. The Rules page shows 3 in scope, 2 of them never
+// loaded it and 2 loaded (in scope or not); the rule's page lists the two
+// sessions that never loaded it with their host and model.
+func TestBrowser_InScopeNeverLoaded(t *testing.T) {
+	b := newBackend(t)
+	const id = "p-00000000000000000000000000000023"
+	b.publish(t, id, "rules/api.md", "---\npaths: [\"api/**\"]\n---\n# API\n\n## Errors\n\n1. Map them once.\n")
+	now := time.Now().UTC()
+	for i, s := range []struct {
+		id, host, model string
+		load, edit      bool
+	}{
+		{"s-loaded", "claude-code", "opus", true, true},
+		{"s-codex", "codex", "gpt-5", false, true},
+		{"s-gemini", "gemini-cli", "gemini-2.5-pro", false, true},
+		{"s-elsewhere", "claude-code", "sonnet", true, false},
+	} {
+		at := now.Add(time.Duration(i) * time.Minute)
+		b.appendAs(t, s.id, events.TypeSessionStart, events.SessionStartData{Host: s.host, Model: s.model, Source: "startup"}, at)
+		if s.load {
+			b.appendAs(t, s.id, events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: id, Changed: true}}}, at)
+		}
+		edit := events.FileEditData{Host: s.host, Tool: "Edit", Paths: []string{"web/x.go"}}
+		if s.edit {
+			edit.Paths, edit.Rules = []string{"api/x.go"}, []string{id}
+			if !s.load {
+				edit.Unloaded = []string{id}
+			}
+		}
+		b.appendAs(t, s.id, events.TypeFileEdit, edit, at)
+	}
+	base := b.serve(t)
+	p := newPage(t, base)
+	p.open("/rules", "rules")
+	for field, want := range map[string]string{"inScopeNotLoaded": "2"} {
+		if got := eval[string](p, `document.querySelector('[data-rule="`+id+`"] [data-field=`+field+`]').textContent`); got != want {
+			t.Errorf("rules page: %s is %q, want %q", field, got, want)
+		}
+	}
+	cells := eval[[]string](p, `[...document.querySelectorAll('[data-rule="`+id+`"] td')].slice(4, 7).map((td) => td.textContent)`)
+	if fmt.Sprint(cells) != fmt.Sprint([]string{"3", "2", "2"}) {
+		t.Errorf("rules page: in scope, never loaded, loaded read %q, want [3 2 2]", cells)
+	}
+
+	p.open("/rules/"+id, "rule")
+	if got := eval[string](p, `document.querySelector('[data-figure="effectInScopeNotLoaded"]').textContent`); got != "2" {
+		t.Errorf("rule page: %q sessions in scope that never loaded it, want 2", got)
+	}
+	rows := eval[[]string](p, `[...document.querySelectorAll("tr[data-not-loaded]")].map((tr) => [...tr.children].map((td) => td.textContent).filter((_, i) => i !== 1).join(" "))`)
+	want := []string{"s-gemini gemini-cli gemini-2.5-pro 1", "s-codex codex gpt-5 1"}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("rule page: sessions in scope that never loaded it %q, want %q", rows, want)
 	}
 }

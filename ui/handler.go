@@ -28,7 +28,8 @@ var assets embed.FS
 var pages = []string{"/{$}", "/rules", "/rules/{id...}", "/sessions", "/sessions/{id...}", "/drafts", "/live", "/search"}
 
 // Handler serves the dashboard: the pages at their paths, the API under
-// /api/ and the embedded assets under /assets/. Unknown paths get 404.
+// /api/ and the embedded assets under /assets/, every answer Hardened.
+// Unknown paths get 404.
 // Logger receives a line for every API request that fails (error); nil
 // discards them.
 func Handler(b Backend, log *slog.Logger) http.Handler {
@@ -58,14 +59,23 @@ func Handler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("GET /api/sessions/{id...}", api.page(dash.PageSession))
 	mux.HandleFunc("GET /api/drafts", api.page(dash.PageDrafts))
 	mux.HandleFunc("GET /api/search", api.page(dash.PageSearch))
+	types, err := json.Marshal(dash.Types())
+	if err != nil {
+		panic("ui: the event types do not encode: " + err.Error())
+	}
+	mux.HandleFunc("GET /api/types", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(append(types, '\n'))
+	})
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 not found: "+r.URL.Path+" (the dashboard has /, /rules, /sessions, /drafts, /live, /search and /api/)", http.StatusNotFound)
 	})
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no API route "+r.Method+" "+r.URL.Path+
-			": the API answers GET /api/overview, /api/rules, /api/rules/{id}, /api/sessions, /api/sessions/{id}, /api/drafts and /api/search")
+			": the API answers GET /api/overview, /api/rules, /api/rules/{id}, /api/sessions, /api/sessions/{id}, /api/drafts, /api/search and /api/types")
 	})
-	return mux
+	return Hardened(mux)
 }
 
 type apiHandler struct {

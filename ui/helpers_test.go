@@ -16,6 +16,7 @@ import (
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/internal/browser"
+	"github.com/clumsies/clumsies/live"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/projections/projectionstest"
 	"github.com/clumsies/clumsies/ui"
@@ -102,6 +103,18 @@ func (b *backend) publish(tb testing.TB, id, path, body string) {
 func (b *backend) serve(tb testing.TB) string {
 	tb.Helper()
 	ts := httptest.NewServer(ui.Handler(b, nil))
+	tb.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// serveLive serves the dashboard of b with the ledger's live stream at
+// /events (package live's handler on b's log), as serve --http does.
+func (b *backend) serveLive(tb testing.TB) string {
+	tb.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("GET /events", live.Handler(b.log, live.Options{}))
+	mux.Handle("/", ui.Handler(b, nil))
+	ts := httptest.NewServer(mux)
 	tb.Cleanup(ts.Close)
 	return ts.URL
 }

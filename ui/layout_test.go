@@ -47,9 +47,9 @@ func TestBrowser_LongTextFits(t *testing.T) {
 	if title := eval[string](p, `document.querySelector("td.hash").title`); !strings.HasPrefix(title, "sha256:") {
 		t.Errorf("phone: the cut hash's title is %q, want the whole hash", title)
 	}
-	p.open("/", "overview")
+	p.open("/rules", "rules")
 	if n := eval[int](p, `[...document.querySelectorAll(".scroller")].filter((s) => s.scrollWidth > s.clientWidth + 1).length`); n == 0 {
-		t.Fatalf("phone: no table of the overview is wider than the page; the test needs one")
+		t.Fatalf("phone: no table of the rules page is wider than the page; the test needs one")
 	}
 	if n := eval[int](p, `[...document.querySelectorAll(".scroller")].filter((s) => s.scrollWidth > s.clientWidth + 1 && !(s.previousElementSibling && s.previousElementSibling.matches(".scroll-cue"))).length`); n != 0 {
 		t.Errorf("phone: %d tables scroll sideways without a cue", n)

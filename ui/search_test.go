@@ -52,7 +52,7 @@ func TestBrowser_SearchAndExport(t *testing.T) {
 	}
 
 	csv := eval[string](p, `exportText(document.querySelector("[data-table=found-rules]"), "csv")`)
-	if want := "rule,kind,refs\r\nrules/api-style.md,rule,1200\r\n"; csv != want {
+	if want := "rule,kind,refs,range\r\nrules/api-style.md,rule,1200," + now.AddDate(0, 0, -6).Format("2006-01-02") + " to " + now.Format("2006-01-02") + "\r\n"; csv != want {
 		t.Errorf("CSV export: %q, want %q", csv, want)
 	}
 	var rows []map[string]any

@@ -78,3 +78,35 @@ func TestBrowser_SessionTimelineGate(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowser_SessionFileEditInScope opens the timeline of a session
+// whose file edits had rules in scope, loaded and not: the detail names
+// each rule by its path as a link and never prints an element as text
+// ("[object HTMLSpanElement]", a nested list flattened one level only).
+func TestBrowser_SessionFileEditInScope(t *testing.T) {
+	b := newBackend(t)
+	const api, style = "p-00000000000000000000000000000006", "p-00000000000000000000000000000007"
+	b.publish(t, api, "rules/api.md", "---\npaths: [\"api/**\"]\n---\n# API\n\n## Errors\n\n1. Map them once.\n")
+	b.publish(t, style, "rules/style.md", "---\npaths: [\"**/*.go\"]\n---\n# Style\n\n## Naming\n\n1. Say what it is.\n")
+	now := time.Now()
+	b.append(t, events.TypeSessionStart, events.SessionStartData{Host: "claude-code", Source: "startup"}, now)
+	b.append(t, events.TypeFileEdit, events.FileEditData{Host: "claude-code", Tool: "Edit", Paths: []string{"api/h.go"},
+		Rules: []string{api, style}, Unloaded: []string{api}, Protected: []string{".clumsies/config.toml"}}, now)
+	b.append(t, events.TypeFileEdit, events.FileEditData{Host: "claude-code", Tool: "Write", Paths: []string{"api/g.go"},
+		Rules: []string{api, style}}, now)
+	p := newPage(t, b.serve(t))
+
+	p.open("/sessions/s-ui-test", "session")
+	if text := eval[string](p, `document.querySelector("[data-timeline]").textContent`); strings.Contains(text, "[object") {
+		t.Errorf("timeline prints an element as text: %q", text)
+	}
+	links := eval[[]string](p, `[...document.querySelectorAll("[data-timeline] li")].filter((li) => li.querySelector("b").textContent === "attest.file_edit").map((li) => [...li.querySelectorAll(".detail a")].map((a) => a.textContent).join(" "))`)
+	if len(links) != 2 || links[0] == "" || links[1] == "" {
+		t.Fatalf("timeline: the file edits name the rules %q, want two entries naming them", links)
+	}
+	for _, l := range links {
+		if !strings.Contains(l, "rules/api.md") || !strings.Contains(l, "rules/style.md") {
+			t.Errorf("timeline: a file edit names %q, want rules/api.md and rules/style.md as links", l)
+		}
+	}
+}

@@ -7,16 +7,21 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/browser"
+	"github.com/clumsies/clumsies/internal/testbin"
 )
 
 // adminToken reads the hub's admin token from its folder.
@@ -138,6 +143,17 @@ func TestHub_Dashboard(t *testing.T) {
 	if loc := pg.text(`location.search`); loc != "" {
 		t.Errorf("hub page: the token stayed in the address (%q)", loc)
 	}
+	// The header says whose token the page reads with, and when it was
+	// drawn in UTC, as the page's dates are.
+	pg.wait(`document.getElementById("who").dataset.who === "cy"`)
+	if who := pg.text(`document.getElementById("who").textContent`); who != "cy · team blue" {
+		t.Errorf("hub page: the header names the token's holder %q, want cy · team blue", who)
+	}
+	if st := pg.text(`document.getElementById("status").textContent + " | " + document.getElementById("status").title`); !regexp.MustCompile(`^updated \d\d:\d\d:\d\d UTC \| `).MatchString(st) || strings.Contains(st, "15 s") {
+		t.Errorf("hub page: the status reads %q, want the time of the update in UTC and no promise of a 15 s refresh", st)
+	}
+	hubPhoneLayout(t, pg)
+	hubAccessible(t, pg)
 
 	// A ref made in team blue's workspace reaches the open page without a
 	// reload, through /api/team/events (the page's own poll is every two
@@ -242,6 +258,26 @@ func TestHub_DashboardReview(t *testing.T) {
 	// The queue lists the reviews still open.
 	waitFor(t, "the review accepted", func() bool { return len(reviews(t, hp)) == 0 })
 	pg.wait(`document.querySelectorAll("[data-review]").length === 0`)
+
+	// Decline needs a reason: the button is disabled until one is typed,
+	// and Enter in the reason declines.
+	stage(t, acl, id, teamRule+"- and never log them\n")
+	waitFor(t, "a second draft in the hub's review queue", func() bool { return len(reviews(t, hp)) == 1 })
+	pg.wait(`document.querySelectorAll("[data-review] [data-act=decline]").length === 1`)
+	if pg.text(`String(document.querySelector("[data-review] [data-act=decline]").disabled)`) != "true" {
+		t.Errorf("Decline is enabled with no reason typed")
+	}
+	if err := chromedp.Do(pg.ctx, chromedp.SendKeys(chromedp.CSS(`[data-review] input[aria-label=reason]`), "not needed")); err != nil {
+		t.Fatal(err)
+	}
+	if pg.text(`String(document.querySelector("[data-review] [data-act=decline]").disabled)`) != "false" {
+		t.Errorf("Decline stays disabled once a reason is typed")
+	}
+	if err := chromedp.Do(pg.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the review declined by Enter", func() bool { return len(reviews(t, hp)) == 0 })
+	pg.wait(`document.querySelectorAll("[data-review]").length === 0`)
 	if errs := pg.b.Errors(); len(errs) > 0 {
 		t.Fatalf("console errors: %q", errs)
 	}
@@ -320,5 +356,106 @@ func TestHub_DashboardToken(t *testing.T) {
 	hp.start(t)
 	if c := open("/?token=" + member).Cookies(); len(c) != 1 || !c[0].Secure {
 		t.Errorf("/?token= of a member at a hub whose public URL is https: cookies %v, want one Secure", c)
+	}
+}
+
+// hubPhoneLayout checks the hub's page on a phone (390 px), then goes
+// back to the laptop's width: the search box is whole on the screen, the
+// page no wider than it, a workspace id on one line and a rule's path
+// cell wide enough to read.
+func hubPhoneLayout(t *testing.T, pg *page) {
+	t.Helper()
+	if err := chromedp.Do(pg.ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := chromedp.Do(pg.ctx, chromedp.EmulateViewport(1366, 768)); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	pg.open("/", "team")
+	if out := pg.text(`((r) => r.left < 0 || r.right > document.documentElement.clientWidth ? r.left.toFixed(0) + " to " + r.right.toFixed(0) : "")(document.querySelector("form[role=search] input").getBoundingClientRect())`); out != "" {
+		t.Errorf("hub on a phone: the search box spans %s px, off a 390 px screen", out)
+	}
+	if over := pg.number(`document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 1 {
+		t.Errorf("hub on a phone: the page is %d px wider than the screen", over)
+	}
+	const lines = `((el) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size; })`
+	if n := pg.number(`Math.max(0, ...[...document.querySelectorAll("#app td.mono")].map(` + lines + `))`); n != 1 {
+		t.Errorf("hub on a phone: a workspace id takes %d lines, want one", n)
+	}
+	if n := pg.number(`document.querySelectorAll("#app td.path").length`); n == 0 {
+		t.Errorf("hub on a phone: no rule's path in a table")
+	}
+	if w := pg.number(`Math.min(...[...document.querySelectorAll("#app td.path")].map((td) => td.getBoundingClientRect().width))`); w < 130 {
+		t.Errorf("hub on a phone: a rule's path cell is %d px wide, want at least 130", w)
+	}
+}
+
+// hubAccessible runs axe-core on the hub's page in the light and the
+// dark scheme: no rule rated serious or critical is broken, and no
+// content is left outside a landmark.
+func hubAccessible(t *testing.T, pg *page) {
+	t.Helper()
+	for _, scheme := range []string{"dark", "light"} {
+		if err := browser.Scheme(pg.ctx, scheme); err != nil {
+			t.Fatal(err)
+		}
+		pg.open("/", "team")
+		vs, err := browser.Axe(pg.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			if v.Serious() || v.ID == "region" {
+				t.Errorf("hub page, %s scheme: %s", scheme, v)
+			}
+		}
+	}
+}
+
+// TestHub_DashboardTeamRules refers to a rule of the team's catalog from
+// a joined workspace: the workspace's /api/rules lists it among its rules,
+// marked team, with the team catalog's path and its ref, and its page
+// answers with the same.
+func TestHub_DashboardTeamRules(t *testing.T) {
+	hp := newHub(t)
+	id := pushTree(t, hp, writeTree(t, map[string]string{"rules/team/STYLE.md": teamRule}), "red").Published[0].ID
+	a := newWorkspace(t)
+	hp.join(t, a, "red", "ann")
+	base := serveHTTP(t, a, "--http", "127.0.0.1:0")
+	tok := testbin.HTTPToken(t, a)
+	cs := mcpSession(t, base, tok, "team-rules-1")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "memref", Arguments: map[string]any{
+			"refs": []any{map[string]any{"ruleId": id, "constraintId": "Errors/1"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("memref of the team rule %s: %+v", id, res)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	var rules dash.Rules
+	getJSON(t, base, "/api/rules", tok, &rules)
+	var row dash.RuleRow
+	for _, r := range rules.Items {
+		if r.ID == id {
+			row = r
+		}
+	}
+	if row.Source != dash.SourceTeam || row.Path != "team/STYLE.md" || row.Refs != 1 {
+		t.Errorf("/api/rules: the team rule's row is %+v, want team/STYLE.md, source team, 1 ref", row)
+	}
+	var rule dash.Rule
+	getJSON(t, base, "/api/rules/"+id, tok, &rule)
+	if rule.Source != dash.SourceTeam || rule.Path != "team/STYLE.md" || rule.Refs != 1 {
+		t.Errorf("/api/rules/%s: source %q, path %q, %d refs; want team, team/STYLE.md, 1", id, rule.Source, rule.Path, rule.Refs)
 	}
 }

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -110,5 +111,26 @@ func TestHub_Evidence(t *testing.T) {
 	out := mustRun(t, hp.dir, "hub", "stats")
 	if !strings.Contains(out, "api/HANDLERS.md") || !strings.Contains(out, "2 claims without evidence") || !strings.Contains(out, "Gate: 1 denied") {
 		t.Fatalf("hub stats does not show the evidence:\n%s", out)
+	}
+
+	// A rule removed since: the hub's page names it by its id, marked as
+	// no longer published, rather than an empty cell.
+	if err := os.Remove(filepath.Join(dir, ".clumsies", "rules", "web", "UI.md")); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, "publish")
+	pg := browse(t, hp.api)
+	pg.open("/?token="+adminToken(t, hp), "team")
+	deadline = time.Now().Add(time.Minute)
+	for pg.text(`String(!!document.querySelector('[data-evidence-rule="`+web+`"] [data-unpublished]'))`) != "true" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the hub's page names the removed rule %q, want its id marked not published",
+				pg.text(`(document.querySelector('[data-evidence-rule="`+web+`"] td') || {}).textContent || "missing"`))
+		}
+		time.Sleep(time.Second)
+		pg.open("/", "team")
+	}
+	if got := pg.text(`document.querySelector('[data-evidence-rule="` + web + `"] td').textContent`); got != web+" not published" {
+		t.Errorf("the hub's page names the removed rule %q, want %q", got, web+" not published")
 	}
 }

@@ -65,6 +65,9 @@ func TestHub_MemberPage(t *testing.T) {
 	if err != nil || addr.Get("member") != "ann" || addr.Get("team") != "red" || addr.Get("days") != "60" {
 		t.Errorf("member page: the address has %v, want member ann, team red and the range days=60", addr)
 	}
+	if back := pg.text(`document.querySelector("a[data-back]").getAttribute("href")`); back != "/?days=60" {
+		t.Errorf("member page: the link back to the team leads to %q, want /?days=60 (the range kept)", back)
+	}
 	for fig, want := range map[string]uint64{"events": st.Totals.Events, "refs": st.Totals.Refs, "sessions": st.Totals.Sessions,
 		"sessionsHooksOnly": st.Totals.SessionsHooksOnly, "unsupported": st.Evidence.Unsupported} {
 		if got := pg.figure(fig); got != thousands(want) {

@@ -2,11 +2,13 @@
 // no network but this server.
 "use strict";
 
-const TYPES = ["attest.session_start", "attest.user_prompt", "attest.stop_blocked", "attest.setup",
-  "attest.discover", "attest.load", "attest.refer", "attest.agent_report", "attest.reject",
-  "attest.draft.create", "attest.draft.update", "attest.draft.rename", "attest.draft.delete",
-  "attest.draft.discard", "attest.artifact", "catalog.publish", "catalog.remove", "attest.draft.submit",
-  "attest.draft.apply", "attest.draft.decline", "attest.draft.conflict", "ledger.checkpoint"];
+// eventTypes gives the ledger's event types as the server lists them
+// (/api/types, from the events package's table), asked once per page.
+let typesAsked = null;
+function eventTypes() {
+  if (!typesAsked) typesAsked = api("types").then((d) => d.items.map((x) => x.type)).catch((err) => { typesAsked = null; throw err; });
+  return typesAsked;
+}
 
 // h builds an element: h("a", {href: "/"}, "text", child, ...). Text is
 // always text, never HTML.
@@ -44,6 +46,15 @@ function dur(us) {
   if (us < 1000) return us + " µs";
   if (us < 1e6) return (us / 1000).toFixed(us < 1e4 ? 1 : 0) + " ms";
   return (us / 1e6).toFixed(2) + " s";
+}
+// ago says how long ago the time t was, in the largest whole unit.
+function ago(t) {
+  const s = Math.max(0, (Date.now() - Date.parse(t)) / 1000);
+  if (!Number.isFinite(s)) return "at an unknown time";
+  for (const [unit, n] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (s >= n) { const k = Math.floor(s / n); return `${k} ${unit}${k === 1 ? "" : "s"} ago`; }
+  }
+  return "just now";
 }
 const when = (t) => (t || "").replace("T", " ").replace(/\.\d+Z$/, "Z");
 const ruleLink = (id, text) => h("a", {href: "/rules/" + encodeURIComponent(id)}, text || id);
@@ -88,7 +99,7 @@ function barChart(days, series, maxDays) {
   const step = Math.min((W - L) / Math.max(days.length, 1), 16 + 24 * series.length);
   const bw = Math.max(1, (step - 2) / series.length);
   const y = (v) => T + (H - T - B) * (1 - v / top);
-  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img"});
+  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": chartName(days, series)});
   for (const f of [0, 0.5, 1]) {
     const v = Math.round(top * f);
     svg.append(s("line", {class: "axis", x1: L, x2: W, y1: y(v), y2: y(v)}),
@@ -104,18 +115,30 @@ function barChart(days, series, maxDays) {
   const labels = Math.min(days.length, 6);
   for (let k = 0; k < labels; k++) {
     const i = Math.round(k * (days.length - 1) / Math.max(labels - 1, 1));
-    svg.append(s("text", {x: L + i * step + step / 2, y: H - 6, "text-anchor": "middle"}, days[i].day.slice(5)));
+    // The last label ends at the chart's edge rather than past it.
+    const x = L + i * step + step / 2, last = k === labels - 1 && x + 24 > W;
+    svg.append(s("text", {x: last ? W : x, y: H - 6, "text-anchor": last ? "end" : "middle", "data-x-label": ""}, days[i].day.slice(5)));
   }
   if (!days.length) svg.append(s("text", {x: W / 2, y: H / 2, "text-anchor": "middle"}, "no events yet"));
-  const legend = h("div", {class: "legend"}, series.map((x) => h("span", {}, h("i", {class: x.class === "bar" ? "k1" : "k2"}), x.label)));
+  const keys = {bar: "k1", bar2: "k2", bar3: "k3"};
+  const legend = h("div", {class: "legend"}, series.map((x) => h("span", {}, h("i", {class: keys[x.class]}), x.label)));
   return h("div", {}, svg, series.length > 1 ? legend : null);
+}
+
+// chartName names a chart of days for a screen reader: its series, its
+// days and the sum of each over them.
+function chartName(days, series) {
+  if (!days.length) return `${series.map((x) => x.label).join(" and ")}: none yet`;
+  const sums = series.map((x) => `${num(days.reduce((a, d) => a + (d[x.key] || 0), 0))} ${x.label}`);
+  return `${series.map((x) => x.label).join(" and ")} from ${days[0].day} to ${days[days.length - 1].day}: ${sums.join(", ")}`;
 }
 
 // hbars draws one horizontal bar per item: [{label, value}].
 function hbars(items) {
   const W = chartWidth(), rowH = 26, L = Math.min(230, Math.round(W * 0.4)), H = Math.max(rowH, items.length * rowH) + 4;
   const top = Math.max(1, ...items.map((x) => x.value));
-  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-chart": "constraints"});
+  const svg = s("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-chart": "constraints",
+    "aria-label": "refs per constraint: " + items.map((x) => `${x.label} ${num(x.value)}`).join(", ")});
   items.forEach((x, i) => {
     const w = (W - L - 60) * x.value / top;
     const label = shorten(x.label, Math.floor(L / 7));
@@ -176,8 +199,9 @@ pages.overview = {
         card("refs", num(d.refs), "refs"),
         card("error rate", calls ? pct(errors / calls) : "–", "errorRate"),
         card("projector lag", num(d.lastSeq - Math.min(d.applied, d.lastSeq)), "lag")),
-      panel("Events and tool calls per day", barChart(d.days, [
-        {key: "events", class: "bar", label: "events"}, {key: "calls", class: "bar2", label: "tool calls"}])),
+      panel("Events, tool calls and refs per day", barChart(d.days, [
+        {key: "events", class: "bar", label: "events"}, {key: "calls", class: "bar2", label: "tool calls"},
+        {key: "refs", class: "bar3", label: "refs"}])),
       panel(allTime("Tools"), table([{label: "tool"}, {label: "calls", num: 1}, {label: "errors", num: 1}, {label: "error rate", num: 1},
         {label: "p50", num: 1}, {label: "p99", num: 1}, {label: "max", num: 1}],
       d.tools.map((t) => h("tr", {"data-tool": t.tool}, h("td", {}, t.tool), h("td", {class: "num", "data-field": "calls"}, num(t.calls)),
@@ -196,7 +220,7 @@ function ruleList(rules, name) {
     h("code", {}, ".clumsies/rules/"), " and run ", h("code", {}, "clumsies publish"), " (a running ", h("code", {}, "clumsies serve"),
     " publishes them by itself).");
   return table([{label: "rule"}, {label: "refs", num: 1}], rules.map((r) =>
-    h("tr", {class: r.refs ? "" : "never", "data-rule": r.id}, h("td", {}, ruleLink(r.id, r.path), " ", h("span", {class: "tag"}, r.kind)),
+    h("tr", {class: r.refs ? "" : "never", "data-rule": r.id}, h("td", {class: "path"}, ruleLink(r.id, r.path), " ", h("span", {class: "tag"}, r.kind)),
       h("td", {class: "num"}, num(r.refs)))), {name});
 }
 
@@ -205,8 +229,8 @@ function sessionTable(list) {
     h("code", {}, "clumsies adapt claude-code"), " (or codex, cursor, gemini-cli, ...) and start it in this folder; its first tool call opens a session.");
   return table([{label: "session"}, {label: "last event"}, {label: "tool calls", num: 1}, {label: "hooks", num: 1}, {label: "refs", num: 1},
     {label: "reports", num: 1}],
-    list.map((x) => h("tr", {"data-session": x.id}, h("td", {}, sessionLink(x.id), x.setUp ? null : [" ", h("span", {class: "tag warn"}, "no setup")]),
-      h("td", {class: "muted"}, when(x.last)), h("td", {class: "num", "data-field": "calls"}, num(x.calls)),
+    list.map((x) => h("tr", {"data-session": x.id}, h("td", {class: "id"}, sessionLink(x.id), x.setUp ? null : [" ", h("span", {class: "tag warn"}, "no setup")]),
+      h("td", {class: "muted date"}, when(x.last)), h("td", {class: "num", "data-field": "calls"}, num(x.calls)),
       h("td", {class: "num", "data-field": "hooks"}, num(x.hooks)), h("td", {class: "num"}, num(x.refs)),
       h("td", {class: "num"}, num(x.reports)))));
 }
@@ -216,17 +240,23 @@ pages.rule = {
   async load(id) { return api("rules/" + encodeURIComponent(id)); },
   render(d) {
     return [
-      h("h1", {}, d.path, " ", h("span", {class: "tag"}, d.kind)),
+      [h("h1", {}, d.path, " ", h("span", {class: "tag"}, d.kind), d.source ? [" ", h("span", {class: "tag warn", "data-source": d.source}, d.source)] : null),
+      d.source === "removed" ? h("p", {class: "muted", "data-removed": ""}, "Removed from the repository's catalog: agents no longer get it. ",
+        "This page is its history, read-only: its refs, the sessions that applied it and its publishes. To bring it back, restore ",
+        h("code", {}, d.path), " and run ", h("code", {}, "clumsies publish"), ".") :
+        d.source === "team" ? h("p", {class: "muted"}, "A rule of the team's catalog at the hub: its body and revisions are the hub's (",
+          h("code", {}, `clumsies hub catalog show ${d.id}`), ").") : null],
       h("div", {class: "cards"}, card("refs", num(d.refs), "refs"), card("constraints", num(d.constraints.length), "constraints"),
         card("never applied", num(d.constraints.filter((c) => !c.refs).length), "never"),
         card("publishes", num(d.publishes.length), "publishes")),
-      panel("Current version", h("p", {}, h("span", {class: "muted"}, "hash "), h("span", {class: "mono", "data-figure": "hash"}, d.hash)),
-        d.description ? h("p", {}, d.description) : null, h("p", {class: "muted mono"}, d.id)),
+      d.source ? h("p", {class: "muted mono"}, d.id) :
+        panel("Current version", h("p", {}, h("span", {class: "muted"}, "hash "), h("span", {class: "mono", "data-figure": "hash"}, d.hash)),
+          d.description ? h("p", {}, d.description) : null, h("p", {class: "muted mono"}, d.id)),
       panel(allTime("Refs per constraint"), d.constraints.length ? hbars(d.constraints.map((c) => ({label: c.id, value: c.refs}))) :
         h("p", {class: "empty"}, "This has no constraints.")),
       panel("Refs over time", barChart(d.days, [{key: "refs", class: "bar", label: "refs"}], 90)),
       panel("Sessions that applied it", d.applications.length ? table([{label: "time"}, {label: "session"}, {label: "constraints and reasons"}],
-        d.applications.map((a) => h("tr", {}, h("td", {class: "muted"}, when(a.time)), h("td", {}, sessionLink(a.sessionId)),
+        d.applications.map((a) => h("tr", {}, h("td", {class: "muted date"}, when(a.time)), h("td", {class: "id"}, sessionLink(a.sessionId)),
           h("td", {}, a.refs.map((r) => h("div", {}, h("span", {class: "mono"}, r.constraintId), r.reason ? " — " + r.reason : "")))))) :
         h("p", {class: "empty"}, "No session applied it yet."),
       d.moreApplications ? h("p", {class: "muted"}, "Older ones are left out.") : null),
@@ -239,11 +269,11 @@ pages.rule = {
           card("changes before loading it (ungated)", num(d.evidence.ungated), "ungated"),
           card("stop-gate blocks", num(d.evidence.stopGateBlocks), "stopGateBlocks")),
         d.evidence.unsupportedClaims.length ? table([{label: "session"}, {label: "refs", num: 1}, {label: "why"}],
-          d.evidence.unsupportedClaims.map((c) => h("tr", {}, h("td", {}, sessionLink(c.sessionId)), h("td", {class: "num"}, num(c.refs)),
+          d.evidence.unsupportedClaims.map((c) => h("tr", {}, h("td", {class: "id"}, sessionLink(c.sessionId)), h("td", {class: "num"}, num(c.refs)),
             h("td", {}, c.why)))) : null),
       panel("Publish history", table([{label: "seq", num: 1}, {label: "time"}, {label: "path"}, {label: "hash"}],
         d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
-          h("td", {}, p.path), h("td", {class: "mono hash"}, p.hash))))),
+          h("td", {class: "path"}, p.path), h("td", {class: "mono hash"}, p.hash))))),
     ];
   },
 };
@@ -324,7 +354,7 @@ pages.session = {
         ev.rules.length ? table([{label: "rule"}, {label: "edits in scope", num: 1}, {label: "before load", num: 1}, {label: "loaded"},
           {label: "refs", num: 1}, {label: "without evidence"}, {label: "denied", num: 1}, {label: "warned", num: 1},
           {label: "stop-gated", num: 1}],
-          ev.rules.map((r) => h("tr", {"data-rule": r.id}, h("td", {}, ruleLink(r.id, name(r.id))), h("td", {class: "num"}, num(r.inScope)),
+          ev.rules.map((r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, ruleLink(r.id, name(r.id))), h("td", {class: "num"}, num(r.inScope)),
             h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {}, r.loaded ? "yes" : "no"), h("td", {class: "num"}, num(r.refs)),
             h("td", {}, r.unsupported ? h("span", {class: "tag bad"}, `${r.unsupported}: ${r.why}`) : ""),
             h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
@@ -350,7 +380,11 @@ pages.drafts = {
           h("span", {class: "tag"}, x.op), " ", h("span", {class: "tag"}, x.resource), " ",
           x.status === "in_review" ? h("span", {class: "tag ok"}, "in review") : null, x.stale ? h("span", {class: "tag bad"}, "stale") : null),
         x.description ? h("p", {}, x.description) : null,
-        h("p", {class: "muted"}, "by ", x.sessionId ? sessionLink(x.sessionId) : "–", ` · seq ${x.seq}`),
+        h("p", {class: "muted"}, h("span", {class: "mono", "data-draft-id": ""}, x.id), " · by ", x.sessionId ? sessionLink(x.sessionId) : "–",
+          ` · seq ${x.seq} · `, h("span", {title: when(x.updated), "data-age": ""}, "updated " + ago(x.updated))),
+        x.status === "in_review" ? h("p", {class: "muted"}, "A team draft: a reviewer accepts or declines it at the hub.") :
+          h("p", {}, "Apply it with ", h("code", {"data-apply": ""}, `clumsies drafts apply ${x.id} --seq ${x.seq}`),
+            ", or decline it with ", h("code", {}, `clumsies drafts decline ${x.id} --reason "..."`), "."),
         x.diff.length ? h("div", {class: "diff"}, x.diff.map((l) => h("div", {class: l.op === "+" ? "a" : l.op === "-" ? "d" : ""}, l.op + " " + l.text))) : null))];
   },
 };
@@ -359,15 +393,20 @@ pages.live = {
   title: "Live",
   state: {filter: ""},
   rows: [],
-  async load() { return api("overview"); },
+  async load() {
+    const [d, types] = await Promise.all([api("overview"), eventTypes()]);
+    return {...d, types};
+  },
   render(d) {
     const st = this.state;
     st.filter = param("type", "");
+    this.seen = Math.max(this.seen || 0, d.lastSeq);
     this.tbody = h("tbody", {});
     const sel = h("select", {"aria-label": "type", onchange: (e) => { st.filter = e.target.value; setParams({type: st.filter}); this.redrawRows(); }},
-      h("option", {value: ""}, "every type"), TYPES.map((t) => h("option", {value: t, selected: st.filter === t}, t)));
+      h("option", {value: ""}, "every type"), d.types.map((t) => h("option", {value: t, selected: st.filter === t}, t)));
     this.redrawRows();
-    return [h("h1", {}, "Live"), h("p", {class: "muted"}, `The ledger as it happens; ${num(d.lastSeq)} events so far.`),
+    this.soFar = h("span", {"data-figure": "so-far"}, num(this.seen));
+    return [h("h1", {}, "Live"), h("p", {class: "muted"}, "The ledger as it happens; ", this.soFar, " events so far."),
       h("div", {class: "filters"}, sel), panel(null, h("table", {"data-table": "live"},
         h("thead", {}, h("tr", {}, ["seq", "time", "type", "session", "tool", "outcome", "duration"].map((c) =>
           h("th", {class: c === "session" || c === "duration" || c === "tool" ? "hide-sm" : ""}, c)))), this.tbody))];
@@ -388,6 +427,8 @@ pages.live = {
   },
   event(e, fresh) {
     this.rows.push(e);
+    this.seen = Math.max(this.seen || 0, e.seq);
+    if (this.soFar) this.soFar.textContent = num(this.seen);
     if (this.rows.length > 1000) this.rows.splice(0, this.rows.length - 1000);
     if (!this.tbody) return;
     if (this.state.filter && e.type !== this.state.filter) return;
@@ -420,14 +461,14 @@ async function show(refresh) {
   const page = pages[r.name];
   const app = document.getElementById("app");
   page.redraw = () => show(true);
-  document.querySelectorAll("nav a").forEach((a) => a.classList.toggle("on", a.dataset.nav === (r.nav || r.name)));
+  document.querySelectorAll("nav a").forEach((a) => current(a, a.dataset.nav === (r.nav || r.name)));
   try {
     const d = await page.load(r.id);
     app.replaceChildren(...[page.render(d)].flat(2).filter(Boolean));
+    app.dataset.page = r.name; // before the hooks: exports are named after it
     fitTables(app);
     afterRender(app);
     document.title = `${page.title} · clumsies`;
-    app.dataset.page = r.name;
     app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
   } catch (err) {
     app.replaceChildren(h("h1", {}, page.title), h("p", {class: "err"}, String(err.message || err)),
@@ -435,6 +476,12 @@ async function show(refresh) {
     app.dataset.page = r.name;
     app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
   }
+}
+
+// current marks the link a of the navigation as the page shown, or not.
+function current(a, on) {
+  a.classList.toggle("on", on);
+  if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
 }
 
 let pending = null;
@@ -449,9 +496,9 @@ function follow() {
   // know that something happened. Events up to known were on the page
   // when it loaded: only later ones redraw it. The stream is shared by
   // the browser's tabs (live.js), which may hand an event on twice.
-  const start = (from, known) => {
+  const start = (from, known, types) => {
     let seen = 0;
-    sharedStream({name: "events", types: TYPES, keep: 50,
+    sharedStream({name: "events", types, keep: 50,
       url: () => "/events" + (seen ? "?since=" + seen : from ? "?from=" + from : ""),
       onStatus: (on) => { status.textContent = on ? "live" : "reconnecting"; status.className = on ? "status on" : "status off"; },
       onMessage: (type, data) => {
@@ -464,13 +511,14 @@ function follow() {
       }});
   };
   window.addEventListener("pageshow", (e) => { if (e.persisted) { show(true); follow(); } });
-  api("overview").then((d) => start(Math.max(1, d.lastSeq - 49), d.lastSeq)).catch(() => start(0, 0));
+  eventTypes().catch(() => []).then((types) =>
+    api("overview").then((d) => start(Math.max(1, d.lastSeq - 49), d.lastSeq, types)).catch(() => start(0, 0, types)));
 }
 
 document.addEventListener("click", (e) => {
   if (document.body.dataset.app === "hub") return;
   const a = e.target.closest("a");
-  if (!a || a.target || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin || a.pathname.startsWith("/api/")) return;
+  if (!a || a.target || a.hasAttribute("download") || (a.getAttribute("href") || "").startsWith("#") || e.ctrlKey || e.metaKey || e.shiftKey || a.origin !== location.origin || a.pathname.startsWith("/api/")) return;
   e.preventDefault();
   if (a.pathname + a.search !== location.pathname + location.search) history.pushState(null, "", a.pathname + a.search);
   window.scrollTo(0, 0);
@@ -520,11 +568,11 @@ const hub = {
         never.length ? [h("h2", {}, "Never referred"), h("ul", {}, never.slice(0, 20).map((r) => h("li", {}, r.path, " ", h("span", {class: "muted"}, r.workspaceId))))] : null)),
       hubEvidence(d.evidence, d.members),
       panel("Most referred", d.topRules.length ? table([{label: "rule"}, {label: "workspace"}, {label: "refs", num: 1}, {label: "loads", num: 1}],
-        d.topRules.map((r) => h("tr", {}, h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId),
+        d.topRules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
           h("td", {class: "num"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))))) : h("p", {class: "empty"}, "No refs yet.")),
       panel("Nodes", nodes.length ? table([{label: "member"}, {label: "team"}, {label: "workspace"}, {label: "link"},
         {label: "applied", num: 1}, {label: "behind", num: 1}], nodes.map((n) => h("tr", {"data-node": n.id},
-          h("td", {}, n.member || "–"), h("td", {}, n.team), h("td", {class: "mono"}, n.workspaceId),
+          h("td", {}, n.member || "–"), h("td", {}, n.team), h("td", {class: "mono ws"}, n.workspaceId),
           h("td", {}, h("span", {class: n.link.up ? "tag ok" : "tag bad"}, n.link.up ? "online" : "offline"),
             n.link.since ? h("span", {class: "muted"}, " since " + when(n.link.since)) : null),
           h("td", {class: "num"}, num(n.hubSeq)),
@@ -533,6 +581,14 @@ const hub = {
     ];
   },
 };
+
+// hubRule names a rule of a workspace at the hub by its path; one the
+// workspace no longer publishes (removed since) has none: its id is
+// shown, marked so.
+function hubRule(r) {
+  return r.path || [h("span", {class: "mono"}, r.id), " ", h("span", {class: "tag warn", "data-unpublished": "",
+    title: "the workspace no longer publishes it: removed since, or never published there"}, "not published")];
+}
 
 // hubEvidence shows what the hosts' hooks recorded against what the
 // sessions loaded and claimed: claims without evidence, per rule of a
@@ -545,7 +601,7 @@ function hubEvidence(e, members) {
     e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("edits before load"),
       count("loaded"), count("referenced"), count("unsupported"), count("denied"), count("warned"), count("ungated"), count("stop-gated")],
       e.rules.map((r) => h("tr", {"data-evidence-rule": r.id},
-      h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
+      h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
       h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
       h("td", {class: "num"}, num(r.unsupported)), h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
       h("td", {class: "num"}, num(r.ungated)), h("td", {class: "num"}, num(r.stopGateBlocks))))) :
@@ -565,9 +621,10 @@ async function showHub() {
   try {
     const d = await hub.load();
     app.replaceChildren(...[hub.render(d)].flat(2).filter(Boolean));
+    app.dataset.page = "team";
     fitTables(app);
     afterRender(app);
-    status.textContent = "updated " + new Date().toLocaleTimeString();
+    status.textContent = `updated ${new Date().toISOString().slice(11, 19)} UTC`;
     status.className = "status on";
   } catch (err) {
     app.replaceChildren(h("h1", {}, "Team"), h("p", {class: "err"}, String(err.message || err)));
@@ -581,7 +638,7 @@ async function showHub() {
 window.addEventListener("rangechange", () => (document.body.dataset.app === "hub" ? showHub() : show(false)));
 
 if (document.body.dataset.app === "hub") {
-  document.querySelectorAll("nav a").forEach((a) => a.classList.add("on"));
+  document.querySelectorAll("nav a").forEach((a) => current(a, true));
   showHub();
   // The hub says when the team's figures or reviews may have changed
   // (/api/team/events); the page then asks again, unless someone is

@@ -65,8 +65,14 @@ function reviewDiff(r, d) {
 // on one of them outlive a redraw of the page.
 function reviewActions(r) {
   const msg = h("span", {class: "muted"});
+  // Decline needs a reason: it stays disabled until one is typed, and
+  // Enter in the reason declines.
   const reason = h("input", {type: "text", placeholder: "reason to decline", "aria-label": "reason", "data-act": "reason",
-    value: reviewing.reasons.get(r.id), oninput: () => reviewing.reasons.set(r.id, reason.value)});
+    value: reviewing.reasons.get(r.id),
+    oninput: () => { reviewing.reasons.set(r.id, reason.value); decline.disabled = !reason.value.trim(); },
+    onkeydown: (e) => { if (e.key === "Enter" && reason.value.trim()) { e.preventDefault(); act("decline", {reason: reason.value.trim()}); } }});
+  const decline = h("button", {type: "button", "data-act": "decline", disabled: !(reviewing.reasons.get(r.id) || "").trim(),
+    title: "type a reason first", onclick: () => act("decline", {reason: reason.value.trim()})}, "Decline");
   const act = async (verb, body) => {
     msg.textContent = "…";
     msg.className = "muted";
@@ -91,8 +97,7 @@ function reviewActions(r) {
     confirm.hidden = false;
     confirm.querySelector("[data-act=confirm]").focus();
   });
-  const out = h("div", {}, h("div", {class: "filters"}, accept, reason,
-    h("button", {type: "button", "data-act": "decline", onclick: () => act("decline", {reason: reason.value})}, "Decline"), msg), confirm);
+  const out = h("div", {}, h("div", {class: "filters"}, accept, reason, decline, msg), confirm);
   // The page is drawn before it replaces the old one: the focus is
   // still on the old queue's control, which the new one takes over.
   const had = document.activeElement;

@@ -21,8 +21,8 @@ pages.sessions = {
         (!st.kind || kindOf(x) === st.kind));
       body.replaceChildren(list.length ? table([{label: "session"}, {label: "host"}, {label: "model"}, {label: "kind"}, {label: "first event"},
         {label: "last event"}, {label: "tool calls", num: 1}, {label: "hooks", num: 1}, {label: "refs", num: 1}, {label: "reports", num: 1}],
-      list.map((x) => h("tr", {"data-session": x.id, "data-host": x.host || ""}, h("td", {}, sessionLink(x.id)), h("td", {}, x.host || "–"),
-        h("td", {}, x.model || "–"), h("td", {}, KINDS[kindOf(x)]), h("td", {class: "muted"}, when(x.first)), h("td", {class: "muted"}, when(x.last)),
+      list.map((x) => h("tr", {"data-session": x.id, "data-host": x.host || ""}, h("td", {class: "id"}, sessionLink(x.id)), h("td", {}, x.host || "–"),
+        h("td", {}, x.model || "–"), h("td", {}, KINDS[kindOf(x)]), h("td", {class: "muted date"}, when(x.first)), h("td", {class: "muted date"}, when(x.last)),
         h("td", {class: "num", "data-field": "calls"}, num(x.calls)), h("td", {class: "num", "data-field": "hooks"}, num(x.hooks)),
         h("td", {class: "num", "data-field": "refs"}, num(x.refs)), h("td", {class: "num"}, num(x.reports)))),
       {name: "sessions"}) : h("p", {class: "empty"}, d.items.length ? "No session matches the filters." :
@@ -77,7 +77,7 @@ function memberPage({member, team, stats: d}) {
   const applied = d.rules.filter((r) => r.refs || r.loads).sort((a, b) => b.refs - a.refs || a.path.localeCompare(b.path));
   const count = (label) => ({label, num: 1});
   return [
-    h("p", {}, h("a", {href: "/"}, "← Team")),
+    h("p", {}, h("a", {href: "/", "data-back": ""}, "← Team")),
     h("h1", {"data-member-page": member}, "Member ", member || "(no member)", " ", team ? h("span", {class: "tag"}, team) : null, " ",
       h("span", {class: "muted"}, `${d.from} to ${d.to}`)),
     h("div", {class: "cards"}, card("events", num(t.events), "events"), card("refs", num(t.refs), "refs"), card("loads", num(t.loads), "loads"),
@@ -87,15 +87,15 @@ function memberPage({member, team, stats: d}) {
     panel("Per day", barChart(d.trend.map((p) => ({day: p.period, events: p.events, refs: p.refs})),
       [{key: "events", class: "bar", label: "events"}, {key: "refs", class: "bar2", label: "refs"}], 120)),
     panel("Rules they apply", applied.length ? table([{label: "rule"}, {label: "workspace"}, count("refs"), count("loads")],
-      applied.map((r) => h("tr", {"data-rule": r.id}, h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId),
+      applied.map((r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
         h("td", {class: "num", "data-field": "refs"}, num(r.refs)), h("td", {class: "num"}, num(r.loads)))), {name: "member-rules"}) :
       h("p", {class: "empty"}, "No rule loaded or referred to in the range.")),
     panel("Evidence per rule", e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("loaded"),
-      count("referenced"), count("without evidence")], e.rules.map((r) => h("tr", {}, h("td", {}, r.path || r.id), h("td", {class: "mono"}, r.workspaceId),
+      count("referenced"), count("without evidence")], e.rules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
       h("td", {class: "num"}, num(r.inScope)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
       h("td", {class: "num"}, num(r.unsupported)))), {name: "member-evidence"}) : h("p", {class: "empty"}, "No rule in scope, loaded or claimed in the range.")),
     panel("Sessions", e.sessions.length ? table([{label: "session"}, {label: "workspace"}, count("edits"), count("rules"), count("without evidence")],
-      e.sessions.map((s) => h("tr", {"data-member-session": s.id}, h("td", {class: "mono"}, s.id), h("td", {class: "mono"}, s.workspaceId),
+      e.sessions.map((s) => h("tr", {"data-member-session": s.id}, h("td", {class: "mono"}, s.id), h("td", {class: "mono ws"}, s.workspaceId),
         h("td", {class: "num"}, num(s.edits)), h("td", {class: "num"}, num(s.rules.length)), h("td", {class: "num"}, num(s.unsupported)))),
       {name: "member-sessions"}) : h("p", {class: "empty"}, "No session with a file edit, a load or a claim in the range.")),
   ];
