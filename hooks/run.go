@@ -51,6 +51,9 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	if err := checkSessionID(r, in.SessionID); err != nil {
+		return Outcome{}, err
+	}
 	if r.Event == adapt.PreTool {
 		a, err := preTool(ctx, r, in)
 		return Outcome{Answer: a}, err
@@ -116,4 +119,20 @@ func record(ctx context.Context, hd *node.Handle, session string, t events.Type,
 		return fmt.Errorf("record %s: %w", t, err)
 	}
 	return nil
+}
+
+// checkSessionID refuses a session id outside the one rule for an id
+// (events.ValidSessionID): nothing is recorded under it, and the agent is
+// not told to call memsetup with an id memsetup would refuse.
+func checkSessionID(r Request, id string) error {
+	if events.ValidSessionID(id) {
+		return nil
+	}
+	shown := id
+	if len(shown) > 40 {
+		shown = shown[:40] + "..."
+	}
+	return fmt.Errorf("the %s %s input names session id %q (%d bytes), which is not a session id (%s): "+
+		"nothing was recorded and the agent was not told it; check what the host passes as its session id",
+		r.Host.Name, r.Event, shown, len(id), events.SessionIDRule)
 }

@@ -165,10 +165,10 @@ func output(desc string, props ...prop) *schema {
 	return s
 }
 
-// sessionIDSchema is the schema of session_id, in step with
-// sessionIDPattern.
+// sessionIDSchema is the schema of session_id: the one rule for an id
+// (events.ValidSessionID).
 func sessionIDSchema() *schema {
 	s := nonEmpty(descSessionID)
-	s.Pattern = sessionIDPattern
+	s.Pattern = events.SessionIDPattern
 	return s
 }

@@ -133,7 +133,7 @@ func (s *Server) HTTPHandler() http.Handler {
 	get := func(*http.Request) *mcp.Server { return s.mcp }
 	return byProtocol(
 		requireInitialize(mcp.NewStreamableHTTPHandler(get, nil)),
-		mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
+		markStateless(mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})))
 }
 
 // closeOnce is the input of a stdio session. Its Close closes once (both a
@@ -205,6 +205,9 @@ type call struct {
 	meta       map[string]any
 	mcpSession string
 	protocol   string
+	// stateless is set on a call over a connection that keeps no session
+	// between requests (HTTP at protocol 2026-07-28).
+	stateless bool
 }
 
 // recordTimeout bounds how long a call waits for its event to be recorded.
@@ -226,7 +229,8 @@ const decideFor = 5 * time.Second
 // when another writer came first it reads and decides again.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion()}
+		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion(),
+			stateless: isStateless(ctx)}
 		if req.Session != nil {
 			c.mcpSession = req.Session.ID()
 		}
