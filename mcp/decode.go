@@ -57,8 +57,8 @@ func decodeObject(raw json.RawMessage, path string, allowed ...string) (*fields,
 	}
 	f := &fields{path: path, m: make(map[string]json.RawMessage, len(allowed))}
 	err := eachMember(raw, func(name string, v json.RawMessage) error {
-		if path == "" && name == argSessionID && !slices.Contains(allowed, name) {
-			return nil // every tool's optional session_id (sessionarg.go)
+		if path == "" && sessionMember(name) && !slices.Contains(allowed, name) {
+			return nil // every tool's optional session_id and session_secret (sessionarg.go)
 		}
 		if !slices.Contains(allowed, name) {
 			return invalidParams(f.at(name), "unknown property %q in %s; the allowed properties are: %s",
@@ -105,7 +105,7 @@ func decodeObjectTokens(raw json.RawMessage, path string, allowed ...string) (*f
 		if err := dec.Decode(&v); err != nil {
 			return nil, invalidParams(path, "%s is not valid JSON", what)
 		}
-		if path == "" && name == argSessionID && !slices.Contains(allowed, name) {
+		if path == "" && sessionMember(name) && !slices.Contains(allowed, name) {
 			continue
 		}
 		if !slices.Contains(allowed, name) {

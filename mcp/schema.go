@@ -22,6 +22,7 @@ type schema struct {
 	Enum                 []string    `json:"enum,omitempty"`
 	Pattern              string      `json:"pattern,omitempty"`
 	MinLength            *int        `json:"minLength,omitempty"`
+	MaxLength            *int        `json:"maxLength,omitempty"`
 	Properties           *properties `json:"properties,omitempty"`
 	Required             []string    `json:"required,omitempty"`
 	AdditionalProperties any         `json:"additionalProperties,omitempty"` // false, or the schema of the values

@@ -151,8 +151,9 @@ func TestHTTPHandler_Stateless(t *testing.T) {
 		json.Unmarshal(b, &m)
 		return m
 	}
-	if res := call("memsetup", map[string]any{"session_id": "modern-1", "knownHashes": map[string]any{"META_PROMPT.md": ""}}); res["sessionId"] != "modern-1" {
-		t.Fatalf("memsetup: %v", res)
+	set := call("memsetup", map[string]any{"session_id": "modern-1", "knownHashes": map[string]any{"META_PROMPT.md": ""}})
+	if set["sessionId"] != "modern-1" || set["sessionSecret"] == nil {
+		t.Fatalf("memsetup: %v, want the session and the secret it issued", set)
 	}
 	if res := call("memdisc", map[string]any{}); res["code"] != "session_required" || !strings.Contains(fmt.Sprint(res["error"]), "session_id") {
 		t.Fatalf("memdisc without session_id: %v, want session_required saying to pass session_id", res)
@@ -160,8 +161,11 @@ func TestHTTPHandler_Stateless(t *testing.T) {
 	if res := call("memdisc", map[string]any{"session_id": "never-set-up"}); res["code"] != "session_required" {
 		t.Fatalf("memdisc with a session no memsetup set up: %v, want session_required", res)
 	}
-	if res := call("memdisc", map[string]any{"session_id": "modern-1"}); res["items"] == nil {
-		t.Fatalf("memdisc with session_id: %v, want the items", res)
+	if res := call("memdisc", map[string]any{"session_id": "modern-1"}); res["code"] != "session_conflict" || !strings.Contains(fmt.Sprint(res["error"]), "session_secret") {
+		t.Fatalf("memdisc with session_id and no session_secret: %v, want session_conflict asking for session_secret", res)
+	}
+	if res := call("memdisc", map[string]any{"session_id": "modern-1", "session_secret": set["sessionSecret"]}); res["items"] == nil {
+		t.Fatalf("memdisc with session_id and session_secret: %v, want the items", res)
 	}
 	evs := e.toolEvents()
 	if last := evs[len(evs)-1]; last.SessionID != "modern-1" || last.Outcome != "ok" {

@@ -15,6 +15,9 @@ func requireSession(c *call) error {
 	if c.session != "" {
 		return nil
 	}
+	if c.refused != nil {
+		return c.refused
+	}
 	return toolErr(events.CodeSessionRequired, "%s", sessionRequiredMessage(c))
 }
 
