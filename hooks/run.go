@@ -59,8 +59,13 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 		return Outcome{Answer: a}, err
 	}
 	var answer adapt.Answer
+	var secret string
 	if r.Event == adapt.SessionStart {
-		answer.Context = adapt.SetupContext(in.SessionID)
+		// Every start (a resume too) hands the agent a fresh secret with
+		// its id; the ledger keeps its hash, and any secret a start of the
+		// session handed binds it (docs/sessions.md).
+		secret = events.NewSessionSecret()
+		answer.Context = adapt.SetupContext(in.SessionID, secret)
 	}
 	if r.Event == adapt.Stop && in.Continuing {
 		return Outcome{Answer: answer}, nil // the host's loop guard: never hold an agent twice in a row
@@ -90,7 +95,7 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 	switch r.Event {
 	case adapt.SessionStart:
 		return Outcome{Answer: answer}, record(ctx, hd, in.SessionID, events.TypeSessionStart,
-			events.SessionStartData{Host: r.Host.Name, Source: in.Source, Model: in.Model})
+			events.SessionStartData{Host: r.Host.Name, Source: in.Source, Model: in.Model, SecretHash: events.SecretHash(secret)})
 	case adapt.UserPrompt:
 		return Outcome{Answer: answer}, record(ctx, hd, in.SessionID, events.TypeUserPrompt,
 			promptData(r.Host.Name, in.Prompt, ws.Config.RecordPrompts))

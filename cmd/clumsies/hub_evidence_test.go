@@ -27,7 +27,7 @@ func TestHub_Evidence(t *testing.T) {
 	hp.join(t, dir, "red", "ann")
 	_, cl := serve(t, dir)
 
-	id := hookSession(t, dir, "hubev-1", func(id string) { setup(t, cl, id) })
+	id := hookSession(t, dir, "hubev-1", func(id, secret string) { setupWith(t, cl, id, secret) })
 	setEnforce(t, dir, "block")
 	if out := preTool(t, dir, "claude-code", toolInput(t, "claude-code", id, dir, "Edit", filepath.Join(dir, "api", "handler.go"))); !strings.Contains(out, "deny") {
 		t.Fatalf("pre-tool gate on api/handler.go: got %q, want a denial", out)
@@ -49,7 +49,7 @@ func TestHub_Evidence(t *testing.T) {
 	refer(api, "Do/1")
 
 	_, cl2 := serve(t, dir)
-	id2 := hookSession(t, dir, "hubev-2", func(id string) { setup(t, cl2, id) })
+	id2 := hookSession(t, dir, "hubev-2", func(id, secret string) { setupWith(t, cl2, id, secret) })
 	postToolWrite(t, dir, id2, "web/index.html")
 
 	var ws struct {
