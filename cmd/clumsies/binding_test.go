@@ -187,7 +187,9 @@ func resume(tb testing.TB, dir, id string) []string {
 	in["source"] = "resume"
 	b, _ := json.Marshal(in)
 	r := runHook(tb, dir, "claude-code", adapt.SessionStart, b)
-	var out struct{ HookSpecificOutput struct{ AdditionalContext string } }
+	var out struct {
+		HookSpecificOutput struct{ AdditionalContext string }
+	}
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
 		tb.Fatalf("resume hook: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
