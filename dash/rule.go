@@ -62,7 +62,9 @@ type Application struct {
 	Seq       uint64       `json:"seq"`
 	Time      string       `json:"time"`
 	SessionID string       `json:"sessionId"`
-	Refs      []AppliedRef `json:"refs"`
+	// Who ran the session: its host and model.
+	Who
+	Refs []AppliedRef `json:"refs"`
 }
 
 // AppliedRef is one constraint of the rule a memref named.
@@ -110,12 +112,18 @@ func rule(ctx context.Context, src Source, evs Events, id string, rg dayrange.Ra
 		return Rule{}, err
 	}
 	r.More = more
+	who := map[string]Who{}
 	for _, seq := range apps {
 		ev, err := evs.Get(ctx, seq)
 		if err != nil {
 			return Rule{}, fmt.Errorf("read the refs of %s: %w", id, err)
 		}
-		app := Application{Seq: seq, Time: ev.Time, SessionID: ev.SessionID, Refs: []AppliedRef{}}
+		w, ok := who[ev.SessionID]
+		if !ok {
+			w = whoRan(src, ev.SessionID)
+			who[ev.SessionID] = w
+		}
+		app := Application{Seq: seq, Time: ev.Time, SessionID: ev.SessionID, Who: w, Refs: []AppliedRef{}}
 		var d events.ReferData
 		if err := json.Unmarshal(ev.Data, &d); err != nil {
 			return Rule{}, fmt.Errorf("decode the refs of event %d: %w", seq, err)

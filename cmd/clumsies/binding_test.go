@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clumsies/clumsies/adapt"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/workspace"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -148,6 +152,26 @@ func TestBinding_BorrowedSessionOverHTTP(t *testing.T) {
 		}
 	}
 
+	// The attestation names how each session is bound, and who set it up.
+	var st struct {
+		SessionList []struct{ ID, Bound, Client string }
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range st.SessionList {
+		if s.ID == id {
+			found = true
+			if s.Bound != "hook" || s.Client != "borrower 1" && s.Client != "dashboard-test 1" {
+				t.Errorf("stats --json, session %s: bound %q, client %q; want bound by the hook, with its client", id, s.Bound, s.Client)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("stats --json lists no session %s", id)
+	}
+
 	// The ledger keeps no secret in clear, and records who called.
 	out := mustRun(t, dir, "events", "--json")
 	for _, leak := range []string{secret, m[2], "css-0123456789abcdef"} {
@@ -225,4 +249,33 @@ func TestBinding_StdioAndHook(t *testing.T) {
 	_, resumed := serve(t, dir)
 	setupWith(t, resumed, id, m[2])
 	call(t, resumed, "memdisc", map[string]any{})
+}
+
+// TestWorkspaceName: init names a workspace after its folder; the name in
+// config.toml is what stats shows, beside the id, once edited.
+func TestWorkspaceName(t *testing.T) {
+	dir := newWorkspace(t)
+	ws, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := mustRun(t, dir, "stats"); !strings.Contains(out, "Workspace "+filepath.Base(dir)+" ("+ws.ID()+"): ") {
+		t.Fatalf("stats does not name the workspace after its folder:\n%s", out)
+	}
+	cfg := filepath.Join(dir, ".clumsies", "config.toml")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = regexp.MustCompile(`(?m)^name = .*$`).ReplaceAll(b, []byte(`name = "payments api"`))
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := mustRun(t, dir, "stats"); !strings.Contains(out, "Workspace payments api ("+ws.ID()+"): ") {
+		t.Fatalf("stats does not show the name edited in config.toml:\n%s", out)
+	}
+	var st struct{ WorkspaceName string }
+	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &st); err != nil || st.WorkspaceName != "payments api" {
+		t.Fatalf("stats --json workspaceName: %q, %v; want payments api", st.WorkspaceName, err)
+	}
 }
