@@ -59,9 +59,9 @@ type Constraint struct {
 // Application is a memref that referenced the rule, with the constraints
 // it named and why.
 type Application struct {
-	Seq       uint64       `json:"seq"`
-	Time      string       `json:"time"`
-	SessionID string       `json:"sessionId"`
+	Seq       uint64 `json:"seq"`
+	Time      string `json:"time"`
+	SessionID string `json:"sessionId"`
 	// Who ran the session: its host and model.
 	Who
 	Refs []AppliedRef `json:"refs"`
