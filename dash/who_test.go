@@ -2,7 +2,6 @@ package dash_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,67 +10,38 @@ import (
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/projections/projectionstest"
 )
 
 // TestWho_HostAndModel: a hooked session shows the host and model its
 // hook named, an MCP-only one the client its memsetup named; the
 // sessions list, the session page, a rule's applications and the
-// overview's breakdowns all say so.
+// overview's breakdowns all say so, and no page shows a secret's hash.
 func TestWho_HostAndModel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	log := events.NewMemoryLog()
-	store := projectionstest.Following(t, log)
-	evs := appended{}
-	var last uint64
-	add := func(session string, typ events.Type, p any) {
-		t.Helper()
-		ev, err := events.New("ws-dash-test", typ, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev.SessionID = session
-		if last, err = log.Append(ctx, ev); err != nil {
-			t.Fatal(err)
-		}
-		ev.Seq = last
-		evs[last] = ev
-	}
+	l := newTestLedger(t, ctx, "ws-dash-test")
 	const rule = "p-00000000000000000000000000000010"
 	body := "# Style\n\n## Naming\n\n1. Say what it is.\n"
-	add("", events.TypeCatalogPublish, events.PublishData{ID: rule, Kind: string(content.KindRule), Path: "style.md",
+	l.add("", events.TypeCatalogPublish, events.PublishData{ID: rule, Kind: string(content.KindRule), Path: "style.md",
 		Name: "style", Hash: content.Hash([]byte(body)), Body: body})
-	add("hooked", events.TypeSessionStart, events.SessionStartData{Host: "claude-code", Model: "claude-sonnet-4-5", SecretHash: events.SecretHash("css-1")})
-	add("hooked", events.TypeSetup, events.SetupData{Bound: events.BoundByHook, Client: &events.ClientInfo{Name: "claude-code", Version: "2.1"}})
-	add("cursor", events.TypeSetup, events.SetupData{Bound: events.BoundByMemsetup, Client: &events.ClientInfo{Name: "cursor-vscode", Version: "1.0"}})
+	l.add("hooked", events.TypeSessionStart, events.SessionStartData{Host: "claude-code", Model: "claude-sonnet-4-5", SecretHash: events.SecretHash("css-1")})
+	l.add("hooked", events.TypeSetup, events.SetupData{Bound: events.BoundByHook, Client: &events.ClientInfo{Name: "claude-code", Version: "2.1"}})
+	l.add("cursor", events.TypeSetup, events.SetupData{Bound: events.BoundByMemsetup, Client: &events.ClientInfo{Name: "cursor-vscode", Version: "1.0"}})
 	for _, s := range []string{"hooked", "cursor"} {
-		add(s, events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: rule, ConstraintID: "Naming/1", Name: "Naming"}}})
+		l.add(s, events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: rule, ConstraintID: "Naming/1", Name: "Naming"}}})
 	}
-	if err := store.WaitFor(ctx, last); err != nil {
-		t.Fatal(err)
-	}
-	page := func(req dash.Request, v any) {
-		t.Helper()
-		reply, err := dash.Answer(ctx, store, evs, dash.Ledger{WorkspaceID: "ws-dash-test", LastSeq: last, Applied: store.Checkpoint()}, req)
-		if err != nil || reply.Status != 200 {
-			t.Fatalf("%s: %d %s, %v", req.Page, reply.Status, reply.Body, err)
-		}
-		if err := json.Unmarshal(reply.Body, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	l.settle()
 	want := map[string]dash.Who{"hooked": {Host: "claude-code", Model: "claude-sonnet-4-5"}, "cursor": {Host: "cursor-vscode 1.0"}}
 
 	var list dash.Sessions
-	page(dash.Request{Page: dash.PageSessions}, &list)
+	l.page(dash.Request{Page: dash.PageSessions}, &list)
 	for _, s := range list.Items {
 		if got := (dash.Who{Host: s.Host, Model: s.Model}); got != want[s.ID] {
 			t.Errorf("sessions list, %s: %+v, want %+v", s.ID, got, want[s.ID])
 		}
 	}
 	var ses dash.Session
-	page(dash.Request{Page: dash.PageSession, ID: "hooked"}, &ses)
+	l.page(dash.Request{Page: dash.PageSession, ID: "hooked"}, &ses)
 	if ses.Who != want["hooked"] || ses.Bound != events.BoundByHook || ses.Client != "claude-code 2.1" {
 		t.Errorf("session page: %+v, bound %q, client %q; want %+v, bound by the hook, client claude-code 2.1", ses.Who, ses.Bound, ses.Client, want["hooked"])
 	}
@@ -81,7 +51,7 @@ func TestWho_HostAndModel(t *testing.T) {
 		}
 	}
 	var r dash.Rule
-	page(dash.Request{Page: dash.PageRule, ID: rule}, &r)
+	l.page(dash.Request{Page: dash.PageRule, ID: rule}, &r)
 	if len(r.Applied) != 2 {
 		t.Fatalf("rule page: %d applications, want 2", len(r.Applied))
 	}
@@ -91,7 +61,7 @@ func TestWho_HostAndModel(t *testing.T) {
 		}
 	}
 	var ov dash.Overview
-	page(dash.Request{Page: dash.PageOverview}, &ov)
+	l.page(dash.Request{Page: dash.PageOverview}, &ov)
 	if got, w := fmt.Sprint(ov.Hosts), "[{claude-code 1} {cursor-vscode 1.0 1}]"; got != w {
 		t.Errorf("overview hosts: %s, want %s", got, w)
 	}

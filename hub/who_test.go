@@ -16,14 +16,7 @@ import (
 func TestProjector_WhoRanSessions(t *testing.T) {
 	p := testProjector(t)
 	day := "2026-11-16"
-	var seq uint64
-	feed := func(n hubwire.Node, session string, typ events.Type, payload any) {
-		t.Helper()
-		ev := event(t, n.Workspace, typ, day, payload)
-		ev.SessionID = session
-		seq++
-		applyAll(t, p, sourced(n, ev, seq))
-	}
+	feed := feeder(t, p, day)
 	feed(nodeA, "", events.TypeCatalogPublish, events.PublishData{ID: "p-1", Kind: "rule", Path: "A.md", Body: "# A\n\nWhat A asks.\n"})
 	ref := events.ReferData{Refs: []events.Ref{{RuleID: "p-1", ConstraintID: "A"}}}
 	feed(nodeA, "hooked", events.TypeSessionStart, events.SessionStartData{Host: "claude-code", Model: "claude-opus-4-1"})
@@ -52,5 +45,18 @@ func TestProjector_WhoRanSessions(t *testing.T) {
 	}
 	if len(st.Members) != 1 || fmt.Sprint(st.Members[0].Hosts) != "[Visual Studio Code claude-code]" || fmt.Sprint(st.Members[0].Models) != "[claude-opus-4-1]" {
 		t.Errorf("members: %+v; want one naming both hosts and the model", st.Members)
+	}
+}
+
+// feeder returns a function that applies to p an event of a session (none:
+// "") of node n on day, numbered in the node's order.
+func feeder(t *testing.T, p *projector, day string) func(n hubwire.Node, session string, typ events.Type, payload any) {
+	seqs := map[string]uint64{}
+	return func(n hubwire.Node, session string, typ events.Type, payload any) {
+		t.Helper()
+		ev := event(t, n.Workspace, typ, day, payload)
+		ev.SessionID = session
+		seqs[n.ID]++
+		applyAll(t, p, sourced(n, ev, seqs[n.ID]))
 	}
 }

@@ -125,31 +125,9 @@ func TestHTTPHandler(t *testing.T) {
 func TestHTTPHandler_Stateless(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.seed()
-	hs := httptest.NewServer(e.srv.HTTPHandler())
-	t.Cleanup(hs.Close)
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-modern"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
-	if err != nil {
-		t.Fatalf("connect at protocol 2026-07-28 over HTTP: %v", err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
-		t.Fatalf("negotiated protocol %q over HTTP, want 2026-07-28", v)
-	}
+	cs, call := e.statelessClient()
 	if got := cs.InitializeResult().Instructions; got != metaPrompt {
 		t.Fatalf("got instructions %q, want the META_PROMPT", got)
-	}
-	call := func(tool string, args map[string]any) map[string]any {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", tool, err)
-		}
-		b, _ := json.Marshal(res.StructuredContent)
-		var m map[string]any
-		json.Unmarshal(b, &m)
-		return m
 	}
 	set := call("memsetup", map[string]any{"session_id": "modern-1", "knownHashes": map[string]any{"META_PROMPT.md": ""}})
 	if set["sessionId"] != "modern-1" || set["sessionSecret"] == nil {
@@ -191,5 +169,37 @@ func TestConnectCommand(t *testing.T) {
 	}
 	if !cmd.ProcessState.Success() {
 		t.Fatalf("the server exited with %v, want 0 after stdin closed", cmd.ProcessState)
+	}
+}
+
+// statelessClient connects a client to the server over HTTP at protocol
+// 2026-07-28 (the SDK's client asks for it first), where each request is
+// a connection of its own, and returns it with a function that calls a
+// tool and returns its structured answer.
+func (e *env) statelessClient() (*mcp.ClientSession, func(tool string, args map[string]any) map[string]any) {
+	t := e.tb
+	t.Helper()
+	hs := httptest.NewServer(e.srv.HTTPHandler())
+	t.Cleanup(hs.Close)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-modern"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
+	if err != nil {
+		t.Fatalf("connect at protocol 2026-07-28 over HTTP: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("negotiated protocol %q over HTTP, want 2026-07-28", v)
+	}
+	return cs, func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return m
 	}
 }

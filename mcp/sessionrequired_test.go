@@ -1,15 +1,11 @@
 package mcp
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Over a connection that keeps its session (stdio, an in-memory pipe, an
@@ -38,22 +34,8 @@ func TestSessionRequired_SaysWhyTheIDWasNotTaken(t *testing.T) {
 func TestSessionRequired_StatelessNamesTheUnknownID(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.seed()
-	hs := httptest.NewServer(e.srv.HTTPHandler())
-	t.Cleanup(hs.Close)
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-modern"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memdisc", Arguments: map[string]any{"session_id": "never-set-up"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var m map[string]any
-	json.Unmarshal(b, &m)
+	_, call := e.statelessClient()
+	m := call("memdisc", map[string]any{"session_id": "never-set-up"})
 	if m["code"] != "session_required" || !strings.Contains(fmt.Sprint(m["error"]), `session_id "never-set-up" names no session that memsetup set up`) {
 		t.Fatalf("memdisc over stateless HTTP with an unknown session_id: %v", m)
 	}
