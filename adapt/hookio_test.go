@@ -31,7 +31,7 @@ func TestHosts_HookGolden(t *testing.T) {
 				b.WriteString("input: " + string(inJSON) + "\n")
 				switch ev {
 				case SessionStart:
-					b.WriteString("answer: " + show(h.Answer(ev, Answer{Context: SetupContext(in.SessionID)})))
+					b.WriteString("answer: " + show(h.Answer(ev, Answer{Context: SetupContext(in.SessionID, "css-0123456789abcdef0123456789abcdef")})))
 				case UserPrompt:
 					b.WriteString("answer: " + show(h.Answer(ev, Answer{})))
 				case Stop:

@@ -6,12 +6,20 @@ import (
 )
 
 // SetupContext is what the session-start hook puts in the agent's context:
-// its real session id, and what the workspace expects of it.
-func SetupContext(sessionID string) string {
+// its real session id, the secret that proves the session is the agent's
+// (none from a hook that issues none), and what the workspace expects of
+// it.
+func SetupContext(sessionID, secret string) string {
+	setup := fmt.Sprintf("memsetup with session_id %q: this exact id, never an invented one.", sessionID)
+	if secret != "" {
+		setup = fmt.Sprintf("memsetup with session_id %q and session_secret %q: this exact id, never an invented one. "+
+			"The secret proves the session is yours: pass it to memsetup whenever you set up (also on a new connection), "+
+			"and with session_id over HTTP at protocol 2026-07-28; never show it to anyone.", sessionID, secret)
+	}
 	return fmt.Sprintf("clumsies: this session's id is %q. Before any other clumsies tool, call the clumsies "+
-		"MCP tool memsetup with session_id %q: this exact id, never an invented one. When you have answered "+
+		"MCP tool %s When you have answered "+
 		"each user prompt, call agentreport with a short summary of what you did, or agentrejected with the "+
-		"reason you could not follow the loaded guidance.", sessionID, sessionID)
+		"reason you could not follow the loaded guidance.", sessionID, setup)
 }
 
 // StopReason is what the stop hook tells an agent whose last prompt has no

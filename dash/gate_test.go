@@ -2,7 +2,6 @@ package dash_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
-	"github.com/clumsies/clumsies/projections/projectionstest"
 )
 
 // TestAnswer_Gate: what the gates recorded is on every page that shows
@@ -21,23 +19,8 @@ import (
 func TestAnswer_Gate(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	log := events.NewMemoryLog()
-	store := projectionstest.Following(t, log)
-	evs := appended{}
-	var last uint64
-	add := func(session string, typ events.Type, p any) {
-		t.Helper()
-		ev, err := events.New("ws-dash-gate", typ, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev.SessionID = session
-		if last, err = log.Append(ctx, ev); err != nil {
-			t.Fatal(err)
-		}
-		ev.Seq = last
-		evs[last] = ev
-	}
+	l := newTestLedger(t, ctx, "ws-dash-gate")
+	add := l.add
 	const rule = "p-00000000000000000000000000000020"
 	body := "---\npaths: [\"api/**\"]\n---\n# API\n\n## Errors\n\n1. Map them once.\n"
 	add("", events.TypeCatalogPublish, events.PublishData{ID: rule, Kind: string(content.KindRule), Path: "api/API.md",
@@ -47,19 +30,8 @@ func TestAnswer_Gate(t *testing.T) {
 	add("s1", events.TypeToolGated, events.ToolGatedData{Host: "claude-code", Tool: "Edit", Paths: []string{"api/h.go"}, Decision: events.GateWarn, Missing: []string{rule}})
 	add("s1", events.TypeFileEdit, events.FileEditData{Host: "claude-code", Tool: "Bash", Paths: []string{"api/h.go"}, Rules: []string{rule}, Unloaded: []string{rule}, Unnamed: []string{"api/h.go"}})
 	add("s1", events.TypeStopBlocked, events.StopBlockedData{Host: "claude-code", Blocks: 1, Limit: 3, Files: []string{"api/h.go"}, Missing: []string{rule}})
-	if err := store.WaitFor(ctx, last); err != nil {
-		t.Fatal(err)
-	}
-	answer := func(req dash.Request, v any) {
-		t.Helper()
-		reply, err := dash.Answer(ctx, store, evs, dash.Ledger{WorkspaceID: "ws-dash-gate", LastSeq: last, Applied: store.Checkpoint()}, req)
-		if err != nil || reply.Status != 200 {
-			t.Fatalf("%s: %d %s, %v", req.Page, reply.Status, reply.Body, err)
-		}
-		if err := json.Unmarshal(reply.Body, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	l.settle()
+	answer := l.page
 	want := projections.RuleGateFigures{Denials: 1, Warnings: 1, Ungated: 1, StopGateBlocks: 1}
 
 	var se dash.Session

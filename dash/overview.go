@@ -37,6 +37,11 @@ type Overview struct {
 	MostApplied  []RuleRefs     `json:"mostApplied"`
 	LeastApplied []RuleRefs     `json:"leastApplied"`
 	Recent       []SessionBrief `json:"recentSessions"` // newest first, at most TopN
+	// Hosts and Models count the sessions set up in the range by the host
+	// and the model that ran them (dash.Who; "unknown" where none was
+	// named), most sessions first.
+	Hosts  []Breakdown `json:"hosts"`
+	Models []Breakdown `json:"models"`
 }
 
 // TopN bounds the lists of the overview.
@@ -103,7 +108,13 @@ func overview(src Source, led Ledger, rg dayrange.Range) Overview {
 	for i := len(published) - 1; i >= most && len(ov.LeastApplied) < TopN; i-- {
 		ov.LeastApplied = append(ov.LeastApplied, published[i])
 	}
+	who := whoIndex(src)
 	ov.Recent = recentSessions(all, TopN)
+	for i := range ov.Recent {
+		w := who[ov.Recent[i].ID]
+		ov.Recent[i].Host, ov.Recent[i].Model = w.Host, w.Model
+	}
+	ov.Hosts, ov.Models = breakdowns(all, who)
 	return ov
 }
 

@@ -79,8 +79,11 @@ type Events interface {
 // Ledger is what the API shows of the stream itself.
 type Ledger struct {
 	WorkspaceID string `json:"workspaceId"`
-	LastSeq     uint64 `json:"lastSeq"` // the stream's last sequence
-	Applied     uint64 `json:"applied"` // the read models' checkpoint
+	// WorkspaceName is the workspace's name for people (config.toml's
+	// name, else its folder's).
+	WorkspaceName string `json:"workspaceName,omitempty"`
+	LastSeq       uint64 `json:"lastSeq"` // the stream's last sequence
+	Applied       uint64 `json:"applied"` // the read models' checkpoint
 }
 
 // Answer computes the page req asks for. A page or id that does not exist

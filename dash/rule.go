@@ -69,10 +69,12 @@ type Constraint struct {
 // Application is a memref that referenced the rule, with the constraints
 // it named and why.
 type Application struct {
-	Seq       uint64       `json:"seq"`
-	Time      string       `json:"time"`
-	SessionID string       `json:"sessionId"`
-	Refs      []AppliedRef `json:"refs"`
+	Seq       uint64 `json:"seq"`
+	Time      string `json:"time"`
+	SessionID string `json:"sessionId"`
+	// Who ran the session: its host and model.
+	Who
+	Refs []AppliedRef `json:"refs"`
 }
 
 // AppliedRef is one constraint of the rule a memref named.
@@ -123,12 +125,18 @@ func rule(ctx context.Context, src Source, evs Events, id string, rg dayrange.Ra
 		return Rule{}, err
 	}
 	r.More = more
+	who := map[string]Who{}
 	for _, seq := range apps {
 		ev, err := evs.Get(ctx, seq)
 		if err != nil {
 			return Rule{}, fmt.Errorf("read the refs of %s: %w", id, err)
 		}
-		app := Application{Seq: seq, Time: ev.Time, SessionID: ev.SessionID, Refs: []AppliedRef{}}
+		w, ok := who[ev.SessionID]
+		if !ok {
+			w = whoRan(src, ev.SessionID)
+			who[ev.SessionID] = w
+		}
+		app := Application{Seq: seq, Time: ev.Time, SessionID: ev.SessionID, Who: w, Refs: []AppliedRef{}}
 		var d events.ReferData
 		if err := json.Unmarshal(ev.Data, &d); err != nil {
 			return Rule{}, fmt.Errorf("decode the refs of event %d: %w", seq, err)

@@ -54,16 +54,37 @@ func timelineEntry(ev events.Event) TimelineEntry {
 		ErrorCode: ev.ErrorCode, DurationUs: ev.DurationUs,
 	}
 	if len(ev.Data) <= maxTimelineData {
-		e.Data = ev.Data
+		e.Data = withoutSecretHash(ev.Data)
 	} else {
 		e.DataOmitted = true
 	}
 	return e
 }
 
+// withoutSecretHash returns a payload without its secretHash (the hash of
+// a session secret, attest.session_start and attest.setup): the pages
+// never show anything of a secret.
+func withoutSecretHash(data json.RawMessage) json.RawMessage {
+	if !strings.Contains(string(data), `"secretHash"`) {
+		return data
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	delete(m, "secretHash")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
 // Session is the API's page of one session: GET /api/sessions/{id}.
 type Session struct {
 	projections.Session
+	// Who ran it: the host and model its hooks named, else the MCP client.
+	Who
 	// Compliance is what the host's hooks show of it; nil when no hook
 	// event or setup was counted.
 	Compliance *projections.Compliance `json:"compliance,omitempty"`
@@ -87,13 +108,10 @@ func sessions(src Source, rg dayrange.Range, n int) Sessions {
 		n = len(all)
 	}
 	out := Sessions{Range: rg, Total: len(all), Items: recentAll(all, n)}
-	hosts := map[string]projections.Compliance{}
-	for _, c := range src.Compliance() {
-		hosts[c.ID] = c
-	}
+	who := whoIndex(src)
 	for i := range out.Items {
-		c := hosts[out.Items[i].ID]
-		out.Items[i].Host, out.Items[i].Model = c.Host, c.Model
+		w := who[out.Items[i].ID]
+		out.Items[i].Host, out.Items[i].Model = w.Host, w.Model
 	}
 	return out
 }
@@ -117,11 +135,14 @@ func session(ctx context.Context, src Source, evs Events, id string) (Session, e
 		return Session{}, err
 	}
 	out := Session{Session: s}
-	if c, err := src.SessionCompliance(id); err == nil {
+	c, err := src.SessionCompliance(id)
+	switch {
+	case err == nil:
 		out.Compliance = &c
-	} else if !errors.Is(err, projections.ErrNotFound) {
+	case !errors.Is(err, projections.ErrNotFound):
 		return Session{}, err
 	}
+	out.Who = whoOf(s, c)
 	if e, err := src.SessionEvidence(id); err == nil {
 		out.Evidence = &e
 	} else if !errors.Is(err, projections.ErrNotFound) {

@@ -11,7 +11,6 @@ import (
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
-	"github.com/clumsies/clumsies/projections/projectionstest"
 )
 
 // appended are the events a test appended, by sequence: dash.Events.
@@ -33,23 +32,8 @@ func (a appended) Get(_ context.Context, seq uint64) (events.Event, error) {
 func TestSession_NamesRulesAndCountsHooks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	log := events.NewMemoryLog()
-	store := projectionstest.Following(t, log)
-	evs := appended{}
-	var last uint64
-	add := func(session string, typ events.Type, p any) {
-		t.Helper()
-		ev, err := events.New("ws-dash-test", typ, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev.SessionID = session
-		if last, err = log.Append(ctx, ev); err != nil {
-			t.Fatal(err)
-		}
-		ev.Seq = last
-		evs[last] = ev
-	}
+	l := newTestLedger(t, ctx, "ws-dash-test")
+	add := l.add
 	const rule, gone = "p-00000000000000000000000000000010", "p-00000000000000000000000000000011"
 	body := "# Style\n\n## Naming\n\n1. Say what it is.\n"
 	add("", events.TypeCatalogPublish, events.PublishData{ID: rule, Kind: string(content.KindRule), Path: "rules/style.md",
@@ -58,12 +42,9 @@ func TestSession_NamesRulesAndCountsHooks(t *testing.T) {
 	add("s1", events.TypeSetup, events.SetupData{})
 	add("s1", events.TypeLoad, events.LoadData{Items: []events.LoadedItem{{ID: "META_PROMPT.md"}, {ID: rule}}})
 	add("s1", events.TypeRefer, events.ReferData{Refs: []events.Ref{{RuleID: rule, ConstraintID: "Naming/1", Name: "Naming"}, {RuleID: gone, ConstraintID: "Old/1", Name: "Old"}}})
-	if err := store.WaitFor(ctx, last); err != nil {
-		t.Fatal(err)
-	}
+	l.settle()
 
-	reply, err := dash.Answer(ctx, store, evs, dash.Ledger{WorkspaceID: "ws-dash-test", LastSeq: last, Applied: store.Checkpoint()},
-		dash.Request{Page: dash.PageSession, ID: "s1"})
+	reply, err := l.answer(dash.Request{Page: dash.PageSession, ID: "s1"})
 	if err != nil || reply.Status != 200 {
 		t.Fatalf("session page: %d %s, %v", reply.Status, reply.Body, err)
 	}

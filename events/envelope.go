@@ -43,8 +43,18 @@ type Event struct {
 	// before it began, in microseconds (the first calls after serve
 	// starts); absent when it did not wait, and in events recorded before
 	// it was kept apart, whose durationUs may include it.
-	OpenWaitUs int64           `json:"openWaitUs,omitempty"`
-	Data       json.RawMessage `json:"data"`
+	OpenWaitUs int64 `json:"openWaitUs,omitempty"`
+	// Client is the name of the MCP client that made a tool call, as its
+	// initialize gave it; Conn the id this server gave the connection the
+	// call came over (absent over HTTP at protocol 2026-07-28, where each
+	// request is a connection of its own). Absent in events that are no
+	// tool calls and in events recorded before they were kept.
+	Client string `json:"client,omitempty"`
+	Conn   string `json:"conn,omitempty"`
+	// Unbound marks a tool call of a session that is not bound to
+	// whoever set it up (one set up before sessions were bound).
+	Unbound bool            `json:"unbound,omitempty"`
+	Data    json.RawMessage `json:"data"`
 	// Team is the team an event of the hub's ledger is about (its
 	// catalog, a review of one of its workspaces); never set in a
 	// workspace's ledger.

@@ -23,6 +23,10 @@ type SessionStartData struct {
 	Source string `json:"source,omitempty"`
 	// Model is the model the host named, when it named one.
 	Model string `json:"model,omitempty"`
+	// SecretHash is the hash (SecretHash) of the session secret the hook
+	// handed the agent with its id; absent in events of hooks that
+	// handed none (before sessions were bound).
+	SecretHash string `json:"secretHash,omitempty"`
 }
 
 // UserPromptData is the payload of attest.user_prompt: the user sent the

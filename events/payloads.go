@@ -8,6 +8,22 @@ type SetupData struct {
 	KnownHash string `json:"knownHash"`
 	Hash      string `json:"hash"`
 	Changed   bool   `json:"changed"`
+	// Bound says how the session is bound to whoever set it up
+	// (BoundByHook, BoundByMemsetup); absent for an unbound session: one
+	// set up before sessions were bound, which keeps working unbound.
+	Bound string `json:"bound,omitempty"`
+	// SecretHash is the hash of the secret this memsetup issued, or took
+	// from the agent, for a session no hook handed one.
+	SecretHash string `json:"secretHash,omitempty"`
+	// Client is the MCP client that set the session up, as its
+	// initialize named itself (clientInfo).
+	Client *ClientInfo `json:"client,omitempty"`
+}
+
+// ClientInfo is an MCP client's name and version, as it gave them.
+type ClientInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
 }
 
 // DiscoverData is the payload of attest.discover: the filters and how many

@@ -13,8 +13,12 @@ type Row struct {
 	Edits uint64              `json:"edits"`
 	Paths []string            `json:"paths,omitempty"`
 	Rules map[string]*RuleRow `json:"rules,omitempty"`
-	// Host is the first host the session's hooks named (SawHost).
-	Host string `json:"host,omitempty"`
+	// Host is the first host the session's hooks named (SawHost); Model
+	// the first model, Client the MCP client of its first memsetup
+	// (who.go).
+	Host   string `json:"host,omitempty"`
+	Model  string `json:"model,omitempty"`
+	Client string `json:"client,omitempty"`
 	// Gate is what the gates recorded of the session (gate.go).
 	Gate gateRow `json:"gate,omitzero"`
 }
@@ -96,7 +100,7 @@ type Facts interface {
 // none, from a host that never did, has no evidence to judge a claim of a
 // rule with paths against (NoHostEvidence).
 func (r *Row) Session(id string, c Facts, hosts Hosts) Session {
-	out := Session{ID: id, Host: r.Host, Edits: r.Edits, Paths: slices.Clone(r.Paths), Rules: []Rule{}, Gate: r.Gate.gate()}
+	out := Session{ID: id, Host: r.Host, Model: r.Model, Client: r.Client, Edits: r.Edits, Paths: slices.Clone(r.Paths), Rules: []Rule{}, Gate: r.Gate.gate()}
 	if out.Paths == nil {
 		out.Paths = []string{}
 	}

@@ -7,6 +7,10 @@ type Session struct {
 	// Host is the first host the session's hooks named; empty when no
 	// hook named one.
 	Host string `json:"host,omitempty"`
+	// Model is the first model the session's hooks named; Client the MCP
+	// client its first memsetup named (who.go). Empty when none did.
+	Model  string `json:"model,omitempty"`
+	Client string `json:"client,omitempty"`
 	// Edits counts the session's attest.file_edit events.
 	Edits uint64 `json:"edits"`
 	// Paths are the workspace-relative files touched, sorted, at most

@@ -51,13 +51,21 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	if err := checkSessionID(r, in.SessionID); err != nil {
+		return Outcome{}, err
+	}
 	if r.Event == adapt.PreTool {
 		a, err := preTool(ctx, r, in)
 		return Outcome{Answer: a}, err
 	}
 	var answer adapt.Answer
+	var secret string
 	if r.Event == adapt.SessionStart {
-		answer.Context = adapt.SetupContext(in.SessionID)
+		// Every start (a resume too) hands the agent a fresh secret with
+		// its id; the ledger keeps its hash, and any secret a start of the
+		// session handed binds it (docs/sessions.md).
+		secret = events.NewSessionSecret()
+		answer.Context = adapt.SetupContext(in.SessionID, secret)
 	}
 	if r.Event == adapt.Stop && in.Continuing {
 		return Outcome{Answer: answer}, nil // the host's loop guard: never hold an agent twice in a row
@@ -87,7 +95,7 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 	switch r.Event {
 	case adapt.SessionStart:
 		return Outcome{Answer: answer}, record(ctx, hd, in.SessionID, events.TypeSessionStart,
-			events.SessionStartData{Host: r.Host.Name, Source: in.Source, Model: in.Model})
+			events.SessionStartData{Host: r.Host.Name, Source: in.Source, Model: in.Model, SecretHash: events.SecretHash(secret)})
 	case adapt.UserPrompt:
 		return Outcome{Answer: answer}, record(ctx, hd, in.SessionID, events.TypeUserPrompt,
 			promptData(r.Host.Name, in.Prompt, ws.Config.RecordPrompts))
@@ -116,4 +124,20 @@ func record(ctx context.Context, hd *node.Handle, session string, t events.Type,
 		return fmt.Errorf("record %s: %w", t, err)
 	}
 	return nil
+}
+
+// checkSessionID refuses a session id outside the one rule for an id
+// (events.ValidSessionID): nothing is recorded under it, and the agent is
+// not told to call memsetup with an id memsetup would refuse.
+func checkSessionID(r Request, id string) error {
+	if events.ValidSessionID(id) {
+		return nil
+	}
+	shown := id
+	if len(shown) > 40 {
+		shown = shown[:40] + "..."
+	}
+	return fmt.Errorf("the %s %s input names session id %q (%d bytes), which is not a session id (%s): "+
+		"nothing was recorded and the agent was not told it; check what the host passes as its session id",
+		r.Host.Name, r.Event, shown, len(id), events.SessionIDRule)
 }

@@ -37,7 +37,8 @@ func (m *evidenceModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
 
 // Apply folds one successful event of a session (an attest.file_edit,
 // attest.load, attest.refer, a gate's attest.tool_gated or
-// attest.stop_blocked, the host of an attest.session_start) into the
+// attest.stop_blocked, the host and model of an attest.session_start, the
+// MCP client of an attest.setup) into the
 // session's evidence row, and learns a catalog.reid. Events outside a session are left out, as the
 // workspace does.
 func (m *evidenceModel) Apply(it *hubItem) {
@@ -73,7 +74,9 @@ func (m *evidenceModel) Apply(it *hubItem) {
 	case *events.StopBlockedData:
 		m.fold(it, func(e *evidence.Row, of func(string) string) { e.StopBlocked(d, of) })
 	case *events.SessionStartData:
-		m.fold(it, func(e *evidence.Row, _ func(string) string) { e.SawHost(d.Host) })
+		m.fold(it, func(e *evidence.Row, _ func(string) string) { e.SawStart(d) })
+	case *events.SetupData:
+		m.fold(it, func(e *evidence.Row, _ func(string) string) { e.SawSetup(d) })
 	}
 }
 

@@ -19,14 +19,7 @@ func TestProjector_EvidenceGate(t *testing.T) {
 	p := testProjector(t)
 	day := "2026-11-16"
 	body := "---\npaths: [\"api/**\"]\n---\n# A\n\nWhat A asks.\n\n## C\n\n- one\n"
-	seqs := map[string]uint64{}
-	feed := func(n hubwire.Node, session string, typ events.Type, payload any) {
-		t.Helper()
-		ev := event(t, n.Workspace, typ, day, payload)
-		ev.SessionID = session
-		seqs[n.ID]++
-		applyAll(t, p, sourced(n, ev, seqs[n.ID]))
-	}
+	feed := feeder(t, p, day)
 	ref := events.ReferData{Refs: []events.Ref{{RuleID: "p-1", ConstraintID: "C/1"}}}
 	load := events.LoadData{Items: []events.LoadedItem{{ID: "p-1", Hash: "h", Changed: true}}}
 	for _, n := range []hubwire.Node{nodeA, nodeB} {

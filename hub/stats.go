@@ -289,7 +289,7 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 		if members[mk] == nil {
 			members[mk] = &hubwire.MemberStats{Member: tm.member, Team: tm.team}
 		}
-		members[mk].Evidence = f
+		members[mk].Evidence, members[mk].Hosts, members[mk].Models = f.figures, f.who.hosts, f.who.models
 	}
 	for mk, m := range members {
 		m.ActiveDays = len(memberDays[mk])

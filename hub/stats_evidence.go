@@ -26,7 +26,7 @@ type nodeOf struct{ team, ws, node string }
 // evidenceStats answers the evidence part of q: the sessions last seen
 // from day from to day to, with the workspace's definitions, summed per
 // rule of a workspace (under the id it has now) and per member.
-func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evidence, map[teamMember]evidence.Figures, error) {
+func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evidence, map[teamMember]*memberEvidence, error) {
 	out := hubwire.Evidence{Rules: []hubwire.RuleEvidence{}, Sessions: []hubwire.SessionEvidence{}}
 	facts, paths, err := catalogsOf(snap)
 	if err != nil {
@@ -74,7 +74,7 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		return out, nil, err
 	}
 	byWorkspace := map[workspaceOf][]evidence.Session{}
-	members := map[teamMember]evidence.Figures{}
+	members := map[teamMember]*memberEvidence{}
 	for _, wr := range rows {
 		w, row := wr.w, wr.evidenceRow
 		// A row not folded since a reid of one of its rules.
@@ -99,8 +99,12 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		out.Sessions = append(out.Sessions, hubwire.SessionEvidence{Team: w.team, WorkspaceID: w.ws, Node: wr.node, Member: row.Member, Session: s})
 		byWorkspace[w] = append(byWorkspace[w], s)
 		m := members[teamMember{w.team, row.Member}]
-		m.Add(s)
-		members[teamMember{w.team, row.Member}] = m
+		if m == nil {
+			m = &memberEvidence{}
+			members[teamMember{w.team, row.Member}] = m
+		}
+		m.figures.Add(s)
+		m.who.add(s)
 	}
 	for _, w := range slices.SortedFunc(maps.Keys(byWorkspace), func(a, b workspaceOf) int {
 		return cmp.Or(strings.Compare(a.team, b.team), strings.Compare(a.ws, b.ws))
@@ -113,6 +117,7 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		return cmp.Or(strings.Compare(a.Team, b.Team), strings.Compare(a.WorkspaceID, b.WorkspaceID),
 			strings.Compare(a.Node, b.Node), strings.Compare(a.ID, b.ID))
 	})
+	out.Hosts, out.Models = whoBreakdowns(out.Sessions)
 	return out, members, nil
 }
 

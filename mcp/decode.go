@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/clumsies/clumsies/events"
 )
 
 // The SDK's own input validation answers with text only, so the tools are
@@ -24,14 +24,6 @@ const MaxBody = 256 << 10
 // maxText bounds the free text fields (summary, reason, description), in
 // bytes, so that an event always fits the ledger.
 const maxText = 64 << 10
-
-// sessionIDPattern is what a session_id must match.
-const sessionIDPattern = `^[A-Za-z0-9_.:-]{1,128}$`
-
-// sessionIDRegexp is sessionIDPattern compiled, at the first session_id
-// checked: compiling its {1,128} costs a starting process about 0.3 ms
-// and 1,700 allocations, before initialize is answered if done at init.
-var sessionIDRegexp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sessionIDPattern) })
 
 // fields is a decoded JSON object: its members by name, still raw. Every
 // member is valid JSON (decodeObject accepts nothing else).
@@ -65,8 +57,8 @@ func decodeObject(raw json.RawMessage, path string, allowed ...string) (*fields,
 	}
 	f := &fields{path: path, m: make(map[string]json.RawMessage, len(allowed))}
 	err := eachMember(raw, func(name string, v json.RawMessage) error {
-		if path == "" && name == argSessionID && !slices.Contains(allowed, name) {
-			return nil // every tool's optional session_id (sessionarg.go)
+		if path == "" && sessionMember(name) && !slices.Contains(allowed, name) {
+			return nil // every tool's optional session_id and session_secret (sessionarg.go)
 		}
 		if !slices.Contains(allowed, name) {
 			return invalidParams(f.at(name), "unknown property %q in %s; the allowed properties are: %s",
@@ -113,7 +105,7 @@ func decodeObjectTokens(raw json.RawMessage, path string, allowed ...string) (*f
 		if err := dec.Decode(&v); err != nil {
 			return nil, invalidParams(path, "%s is not valid JSON", what)
 		}
-		if path == "" && name == argSessionID && !slices.Contains(allowed, name) {
+		if path == "" && sessionMember(name) && !slices.Contains(allowed, name) {
 			continue
 		}
 		if !slices.Contains(allowed, name) {
@@ -239,9 +231,9 @@ func (f *fields) sessionID() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !sessionIDRegexp().MatchString(id) {
+	if !events.ValidSessionID(id) {
 		return "", invalidParams(f.at("session_id"),
-			"session_id must be the real host session or thread id: 1 to 128 characters from A-Z a-z 0-9 _ . : -")
+			"session_id must be the real host session or thread id: "+events.SessionIDRule)
 	}
 	return id, nil
 }

@@ -202,13 +202,3 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 	e.payload = data
 	return res, e, nil
 }
-
-// requireSession fails session_required before memsetup.
-func requireSession(c *call) error {
-	if c.session != "" {
-		return nil
-	}
-	return toolErr(events.CodeSessionRequired,
-		"no session yet: call memsetup first, with session_id set to the real session or thread id your host gave you (never invent one), then repeat this call. "+
-			"If you called memsetup already, this connection keeps no session (HTTP at protocol 2026-07-28): repeat the call with session_id, the id you gave memsetup")
-}

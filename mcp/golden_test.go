@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -175,6 +176,12 @@ func (e *env) transcriptCall(ctx context.Context, c *Client, tool string, args [
 		Result  map[string]any `json:"result"`
 		Event   map[string]any `json:"event"`
 	}{IsError: res.IsError, Result: structured}
+	if sec, ok := structured["sessionSecret"].(string); ok {
+		if !secretRE.MatchString(sec) {
+			t.Errorf("%s: sessionSecret %q is not css- and 32 hex digits", tool, sec)
+		}
+		structured["sessionSecret"] = "<SECRET>"
+	}
 	switch {
 	case structured["code"] == string(events.CodeUnavailable):
 		if len(evs) != 0 {
@@ -228,8 +235,28 @@ func normalizeEvent(tb testing.TB, ev events.Event) map[string]any {
 		tb.Fatal(err)
 	}
 	m["id"], m["time"], m["durationUs"] = "<ULID>", "<TIME>", "<DURATION>"
+	if conn, ok := m["conn"].(string); ok {
+		if !connRE.MatchString(conn) {
+			tb.Errorf("event conn %q is not c- and 16 hex digits", conn)
+		}
+		m["conn"] = "<CONN>"
+	}
+	if data, ok := m["data"].(map[string]any); ok {
+		if h, ok := data["secretHash"].(string); ok {
+			if !strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64 {
+				tb.Errorf("event secretHash %q is not a sha256 hash", h)
+			}
+			data["secretHash"] = "<SECRET_HASH>"
+		}
+	}
 	return m
 }
+
+// The volatile values of a session's binding.
+var (
+	secretRE = regexp.MustCompile(`^css-[0-9a-f]{32}$`)
+	connRE   = regexp.MustCompile(`^c-[0-9a-f]{16}$`)
+)
 
 // checkSchemas checks an answer against the tool's advertised output
 // schema (errors included, as strict clients do) and, when the call

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -134,3 +135,17 @@ func statelessRequest(body []byte) bool {
 	}
 	return json.Unmarshal(body, &req) == nil && sessionless(req.Params)
 }
+
+// statelessKey marks the context of a request served without a session.
+type statelessKey struct{}
+
+// markStateless marks the requests next serves as served without a
+// session, for the tools (call.stateless).
+func markStateless(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), statelessKey{}, true)))
+	})
+}
+
+// isStateless reports whether ctx is that of a request markStateless saw.
+func isStateless(ctx context.Context) bool { v, _ := ctx.Value(statelessKey{}).(bool); return v }

@@ -218,12 +218,13 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 	}
 	it = inForce(it)
 	body := withFooter(it.Body, it.ID, it.Hash, it.Constraints)
-	if session := s.sessions.of(req.Session); session != "" {
+	if b := s.sessions.of(req.Session); b.id != "" {
 		data := events.LoadData{Items: []events.LoadedItem{loaded(it.ID, it, true)}}
-		ev, fail := s.newEvent("prompts/get", entry{typ: events.TypeLoad, sessionID: session, payload: data}, nil, nil, time.Since(start))
+		ev, fail := s.newEvent("prompts/get", entry{typ: events.TypeLoad, sessionID: b.id, payload: data}, nil, nil, time.Since(start))
 		if fail != nil {
 			return nil, s.promptFailed(errors.New(fail.Message))
 		}
+		s.stamp(&ev, req.Session, req.ClientInfo(), b.by == "")
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 		err := s.cfg.Ledger.Record(rctx, ev)
 		cancel()

@@ -121,6 +121,7 @@ func (s *Server) newEvent(tool string, e entry, raw json.RawMessage, fail *ToolE
 // that the payload stays valid JSON.
 func failureData(msg string, raw json.RawMessage) events.FailureData {
 	f := events.FailureData{Message: msg}
+	raw = withoutSecret(raw)
 	switch {
 	case len(raw) == 0:
 	case len(raw) <= events.MaxFailureArgs && json.Valid(raw):

@@ -22,6 +22,7 @@ type schema struct {
 	Enum                 []string    `json:"enum,omitempty"`
 	Pattern              string      `json:"pattern,omitempty"`
 	MinLength            *int        `json:"minLength,omitempty"`
+	MaxLength            *int        `json:"maxLength,omitempty"`
 	Properties           *properties `json:"properties,omitempty"`
 	Required             []string    `json:"required,omitempty"`
 	AdditionalProperties any         `json:"additionalProperties,omitempty"` // false, or the schema of the values
@@ -165,10 +166,10 @@ func output(desc string, props ...prop) *schema {
 	return s
 }
 
-// sessionIDSchema is the schema of session_id, in step with
-// sessionIDPattern.
+// sessionIDSchema is the schema of session_id: the one rule for an id
+// (events.ValidSessionID).
 func sessionIDSchema() *schema {
 	s := nonEmpty(descSessionID)
-	s.Pattern = sessionIDPattern
+	s.Pattern = events.SessionIDPattern
 	return s
 }

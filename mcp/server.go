@@ -38,6 +38,11 @@ type Catalog interface {
 	// DraftFacts returns what a decision of the drafts aggregate reads,
 	// from one state of the read models (catalog.DraftFacts).
 	DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error)
+	// SessionBinding returns what the ledger says of a session id's
+	// binding (binding.go), once the read models have applied every event
+	// stored when it was asked: a session-start hook's secret recorded a
+	// moment before counts.
+	SessionBinding(ctx context.Context, id string) (projections.SessionBinding, error)
 }
 
 // Config configures a Server.
@@ -133,7 +138,7 @@ func (s *Server) HTTPHandler() http.Handler {
 	get := func(*http.Request) *mcp.Server { return s.mcp }
 	return byProtocol(
 		requireInitialize(mcp.NewStreamableHTTPHandler(get, nil)),
-		mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}))
+		markStateless(mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})))
 }
 
 // closeOnce is the input of a stdio session. Its Close closes once (both a
@@ -205,6 +210,16 @@ type call struct {
 	meta       map[string]any
 	mcpSession string
 	protocol   string
+	// stateless is set on a call over a connection that keeps no session
+	// between requests (HTTP at protocol 2026-07-28).
+	stateless bool
+	// client is the MCP client, as it named itself; unbound is set when
+	// the call's session is not bound to whoever set it up; refused is
+	// the refusal of a call that named a bound session without its secret
+	// (sessionarg.go).
+	client  *mcp.Implementation
+	unbound bool
+	refused *ToolError
 }
 
 // recordTimeout bounds how long a call waits for its event to be recorded.
@@ -226,13 +241,16 @@ const decideFor = 5 * time.Second
 // when another writer came first it reads and decides again.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion()}
+		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion(),
+			stateless: isStateless(ctx), client: req.ClientInfo()}
 		if req.Session != nil {
 			c.mcpSession = req.Session.ID()
 		}
 		c.openWait = s.waitReady(ctx)
 		start := time.Now()
-		c.session = s.sessionOf(t, c)
+		if err := s.sessionOf(ctx, t, c); err != nil {
+			c.refused = classify(err, s.log, t.name)
+		}
 		for {
 			res, ev, err := s.attempt(ctx, t, c, start)
 			if decidesAgain(ctx, err, start) {
@@ -304,6 +322,11 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	ev, fail := s.newEvent(t.name, e, c.raw, fail, took)
 	ev, fail = s.fitEvent(ev, c.raw, fail, took)
 	ev.OpenWaitUs = c.openWait.Microseconds()
+	conn := c.conn
+	if c.stateless {
+		conn = nil // each request is a connection of its own: no id says more
+	}
+	s.stamp(&ev, conn, c.client, c.unbound)
 	// The call happened: record it even if the client has given up on the
 	// answer (a cancelled request still leaves its event).
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)

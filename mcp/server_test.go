@@ -125,34 +125,13 @@ func TestHTTPHandler(t *testing.T) {
 func TestHTTPHandler_Stateless(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.seed()
-	hs := httptest.NewServer(e.srv.HTTPHandler())
-	t.Cleanup(hs.Close)
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-modern"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
-	if err != nil {
-		t.Fatalf("connect at protocol 2026-07-28 over HTTP: %v", err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
-		t.Fatalf("negotiated protocol %q over HTTP, want 2026-07-28", v)
-	}
+	cs, call := e.statelessClient()
 	if got := cs.InitializeResult().Instructions; got != metaPrompt {
 		t.Fatalf("got instructions %q, want the META_PROMPT", got)
 	}
-	call := func(tool string, args map[string]any) map[string]any {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", tool, err)
-		}
-		b, _ := json.Marshal(res.StructuredContent)
-		var m map[string]any
-		json.Unmarshal(b, &m)
-		return m
-	}
-	if res := call("memsetup", map[string]any{"session_id": "modern-1", "knownHashes": map[string]any{"META_PROMPT.md": ""}}); res["sessionId"] != "modern-1" {
-		t.Fatalf("memsetup: %v", res)
+	set := call("memsetup", map[string]any{"session_id": "modern-1", "knownHashes": map[string]any{"META_PROMPT.md": ""}})
+	if set["sessionId"] != "modern-1" || set["sessionSecret"] == nil {
+		t.Fatalf("memsetup: %v, want the session and the secret it issued", set)
 	}
 	if res := call("memdisc", map[string]any{}); res["code"] != "session_required" || !strings.Contains(fmt.Sprint(res["error"]), "session_id") {
 		t.Fatalf("memdisc without session_id: %v, want session_required saying to pass session_id", res)
@@ -160,8 +139,11 @@ func TestHTTPHandler_Stateless(t *testing.T) {
 	if res := call("memdisc", map[string]any{"session_id": "never-set-up"}); res["code"] != "session_required" {
 		t.Fatalf("memdisc with a session no memsetup set up: %v, want session_required", res)
 	}
-	if res := call("memdisc", map[string]any{"session_id": "modern-1"}); res["items"] == nil {
-		t.Fatalf("memdisc with session_id: %v, want the items", res)
+	if res := call("memdisc", map[string]any{"session_id": "modern-1"}); res["code"] != "session_conflict" || !strings.Contains(fmt.Sprint(res["error"]), "session_secret") {
+		t.Fatalf("memdisc with session_id and no session_secret: %v, want session_conflict asking for session_secret", res)
+	}
+	if res := call("memdisc", map[string]any{"session_id": "modern-1", "session_secret": set["sessionSecret"]}); res["items"] == nil {
+		t.Fatalf("memdisc with session_id and session_secret: %v, want the items", res)
 	}
 	evs := e.toolEvents()
 	if last := evs[len(evs)-1]; last.SessionID != "modern-1" || last.Outcome != "ok" {
@@ -187,5 +169,37 @@ func TestConnectCommand(t *testing.T) {
 	}
 	if !cmd.ProcessState.Success() {
 		t.Fatalf("the server exited with %v, want 0 after stdin closed", cmd.ProcessState)
+	}
+}
+
+// statelessClient connects a client to the server over HTTP at protocol
+// 2026-07-28 (the SDK's client asks for it first), where each request is
+// a connection of its own, and returns it with a function that calls a
+// tool and returns its structured answer.
+func (e *env) statelessClient() (*mcp.ClientSession, func(tool string, args map[string]any) map[string]any) {
+	t := e.tb
+	t.Helper()
+	hs := httptest.NewServer(e.srv.HTTPHandler())
+	t.Cleanup(hs.Close)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-modern"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
+	if err != nil {
+		t.Fatalf("connect at protocol 2026-07-28 over HTTP: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("negotiated protocol %q over HTTP, want 2026-07-28", v)
+	}
+	return cs, func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return m
 	}
 }

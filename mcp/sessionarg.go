@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
+
+	"github.com/clumsies/clumsies/events"
 )
 
 // A connection that keeps no session between requests (Streamable HTTP
@@ -9,12 +12,20 @@ import (
 // connection of its own) cannot stay bound to the agent session its
 // memsetup named. On such a connection the agent names its session in
 // every call: each tool but memsetup takes an optional session_id, the id
-// a memsetup of this server set up. A connection bound to a session
+// a memsetup of this server set up, and session_secret, the secret the
+// session was handed (binding.go). A connection bound to a session
 // (stdio, a Streamable HTTP session) keeps using that one, whatever
 // session_id says.
 
-// argSessionID is the optional argument of every tool but memsetup.
-const argSessionID = "session_id"
+// The optional arguments of every tool but memsetup.
+const (
+	argSessionID     = "session_id"
+	argSessionSecret = "session_secret"
+)
+
+// sessionMember reports whether name is one of the optional session
+// arguments every tool takes.
+func sessionMember(name string) bool { return name == argSessionID || name == argSessionSecret }
 
 // sessionArgSchema is the schema of the optional session_id argument.
 func sessionArgSchema() *schema {
@@ -23,41 +34,91 @@ func sessionArgSchema() *schema {
 	return s
 }
 
+// descSessionSecret tells the agent what session_secret is.
+const descSessionSecret = "The session secret your host's session-start hook gave you with your session id, or that memsetup returned (sessionSecret) when no hook gave you one. " +
+	"Copy it exactly; never share it or pass another session's. "
+
+// secretArgSchema is the schema of the optional session_secret argument
+// of every tool but memsetup.
+func secretArgSchema() *schema {
+	s := nonEmpty(descSessionSecret + "Only with session_id, over a connection that keeps no session (HTTP at protocol 2026-07-28). Omit it otherwise.")
+	n := events.MaxSecret
+	s.MaxLength = &n
+	return s
+}
+
 // withSessionArg returns the input schema of a tool but memsetup: in,
-// with the optional session_id added.
+// with the optional session_id and session_secret added.
 func withSessionArg(in *schema) *schema {
 	if in == nil || in.Properties == nil {
 		return in
 	}
 	out := *in
-	ps := append(append(properties{}, *in.Properties...), optional(argSessionID, sessionArgSchema()))
+	ps := append(append(properties{}, *in.Properties...), optional(argSessionID, sessionArgSchema()), optional(argSessionSecret, secretArgSchema()))
 	out.Properties = &ps
 	return &out
 }
 
-// sessionArg returns the session_id argument of raw, if it holds one that
-// is a string.
-func sessionArg(raw json.RawMessage) (string, bool) {
+// stringArg returns the member name of raw, if it holds a non-empty
+// string.
+func stringArg(raw json.RawMessage, name string) (string, bool) {
 	var args map[string]json.RawMessage
 	if first(raw) != '{' || json.Unmarshal(raw, &args) != nil {
 		return "", false
 	}
-	var id string
-	if v, ok := args[argSessionID]; !ok || json.Unmarshal(v, &id) != nil || id == "" {
+	var v string
+	if m, ok := args[name]; !ok || json.Unmarshal(m, &v) != nil || v == "" {
 		return "", false
 	}
-	return id, true
+	return v, true
 }
 
-// sessionOf returns the agent session a call of tool t on conn runs in:
-// the one conn is bound to, else, for a tool but memsetup, the session_id
-// argument when a memsetup of this server set that session up.
-func (s *Server) sessionOf(t *tool, c *call) string {
-	if id := s.sessions.of(c.conn); id != "" || t.name == "memsetup" {
-		return id
+// sessionArg returns the session_id argument of raw, if it holds one that
+// is a string.
+func sessionArg(raw json.RawMessage) (string, bool) { return stringArg(raw, argSessionID) }
+
+// sessionOf sets the agent session a call of tool t on c runs in: the
+// one c's connection is bound to, else, for a tool but memsetup, the
+// session_id argument when a memsetup of this server set that session up
+// and, for a bound session, session_secret is its secret. A call that
+// names a bound session without its secret runs in none, and is refused
+// with c.refused.
+func (s *Server) sessionOf(ctx context.Context, t *tool, c *call) error {
+	if b := s.sessions.of(c.conn); b.id != "" || t.name == "memsetup" {
+		c.session, c.unbound = b.id, b.id != "" && b.by == ""
+		return nil
 	}
-	if id, ok := sessionArg(c.raw); ok && s.sessions.wasSetUp(id) {
-		return id
+	id, ok := sessionArg(c.raw)
+	if !ok {
+		return nil
 	}
-	return ""
+	local, ok := s.sessions.known(id)
+	if !ok {
+		return nil
+	}
+	if len(local.Secrets) == 0 {
+		c.session, c.unbound = id, true // set up before sessions were bound
+		return nil
+	}
+	secret, given := stringArg(c.raw, argSessionSecret)
+	if !given {
+		c.refused = toolErr(events.CodeSessionConflict,
+			"session %s is bound to whoever set it up: a call that names it with session_id must also pass session_secret, the secret "+
+				"your host's session-start hook gave you (or memsetup returned). If you have none, this is not your session: use the id your own host gave you.", quote(id))
+		return nil
+	}
+	if _, ok := local.Match(secret); !ok {
+		b, err := s.binding(ctx, id)
+		if err != nil {
+			return err
+		}
+		if _, ok := b.Match(secret); !ok {
+			c.refused = toolErr(events.CodeSessionConflict,
+				"the session_secret you passed is not the secret of session %s: pass the one your host's session-start hook gave you with this id (or memsetup returned). "+
+					"Do not use another session's id.", quote(id))
+			return nil
+		}
+	}
+	c.session = id
+	return nil
 }

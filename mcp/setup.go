@@ -5,6 +5,7 @@ import (
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections"
 )
 
 // memsetup binds the connection to the agent's session and hands out the
@@ -26,6 +27,7 @@ func (s *Server) setupTool() *tool {
 			"Follow the frame: discover, load, apply, refer, refine, submit.",
 		input: object("",
 			required("session_id", sessionIDSchema()),
+			optional(argSessionSecret, setupSecretSchema()),
 			required("knownHashes", object(`Hashes you already know. Must contain "META_PROMPT.md": the hash memsetup gave you before, or "" when you do not know it (the usual case).`,
 				required(content.MetaPromptPath, str(`The META_PROMPT.md hash you remember, or "" when you do not know it.`)),
 			)),
@@ -33,6 +35,8 @@ func (s *Server) setupTool() *tool {
 		output: output("The session frame.",
 			required("workspaceId", str("The workspace id.")),
 			required("sessionId", str("The session this connection is bound to.")),
+			optional("sessionSecret", str("Only when no host hook gave you a session secret: the secret this memsetup issued your session. "+
+				"Keep it; pass it as session_secret to memsetup on a new connection, and with session_id over HTTP at protocol 2026-07-28. Never share it.")),
 			required("mpf", openObject("The META_PROMPT frame.",
 				required("hash", str("The current hash of the frame.")),
 				required("content", nullableStr("The frame's text; null when your known hash is current.")),
@@ -45,9 +49,18 @@ func (s *Server) setupTool() *tool {
 }
 
 type setupResult struct {
-	WorkspaceID string    `json:"workspaceId"`
-	SessionID   string    `json:"sessionId"`
-	MPF         mpfResult `json:"mpf"`
+	WorkspaceID   string    `json:"workspaceId"`
+	SessionID     string    `json:"sessionId"`
+	SessionSecret string    `json:"sessionSecret,omitempty"`
+	MPF           mpfResult `json:"mpf"`
+}
+
+// setupSecretSchema is the schema of memsetup's optional session_secret.
+func setupSecretSchema() *schema {
+	s := nonEmpty(descSessionSecret + "Pass it whenever you have one; it is required to set up a session from a new connection once the session has a secret.")
+	n := events.MaxSecret
+	s.MaxLength = &n
+	return s
 }
 
 type mpfResult struct {
@@ -61,15 +74,20 @@ type mpfResult struct {
 type setupState struct {
 	id    string
 	fresh bool
+	sec   projections.SessionSecret // the secret to note once recorded
 }
 
 func (s *Server) setup(ctx context.Context, c *call) (any, entry, error) {
 	e := entry{typ: events.TypeSetup}
-	f, err := decodeObject(c.raw, "", "session_id", "knownHashes")
+	f, err := decodeObject(c.raw, "", "session_id", argSessionSecret, "knownHashes")
 	if err != nil {
 		return nil, e, err
 	}
 	id, err := f.sessionID()
+	if err != nil {
+		return nil, e, err
+	}
+	secret, err := f.str(argSessionSecret, false, false, events.MaxSecret)
 	if err != nil {
 		return nil, e, err
 	}
@@ -89,7 +107,14 @@ func (s *Server) setup(ctx context.Context, c *call) (any, entry, error) {
 	if err != nil {
 		return nil, e, err
 	}
-	other, fresh := s.sessions.claim(c.conn, id)
+	cur := s.sessions.of(c.conn)
+	adm := admission{by: cur.by}
+	if cur.id == "" {
+		if adm, err = s.admit(ctx, id, secret, secret != ""); err != nil {
+			return nil, e, err
+		}
+	}
+	other, fresh := s.sessions.claim(c.conn, binding{id: id, by: adm.by})
 	if other != "" {
 		// The call belongs to the session the connection is bound to; the
 		// refused id stays in the recorded arguments.
@@ -98,14 +123,19 @@ func (s *Server) setup(ctx context.Context, c *call) (any, entry, error) {
 			"this connection is already bound to session %q; one connection serves one session. Keep using %q, or open a new connection for the other session.",
 			other, other)
 	}
-	c.state = setupState{id: id, fresh: fresh}
+	c.state = setupState{id: id, fresh: fresh, sec: adm.sec}
+	c.unbound = adm.by == ""
 	changed := content.NormalizeHash(knownHash) != hash
-	res := setupResult{WorkspaceID: s.cfg.WorkspaceID, SessionID: id, MPF: mpfResult{Hash: hash, Changed: changed}}
+	res := setupResult{WorkspaceID: s.cfg.WorkspaceID, SessionID: id, SessionSecret: adm.issued, MPF: mpfResult{Hash: hash, Changed: changed}}
 	if changed {
 		res.MPF.Content = &body
 	}
 	e.sessionID = id // a refused memsetup keeps the connection's session, or none
-	e.payload = events.SetupData{KnownHash: knownHash, Hash: hash, Changed: changed}
+	data := events.SetupData{KnownHash: knownHash, Hash: hash, Changed: changed, Bound: adm.by, Client: clientInfo(c.client)}
+	if adm.newHash {
+		data.SecretHash = adm.sec.Hash
+	}
+	e.payload = data
 	return res, e, nil
 }
 
@@ -117,7 +147,7 @@ func (s *Server) commitSetup(c *call, recorded bool) {
 	st, ok := c.state.(setupState)
 	switch {
 	case ok && recorded:
-		s.sessions.noteSetUp(st.id)
+		s.sessions.noteSetUp(st.id, st.sec)
 	case ok && st.fresh:
 		s.sessions.release(c.conn)
 	}

@@ -22,7 +22,7 @@ func (o *owner) dash(ctx context.Context, req dash.Request) (dash.Reply, error) 
 		return dash.Reply{}, fmt.Errorf("read the stream's last sequence: %w", err)
 	}
 	return read(o, func(s *projections.Store) (dash.Reply, error) {
-		led := dash.Ledger{WorkspaceID: o.n.WS.ID(), LastSeq: last, Applied: s.Checkpoint()}
+		led := dash.Ledger{WorkspaceID: o.n.WS.ID(), WorkspaceName: o.n.WS.Name(), LastSeq: last, Applied: s.Checkpoint()}
 		return dash.Answer(ctx, teamSource{Store: s, ov: o.n.overlay()}, o.n.Log, led, req)
 	})
 }

@@ -33,6 +33,8 @@ var (
 	mSubmitTeam = register("submitteam", (*owner).submitTeam)
 	mDash       = register("dash", (*owner).dash)
 	mInScope    = register("inscope", (*owner).inScope)
+	// sessionBinding is sessionbinding.go's.
+	mSessionBinding = register("sessionbinding", (*owner).sessionBinding)
 )
 
 // Compile-time checks of the request and reply types the table uses.

@@ -102,7 +102,7 @@ func FuzzScanRefs(f *testing.F) {
 // TestPayloadOf_EveryType: every type of the events table either has its
 // registered payload decoded for the models or is left to its envelope.
 func TestPayloadOf_EveryType(t *testing.T) {
-	read := map[events.Type]bool{events.TypeRefer: true, events.TypeSessionStart: true, events.TypeLoad: true, events.TypeFileEdit: true,
+	read := map[events.Type]bool{events.TypeRefer: true, events.TypeSetup: true, events.TypeSessionStart: true, events.TypeLoad: true, events.TypeFileEdit: true,
 		events.TypeToolGated: true, events.TypeStopBlocked: true}
 	for _, typ := range events.Types() {
 		want, _ := events.NewPayload(typ)

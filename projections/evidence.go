@@ -91,7 +91,9 @@ func (m *evidenceModel) Apply(d decoded) {
 	case *events.StopBlockedData:
 		m.row(ev.SessionID).StopBlocked(p, nil)
 	case *events.SessionStartData:
-		m.row(ev.SessionID).SawHost(p.Host)
+		m.row(ev.SessionID).SawStart(p)
+	case *events.SetupData:
+		m.row(ev.SessionID).SawSetup(p)
 	case *events.LoadData:
 		r := m.row(ev.SessionID)
 		for _, it := range p.Items {

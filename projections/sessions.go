@@ -30,6 +30,14 @@ type Session struct {
 	Refs    uint64 `json:"refs"` // refs of successful memref calls
 	Reports uint64 `json:"reports"`
 	Rejects uint64 `json:"rejects"`
+	// Bound says how the session is bound to whoever set it up, as its
+	// latest successful memsetup said (events.BoundByHook,
+	// events.BoundByMemsetup); "" for a session set up unbound (before
+	// sessions were bound) or not set up.
+	Bound string `json:"bound,omitempty"`
+	// Client names the MCP client of its latest successful memsetup:
+	// "name version".
+	Client string `json:"client,omitempty"`
 }
 
 // prefixSession is the sessions' key prefix: s/<sessionId> holds a
@@ -51,12 +59,17 @@ type sessionRow struct {
 	Refs    uint64 `json:"refs"`
 	Reports uint64 `json:"reports"`
 	Rejects uint64 `json:"rejects"`
+	Bound   string `json:"bound,omitempty"`
+	Client  string `json:"client,omitempty"`
+	// Secrets are the hashes of the secrets the session was handed
+	// (sessionbinding.go); never shown.
+	Secrets []SessionSecret `json:"secrets,omitempty"`
 }
 
 func (r *sessionRow) session() Session {
 	return Session{
 		ID: r.ID, First: r.First, Last: r.Last, Calls: r.Calls, Hooks: r.Hooks, SetUp: r.SetUp, Hooked: r.Hooked,
-		Refs: r.Refs, Reports: r.Reports, Rejects: r.Rejects,
+		Refs: r.Refs, Reports: r.Reports, Rejects: r.Rejects, Bound: r.Bound, Client: r.Client,
 	}
 }
 
@@ -118,8 +131,13 @@ func (m *sessionsModel) Apply(d decoded) {
 			s.Rejects++
 		}
 	}
-	if rs, ok := d.payload.(refs); ok {
-		s.Refs += uint64(len(rs))
+	switch p := d.payload.(type) {
+	case refs:
+		s.Refs += uint64(len(p))
+	case *events.SetupData:
+		s.setUp(p)
+	case *events.SessionStartData:
+		s.addSecret(p.SecretHash, events.BoundByHook)
 	}
 	m.touched[ev.SessionID] = struct{}{}
 }

@@ -11,6 +11,9 @@ import (
 // added; none may change.
 type Report struct {
 	WorkspaceID string `json:"workspaceId"`
+	// WorkspaceName is the workspace's name (config.toml's name, else its
+	// folder's); set by the caller, which knows the workspace.
+	WorkspaceName string `json:"workspaceName,omitempty"`
 	// Range is the range of days counted (--since, --until, --days):
 	// absent for all time. See dash/ranged.go for what it holds.
 	Range  *dayrange.Range `json:"range,omitempty"`
@@ -68,6 +71,11 @@ type Session struct {
 	Refs    uint64 `json:"refs"`
 	Reports uint64 `json:"reports"`
 	Rejects uint64 `json:"rejects"`
+	// Bound says how the session is bound to whoever set it up (hook,
+	// memsetup), absent when it is not; Client names the MCP client that
+	// set it up.
+	Bound  string `json:"bound,omitempty"`
+	Client string `json:"client,omitempty"`
 }
 
 // OfStore is the Report of the read models in s, of workspace wsID, over
@@ -111,7 +119,8 @@ func Of(wsID string, s node.Stats, rg dayrange.Range, enforce string) Report {
 		st.Tools = append(st.Tools, Tool{Tool: t.Tool, Calls: t.Calls, Errors: t.Errors, AvgUs: t.AvgUs(), MaxUs: t.MaxUs})
 	}
 	for _, se := range sessions {
-		st.SessionList = append(st.SessionList, Session{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Hooks: se.Hooks, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects})
+		st.SessionList = append(st.SessionList, Session{ID: se.ID, First: se.First, Last: se.Last, Calls: se.Calls, Hooks: se.Hooks, Kind: se.Kind().String(), Refs: se.Refs, Reports: se.Reports, Rejects: se.Rejects,
+			Bound: se.Bound, Client: se.Client})
 	}
 	return st
 }

@@ -27,6 +27,9 @@ const DefaultContent = DirName
 type Config struct {
 	// WorkspaceID is assigned once by init and is part of every subject.
 	WorkspaceID string `toml:"workspace_id"`
+	// Name is the workspace's name for people (name.go); empty means the
+	// folder's name.
+	Name string `toml:"name"`
 	// Content is the content root, relative to the workspace folder.
 	Content string `toml:"content"`
 	// RecordPrompts makes the user-prompt hook keep the text of each prompt
@@ -87,6 +90,9 @@ func ReadConfig(file string) (Config, error) {
 	if !events.ValidWorkspaceID(cfg.WorkspaceID) {
 		return cfg, fmt.Errorf("read %s: workspace_id %q is not of the form ws-<lowercase hex>", file, cfg.WorkspaceID)
 	}
+	if err := checkName(cfg.Name); err != nil {
+		return cfg, fmt.Errorf("read %s: %w", file, err)
+	}
 	if cfg.Content == "" {
 		cfg.Content = DefaultContent
 	}
@@ -113,6 +119,12 @@ func (cfg Config) Encode() []byte {
 	b.WriteString("# clumsies workspace settings. Commit this file.\n")
 	b.WriteString("# workspace_id is part of every event subject: never change it by hand.\n")
 	fmt.Fprintf(&b, "workspace_id = %q\n", cfg.WorkspaceID)
+	b.WriteString("# The workspace's name, shown by stats, the dashboard and the hub: edit it freely.\n")
+	if cfg.Name != "" {
+		fmt.Fprintf(&b, "name = %q\n", cfg.Name)
+	} else {
+		b.WriteString("# name = \"my-project\"\n")
+	}
 	b.WriteString("# The folder holding META_PROMPT.md, rules/ and context/, relative to the workspace.\n")
 	fmt.Fprintf(&b, "content = %q\n", cfg.Content)
 	b.WriteString("# Keep the text of each user prompt in the ledger (clumsies hook user-prompt).\n")

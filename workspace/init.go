@@ -28,7 +28,7 @@ func Init(root string) (*Workspace, []string, error) {
 	var wrote []string
 	cfgPath := filepath.Join(root, DirName, ConfigName)
 	if _, err := os.Stat(cfgPath); errors.Is(err, os.ErrNotExist) {
-		cfg := Config{WorkspaceID: NewWorkspaceID(), Content: DefaultContent}
+		cfg := Config{WorkspaceID: NewWorkspaceID(), Name: nameOf(root), Content: DefaultContent}
 		if err := writeNew(cfgPath, cfg.Encode()); err != nil {
 			return nil, nil, err
 		}

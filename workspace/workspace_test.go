@@ -114,6 +114,10 @@ func TestReadConfig(t *testing.T) {
 		{"OTelBareHost", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"localhost:4318\"\n", `otel endpoint "localhost:4318": want a URL like http://localhost:4318`},
 		{"OTelProtocol", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"http://localhost:4318\"\nprotocol = \"udp\"\n", `otel protocol "udp": want "http" or "grpc"`},
 		{"OTelNoEndpoint", "workspace_id = \"ws-abc\"\n[otel]\nprotocol = \"grpc\"\n", "need an endpoint"},
+		{"Name", "workspace_id = \"ws-abc\"\nname = \"payments-api\"\n", ""},
+		{"NameControl", "workspace_id = \"ws-abc\"\nname = \"pay\\u0007\"\n", "control character"},
+		{"NameLong", "workspace_id = \"ws-abc\"\nname = \"" + strings.Repeat("n", 65) + "\"\n", "keep it to 64"},
+		{"NameSpaces", "workspace_id = \"ws-abc\"\nname = \" pay\"\n", "starts or ends with a space"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -129,8 +133,22 @@ func TestReadConfig(t *testing.T) {
 			}
 		})
 	}
+	t.Run("NamedAfterItsFolder", func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "payments-api")
+		ws, _, err := workspace.Init(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ws.Config.Name != "payments-api" || ws.Name() != "payments-api" {
+			t.Fatalf("init named the workspace %q (Name %q), want its folder's name", ws.Config.Name, ws.Name())
+		}
+		ws.Config.Name = ""
+		if ws.Name() != "payments-api" {
+			t.Fatalf("a workspace with no name in its config is named %q, want its folder's name", ws.Name())
+		}
+	})
 	t.Run("EncodeRoundTrip", func(t *testing.T) {
-		cfg := workspace.Config{WorkspaceID: "ws-00ff", Content: "docs/agents", MaxStore: "10GiB", Hub: workspace.HubConfig{URL: "nats://h:1"}}
+		cfg := workspace.Config{WorkspaceID: "ws-00ff", Name: "shop «api»", Content: "docs/agents", MaxStore: "10GiB", Hub: workspace.HubConfig{URL: "nats://h:1"}}
 		got, err := workspace.ReadConfig(write(t, string(cfg.Encode())))
 		if err != nil || !reflect.DeepEqual(got, cfg) || got.StoreLimit() != 10<<30 {
 			t.Fatalf("got %+v (store limit %d), %v, want %+v", got, got.StoreLimit(), err, cfg)

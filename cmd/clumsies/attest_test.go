@@ -38,14 +38,14 @@ func attestWork(t *testing.T) (dir, api string) {
 	gitIn(t, dir, "checkout", "-q", "-b", "feature")
 
 	_, cl := serve(t, dir, "--checkpoint-every", "4")
-	a := hookSession(t, dir, "sess-loaded", func(id string) { setup(t, cl, id) })
+	a := hookSession(t, dir, "sess-loaded", func(id, secret string) { setupWith(t, cl, id, secret) })
 	api = ruleID(t, cl, "api/HANDLERS.md")
 	load(t, cl, api)
 	postToolWrite(t, dir, a, "api/handler.go")
 	postToolWrite(t, dir, a, "api/client.go")
 	call(t, cl, "memref", map[string]any{"refs": []any{map[string]any{"ruleId": api, "constraintId": "Do/1"}}})
 	_, cl2 := serve(t, dir)
-	b := hookSession(t, dir, "sess-unloaded", func(id string) { setup(t, cl2, id) })
+	b := hookSession(t, dir, "sess-unloaded", func(id, secret string) { setupWith(t, cl2, id, secret) })
 	postToolWrite(t, dir, b, "api/retry.go")
 	cl2.Close()
 	cl.Close() // the owner stops: a checkpoint covers the ledger

@@ -222,7 +222,9 @@ func TestCLI_DemoTableEqualsItsLedger(t *testing.T) {
 			}
 		}
 		var counted, sessions int
-		if _, err := fmt.Sscanf(table[strings.Index(table, "Workspace"):], "Workspace %s %d events, %d sessions", new(string), &counted, &sessions); err != nil {
+		// "Workspace [NAME (]ws-...[)]: N events, ..."; a name may hold spaces.
+		_, header, _ := strings.Cut(table[strings.Index(table, "Workspace"):], ": ")
+		if _, err := fmt.Sscanf(header, "%d events, %d sessions", &counted, &sessions); err != nil {
 			t.Fatalf("round %d: read the table's header: %v\n%s", round, err, table)
 		}
 		if counted != events {

@@ -47,7 +47,18 @@ func call(tb testing.TB, cl *mcp.Client, tool string, args any) map[string]any {
 
 func setup(tb testing.TB, cl *mcp.Client, session string) {
 	tb.Helper()
-	call(tb, cl, "memsetup", map[string]any{"session_id": session, "knownHashes": map[string]any{"META_PROMPT.md": ""}})
+	setupWith(tb, cl, session, "")
+}
+
+// setupWith sets session up on cl presenting secret, the one its
+// session-start hook handed ("" for none), and returns the answer.
+func setupWith(tb testing.TB, cl *mcp.Client, session, secret string) map[string]any {
+	tb.Helper()
+	args := map[string]any{"session_id": session, "knownHashes": map[string]any{"META_PROMPT.md": ""}}
+	if secret != "" {
+		args["session_secret"] = secret
+	}
+	return call(tb, cl, "memsetup", args)
 }
 
 // workflowID finds the starter workflow's id through memdisc.

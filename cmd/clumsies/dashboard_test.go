@@ -53,6 +53,13 @@ func getJSON(tb testing.TB, base, path, token string, v any) {
 // a session.
 func mcpSession(tb testing.TB, base, token, sessionID string) *sdk.ClientSession {
 	tb.Helper()
+	return mcpSessionWith(tb, base, token, sessionID, "")
+}
+
+// mcpSessionWith is mcpSession presenting secret, the one the session's
+// session-start hook handed ("" for none).
+func mcpSessionWith(tb testing.TB, base, token, sessionID, secret string) *sdk.ClientSession {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cl := sdk.NewClient(&sdk.Implementation{Name: "dashboard-test", Version: "1"}, nil)
@@ -63,7 +70,11 @@ func mcpSession(tb testing.TB, base, token, sessionID string) *sdk.ClientSession
 		tb.Fatalf("connect to %s/mcp: %v", base, err)
 	}
 	tb.Cleanup(func() { cs.Close() })
-	callTool(tb, cs, "memsetup", map[string]any{"session_id": sessionID, "knownHashes": map[string]any{"META_PROMPT.md": ""}})
+	args := map[string]any{"session_id": sessionID, "knownHashes": map[string]any{"META_PROMPT.md": ""}}
+	if secret != "" {
+		args["session_secret"] = secret
+	}
+	callTool(tb, cs, "memsetup", args)
 	return cs
 }
 

@@ -81,7 +81,8 @@ func TestHook_CopilotRunsClaudeCodeHooks(t *testing.T) {
 		_, cl := serve(t, dir)
 		id := "copilot-both"
 		hook := func(name string) result { return copilotHook(t, dir, home, name, id) }
-		if got := copilotContext(t, hook("01-sessionStart")); got != id {
+		start := hook("01-sessionStart")
+		if got := copilotContext(t, start); got != id {
 			t.Fatalf("sessionStart hands the agent %q, want %q", got, id)
 		}
 		silent := func(name string) {
@@ -91,7 +92,7 @@ func TestHook_CopilotRunsClaudeCodeHooks(t *testing.T) {
 			}
 		}
 		silent("02-SessionStart")
-		setup(t, cl, id)
+		setupWith(t, cl, id, secretRE.FindString(start.stdout))
 		hook("03-userPromptSubmitted")
 		silent("04-UserPromptSubmit")
 		if !blocked(t, hook("05-agentStop")) {
@@ -119,10 +120,11 @@ func TestHook_CopilotRunsClaudeCodeHooks(t *testing.T) {
 		_, cl := serve(t, dir)
 		id := "copilot-claude-hooks"
 		hook := func(name string) result { return copilotHook(t, dir, home, name, id) }
-		if got := copilotContext(t, hook("02-SessionStart")); got != id {
+		start := hook("02-SessionStart")
+		if got := copilotContext(t, start); got != id {
 			t.Fatalf("SessionStart under Copilot hands the agent %q, want %q", got, id)
 		}
-		setup(t, cl, id)
+		setupWith(t, cl, id, secretRE.FindString(start.stdout))
 		hook("04-UserPromptSubmit")
 		if !blocked(t, hook("06-Stop")) {
 			t.Fatal("Stop with an unreported prompt was allowed")

@@ -69,10 +69,11 @@ func TestHook_StopReasonSentBack(t *testing.T) {
 			t.Run("NeverReports", func(t *testing.T) {
 				_, cl := serve(t, dir)
 				id := h.name + "-never"
-				if r := hook(adapt.SessionStart, h.start, id); r.code != 0 || !strings.Contains(r.stdout, id) {
+				r := hook(adapt.SessionStart, h.start, id)
+				if r.code != 0 || !strings.Contains(r.stdout, id) {
 					t.Fatalf("session-start hook: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 				}
-				setup(t, cl, id)
+				setupWith(t, cl, id, secretRE.FindString(r.stdout))
 				hook(adapt.UserPrompt, h.prompt, id)
 				for i := 1; i <= 2; i++ {
 					if !blocked(t, hook(adapt.Stop, h.stop, id)) {
@@ -100,8 +101,8 @@ func TestHook_StopReasonSentBack(t *testing.T) {
 			t.Run("Reports", func(t *testing.T) {
 				_, cl := serve(t, dir)
 				id := h.name + "-reports"
-				hook(adapt.SessionStart, h.start, id)
-				setup(t, cl, id)
+				r := hook(adapt.SessionStart, h.start, id)
+				setupWith(t, cl, id, secretRE.FindString(r.stdout))
 				hook(adapt.UserPrompt, h.prompt, id)
 				if !blocked(t, hook(adapt.Stop, h.stop, id)) {
 					t.Fatal("stop with an unreported prompt was allowed")

@@ -147,7 +147,7 @@ func TestHook_ClaimWithoutEvidence(t *testing.T) {
 	dir := newWorkspace(t)
 	writeRule(t, dir, "web/UI.md", "web/**")
 	_, cl := serve(t, dir)
-	id := hookSession(t, dir, "3c1d2e4f-claims", func(id string) { setup(t, cl, id) })
+	id := hookSession(t, dir, "3c1d2e4f-claims", func(id, secret string) { setupWith(t, cl, id, secret) })
 	postToolWrite(t, dir, id, "api/handler.go")
 	wf := workflowID(t, cl)
 	refer := map[string]any{"refs": []any{map[string]any{"ruleId": wf, "constraintId": "Steps/1"}}}

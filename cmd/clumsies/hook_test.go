@@ -75,12 +75,12 @@ func claudeInput(tb testing.TB, ev adapt.Event, id, dir string, stopActive bool)
 	return b
 }
 
-var announced = regexp.MustCompile(`memsetup with session_id "([^"]+)"`)
+var announced = regexp.MustCompile(`memsetup with session_id "([^"]+)"(?: and session_secret "([^"]+)")?`)
 
 // hookSession plays Claude Code for one session: the session-start hook,
-// then memsetup over MCP with the id the hook announced, then a prompt.
-// It returns the session id the agent read from its context.
-func hookSession(t *testing.T, dir, hostID string, connect func(string)) string {
+// then memsetup over MCP with the id and secret the hook announced (connect),
+// then a prompt. It returns the session id the agent read from its context.
+func hookSession(t *testing.T, dir, hostID string, connect func(id, secret string)) string {
 	t.Helper()
 	r := runHook(t, dir, "claude-code", adapt.SessionStart, claudeInput(t, adapt.SessionStart, hostID, dir, false))
 	var out struct {
@@ -92,15 +92,25 @@ func hookSession(t *testing.T, dir, hostID string, connect func(string)) string 
 		t.Fatalf("session-start hook: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	m := announced.FindStringSubmatch(out.HookSpecificOutput.AdditionalContext)
-	if m == nil || m[1] != hostID {
-		t.Fatalf("session-start context %q does not hand the agent its id %s", out.HookSpecificOutput.AdditionalContext, hostID)
+	if m == nil || m[1] != hostID || m[2] == "" {
+		t.Fatalf("session-start context %q does not hand the agent its id %s and a secret", out.HookSpecificOutput.AdditionalContext, hostID)
 	}
-	connect(m[1])
+	connect(m[1], m[2])
 	if r := runHook(t, dir, "claude-code", adapt.UserPrompt, claudeInput(t, adapt.UserPrompt, m[1], dir, false)); r.code != 0 || r.stdout != "" {
 		t.Fatalf("user-prompt hook: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	return m[1]
 }
+
+// secretShown stands for the random session secret of a session-start
+// hook's answer (withoutSecrets).
+const secretShown = "css-00000000000000000000000000000000"
+
+var secretRE = regexp.MustCompile(`css-[0-9a-f]{32}`)
+
+// withoutSecrets returns a hook's answer with its session secrets
+// replaced by secretShown.
+func withoutSecrets(s string) string { return secretRE.ReplaceAllString(s, secretShown) }
 
 // stopHook runs the stop hook and reports whether it blocked.
 func stopHook(t *testing.T, dir, id string, active bool) bool {
@@ -162,7 +172,7 @@ func TestHook_ClaudeCodeSession(t *testing.T) {
 	_, cl := serve(t, dir)
 
 	t.Run("Reports", func(t *testing.T) {
-		id := hookSession(t, dir, "8a1f3c2e-5b7d-4e21-9c0a-2f6b1d3e4a5c", func(id string) { setup(t, cl, id) })
+		id := hookSession(t, dir, "8a1f3c2e-5b7d-4e21-9c0a-2f6b1d3e4a5c", func(id, secret string) { setupWith(t, cl, id, secret) })
 		if !stopHook(t, dir, id, false) {
 			t.Fatal("stop with an unreported prompt was allowed")
 		}
@@ -178,7 +188,7 @@ func TestHook_ClaudeCodeSession(t *testing.T) {
 
 	t.Run("NeverReports", func(t *testing.T) {
 		_, cl2 := serve(t, dir) // a second agent, through the owner
-		id := hookSession(t, dir, "mute-session", func(id string) { setup(t, cl2, id) })
+		id := hookSession(t, dir, "mute-session", func(id, secret string) { setupWith(t, cl2, id, secret) })
 		// Claude Code's own loop guard lets it go at once.
 		if stopHook(t, dir, id, true) {
 			t.Fatal("stop with stop_hook_active was blocked")
@@ -235,13 +245,13 @@ func TestHook_Hosts(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[adapt.Event]string{
-			adapt.SessionStart: string(h.Answer(adapt.SessionStart, adapt.Answer{Context: adapt.SetupContext(in.SessionID)})),
+			adapt.SessionStart: string(h.Answer(adapt.SessionStart, adapt.Answer{Context: adapt.SetupContext(in.SessionID, secretShown)})),
 			adapt.UserPrompt:   string(h.Answer(adapt.UserPrompt, adapt.Answer{})),
 			adapt.Stop:         string(h.Answer(adapt.Stop, adapt.Answer{Block: true, Reason: adapt.StopReason(in.SessionID)})),
 		}
 		for _, ev := range h.Events() {
 			counts[ev]++
-			if r := runHook(t, dir, h.Name, ev, input(ev)); r.code != 0 || r.stdout != want[ev] {
+			if r := runHook(t, dir, h.Name, ev, input(ev)); r.code != 0 || withoutSecrets(r.stdout) != want[ev] {
 				t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want stdout %q", h.Name, ev, r.code, r.stdout, r.stderr, want[ev])
 			}
 		}
@@ -293,9 +303,9 @@ func TestHook_FailsOpen(t *testing.T) {
 			r := runHook(t, nowhere, h.Name, ev, in)
 			want := h.Answer(ev, adapt.Answer{})
 			if ev == adapt.SessionStart {
-				want = h.Answer(ev, adapt.Answer{Context: adapt.SetupContext("s-1")})
+				want = h.Answer(ev, adapt.Answer{Context: adapt.SetupContext("s-1", secretShown)})
 			}
-			if r.code != 0 || r.stdout != string(want) || !strings.Contains(r.stderr, "clumsies init") {
+			if r.code != 0 || withoutSecrets(r.stdout) != string(want) || !strings.Contains(r.stderr, "clumsies init") {
 				t.Errorf("%s %s without a workspace: exit %d, stdout %q, stderr %q", h.Name, ev, r.code, r.stdout, r.stderr)
 			}
 		}

@@ -225,7 +225,11 @@ func TestServe_HTTPStatelessProtocol(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, `modern-e2e`) || strings.Contains(body, `"isError":true`) {
 		t.Fatalf("memsetup at 2026-07-28: got %d %q, want it answered", code, body)
 	}
-	code, body = post("tools/call", "memdisc", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memdisc","arguments":{"session_id":"modern-e2e"},`+meta+`}}`)
+	secret := secretRE.FindString(body) // the secret memsetup issued the session
+	if secret == "" {
+		t.Fatalf("memsetup at 2026-07-28 of a fresh session: %q, want a sessionSecret", body)
+	}
+	code, body = post("tools/call", "memdisc", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memdisc","arguments":{"session_id":"modern-e2e","session_secret":"`+secret+`"},`+meta+`}}`)
 	if code != http.StatusOK || !strings.Contains(body, `CODING`) || strings.Contains(body, `"isError":true`) {
 		t.Fatalf("memdisc at 2026-07-28 with session_id: got %d %q, want the catalog", code, body)
 	}

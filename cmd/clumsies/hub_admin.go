@@ -230,14 +230,22 @@ func printHubStats(w interface{ Write([]byte) (int, error) }, st hubwire.Stats) 
 	tw.Flush()
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TEAM\tMEMBER\tEVENTS\tREFS\tSESSIONS\tACTIVE DAYS\tEDITS\tIN SCOPE\tLOADED\tREFERENCED\tUNSUPPORTED")
+	fmt.Fprintln(tw, "TEAM\tMEMBER\tEVENTS\tREFS\tSESSIONS\tACTIVE DAYS\tEDITS\tIN SCOPE\tLOADED\tREFERENCED\tUNSUPPORTED\tHOSTS\tMODELS")
 	for _, m := range st.Members {
 		e := m.Evidence
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", m.Team, m.Member, m.Events, m.Refs, m.Sessions, m.ActiveDays,
-			e.Edits, e.InScope, e.Loaded, e.Referenced, e.Unsupported)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", m.Team, m.Member, m.Events, m.Refs, m.Sessions, m.ActiveDays,
+			e.Edits, e.InScope, e.Loaded, e.Referenced, e.Unsupported, listOrDash(m.Hosts), listOrDash(m.Models))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	return printHubEvidence(w, st.Evidence)
+}
+
+// listOrDash joins names with commas, or says "–" for none.
+func listOrDash(names []string) string {
+	if len(names) == 0 {
+		return "–"
+	}
+	return strings.Join(names, ",")
 }

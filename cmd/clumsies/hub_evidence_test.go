@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,7 +29,7 @@ func TestHub_Evidence(t *testing.T) {
 	hp.join(t, dir, "red", "ann")
 	_, cl := serve(t, dir)
 
-	id := hookSession(t, dir, "hubev-1", func(id string) { setup(t, cl, id) })
+	id := hookSession(t, dir, "hubev-1", func(id, secret string) { setupWith(t, cl, id, secret) })
 	setEnforce(t, dir, "block")
 	if out := preTool(t, dir, "claude-code", toolInput(t, "claude-code", id, dir, "Edit", filepath.Join(dir, "api", "handler.go"))); !strings.Contains(out, "deny") {
 		t.Fatalf("pre-tool gate on api/handler.go: got %q, want a denial", out)
@@ -50,7 +51,7 @@ func TestHub_Evidence(t *testing.T) {
 	refer(api, "Do/1")
 
 	_, cl2 := serve(t, dir)
-	id2 := hookSession(t, dir, "hubev-2", func(id string) { setup(t, cl2, id) })
+	id2 := hookSession(t, dir, "hubev-2", func(id, secret string) { setupWith(t, cl2, id, secret) })
 	postToolWrite(t, dir, id2, "web/index.html")
 
 	var ws struct {
@@ -100,17 +101,23 @@ func TestHub_Evidence(t *testing.T) {
 		ann.Add(s)
 	}
 	var member evidence.Figures
+	var hosts, models []string
 	for _, m := range got.Members {
 		if m.Member == "ann" {
-			member = m.Evidence
+			member, hosts, models = m.Evidence, m.Hosts, m.Models
 		}
 	}
 	if member != ann || member.Unsupported != 2 {
 		t.Fatalf("member ann's evidence: %+v, want %+v", member, ann)
 	}
+	// Who ran ann's sessions: the host and model Claude Code's hook named.
+	if fmt.Sprint(hosts, models) != "[claude-code] [claude-sonnet-4-5]" || fmt.Sprint(e.Hosts, e.Models) != "[{claude-code 2}] [{claude-sonnet-4-5 2}]" {
+		t.Errorf("member ann's hosts %v and models %v, the evidence's %v and %v; want claude-code and claude-sonnet-4-5, 2 sessions each", hosts, models, e.Hosts, e.Models)
+	}
 	out := mustRun(t, hp.dir, "hub", "stats")
-	if !strings.Contains(out, "api/HANDLERS.md") || !strings.Contains(out, "2 claims without evidence") || !strings.Contains(out, "Gate: 1 denied") {
-		t.Fatalf("hub stats does not show the evidence:\n%s", out)
+	if !strings.Contains(out, "api/HANDLERS.md") || !strings.Contains(out, "2 claims without evidence") || !strings.Contains(out, "Gate: 1 denied") ||
+		!strings.Contains(out, "claude-code  claude-sonnet-4-5") {
+		t.Fatalf("hub stats does not show the evidence and who ran the sessions:\n%s", out)
 	}
 
 	// A rule removed since: the hub's page names it by its id, marked as

@@ -23,9 +23,9 @@ func TestSessionKinds_OneMeaning(t *testing.T) {
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
 	tok := testbin.HTTPToken(t, dir)
 
-	hookSession(t, dir, "kinds-hooked", func(id string) { mcpSession(t, base, tok, id) })
+	hookSession(t, dir, "kinds-hooked", func(id, secret string) { mcpSessionWith(t, base, tok, id, secret) })
 	mcpSession(t, base, tok, "kinds-mcp")
-	hookSession(t, dir, "kinds-hooks-only", func(string) {})
+	hookSession(t, dir, "kinds-hooks-only", func(string, string) {})
 
 	var st struct {
 		Events                      uint64

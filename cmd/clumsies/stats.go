@@ -41,6 +41,7 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 	}
 	ws := h.Workspace()
 	st := stats.Of(ws.ID(), s, rg, string(ws.Config.Enforce.Effective()))
+	st.WorkspaceName = ws.Name()
 	if c.json {
 		enc := json.NewEncoder(c.m.Stdout)
 		enc.SetIndent("", "  ")
@@ -54,7 +55,7 @@ func printStats(w io.Writer, st stats.Report) error {
 		fmt.Fprintf(w, "%s (UTC days)\n", st.Range)
 	}
 	fmt.Fprintf(w, "Workspace %s: %d events, %d sessions set up (%d more seen by hooks only), %d published objects, %d drafts\n\n",
-		st.WorkspaceID, st.Events, st.Sessions, st.SessionsHooksOnly, st.Objects, st.Drafts)
+		workspaceLabel(st.WorkspaceName, st.WorkspaceID), st.Events, st.Sessions, st.SessionsHooksOnly, st.Objects, st.Drafts)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tKIND\tREFS\tCONSTRAINT\tREFS")
 	for _, r := range st.Rules {
@@ -77,4 +78,13 @@ func printStats(w io.Writer, st stats.Report) error {
 		return err
 	}
 	return printEvidence(w, st.Evidence, st.Rules)
+}
+
+// workspaceLabel names a workspace for people: its name and its id, or
+// the id alone.
+func workspaceLabel(name, id string) string {
+	if name == "" {
+		return id
+	}
+	return name + " (" + id + ")"
 }

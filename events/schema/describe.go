@@ -57,11 +57,21 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"durationUs":  "How long the tool call took, in microseconds; 0 for non-tool events. A call's wait for the workspace to open is not part of it (see openWaitUs), except in events recorded before openWaitUs existed.",
 		"openWaitUs":  "How long the tool call waited for the workspace to open before it began (the first calls after serve starts), in microseconds; absent when it did not wait.",
 		"data":        "Type-specific payload: an object matching <type>.json, or failure.json when outcome is error.",
+		"client":      "Name of the MCP client that made the tool call, as its initialize gave it (clientInfo.name); absent for non-tool events and in events recorded before it was kept.",
+		"conn":        "Id the server gave the connection the tool call came over (one stdio stream, one Streamable HTTP session); absent over HTTP at protocol 2026-07-28, where each request is a connection of its own.",
+		"unbound":     "True on a tool call of a session that is not bound to whoever set it up: one set up before sessions were bound, which keeps working unbound. Absent otherwise.",
 	},
 	reflect.TypeFor[events.SetupData](): {
-		"knownHash": "META_PROMPT hash the agent said it had; empty if it had none.",
-		"hash":      "Current META_PROMPT hash (sha256:<hex>).",
-		"changed":   "True if the hashes differed and the META_PROMPT text was sent.",
+		"knownHash":  "META_PROMPT hash the agent said it had; empty if it had none.",
+		"hash":       "Current META_PROMPT hash (sha256:<hex>).",
+		"changed":    "True if the hashes differed and the META_PROMPT text was sent.",
+		"bound":      "How the session is bound to whoever set it up: hook (the host's session-start hook handed the agent its secret) or memsetup (no hook ran; memsetup issued the secret, or took the one the agent brought). Absent for an unbound session, one set up before sessions were bound.",
+		"secretHash": "sha256:<hex> of the session secret this memsetup issued or took; absent when the session already had one. The secret itself is never recorded.",
+		"client":     "The MCP client that set the session up, as its initialize named itself (clientInfo); absent when it gave none.",
+	},
+	reflect.TypeFor[events.ClientInfo](): {
+		"name":    "The client's name (clientInfo.name).",
+		"version": "The client's version (clientInfo.version); absent when it gave none.",
 	},
 	reflect.TypeFor[events.DiscoverData](): {
 		"kind":    "Kind filter (rule, workflow or context); absent for all kinds.",
@@ -138,9 +148,10 @@ var fieldAbout = map[reflect.Type]map[string]string{
 		"path": "Public path of the object.",
 	},
 	reflect.TypeFor[events.SessionStartData](): {
-		"host":   "Adapter host that ran the hook: claude-code, codex, cursor, gemini-cli or opencode.",
-		"source": "Why the session started, as the host said: startup, resume, clear or compact; absent when the host does not say.",
-		"model":  "Model the host named; absent when it named none.",
+		"host":       "Adapter host that ran the hook: claude-code, codex, cursor, gemini-cli or opencode.",
+		"source":     "Why the session started, as the host said: startup, resume, clear or compact; absent when the host does not say.",
+		"model":      "Model the host named; absent when it named none.",
+		"secretHash": "sha256:<hex> of the session secret the hook handed the agent with its id; a memsetup of the session from a connection not bound to it, and a call over HTTP at protocol 2026-07-28, must present a secret whose hash the session has. Absent in events of hooks that handed none. The secret itself is never recorded.",
 	},
 	reflect.TypeFor[events.UserPromptData](): {
 		"host":          "Adapter host that ran the hook.",

@@ -79,6 +79,16 @@ type MemberStats struct {
 	ActiveDays        int    `json:"activeDays"`
 	// Evidence sums the evidence of the member's sessions.
 	Evidence evidence.Figures `json:"evidence"`
+	// Hosts and Models are the hosts (the MCP client where no hook named
+	// one) and the models of the member's sessions with evidence, sorted.
+	Hosts  []string `json:"hosts,omitempty"`
+	Models []string `json:"models,omitempty"`
+}
+
+// Breakdown counts sessions by one of their traits: a host, a model.
+type Breakdown struct {
+	Name     string `json:"name"`
+	Sessions int    `json:"sessions"`
 }
 
 // Evidence is what the hosts' hooks saw the agents do, held against what
@@ -99,6 +109,11 @@ type Evidence struct {
 	Rules []RuleEvidence `json:"rules"`
 	// Sessions are per session of a node.
 	Sessions []SessionEvidence `json:"sessions"`
+	// Hosts and Models count Sessions by host (the MCP client where no
+	// hook named one) and by model, most first; "unknown" where nothing
+	// named one.
+	Hosts  []Breakdown `json:"hosts"`
+	Models []Breakdown `json:"models"`
 }
 
 // RuleEvidence is one rule of one workspace over its sessions.

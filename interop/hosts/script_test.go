@@ -31,6 +31,10 @@ var stopGateReason = regexp.MustCompile(`before you stop, you changed .*?` + sto
 // body, its quotes JSON-escaped or not.
 var announcedID = regexp.MustCompile(`session's id is \\*"([^"\\]+)\\*"`)
 
+// announcedSecret finds the session secret of adapt.SetupContext in a
+// request body, its quotes JSON-escaped or not.
+var announcedSecret = regexp.MustCompile(`session_secret \\*"(css-[0-9a-f]+)\\*"`)
+
 // conversation is what the script needs of one model request, whichever
 // API it came in.
 type conversation struct {
@@ -54,6 +58,7 @@ type step struct {
 type script struct {
 	mu        sync.Mutex
 	announced string   // the session id seen in the session-start context
+	secret    string   // the session secret seen with it
 	calls     []string // the tool calls it made, "tool" or "tool:arg"
 	stopSeen  int      // requests that carried the stop hook's reason
 	requests  int
@@ -163,6 +168,9 @@ func (s *script) next(c conversation) step {
 	}
 	if m := announcedID.FindStringSubmatch(c.body); m != nil && s.announced == "" {
 		s.announced = m[1]
+		if m := announcedSecret.FindStringSubmatch(c.body); m != nil {
+			s.secret = m[1]
+		}
 	}
 	stopBack := strings.Contains(c.body, stopMarker) || strings.Contains(c.body, stopGateMarker)
 	if stopBack {
@@ -179,7 +187,11 @@ func (s *script) next(c conversation) step {
 		if s.announced == "" {
 			return step{text: "clumsies-script: no session id was announced."}
 		}
-		return s.call(setup, map[string]any{"session_id": s.announced, "knownHashes": map[string]any{"META_PROMPT.md": ""}})
+		args := map[string]any{"session_id": s.announced, "knownHashes": map[string]any{"META_PROMPT.md": ""}}
+		if s.secret != "" {
+			args["session_secret"] = s.secret
+		}
+		return s.call(setup, args)
 	case !c.hasCalled("memdisc"):
 		return s.call(c.offered("memdisc"), map[string]any{})
 	case e != nil && c.calls(e.tool) == 0:

@@ -190,7 +190,7 @@ pages.overview = {
   render(d) {
     const calls = d.calls, errors = d.errors;
     return [
-      h("h1", {}, "Overview ", h("span", {class: "muted mono"}, d.workspaceId), " ", h("span", {class: "muted"}, rangeLabel())),
+      h("h1", {}, "Overview ", d.workspaceName ? [d.workspaceName, " "] : null, h("span", {class: "muted mono"}, d.workspaceId), " ", h("span", {class: "muted"}, rangeLabel())),
       h("div", {class: "cards"},
         card("events", num(d.events), "events"),
         card("tool calls", num(calls), "calls"),
@@ -210,6 +210,9 @@ pages.overview = {
       h("div", {class: "grid2"},
         panel("Most applied", ruleList(d.mostApplied, "most")),
         panel("Least applied", ruleList(d.leastApplied, "least"))),
+      d.hosts && d.hosts.length ? h("div", {class: "grid2"},
+        panel("Sessions per host", hbars(d.hosts.map((x) => ({label: x.name, value: x.sessions})))),
+        panel("Sessions per model", hbars(d.models.map((x) => ({label: x.name, value: x.sessions}))))) : null,
       panel("Recent sessions", sessionTable(d.recentSessions)),
     ];
   },
@@ -255,8 +258,9 @@ pages.rule = {
       panel(allTime("Refs per constraint"), d.constraints.length ? hbars(d.constraints.map((c) => ({label: c.id, value: c.refs}))) :
         h("p", {class: "empty"}, "This has no constraints.")),
       panel("Refs over time", barChart(d.days, [{key: "refs", class: "bar", label: "refs"}], 90)),
-      panel("Sessions that applied it", d.applications.length ? table([{label: "time"}, {label: "session"}, {label: "constraints and reasons"}],
+      panel("Sessions that applied it", d.applications.length ? table([{label: "time"}, {label: "session"}, {label: "host"}, {label: "model"}, {label: "constraints and reasons"}],
         d.applications.map((a) => h("tr", {}, h("td", {class: "muted date"}, when(a.time)), h("td", {class: "id"}, sessionLink(a.sessionId)),
+          h("td", {"data-figure": "host"}, a.host || "–"), h("td", {"data-figure": "model"}, a.model || "–"),
           h("td", {}, a.refs.map((r) => h("div", {}, h("span", {class: "mono"}, r.constraintId), r.reason ? " — " + r.reason : "")))))) :
         h("p", {class: "empty"}, "No session applied it yet."),
       d.moreApplications ? h("p", {class: "muted"}, "Older ones are left out.") : null),
@@ -343,8 +347,9 @@ pages.session = {
         card("reports", num(d.reports), "reports"), card("rejections", num(d.rejects), "rejects"),
         c ? card("prompts answered", `${num(c.answered)} / ${num(c.prompts)}`, "answered") : null,
         c ? card("stops blocked", num(c.stopsBlocked), "stopsBlocked") : null),
-      h("p", {class: "muted"}, `from ${when(d.first)} to ${when(d.last)}`, d.setUp ? "" : " · never set up",
-        c && c.host ? ` · ${c.host}` : ""),
+      h("p", {class: "muted", "data-figure": "who"}, `from ${when(d.first)} to ${when(d.last)}`, d.setUp ? "" : " · never set up",
+        d.host ? ` · ${d.host}` : "", d.model ? ` · ${d.model}` : "",
+        d.setUp ? (d.bound ? ` · bound by its ${d.bound === "hook" ? "host's hook" : "first memsetup"}` : " · unbound") : ""),
       ev ? panel("Evidence", h("p", {}, `${num(ev.edits)} file edits recorded by the host`, ev.paths.length ? ": " : "",
           h("span", {class: "mono", "data-figure": "touched"}, ev.paths.join(" "))),
         ev.noHostEvidence && ev.rules.some((r) => r.refs) ? h("p", {class: "muted", "data-figure": "noHostEvidence"},
