@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -23,18 +22,21 @@ func (a *api) who(w http.ResponseWriter, r *http.Request) (name string, teams []
 	return t.Name, t.Teams, t.Reviewer, true
 }
 
-// reviews serves GET /api/reviews.
+// reviews serves GET /api/reviews, in pages.
 func (a *api) reviews(w http.ResponseWriter, r *http.Request) {
 	_, teams, _, ok := a.who(w, r)
 	if !ok {
 		return
 	}
 	v := r.URL.Query()
-	for k := range v {
-		if k != "team" && k != "all" {
-			a.fail(w, fmt.Errorf("%w: unknown parameter %q (team, all)", ErrInvalid, k))
-			return
-		}
+	if err := onlyParams(v, append([]string{"team", "all"}, pageParams...)...); err != nil {
+		a.fail(w, err)
+		return
+	}
+	cursor, limit, err := pageOf(v)
+	if err != nil {
+		a.fail(w, err)
+		return
 	}
 	if team := v.Get("team"); team != "" {
 		if teams != nil && !slices.Contains(teams, team) {
@@ -44,7 +46,12 @@ func (a *api) reviews(w http.ResponseWriter, r *http.Request) {
 		teams = []string{team}
 	}
 	all, _ := strconv.ParseBool(v.Get("all"))
-	writeJSON(w, http.StatusOK, a.h.Reviews(teams, all))
+	p, err := page(a.h.Reviews(teams, all), hubwire.Review.Key, cursor, limit)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
 }
 
 // reviewFor returns review id if the token may read it (and, with
