@@ -299,6 +299,9 @@ func TestIDs_NoReidBackToAnOldID(t *testing.T) {
 	if got := localRules(t, a)["workflow/CODING.md"]; got.ID != want || got.Refs != 2 {
 		t.Fatalf("after a publish with the stale ids file the workflow is %+v, want %s with 2 refs", got, want)
 	}
+	if b, err := os.ReadFile(ids); err == nil && strings.Contains(string(b), old) {
+		t.Errorf("the ids file still names the old id after the publish:\n%s", b)
+	}
 	if n := strings.Count(mustRun(t, a, "events", "--type", "catalog.reid"), "workflow/CODING.md"); n != 1 {
 		t.Fatalf("the ledger holds %d reids of the workflow, want the one migration:\n%s", n, mustRun(t, a, "events", "--type", "catalog.reid"))
 	}
