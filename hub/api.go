@@ -141,14 +141,8 @@ func (a *api) join(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) nodes(w http.ResponseWriter, r *http.Request) {
-	v := r.URL.Query()
-	if err := onlyParams(v, pageParams...); err != nil {
-		a.fail(w, err)
-		return
-	}
-	cursor, limit, err := pageOf(v)
-	if err != nil {
-		a.fail(w, err)
+	cursor, limit, ok := a.listPage(w, r)
+	if !ok {
 		return
 	}
 	all := []hubwire.NodeInfo{}
@@ -254,14 +248,8 @@ func (a *api) teamNodes(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v := r.URL.Query()
-	if err := onlyParams(v, pageParams...); err != nil {
-		a.fail(w, err)
-		return
-	}
-	cursor, limit, err := pageOf(v)
-	if err != nil {
-		a.fail(w, err)
+	cursor, limit, ok := a.listPage(w, r)
+	if !ok {
 		return
 	}
 	nodes, err := a.h.TeamNodes(r.Context(), teams)

@@ -28,6 +28,21 @@ func pageOf(v url.Values) (cursor string, limit int, err error) {
 	return v.Get("cursor"), limit, nil
 }
 
+// listPage reads the cursor and limit of a list that takes no other
+// parameters than known and pageParams, or answers why it cannot.
+func (a *api) listPage(w http.ResponseWriter, r *http.Request, known ...string) (cursor string, limit int, ok bool) {
+	v := r.URL.Query()
+	err := onlyParams(v, append(known, pageParams...)...)
+	if err == nil {
+		cursor, limit, err = pageOf(v)
+	}
+	if err != nil {
+		a.fail(w, err)
+		return "", 0, false
+	}
+	return cursor, limit, true
+}
+
 // servePage answers a page of a list with the query of statsQuery and
 // extra parameters besides pageParams: list reads the page.
 func servePage[T any](a *api, w http.ResponseWriter, r *http.Request, extra []string, list func(q Query, v url.Values, cursor string, limit int) (hubwire.Page[T], error)) {

@@ -1,12 +1,10 @@
 package hub
 
 import (
-	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // TestProjector_RefusesReidCycle feeds a reid of p-a to p-b, then one
@@ -15,16 +13,7 @@ import (
 // the one id both end at, in the usage counts and in the evidence, also
 // after the projector opens its rows again.
 func TestProjector_RefusesReidCycle(t *testing.T) {
-	dir := t.TempDir()
-	nodes := func(id string) (hubwire.Node, bool) { return nodeA, id == nodeA.ID }
-	open := func() *projector {
-		t.Helper()
-		p, err := openProjector(dir, nodes, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	f := newFeeder(t)
 	day := "2026-11-16"
 	body := "# A\n\nWhat A asks.\n\n## C\n\n- one\n"
 	ws := nodeA.Workspace
@@ -37,22 +26,14 @@ func TestProjector_RefusesReidCycle(t *testing.T) {
 	load := func(id string) events.Event {
 		return event(t, ws, events.TypeLoad, day, events.LoadData{Items: []events.LoadedItem{{ID: id, Hash: "h", Changed: true}}})
 	}
-	seq := uint64(0)
-	feed := func(p *projector, es ...events.Event) {
-		t.Helper()
-		for _, ev := range es {
-			seq++
-			applyAll(t, p, sourced(nodeA, ev, seq))
-		}
-	}
-	p := open()
-	feed(p, publish("p-a"), load("p-a"), refer(t, ws, day, [2]string{"p-a", "C/1"}),
+	p := f.open()
+	f.feed(p, publish("p-a"), load("p-a"), refer(t, ws, day, [2]string{"p-a", "C/1"}),
 		publish("p-b"), reid("p-a", "p-b"), refer(t, ws, day, [2]string{"p-b", "C/1"}),
 		publish("p-a"), reid("p-b", "p-a"))
 	p.close()
-	p = open()
+	p = f.open()
 	t.Cleanup(func() { p.close() })
-	feed(p, refer(t, ws, day, [2]string{"p-a", "C/1"}), refer(t, ws, day, [2]string{"p-b", "C/1"}))
+	f.feed(p, refer(t, ws, day, [2]string{"p-a", "C/1"}), refer(t, ws, day, [2]string{"p-b", "C/1"}))
 
 	now, _ := time.Parse(time.DateOnly, "2026-11-20")
 	st, err := p.stats(Query{Days: 30, Now: now, Period: "daily"})

@@ -28,16 +28,11 @@ func (a *api) reviews(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	cursor, limit, ok := a.listPage(w, r, "team", "all")
+	if !ok {
+		return
+	}
 	v := r.URL.Query()
-	if err := onlyParams(v, append([]string{"team", "all"}, pageParams...)...); err != nil {
-		a.fail(w, err)
-		return
-	}
-	cursor, limit, err := pageOf(v)
-	if err != nil {
-		a.fail(w, err)
-		return
-	}
 	if team := v.Get("team"); team != "" {
 		if teams != nil && !slices.Contains(teams, team) {
 			writeError(w, hubwire.CodeForbidden, "this token may not read team "+strconv.Quote(team))

@@ -6,26 +6,17 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/hubfront"
-	"github.com/clumsies/clumsies/internal/hubtest"
 )
 
 // TestHandler_Gzip: the hub's answers are gzip-compressed for a client
 // that accepts it, and plain for one that does not; the stream of the
 // team's changes is never compressed (it is written as it happens).
 func TestHandler_Gzip(t *testing.T) {
-	th := hubtest.NewHub(t)
-	admin, err := th.Cfg.AdminToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(hubfront.Handler(th.H, admin, false, nil, "test"))
-	defer srv.Close()
+	srv, admin := newFront(t)
 	raw := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	ask := func(ctx context.Context, path, encoding string) *http.Response {
 		t.Helper()
