@@ -20,7 +20,9 @@ import (
 func TestHub_UIAddress(t *testing.T) {
 	hp := newHubAt(t, "info")
 	admin := adminToken(t, hp)
-	m := regexp.MustCompile(`open (\S+) once in a browser`).FindStringSubmatch(hp.said.String())
+	address := regexp.MustCompile(`open (\S+) once in a browser`)
+	waitFor(t, "hub serve to say the dashboard's address", func() bool { return address.MatchString(hp.said.String()) })
+	m := address.FindStringSubmatch(hp.said.String())
 	if m == nil {
 		t.Fatalf("hub serve said:\n%s\nwant the dashboard's address", hp.said.String())
 	}
