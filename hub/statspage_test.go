@@ -102,6 +102,7 @@ func TestStats_BoundedSummaryAndPages(t *testing.T) {
 	_, small := summary()
 	grow(300)
 	st, large := summary()
+	t.Logf("the summary weighs %d bytes with 30 sessions, %d with 300", small, large)
 	if large > summaryBound || large > small+small/10 {
 		t.Errorf("the summary weighs %d bytes with 30 sessions and %d with 300: want at most %d and about the same", small, large, summaryBound)
 	}
