@@ -484,13 +484,16 @@ const hub = {
   state: {period: "daily"},
   title: "Team",
   // load reads the summary of the stats (bounded), and the first rows of
-  // the lists the page shows (hubpages.js).
+  // the lists the page shows that the summary does not hold whole
+  // (hubpages.js).
   async load() {
     const st = this.state;
     st.period = param("period", "daily");
-    const [stats, nodes, reviews, members, evidenceRules, sessions] = await Promise.all([
-      api(`stats?period=${st.period}`), loadList("nodes", "team/nodes"), loadReviews(),
-      loadList("members", "stats/members"), loadList("evidence-rules", "stats/evidence/rules"), loadList("sessions", "stats/sessions")]);
+    const [stats, nodes, reviews] = await Promise.all([api(`stats?period=${st.period}`), loadList("nodes", "team/nodes"), loadReviews()]);
+    const [members, evidenceRules, sessions] = await Promise.all([
+      summaryList("members", "stats/members", {}, stats.members, stats.more.members),
+      summaryList("evidence-rules", "stats/evidence/rules", {}, stats.evidence.rules, stats.more.evidenceRules),
+      summaryList("sessions", "stats/sessions", {}, stats.evidence.sessions, stats.more.sessions)]);
     return {stats, nodes, reviews, members, evidenceRules, sessions};
   },
   render({stats: d, nodes, reviews, members, evidenceRules, sessions}) {

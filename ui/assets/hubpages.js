@@ -24,6 +24,14 @@ async function loadList(name, path, params) {
   return {name, path, params: params || {}, items: p.items, total: p.total, next: p.next || "", online: p.online};
 }
 
+// summaryList is a list of the stats' summary (GET /api/stats): the
+// summary's items when they are the whole list (more is 0) and the list
+// showed no more before, else the list's first rows read by loadList.
+async function summaryList(name, path, params, items, more) {
+  if (more || (listShown.get(name) || 0) > items.length) return loadList(name, path, params);
+  return {name, path, params: params || {}, items, total: items.length, next: ""};
+}
+
 // listTable draws a list loadList read as a table (head as table's, row
 // one item's tr), with how many rows it shows of the list's total and a
 // "Show more" button while the list has more; empty is shown for an

@@ -54,9 +54,10 @@ if (isHub()) {
     const team = param("team", "");
     const q = {member};
     if (team) q.team = team;
-    const [stats, rules, evidenceRules, sessions] = await Promise.all([api("stats?" + new URLSearchParams(q).toString()),
-      loadList("member-rules", "stats/rules", {...q, used: "true"}), loadList("member-evidence", "stats/evidence/rules", q),
-      loadList("member-sessions", "stats/sessions", q)]);
+    const stats = await api("stats?" + new URLSearchParams(q).toString());
+    const [rules, evidenceRules, sessions] = await Promise.all([loadList("member-rules", "stats/rules", {...q, used: "true"}),
+      summaryList("member-evidence", "stats/evidence/rules", q, stats.evidence.rules, stats.more.evidenceRules),
+      summaryList("member-sessions", "stats/sessions", q, stats.evidence.sessions, stats.more.sessions)]);
     return {member, team, stats, rules, evidenceRules, sessions};
   };
   hub.render = function (d) {
