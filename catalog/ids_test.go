@@ -76,7 +76,7 @@ func TestMigrate(t *testing.T) {
 		{ID: "p-00000000000000000000000000000002", Kind: content.KindRule, Path: "go/G.md", Hash: g.Hash},
 	}
 	drafted := func(id string) bool { return id == pub[1].ID }
-	changes, after := catalog.Migrate([]content.File{f, g}, pub, nil, drafted)
+	changes, after := catalog.Migrate([]content.File{f, g}, pub, nil, drafted, nil)
 	to := catalog.DerivedID(content.KindRule, "go/A.md")
 	if len(changes) != 2 || changes[0].ID != to || changes[0].Reid != nil || changes[1].Reid == nil ||
 		changes[1].Reid.From != pub[0].ID || changes[1].Reid.To != to {

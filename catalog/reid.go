@@ -20,9 +20,13 @@ type Reid struct {
 // once those changes are applied, for Diff. Each object is published
 // under its new id, with its file as it is now, then reided. An object is
 // left alone while keep says so (it has an open draft), when its file's
-// kind moved to another namespace, or when another object holds the id it
-// should get. The changes are in path order.
-func Migrate(files []content.File, published []Published, ids IDs, keep func(id string) bool) ([]Change, []Published) {
+// kind moved to another namespace, when another object holds the id it
+// should get, or when that id was retired (a reid ended it before: a
+// stale ids file naming an id the object had). A reid onto a retired id
+// is refused because it would close a cycle, or a chain, of ids (A to B,
+// then B to A), which the hub follows to count an old id under the new
+// one. The changes are in path order.
+func Migrate(files []content.File, published []Published, ids IDs, keep, retired func(id string) bool) ([]Change, []Published) {
 	held := make(map[string]bool, len(published))
 	for _, p := range published {
 		held[p.ID] = true
@@ -46,7 +50,7 @@ func Migrate(files []content.File, published []Published, ids IDs, keep func(id 
 			continue
 		}
 		to := ids.expected(f.Kind, f.Path)
-		if to == p.ID || held[to] || !prefixFits(to, f.Kind) || (keep != nil && keep(p.ID)) {
+		if to == p.ID || held[to] || !prefixFits(to, f.Kind) || (keep != nil && keep(p.ID)) || (retired != nil && retired(to)) {
 			continue
 		}
 		held[to] = true

@@ -21,19 +21,23 @@ const maxBody = 64 << 10
 //
 //	POST /api/invites          admin   {workspaceId, team, member?} -> {token}
 //	POST /api/join             invite  JoinRequest -> Node
-//	GET  /api/nodes            admin   -> [NodeInfo]
+//	GET  /api/nodes            admin: limit, cursor -> Page of NodeInfo
 //	POST /api/nodes/{id}/revoke admin  -> Node
 //	GET  /api/nodes/{id}/status admin or the node itself (NodeAuthScheme) -> NodeStatus
 //	GET  /api/nodes/{id}/chain  admin or the node itself: at? -> NodeChain
 //	POST /api/tokens           admin   {name, teams} -> {token}
-//	GET  /api/stats            admin or member: period, days or since/until, workspace, rule, team, member -> Stats
-//	GET  /api/team/nodes       admin or member -> [TeamNode] of the token's teams
+//	GET  /api/stats            admin or member: period, days or since/until, workspace, rule, team, member -> Stats (bounded: StatsSummary)
+//	GET  /api/stats/rules      the same, and limit, cursor, used -> Page of RuleStats
+//	GET  /api/stats/members    the same, and limit, cursor -> Page of MemberStats
+//	GET  /api/stats/evidence/rules  the same, and limit, cursor -> Page of RuleEvidence
+//	GET  /api/stats/sessions   the same, and limit, cursor -> Page of SessionEvidence
+//	GET  /api/team/nodes       admin or member: limit, cursor -> TeamNodePage of the token's teams
 //	GET  /api/health           anyone  -> Health
 //	POST /api/teams/{team}/catalog       admin   PushRequest -> PushResult
 //	GET  /api/teams/{team}/manifest      admin or member of team -> Manifest (ETag: the revision; If-None-Match -> 304)
 //	GET  /api/teams/{team}/objects/{id}  admin or member of team -> CatalogObject
 //	GET  /api/teams/{team}/objects/{id}/history  admin or member of team -> [CatalogObject]
-//	GET  /api/reviews          admin or member: team?, all? -> [Review] (without bodies)
+//	GET  /api/reviews          admin or member: team?, all?, limit, cursor -> Page of Review (without bodies)
 //	GET  /api/reviews/{id}     admin or member of its team -> Review
 //	POST /api/reviews/{id}/accept   admin or reviewer of its team -> Review
 //	POST /api/reviews/{id}/decline  admin or reviewer of its team: {reason} -> Review
@@ -52,6 +56,10 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("GET /api/nodes/{id}/chain", a.nodeChain)
 	mux.HandleFunc("POST /api/tokens", a.adminOnly(a.token))
 	mux.HandleFunc("GET /api/stats", a.stats)
+	mux.HandleFunc("GET /api/stats/rules", a.statsRules)
+	mux.HandleFunc("GET /api/stats/members", a.statsMembers)
+	mux.HandleFunc("GET /api/stats/evidence/rules", a.statsEvidenceRules)
+	mux.HandleFunc("GET /api/stats/sessions", a.statsSessions)
 	mux.HandleFunc("POST /api/teams/{team}/catalog", a.adminOnly(a.pushCatalog))
 	mux.HandleFunc("GET /api/teams/{team}/manifest", a.manifest)
 	mux.HandleFunc("GET /api/teams/{team}/objects/{id}", a.teamObject)
@@ -133,11 +141,21 @@ func (a *api) join(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) nodes(w http.ResponseWriter, r *http.Request) {
-	out := []hubwire.NodeInfo{}
-	for _, n := range a.h.Nodes() {
-		out = append(out, hubwire.NodeInfo{Node: n, Link: a.h.Link(n.ID)})
+	cursor, limit, ok := a.listPage(w, r)
+	if !ok {
+		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	all := []hubwire.NodeInfo{}
+	for _, n := range a.h.Nodes() {
+		all = append(all, hubwire.NodeInfo{Node: n, Link: a.h.Link(n.ID)})
+	}
+	slices.SortFunc(all, func(a, b hubwire.NodeInfo) int { return strings.Compare(a.ID, b.ID) })
+	p, err := page(all, hubwire.NodeInfo.Key, cursor, limit)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
 }
 
 func (a *api) revoke(w http.ResponseWriter, r *http.Request) {
@@ -230,48 +248,84 @@ func (a *api) teamNodes(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	cursor, limit, ok := a.listPage(w, r)
+	if !ok {
+		return
+	}
 	nodes, err := a.h.TeamNodes(r.Context(), teams)
 	if err != nil {
 		a.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, nodes)
+	p, err := page(nodes, hubwire.TeamNode.Key, cursor, limit)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	out := hubwire.TeamNodePage{Page: p}
+	for _, n := range nodes {
+		if n.Link.Up {
+			out.Online++
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (a *api) stats(w http.ResponseWriter, r *http.Request) {
-	teams, ok := a.readerTeams(w, r)
+	q, ok := a.statsQuery(w, r)
 	if !ok {
 		return
 	}
+	st, err := a.h.StatsSummary(q)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// statsParams are the parameters of GET /api/stats; its lists take
+// pageParams too.
+var statsParams = []string{"period", "days", "since", "until", "workspace", "rule", "team", "member"}
+
+// statsQuery reads the stats query of r (statsParams, and pageParams
+// for a list), or answers why it cannot.
+func (a *api) statsQuery(w http.ResponseWriter, r *http.Request, extra ...string) (Query, bool) {
+	teams, ok := a.readerTeams(w, r)
+	if !ok {
+		return Query{}, false
+	}
 	v := r.URL.Query()
+	known := append(slices.Clone(statsParams), extra...)
 	for k := range v {
-		if !slices.Contains([]string{"period", "days", "since", "until", "workspace", "rule", "team", "member"}, k) {
-			a.fail(w, fmt.Errorf("%w: unknown parameter %q (period, days, since, until, workspace, rule, team, member)", ErrInvalid, k))
-			return
+		if !slices.Contains(known, k) {
+			a.fail(w, fmt.Errorf("%w: unknown parameter %q (%s)", ErrInvalid, k, strings.Join(known, ", ")))
+			return Query{}, false
 		}
 	}
 	q := Query{Period: v.Get("period"), Since: v.Get("since"), Until: v.Get("until"), Workspace: v.Get("workspace"), Rule: v.Get("rule"), Member: v.Get("member"), Teams: teams}
+	switch q.Period {
+	case "", hubwire.PeriodDaily, hubwire.PeriodWeekly, hubwire.PeriodMonthly:
+	default:
+		a.fail(w, fmt.Errorf("%w: period %q: want daily, weekly or monthly", ErrInvalid, q.Period))
+		return Query{}, false
+	}
 	if d := v.Get("days"); d != "" {
 		n, err := strconv.Atoi(d)
 		if err != nil {
 			a.fail(w, fmt.Errorf("%w: days %q is not a number", ErrInvalid, d))
-			return
+			return Query{}, false
 		}
 		q.Days = n
 	}
 	if team := v.Get("team"); team != "" {
 		if teams != nil && !slices.Contains(teams, team) {
 			writeError(w, hubwire.CodeForbidden, fmt.Sprintf("this token may not read team %q", team))
-			return
+			return Query{}, false
 		}
 		q.Teams = []string{team}
 	}
-	st, err := a.h.Stats(q)
-	if err != nil {
-		a.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, st)
+	return q, true
 }
 
 // fail classifies err once, for the API's answer.

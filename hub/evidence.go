@@ -46,7 +46,10 @@ func (m *evidenceModel) Apply(it *hubItem) {
 		return
 	}
 	if d, ok := it.payload.(*events.ReidData); ok {
-		m.aliases[[3]string{it.node.Team, it.node.Workspace, d.From}] = d.To
+		team, ws := it.node.Team, it.node.Workspace
+		if !reidRefused(d.From, d.To, m.aliases.next(team, ws)) {
+			m.aliases[[3]string{team, ws, d.From}] = d.To
+		}
 		return
 	}
 	if it.ev.SessionID == "" {
@@ -103,7 +106,8 @@ func (m *evidenceModel) fold(it *hubItem, fold func(r *evidence.Row, of func(id 
 }
 
 // catalogModel keeps each workspace's published rules and workflows (key
-// p), whether they declare paths (key g), and the ids renamed (key a).
+// p), whether they declare paths (key g), and the ids renamed (key a):
+// a reid onto an id reided away before is left out (reidRefused).
 type catalogModel struct{ rows *engine.DiskRows }
 
 func (m *catalogModel) Prefixes() []string            { return []string{"p" + sep, "g" + sep, "a" + sep} }
@@ -133,6 +137,12 @@ func (m *catalogModel) Apply(it *hubItem) {
 		m.rows.Del(keyScoped(team, ws, d.ID))
 		m.rows.Del(keyPublished(team, ws, d.ID))
 	case *events.ReidData:
+		if reidRefused(d.From, d.To, func(id string) (string, bool) {
+			to, ok := m.rows.Get(keyAlias(team, ws, id))
+			return string(to), ok
+		}) {
+			return // the evidence model leaves it out too
+		}
 		m.rows.Del(keyPublished(team, ws, d.From))
 		m.rows.Set(keyAlias(team, ws, d.From), []byte(d.To))
 	}

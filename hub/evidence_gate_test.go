@@ -19,7 +19,7 @@ func TestProjector_EvidenceGate(t *testing.T) {
 	p := testProjector(t)
 	day := "2026-11-16"
 	body := "---\npaths: [\"api/**\"]\n---\n# A\n\nWhat A asks.\n\n## C\n\n- one\n"
-	feed := feeder(t, p, day)
+	feed := sessionFeeder(t, p, day)
 	ref := events.ReferData{Refs: []events.Ref{{RuleID: "p-1", ConstraintID: "C/1"}}}
 	load := events.LoadData{Items: []events.LoadedItem{{ID: "p-1", Hash: "h", Changed: true}}}
 	for _, n := range []hubwire.Node{nodeA, nodeB} {

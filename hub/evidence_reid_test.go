@@ -1,14 +1,12 @@
 package hub
 
 import (
-	"log/slog"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/evidence"
-	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // TestProjector_EvidenceFollowsReid has a workspace reid a rule between a
@@ -19,16 +17,7 @@ import (
 // the reid and the events after it, and for a session not folded since
 // the reid.
 func TestProjector_EvidenceFollowsReid(t *testing.T) {
-	dir := t.TempDir()
-	nodes := func(id string) (hubwire.Node, bool) { return nodeA, id == nodeA.ID }
-	open := func() *projector {
-		t.Helper()
-		p, err := openProjector(dir, nodes, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	f := newFeeder(t)
 	day := "2026-11-16"
 	in := func(session string, typ events.Type, payload any) events.Event {
 		ev := event(t, nodeA.Workspace, typ, day, payload)
@@ -45,17 +34,8 @@ func TestProjector_EvidenceFollowsReid(t *testing.T) {
 		return in(session, events.TypeFileEdit, events.FileEditData{Paths: []string{path}, Rules: []string{id}})
 	}
 	body := "# A\n\nWhat A asks.\n\n## C\n\n- one\n"
-	seq := uint64(0)
-	feed := func(p *projector, es ...events.Event) {
-		t.Helper()
-		for _, ev := range es {
-			seq++
-			applyAll(t, p, sourced(nodeA, ev, seq))
-		}
-	}
-
-	p := open()
-	feed(p,
+	p := f.open()
+	f.feed(p,
 		event(t, nodeA.Workspace, events.TypeCatalogPublish, day, events.PublishData{ID: "p-old", Kind: "rule", Path: "style/A.md", Body: body}),
 		edit("s1", "a.go", "p-old"),
 		ref("s1", "p-old"),
@@ -67,9 +47,9 @@ func TestProjector_EvidenceFollowsReid(t *testing.T) {
 		event(t, nodeA.Workspace, events.TypeCatalogReid, day, events.ReidData{From: "p-old", To: "p-new", Kind: "rule", Path: "style/A.md"}),
 	)
 	p.close()
-	p = open()
+	p = f.open()
 	t.Cleanup(func() { p.close() })
-	feed(p,
+	f.feed(p,
 		edit("s1", "b.go", "p-new"),
 		ref("s1", "p-new"),
 		ref("s2", "p-new"),

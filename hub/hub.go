@@ -202,7 +202,7 @@ func (h *Hub) startServer() error {
 	if err != nil {
 		return fmt.Errorf("configure nats-server: %w", err)
 	}
-	ns.SetLoggerV2(newNATSLogger(h.logger), false, false, false)
+	ns.SetLoggerV2(newNATSLogger(h.logger, h.reg.nodeByKey), false, false, false)
 	// The registry's nodes have their accounts before the server starts:
 	// a peer of the cluster or a source recovered by JetStream may name
 	// them at once.

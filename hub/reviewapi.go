@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -23,19 +22,17 @@ func (a *api) who(w http.ResponseWriter, r *http.Request) (name string, teams []
 	return t.Name, t.Teams, t.Reviewer, true
 }
 
-// reviews serves GET /api/reviews.
+// reviews serves GET /api/reviews, in pages.
 func (a *api) reviews(w http.ResponseWriter, r *http.Request) {
 	_, teams, _, ok := a.who(w, r)
 	if !ok {
 		return
 	}
-	v := r.URL.Query()
-	for k := range v {
-		if k != "team" && k != "all" {
-			a.fail(w, fmt.Errorf("%w: unknown parameter %q (team, all)", ErrInvalid, k))
-			return
-		}
+	cursor, limit, ok := a.listPage(w, r, "team", "all")
+	if !ok {
+		return
 	}
+	v := r.URL.Query()
 	if team := v.Get("team"); team != "" {
 		if teams != nil && !slices.Contains(teams, team) {
 			writeError(w, hubwire.CodeForbidden, "this token may not read team "+strconv.Quote(team))
@@ -44,7 +41,12 @@ func (a *api) reviews(w http.ResponseWriter, r *http.Request) {
 		teams = []string{team}
 	}
 	all, _ := strconv.ParseBool(v.Get("all"))
-	writeJSON(w, http.StatusOK, a.h.Reviews(teams, all))
+	p, err := page(a.h.Reviews(teams, all), hubwire.Review.Key, cursor, limit)
+	if err != nil {
+		a.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
 }
 
 // reviewFor returns review id if the token may read it (and, with

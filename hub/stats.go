@@ -79,6 +79,9 @@ func (h *Hub) Stats(q Query) (hubwire.Stats, error) {
 	}
 	fill(st.Rules, true)
 	fill(st.TopRules, false)
+	// A team rule's path came from its catalog: the rules are in the
+	// order of their keys again, which their pages follow.
+	slices.SortFunc(st.Rules, func(a, b hubwire.RuleStats) int { return slices.Compare(a.Key(), b.Key()) })
 	return st, nil
 }
 
@@ -97,7 +100,7 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 	snap := p.db.NewSnapshot()
 	defer snap.Close()
 	out := hubwire.Stats{Period: q.Period, From: day(from), To: day(to), Rules: []hubwire.RuleStats{}, TopRules: []hubwire.RuleStats{},
-		Trend: []hubwire.TrendPoint{}, Members: []hubwire.MemberStats{}}
+		Trend: []hubwire.TrendPoint{}, Members: []hubwire.MemberStats{}, NeverReferred: []hubwire.RuleStats{}}
 	if v, closer, err := snap.Get(keyCheckpoint); err == nil {
 		out.Applied = getUint(v)
 		closer.Close()

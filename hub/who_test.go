@@ -16,7 +16,7 @@ import (
 func TestProjector_WhoRanSessions(t *testing.T) {
 	p := testProjector(t)
 	day := "2026-11-16"
-	feed := feeder(t, p, day)
+	feed := sessionFeeder(t, p, day)
 	feed(nodeA, "", events.TypeCatalogPublish, events.PublishData{ID: "p-1", Kind: "rule", Path: "A.md", Body: "# A\n\nWhat A asks.\n"})
 	ref := events.ReferData{Refs: []events.Ref{{RuleID: "p-1", ConstraintID: "A"}}}
 	feed(nodeA, "hooked", events.TypeSessionStart, events.SessionStartData{Host: "claude-code", Model: "claude-opus-4-1"})
@@ -48,9 +48,9 @@ func TestProjector_WhoRanSessions(t *testing.T) {
 	}
 }
 
-// feeder returns a function that applies to p an event of a session (none:
+// sessionFeeder returns a function that applies to p an event of a session (none:
 // "") of node n on day, numbered in the node's order.
-func feeder(t *testing.T, p *projector, day string) func(n hubwire.Node, session string, typ events.Type, payload any) {
+func sessionFeeder(t *testing.T, p *projector, day string) func(n hubwire.Node, session string, typ events.Type, payload any) {
 	seqs := map[string]uint64{}
 	return func(n hubwire.Node, session string, typ events.Type, payload any) {
 		t.Helper()

@@ -15,7 +15,8 @@ import (
 
 // Handler is the hub's HTTP front: its API under /api/, its metrics at
 // /metrics (admin token) and the team's dashboard at /, every answer
-// hardened against sniffing, framing and referrers. secure marks the
+// hardened against sniffing, framing and referrers, and compressed
+// (gzip) for a client that accepts it. secure marks the
 // dashboard's cookie Secure (the hub's public URL is https). version is
 // the build's, given in /metrics as clumsies_build_info.
 func Handler(h *hub.Hub, adminToken string, secure bool, logger *slog.Logger, version string) http.Handler {
@@ -28,7 +29,7 @@ func Handler(h *hub.Hub, adminToken string, secure bool, logger *slog.Logger, ve
 	mux.Handle("/api/", hub.Handler(h, adminToken))
 	mux.Handle("GET /metrics", adminOnly(adminToken, metrics.HubHandler(h, logger, version)))
 	mux.Handle("/", ui.HubHandler(ui.HubOptions{Cookie: hubwire.TokenCookie, Known: known, Secure: secure}))
-	return ui.Hardened(mux)
+	return ui.Hardened(compressed(mux))
 }
 
 // adminOnly lets a request through only with the admin token as its

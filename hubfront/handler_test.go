@@ -11,6 +11,20 @@ import (
 	"github.com/clumsies/clumsies/internal/hubtest"
 )
 
+// newFront serves the front of a new hub until the test ends, and
+// returns it with the hub's admin token.
+func newFront(t *testing.T) (*httptest.Server, string) {
+	t.Helper()
+	th := hubtest.NewHub(t)
+	admin, err := th.Cfg.AdminToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(hubfront.Handler(th.H, admin, false, nil, "test"))
+	t.Cleanup(srv.Close)
+	return srv, admin
+}
+
 // get requests path of srv with token as its bearer token ("" for none).
 func get(t *testing.T, srv *httptest.Server, path, token string) (*http.Response, string) {
 	t.Helper()
@@ -37,13 +51,7 @@ func get(t *testing.T, srv *httptest.Server, path, token string) (*http.Response
 // token it wants; the API behind it checks its own tokens; the dashboard
 // page is served; every answer is hardened.
 func TestHandler(t *testing.T) {
-	th := hubtest.NewHub(t)
-	admin, err := th.Cfg.AdminToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(hubfront.Handler(th.H, admin, false, nil, "test"))
-	defer srv.Close()
+	srv, admin := newFront(t)
 
 	for _, token := range []string{"", "not-the-admin"} {
 		resp, body := get(t, srv, "/metrics", token)

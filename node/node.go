@@ -95,6 +95,8 @@ type Node struct {
 	link     Link               // nil without a hub, or when it failed to open
 	linkStop context.CancelFunc // ends the link's Run
 	linkDone sync.WaitGroup
+	hubNode  string    // the node id the server links to a hub as; "" without a hub
+	started  time.Time // when this process took the workspace (OwnerInfo)
 
 	logger  *slog.Logger
 	fault   func(uint64) error
@@ -186,7 +188,8 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1), hold: newProjHold(), state: state}
+	n := &Node{WS: ws, NATS: srv, Conn: nc, Log: log, Durable: durable, logger: logger, fault: opts.ProjectorFault, every: opts.CheckpointEvery, noChain: opts.NoChain, key: opts.CheckpointKey, failed: make(chan error, 1), hold: newProjHold(), state: state,
+		hubNode: domain, started: time.Now()}
 	// The workspace works without its team's catalog: a link that cannot
 	// be opened is logged, and the repository's content served.
 	n.openLink(ctx, opts.Link)

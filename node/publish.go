@@ -43,7 +43,7 @@ func (n *Node) Plan() ([]catalog.Change, []HeldFile, uint64, error) {
 	}
 	pub, seq := n.Store.Published()
 	files, held := keepHeld(files, bad, pub)
-	migrate, pub := catalog.Migrate(files, pub, ids, n.Store.HasOpenDraft)
+	migrate, pub := catalog.Migrate(files, pub, ids, n.Store.HasOpenDraft, n.Store.Retired)
 	return append(migrate, catalog.Diff(files, pub, ids)...), held, seq, nil
 }
 

@@ -20,6 +20,7 @@ import (
 //	m/o/<id>                        bin   objectRow: an object without its body (manifest.go, objectrow.go)
 //	m/b/<id>                        raw   the published body of an object (not loaded at Open)
 //	m/p/<ns>/<path>                 raw   id of the object at path in namespace ns
+//	m/r/<id>                        raw   the id a catalog.reid gave in place of id (manifest.go)
 //	d/m/<id>                        JSON  draftRow: the open draft of an id, without its body (drafts.go)
 //	d/c/<id>/<seq>                  JSON  draftRow: a draft whose review ended with event seq
 //	d/b/<id>/<seq>                  raw   the body event seq gave a create or update draft (not loaded at Open)

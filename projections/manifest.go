@@ -37,17 +37,20 @@ type nsPath struct {
 	path string
 }
 
-// The manifest's rows: objects, their bodies and the path index.
+// The manifest's rows: objects, their bodies, the path index and the
+// ids reided away.
 const (
 	prefixManifest = "m/"
 	prefixObject   = "m/o/"
 	prefixBody     = "m/b/"
 	prefixPath     = "m/p/"
+	prefixRetired  = "m/r/"
 )
 
 func objectKey(id string) []byte                    { return []byte(prefixObject + id) }
 func bodyKey(id string) []byte                      { return []byte(prefixBody + id) }
 func pathKey(ns content.Namespace, p string) []byte { return []byte(prefixPath + string(ns) + "/" + p) }
+func retiredKey(id string) []byte                   { return []byte(prefixRetired + id) }
 
 // parsePathKey splits the rest of a path index key, "<ns>/<path>".
 func parsePathKey(rest string) (content.Namespace, string, error) {
@@ -112,6 +115,10 @@ type manifestModel struct {
 	// inv is the inventory of objects, built by the first reader that needs
 	// it and dropped by every change of the catalog.
 	inv atomic.Pointer[inventory]
+	// retired maps each id a catalog.reid ended to the id it gave.
+	retired map[string]string
+
+	touchedRetired map[string]struct{}
 
 	// Touched since the last write.
 	touchedObjects map[string]struct{}
@@ -124,6 +131,8 @@ func newManifestModel() *manifestModel {
 	return &manifestModel{
 		objects:        make(map[string]*object),
 		paths:          make(map[nsPath]string),
+		retired:        make(map[string]string),
+		touchedRetired: make(map[string]struct{}),
 		search:         newSearchIndex(),
 		touchedObjects: make(map[string]struct{}),
 		touchedPaths:   make(map[nsPath]struct{}),
@@ -143,8 +152,13 @@ func (m *manifestModel) Apply(d decoded) {
 		m.remove(p)
 	case *events.ReidData:
 		// The object is published under To just before: the one under
-		// From goes, and the path stays To's.
+		// From goes, and the path stays To's. From is retired: a reid
+		// back onto it is refused (catalog.Migrate).
 		m.remove(&events.RemoveData{ID: p.From, Kind: p.Kind, Path: p.Path})
+		if p.From != "" && p.From != p.To {
+			m.retired[p.From] = p.To
+			m.touchedRetired[p.From] = struct{}{}
+		}
 	}
 }
 
@@ -244,6 +258,10 @@ func (m *manifestModel) Write(w *engine.RowWriter) {
 			w.Del(pathKey(k.ns, k.path))
 		}
 	}
+	for id := range m.touchedRetired {
+		w.Set(retiredKey(id), []byte(m.retired[id]))
+	}
+	clear(m.touchedRetired)
 	clear(m.touchedObjects)
 	clear(m.touchedPaths)
 	clear(m.bodies)
@@ -275,6 +293,8 @@ func (m *manifestModel) Load(k string, v []byte) error {
 			p, id = o.Path(), o.ID()
 		}
 		m.paths[nsPath{ns, p}] = id
+	case strings.HasPrefix(k, prefixRetired):
+		m.retired[k[len(prefixRetired):]] = string(v)
 	default:
 		return engine.ErrUnknownRow
 	}
@@ -374,4 +394,14 @@ func (s *Store) Published() ([]catalog.Published, uint64) {
 		out[i] = catalog.Published{ID: f[fieldID], Kind: content.Kind(f[fieldKind]), Path: f[fieldPath], Hash: f[fieldHash]}
 	}
 	return out, seq
+}
+
+// Retired reports whether a catalog.reid ended id: an id no object may
+// take again (catalog.Migrate), since the hub counts what it held under
+// the id it gave.
+func (s *Store) Retired(id string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.st.manifest.retired[id]
+	return ok
 }

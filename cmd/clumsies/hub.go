@@ -31,6 +31,7 @@ func (c *HubCommand) Run(ctx context.Context, args []string) error {
 		"verify":  &HubVerifyCommand{m: c.m},
 		"catalog": &HubCatalogCommand{m: c.m},
 		"review":  &HubReviewCommand{m: c.m},
+		"ui":      &HubUICommand{m: c.m},
 	}
 	if len(args) == 0 || isHelp(args[0]) {
 		w := c.m.Stderr
@@ -56,11 +57,12 @@ func (c *HubCommand) usage(w io.Writer) {
 
 On the hub's machine:
   init [DIR]      write DIR/hub.toml and an admin token
-  serve           run the hub: NATS with JetStream, leaf listener, aggregate, stats API
+  serve           run the hub: NATS with JetStream, leaf listener, aggregate, stats API and dashboard
   rebuild         (hub stopped) apply the aggregate again into new read models
 
 Admin (with --hub DIR, or --url URL and --token):
   invite          print a one-time join token for a workspace (--workspace ws-... --team T [--member M])
+  ui              print the address that opens the team's dashboard in a browser, with a token (--json)
   nodes           list the joined nodes and their links (--json)
   revoke NODE     revoke a node: its link is refused from then on
   token           make a member token that reads the stats and catalogs of some teams (--name N --team T [--reviewer])
@@ -115,19 +117,27 @@ func (f *hubFlags) register(fs *flag.FlagSet) {
 
 // client returns an API client of the hub the flags name.
 func (f *hubFlags) client() (*hubwire.Client, error) {
-	url, token := f.url, f.token
+	url, token, err := f.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return hubwire.NewClient(url, token), nil
+}
+
+// resolve returns the API URL and the token of the hub the flags name.
+func (f *hubFlags) resolve() (url, token string, err error) {
+	url, token = f.url, f.token
 	if url == "" {
 		url = os.Getenv(hubURLEnv)
 	}
 	switch {
 	case token != "" && f.tokenFile != "":
-		return nil, fmt.Errorf("%w: give one of --token and --token-file", errUsage)
+		return "", "", fmt.Errorf("%w: give one of --token and --token-file", errUsage)
 	case token != "":
 		warnTokenInArgs(f.stderr, hubTokenEnv)
 	case f.tokenFile != "":
-		var err error
 		if token, err = web.ReadTokenFile(f.tokenFile); err != nil {
-			return nil, fmt.Errorf("%w: --token-file: %v", errUsage, err)
+			return "", "", fmt.Errorf("%w: --token-file: %v", errUsage, err)
 		}
 	default:
 		token = os.Getenv(hubTokenEnv)
@@ -139,7 +149,7 @@ func (f *hubFlags) client() (*hubwire.Client, error) {
 	if dir != "" {
 		dirURL, dirToken, err := hubFolderAPI(dir, token == "")
 		if err != nil {
-			return nil, err
+			return "", "", err
 		}
 		if url == "" {
 			url = dirURL
@@ -149,9 +159,9 @@ func (f *hubFlags) client() (*hubwire.Client, error) {
 		}
 	}
 	if url == "" {
-		return nil, fmt.Errorf("%w: which hub? give --hub DIR (the hub's folder) or --url URL with --token", errUsage)
+		return "", "", fmt.Errorf("%w: which hub? give --hub DIR (the hub's folder) or --url URL with --token", errUsage)
 	}
-	return hubwire.NewClient(url, token), nil
+	return url, token, nil
 }
 
 // printJSON prints v indented.

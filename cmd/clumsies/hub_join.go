@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/hublink"
 	"github.com/clumsies/clumsies/node"
 )
@@ -39,14 +40,43 @@ func (c *HubJoinCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	stale := c.staleOwner(ctx, id.NodeID)
 	if c.json {
-		return printJSON(c.m.Stdout, map[string]string{"nodeId": id.NodeID, "team": n.Team, "workspaceId": n.Workspace, "hubUrl": ws.Config.Hub.URL})
+		out := map[string]any{"nodeId": id.NodeID, "team": n.Team, "workspaceId": n.Workspace, "hubUrl": ws.Config.Hub.URL}
+		if stale != nil {
+			out["restart"] = stale
+		}
+		return printJSON(c.m.Stdout, out)
 	}
 	fmt.Fprintf(c.m.Stdout, "Joined the hub as node %s of workspace %s (team %s).\n"+
-		"The hub URL is in .clumsies/config.toml; the node key is in .clumsies/state/ (never copy it to another machine).\n"+
-		"The workspace's owner process links to the hub from its next start (restart a running `clumsies serve`).\n",
+		"The hub URL is in .clumsies/config.toml; the node key is in .clumsies/state/ (never copy it to another machine).\n",
 		id.NodeID, n.Workspace, n.Team)
+	if stale != nil {
+		fmt.Fprintln(c.m.Stdout, restartOwner(*stale))
+	} else {
+		fmt.Fprintln(c.m.Stdout, "The process that owns the workspace (`clumsies serve`, `clumsies ui`) links to the hub from its start.")
+	}
 	return nil
+}
+
+// staleOwner returns the process that owns the workspace now if it does
+// not link as nodeID: it started before the join (its server's JetStream
+// domain is set at its start, so it cannot pick up the hub), and must be
+// restarted. It returns nil when no process owns the workspace.
+func (c *HubJoinCommand) staleOwner(ctx context.Context, nodeID string) *node.OwnerInfo {
+	ws, err := c.ws.workspace()
+	if err != nil {
+		return nil
+	}
+	if _, locked, err := embeddednats.Owner(ws.StateDir()); err != nil || !locked {
+		return nil
+	}
+	h, err := c.ws.attach(ctx, c.m, node.Options{LinkQuiet: true})
+	if err != nil {
+		return nil
+	}
+	defer h.Close()
+	return ownerNotLinking(ctx, h, nodeID)
 }
 
 // HubStatusCommand shows the workspace's hub link.
@@ -122,8 +152,43 @@ func (c *HubStatusCommand) Run(ctx context.Context, args []string) error {
 	}
 	behind := local - min(st.HubSeq, local)
 	fmt.Fprintf(c.m.Stdout, "Link: %s%s\nHub has sequence %d of %d (%d behind)\n", state, since, st.HubSeq, local, behind)
-	if !st.Linked {
-		fmt.Fprintln(c.m.Stdout, "The link is up while a process owns the workspace: `clumsies serve` (your agent host starts it) or `clumsies ui`. Start one and the hub catches up.")
+	if st.Linked {
+		return nil
 	}
+	if stale := ownerNotLinking(ctx, h, id.NodeID); stale != nil {
+		fmt.Fprintln(c.m.Stdout, restartOwner(*stale))
+		return nil
+	}
+	fmt.Fprintln(c.m.Stdout, "The link is up while a process owns the workspace: `clumsies serve` (your agent host starts it) or `clumsies ui`. Start one and the hub catches up.")
 	return nil
+}
+
+// ownerNotLinking returns the other process that owns the workspace
+// through h if it does not link as nodeID (it started before the join; an
+// owner of an earlier version, which cannot say, counts as one), nil
+// when this process owns it or the owner links.
+func ownerNotLinking(ctx context.Context, h *node.Handle, nodeID string) *node.OwnerInfo {
+	if h.IsOwner() {
+		return nil
+	}
+	info, err := h.OwnerInfo(ctx)
+	if err != nil {
+		pid, _, _ := embeddednats.Owner(h.Workspace().StateDir())
+		return &node.OwnerInfo{PID: pid, Command: "a clumsies process of an earlier version"}
+	}
+	if info.HubNode == nodeID {
+		return nil
+	}
+	return &info
+}
+
+// restartOwner says that the owner o does not link and must be restarted,
+// naming it.
+func restartOwner(o node.OwnerInfo) string {
+	started := ""
+	if !o.Started.IsZero() {
+		started = ", started " + o.Started.Local().Format(time.DateTime)
+	}
+	return fmt.Sprintf("The workspace is owned by `%s` (pid %d%s), which started before this clone joined the hub and does not link to it: "+
+		"stop it and start it again (for an agent host's `clumsies serve`, restart the host); the hub then catches up.", o.Command, o.PID, started)
 }

@@ -107,6 +107,12 @@ func (c *HubServeCommand) Run(ctx context.Context, args []string) error {
 	}
 	defer h.Close()
 	fmt.Fprintf(c.m.Stderr, "clumsies: hub %s serving: leaf links at %s, API at http://%s\n", cfg.Name, cfg.Leaf, ln.Addr())
+	dash := "http://" + ln.Addr().String()
+	if cfg.HTTPURL != "" {
+		dash = cfg.APIURL()
+	}
+	fmt.Fprintf(c.m.Stderr, "clumsies: open %s once in a browser for the team's dashboard (the admin's token; it is kept as a cookie; clumsies hub ui prints it again)\n",
+		dashboardURL(dash, token))
 	return web.Serve(ctx, ln, hubfront.Handler(h, token, strings.HasPrefix(cfg.APIURL(), "https://"), logger, version()))
 }
 

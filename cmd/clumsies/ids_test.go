@@ -276,3 +276,33 @@ func TestIDs_MigrateClones(t *testing.T) {
 		return st.Coverage.Published == 2 && listed[want] == 1 && listed[oldA] == 0 && listed[oldB] == 0 && refs == 5
 	})
 }
+
+// TestIDs_NoReidBackToAnOldID: a workflow that moved from its random id
+// to its path's id keeps the new one when a stale ids file (pulled from a
+// clone that never published the move) names the old id again: a reid
+// back would make the two ids each other's newer id, a cycle the hub
+// would follow. Its refs stay under the path's id and the ledger holds
+// one reid.
+func TestIDs_NoReidBackToAnOldID(t *testing.T) {
+	a := newWorkspace(t)
+	old := legacyPublish(t, a, 2, false)
+	mustRun(t, a, "publish")
+	want := catalog.DerivedID(content.KindWorkflow, "workflow/CODING.md")
+	if got := localRules(t, a)["workflow/CODING.md"]; got.ID != want {
+		t.Fatalf("after the migration the workflow is %+v, want %s", got, want)
+	}
+	ids := filepath.Join(a, ".clumsies", "ids")
+	if err := os.WriteFile(ids, []byte(old+" "+content.SourcePath(content.KindWorkflow, "workflow/CODING.md")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, a, "publish")
+	if got := localRules(t, a)["workflow/CODING.md"]; got.ID != want || got.Refs != 2 {
+		t.Fatalf("after a publish with the stale ids file the workflow is %+v, want %s with 2 refs", got, want)
+	}
+	if b, err := os.ReadFile(ids); err == nil && strings.Contains(string(b), old) {
+		t.Errorf("the ids file still names the old id after the publish:\n%s", b)
+	}
+	if n := strings.Count(mustRun(t, a, "events", "--type", "catalog.reid"), "workflow/CODING.md"); n != 1 {
+		t.Fatalf("the ledger holds %d reids of the workflow, want the one migration:\n%s", n, mustRun(t, a, "events", "--type", "catalog.reid"))
+	}
+}

@@ -26,10 +26,11 @@ func (c *Client) Join(ctx context.Context, req JoinRequest) (Node, error) {
 	return n, nil
 }
 
-// Nodes lists the joined nodes with their links (admin).
+// Nodes lists the joined nodes with their links, by id, every page
+// (admin).
 func (c *Client) Nodes(ctx context.Context) ([]NodeInfo, error) {
-	var out []NodeInfo
-	if err := c.call(ctx, http.MethodGet, "/api/nodes", nil, &out); err != nil {
+	out, err := walk[NodeInfo](ctx, c, "/api/nodes", nil)
+	if err != nil {
 		return nil, fmt.Errorf("list the nodes: %w", err)
 	}
 	return out, nil
@@ -77,10 +78,11 @@ func (c *Client) MemberToken(ctx context.Context, req TokenRequest) (string, err
 	return out.Token, nil
 }
 
-// TeamNodes lists the active nodes of the token's teams (admin or member).
+// TeamNodes lists the active nodes of the token's teams, every page
+// (admin or member).
 func (c *Client) TeamNodes(ctx context.Context) ([]TeamNode, error) {
-	var out []TeamNode
-	if err := c.call(ctx, http.MethodGet, "/api/team/nodes", nil, &out); err != nil {
+	out, err := walk[TeamNode](ctx, c, "/api/team/nodes", nil)
+	if err != nil {
 		return nil, fmt.Errorf("list the team's nodes: %w", err)
 	}
 	return out, nil

@@ -8,8 +8,8 @@ import (
 )
 
 // Reviews lists the submitted drafts, without bodies, of team ("" for
-// every team the token reads); all includes the decided ones (admin or
-// member).
+// every team the token reads), by id, every page; all includes the
+// decided ones (admin or member).
 func (c *Client) Reviews(ctx context.Context, team string, all bool) ([]Review, error) {
 	q := url.Values{}
 	if team != "" {
@@ -18,8 +18,8 @@ func (c *Client) Reviews(ctx context.Context, team string, all bool) ([]Review, 
 	if all {
 		q.Set("all", "true")
 	}
-	var rs []Review
-	if err := c.call(ctx, http.MethodGet, "/api/reviews?"+q.Encode(), nil, &rs); err != nil {
+	rs, err := walk[Review](ctx, c, "/api/reviews", q)
+	if err != nil {
 		return nil, fmt.Errorf("list the reviews: %w", err)
 	}
 	return rs, nil

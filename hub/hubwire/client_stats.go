@@ -35,12 +35,46 @@ func (q StatsQuery) values() url.Values {
 	return v
 }
 
-// Stats asks for the usage per rule, constraint, member and day (admin or
-// member: the teams of its token).
-func (c *Client) Stats(ctx context.Context, q StatsQuery) (Stats, error) {
+// StatsSummary asks for the stats with bounded lists (admin or member:
+// the teams of its token): GET /api/stats, whose lists hold their first
+// SummaryItems (More says how many each left off).
+func (c *Client) StatsSummary(ctx context.Context, q StatsQuery) (Stats, error) {
 	var st Stats
 	if err := c.call(ctx, http.MethodGet, "/api/stats?"+q.values().Encode(), nil, &st); err != nil {
 		return Stats{}, fmt.Errorf("read the stats: %w", err)
 	}
+	return st, nil
+}
+
+// Stats asks for the usage per rule, constraint, member and day (admin or
+// member: the teams of its token), its lists whole: the summary, then
+// every page of each list.
+func (c *Client) Stats(ctx context.Context, q StatsQuery) (Stats, error) {
+	st, err := c.StatsSummary(ctx, q)
+	if err != nil {
+		return Stats{}, err
+	}
+	v := q.values()
+	if st.More.Rules > 0 {
+		if st.Rules, err = walk[RuleStats](ctx, c, "/api/stats/rules", v); err != nil {
+			return Stats{}, fmt.Errorf("read the stats' rules: %w", err)
+		}
+	}
+	if st.More.Members > 0 {
+		if st.Members, err = walk[MemberStats](ctx, c, "/api/stats/members", v); err != nil {
+			return Stats{}, fmt.Errorf("read the stats' members: %w", err)
+		}
+	}
+	if st.More.EvidenceRules > 0 {
+		if st.Evidence.Rules, err = walk[RuleEvidence](ctx, c, "/api/stats/evidence/rules", v); err != nil {
+			return Stats{}, fmt.Errorf("read the stats' evidence per rule: %w", err)
+		}
+	}
+	if st.More.Sessions > 0 {
+		if st.Evidence.Sessions, err = walk[SessionEvidence](ctx, c, "/api/stats/sessions", v); err != nil {
+			return Stats{}, fmt.Errorf("read the stats' sessions: %w", err)
+		}
+	}
+	st.More = StatsMore{}
 	return st, nil
 }

@@ -103,3 +103,16 @@ type ChainLink struct {
 	Seq    uint64 `json:"seq"`
 	Digest string `json:"digest"`
 }
+
+// Key returns the sort key of a node of GET /api/nodes: its id.
+func (n NodeInfo) Key() []string { return []string{n.ID} }
+
+// Key returns the sort key of a team's node: team, member, id.
+func (n TeamNode) Key() []string { return []string{n.Team, n.Member, n.ID} }
+
+// TeamNodePage is a page of GET /api/team/nodes, with how many of all the
+// listed nodes have their link up.
+type TeamNodePage struct {
+	Page[TeamNode]
+	Online int `json:"online"`
+}

@@ -38,3 +38,6 @@ type Review struct {
 	Revision        uint64 `json:"revision,omitempty"`
 	CurrentRevision uint64 `json:"currentRevision,omitempty"`
 }
+
+// Key returns the sort key of a review: its id.
+func (r Review) Key() []string { return []string{r.ID} }

@@ -160,9 +160,42 @@ type Stats struct {
 	Members  []MemberStats `json:"members"`
 	Coverage Coverage      `json:"coverage"`
 	Evidence Evidence      `json:"evidence"`
+	// NeverReferred are published rules and workflows with no ref in the
+	// window, at most SummaryItems of them in the order of Rules
+	// (Coverage says how many).
+	NeverReferred []RuleStats `json:"neverReferred"`
+	// More says, for the summary (GET /api/stats), how many items each of
+	// its lists left off: the lists are whole in their pages.
+	More StatsMore `json:"more"`
 	// Applied is the last aggregate sequence the answer includes.
 	Applied uint64 `json:"applied"`
 	// Refused counts the aggregate's messages the hub refused (forged or
 	// malformed), over all time.
 	Refused uint64 `json:"refused"`
 }
+
+// StatsMore counts the items the stats summary left off of each list
+// (it holds the first SummaryItems of each): they are in the list's
+// pages, GET /api/stats/rules, /api/stats/members,
+// /api/stats/evidence/rules and /api/stats/sessions.
+type StatsMore struct {
+	Rules         int `json:"rules"`
+	Members       int `json:"members"`
+	EvidenceRules int `json:"evidenceRules"`
+	Sessions      int `json:"sessions"`
+}
+
+// Sort keys of the listed items, the order of their lists and what their
+// pages' cursors name.
+
+// Key returns the sort key of a rule: team, workspace, path, id.
+func (r RuleStats) Key() []string { return []string{r.Team, r.WorkspaceID, r.Path, r.ID} }
+
+// Key returns the sort key of a member: team, member.
+func (m MemberStats) Key() []string { return []string{m.Team, m.Member} }
+
+// Key returns the sort key of a rule's evidence: team, workspace, id.
+func (r RuleEvidence) Key() []string { return []string{r.Team, r.WorkspaceID, r.ID} }
+
+// Key returns the sort key of a session: team, workspace, node, id.
+func (s SessionEvidence) Key() []string { return []string{s.Team, s.WorkspaceID, s.Node, s.ID} }

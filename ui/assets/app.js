@@ -536,52 +536,61 @@ window.addEventListener("popstate", () => (document.body.dataset.app === "hub" ?
 const hub = {
   state: {period: "daily"},
   title: "Team",
+  // load reads the summary of the stats (bounded), and the first rows of
+  // the lists the page shows that the summary does not hold whole
+  // (hubpages.js).
   async load() {
     const st = this.state;
     st.period = param("period", "daily");
-    const [stats, nodes, reviews] = await Promise.all([
-      api(`stats?period=${st.period}`), api("team/nodes"), loadReviews()]);
-    return {stats, nodes, reviews};
+    const [stats, nodes, reviews] = await Promise.all([api(`stats?period=${st.period}`), loadList("nodes", "team/nodes"), loadReviews()]);
+    const [members, evidenceRules, sessions] = await Promise.all([
+      summaryList("members", "stats/members", {}, stats.members, stats.more.members),
+      summaryList("evidence-rules", "stats/evidence/rules", {}, stats.evidence.rules, stats.more.evidenceRules),
+      summaryList("sessions", "stats/sessions", {}, stats.evidence.sessions, stats.more.sessions)]);
+    return {stats, nodes, reviews, members, evidenceRules, sessions};
   },
-  render({stats: d, nodes, reviews}) {
+  render({stats: d, nodes, reviews, members, evidenceRules, sessions}) {
     const st = this.state;
     const t = d.totals, c = d.coverage;
     const period = h("select", {"aria-label": "period", onchange: (e) => { setParams({period: e.target.value === "daily" ? null : e.target.value}); this.redraw(); }},
       ["daily", "weekly", "monthly"].map((p) => h("option", {value: p, selected: st.period === p}, p)));
-    const online = nodes.filter((n) => n.link.up).length;
-    const never = d.rules.filter((r) => r.path && !r.refs);
+    const never = d.neverReferred || [];
+    const count = (label) => ({label, num: 1});
     return [
       h("h1", {}, "Team ", h("span", {class: "muted"}, `${d.from} to ${d.to}`)),
       h("div", {class: "filters"}, period),
       h("div", {class: "cards"}, card("events", num(t.events), "events"), card("refs", num(t.refs), "refs"),
         card("sessions set up", num(t.sessions), "sessions"),
         card("seen by hooks only", num(t.sessionsHooksOnly), "sessionsHooksOnly"), card("members", num(t.members), "members"),
-        card("nodes online", `${num(online)} / ${num(nodes.length)}`, "online"),
+        card("nodes online", `${num(nodes.online)} / ${num(nodes.total)}`, "online"),
         card("rules referred", pct(c.ratio), "coverage"),
         card("constraints referred", pct(c.constraintRatio), "constraint-coverage")),
       panel(`Trend per ${st.period === "daily" ? "day" : st.period === "weekly" ? "week" : "month"}`,
         barChart(d.trend.map((p) => ({day: p.period, events: p.events, refs: p.refs})),
           [{key: "events", class: "bar", label: "events"}, {key: "refs", class: "bar2", label: "refs"}], 120)),
       h("div", {class: "grid2"},
-        panel("Refs per member", d.members.length ? table([{label: "member"}, {label: "team"}, {label: "refs", num: 1},
-          {label: "sessions", num: 1}, {label: "active days", num: 1}], d.members.map((m) => h("tr", {"data-member": m.member},
+        panel("Refs per member", listTable(members, [{label: "member"}, {label: "team"}, count("refs"), count("sessions"), count("active days"),
+          count("edits"), count("without evidence")], (m) => h("tr", {"data-member": m.member},
           h("td", {}, m.member || "(no member)"), h("td", {}, m.team), h("td", {class: "num", "data-field": "refs"}, num(m.refs)),
-          h("td", {class: "num"}, num(m.sessions)), h("td", {class: "num"}, num(m.activeDays))))) : h("p", {class: "empty"}, "No events yet.")),
+          h("td", {class: "num"}, num(m.sessions)), h("td", {class: "num"}, num(m.activeDays)),
+          h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported))), "No events yet.")),
         panel("Coverage", h("p", {}, `${num(c.referred)} of ${num(c.published)} published rules and workflows were referred to`,
           c.unlisted ? `; ${num(c.unlisted)} referred ids are not published` : "", "."),
         h("p", {"data-field": "constraint-coverage"}, `${num(c.constraintsReferred)} of ${num(c.constraints)} of their constraints were named in a ref.`),
-        never.length ? [h("h2", {}, "Never referred"), h("ul", {}, never.slice(0, 20).map((r) => h("li", {}, r.path, " ", h("span", {class: "muted"}, r.workspaceId))))] : null)),
-      hubEvidence(d.evidence, d.members),
+        never.length ? [h("h2", {}, "Never referred"), h("ul", {}, never.map((r) => h("li", {}, r.path, " ", h("span", {class: "muted"}, r.workspaceId)))),
+          c.published - c.referred > never.length ? h("p", {class: "muted"}, `and ${num(c.published - c.referred - never.length)} more`) : null] : null)),
+      hubEvidence(d.evidence, evidenceRules),
+      panel("Sessions", hubSessions(sessions)),
       panel("Most referred", d.topRules.length ? table([{label: "rule"}, {label: "workspace"}, {label: "refs", num: 1}, {label: "loads", num: 1}],
         d.topRules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
           h("td", {class: "num"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))))) : h("p", {class: "empty"}, "No refs yet.")),
-      panel("Nodes", nodes.length ? table([{label: "member"}, {label: "team"}, {label: "workspace"}, {label: "link"},
-        {label: "applied", num: 1}, {label: "behind", num: 1}], nodes.map((n) => h("tr", {"data-node": n.id},
+      panel("Nodes", listTable(nodes, [{label: "member"}, {label: "team"}, {label: "workspace"}, {label: "link"},
+        {label: "applied", num: 1}, {label: "behind", num: 1}], (n) => h("tr", {"data-node": n.id},
           h("td", {}, n.member || "–"), h("td", {}, n.team), h("td", {class: "mono ws"}, n.workspaceId),
           h("td", {}, h("span", {class: n.link.up ? "tag ok" : "tag bad"}, n.link.up ? "online" : "offline"),
             n.link.since ? h("span", {class: "muted"}, " since " + when(n.link.since)) : null),
           h("td", {class: "num"}, num(n.hubSeq)),
-          h("td", {class: "num", "data-field": "lag"}, n.sourcing ? num(n.sourcing.lag) : "–")))) : h("p", {class: "empty"}, "No node has joined.")),
+          h("td", {class: "num", "data-field": "lag"}, n.sourcing ? num(n.sourcing.lag) : "–")), "No node has joined.")),
       panel("Review queue", reviewQueue(reviews)),
     ];
   },
@@ -596,24 +605,32 @@ function hubRule(r) {
 }
 
 // hubEvidence shows what the hosts' hooks recorded against what the
-// sessions loaded and claimed: claims without evidence, per rule of a
-// workspace and per member.
-function hubEvidence(e, members) {
+// sessions loaded and claimed: the sums, and claims without evidence per
+// rule of a workspace (a list in pages, hubpages.js).
+function hubEvidence(e, rules) {
   const count = (label) => ({label, num: 1});
   return panel("Evidence", h("p", {}, `${num(e.edits)} file edits recorded by the hosts' hooks.`),
     h("div", {class: "cards"}, card("claims without evidence", num(e.unsupported), "unsupported")),
     gateCards(e),
-    e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("edits before load"),
+    listTable(rules, [{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("edits before load"),
       count("loaded"), count("referenced"), count("unsupported"), count("denied"), count("warned"), count("ungated"), count("stop-gated")],
-      e.rules.map((r) => h("tr", {"data-evidence-rule": r.id},
+      (r) => h("tr", {"data-evidence-rule": r.id},
       h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
       h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
       h("td", {class: "num"}, num(r.unsupported)), h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
-      h("td", {class: "num"}, num(r.ungated)), h("td", {class: "num"}, num(r.stopGateBlocks))))) :
-      h("p", {class: "empty"}, "No rule in scope, loaded or claimed yet."),
-    members.some((m) => m.evidence.edits || m.evidence.unsupported) ? table([{label: "member"}, {label: "team"}, count("edits"),
-      count("unsupported")], members.map((m) => h("tr", {"data-evidence-member": m.member}, h("td", {}, m.member || "(no member)"),
-      h("td", {}, m.team), h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported))))) : null);
+      h("td", {class: "num"}, num(r.ungated)), h("td", {class: "num"}, num(r.stopGateBlocks))),
+      "No rule in scope, loaded or claimed yet."));
+}
+
+// hubSessions shows the sessions with evidence (a list in pages): who,
+// where, their edits, rules and claims without evidence.
+function hubSessions(list) {
+  const count = (label) => ({label, num: 1});
+  return listTable(list, [{label: "session"}, {label: "member"}, {label: "workspace"}, count("edits"), count("rules"), count("without evidence")],
+    (s) => h("tr", {"data-hub-session": s.id}, h("td", {class: "mono"}, s.id), h("td", {}, s.member || s.node),
+      h("td", {class: "mono ws"}, s.workspaceId), h("td", {class: "num"}, num(s.edits)), h("td", {class: "num"}, num(s.rules.length)),
+      h("td", {class: "num"}, num(s.unsupported))),
+    "No session with a file edit, a load or a claim in the range.");
 }
 
 // loadReviews and reviewQueue are in hubreview.js.

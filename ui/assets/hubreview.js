@@ -15,7 +15,7 @@ const reviewing = {confirm: "", reasons: new Map()};
 // before the page is redrawn, so that the new queue replaces the old one
 // whole. A failure to read them is shown in the queue, not on the page.
 async function loadReviews() {
-  const open = (await api("reviews")).filter((r) => r.status === "in_review");
+  const open = (await api("reviews")).items.filter((r) => r.status === "in_review");
   if (!open.length) return {open};
   try {
     const [me, diffs] = await Promise.all([api("me"),

@@ -52,9 +52,13 @@ if (isHub()) {
     const member = param("member", null);
     if (member === null) return teamLoad.call(this);
     const team = param("team", "");
-    const q = new URLSearchParams({member});
-    if (team) q.set("team", team);
-    return {member, team, stats: await api("stats?" + q.toString())};
+    const q = {member};
+    if (team) q.team = team;
+    const stats = await api("stats?" + new URLSearchParams(q).toString());
+    const [rules, evidenceRules, sessions] = await Promise.all([loadList("member-rules", "stats/rules", {...q, used: "true"}),
+      summaryList("member-evidence", "stats/evidence/rules", q, stats.evidence.rules, stats.more.evidenceRules),
+      summaryList("member-sessions", "stats/sessions", q, stats.evidence.sessions, stats.more.sessions)]);
+    return {member, team, stats, rules, evidenceRules, sessions};
   };
   hub.render = function (d) {
     return d.member === undefined ? teamRender.call(this, d) : memberPage(d);
@@ -72,9 +76,8 @@ if (isHub()) {
   });
 }
 
-function memberPage({member, team, stats: d}) {
+function memberPage({member, team, stats: d, rules, evidenceRules, sessions}) {
   const t = d.totals, e = d.evidence;
-  const applied = d.rules.filter((r) => r.refs || r.loads).sort((a, b) => b.refs - a.refs || a.path.localeCompare(b.path));
   const count = (label) => ({label, num: 1});
   return [
     h("p", {}, h("a", {href: "/", "data-back": ""}, "← Team")),
@@ -86,17 +89,17 @@ function memberPage({member, team, stats: d}) {
       card("file edits", num(e.edits), "edits"), card("claims without evidence", num(e.unsupported), "unsupported")),
     panel("Per day", barChart(d.trend.map((p) => ({day: p.period, events: p.events, refs: p.refs})),
       [{key: "events", class: "bar", label: "events"}, {key: "refs", class: "bar2", label: "refs"}], 120)),
-    panel("Rules they apply", applied.length ? table([{label: "rule"}, {label: "workspace"}, count("refs"), count("loads")],
-      applied.map((r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
-        h("td", {class: "num", "data-field": "refs"}, num(r.refs)), h("td", {class: "num"}, num(r.loads)))), {name: "member-rules"}) :
-      h("p", {class: "empty"}, "No rule loaded or referred to in the range.")),
-    panel("Evidence per rule", e.rules.length ? table([{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("loaded"),
-      count("referenced"), count("without evidence")], e.rules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
+    panel("Rules they apply", listTable(rules, [{label: "rule"}, {label: "workspace"}, count("refs"), count("loads")],
+      (r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
+        h("td", {class: "num", "data-field": "refs"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))),
+      "No rule loaded or referred to in the range.")),
+    panel("Evidence per rule", listTable(evidenceRules, [{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("loaded"),
+      count("referenced"), count("without evidence")], (r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
       h("td", {class: "num"}, num(r.inScope)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
-      h("td", {class: "num"}, num(r.unsupported)))), {name: "member-evidence"}) : h("p", {class: "empty"}, "No rule in scope, loaded or claimed in the range.")),
-    panel("Sessions", e.sessions.length ? table([{label: "session"}, {label: "workspace"}, count("edits"), count("rules"), count("without evidence")],
-      e.sessions.map((s) => h("tr", {"data-member-session": s.id}, h("td", {class: "mono"}, s.id), h("td", {class: "mono ws"}, s.workspaceId),
-        h("td", {class: "num"}, num(s.edits)), h("td", {class: "num"}, num(s.rules.length)), h("td", {class: "num"}, num(s.unsupported)))),
-      {name: "member-sessions"}) : h("p", {class: "empty"}, "No session with a file edit, a load or a claim in the range.")),
+      h("td", {class: "num"}, num(r.unsupported))), "No rule in scope, loaded or claimed in the range.")),
+    panel("Sessions", listTable(sessions, [{label: "session"}, {label: "workspace"}, count("edits"), count("rules"), count("without evidence")],
+      (s) => h("tr", {"data-member-session": s.id}, h("td", {class: "mono"}, s.id), h("td", {class: "mono ws"}, s.workspaceId),
+        h("td", {class: "num"}, num(s.edits)), h("td", {class: "num"}, num(s.rules.length)), h("td", {class: "num"}, num(s.unsupported))),
+      "No session with a file edit, a load or a claim in the range.")),
   ];
 }
