@@ -1,0 +1,44 @@
+package rulecheck
+
+import "strings"
+
+// Line is one line a change added to a file: its number in the file as it
+// is after the change (from 1) and its text, without the line feed.
+type Line struct {
+	N    int
+	Text string
+}
+
+// Added returns the lines of after that the change from before added, in
+// their order: a line counts as added when before held fewer lines of
+// that exact text than after has up to it. A line moved within the file
+// is not added; a line whose text changed is. The cost is linear in the
+// two texts. CRLF reads as LF.
+func Added(before, after string) []Line {
+	had := map[string]int{}
+	for _, l := range lines(before) {
+		had[l]++
+	}
+	var out []Line
+	for i, l := range lines(after) {
+		if had[l] > 0 {
+			had[l]--
+			continue
+		}
+		out = append(out, Line{N: i + 1, Text: l})
+	}
+	return out
+}
+
+// lines splits s at LF, with a CR before it dropped; an empty text has
+// none, and a final LF ends the last line rather than starting one.
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	out := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range out {
+		out[i] = strings.TrimSuffix(l, "\r")
+	}
+	return out
+}
