@@ -9,6 +9,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/treecheck"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 // postTool records what really changed during a tool call: the files of
@@ -19,15 +20,17 @@ import (
 // those the session had not loaded, and the enforcement's own files among
 // them. A file the tool named whose content did not change, or a tool the
 // host reports as failed, records no edit of that file. Nothing changed,
-// nothing is recorded.
-func postTool(ctx context.Context, r Request, in adapt.Input) error {
+// nothing is recorded. Then the pattern checks of the rules in scope run
+// on the lines the call added (attest.check); in warn or block mode the
+// findings are the answer's context for the agent.
+func postTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, error) {
 	tg := writeTargets(in)
 	pl, err := findPlace(r.Dir, in.Dir, tg.files)
 	if err != nil {
-		return err
+		return adapt.Answer{}, err
 	}
 	if in.SessionID == "" {
-		return fmt.Errorf("the host's input names no session: nothing recorded")
+		return adapt.Answer{}, fmt.Errorf("the host's input names no session: nothing recorded")
 	}
 	named := workspacePaths(pl.tree, in.Dir, tg.files)
 	if in.Failed {
@@ -35,23 +38,59 @@ func postTool(ctx context.Context, r Request, in adapt.Input) error {
 	}
 	hd, err := node.Attach(ctx, pl.ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
 	if err != nil {
-		return fmt.Errorf("open the workspace %s: %w", pl.ws.Root, err)
+		return adapt.Answer{}, fmt.Errorf("open the workspace %s: %w", pl.ws.Root, err)
 	}
 	defer hd.Close()
 	got, err := tree(ctx, hd, pl, node.TreeCheck, in.SessionID, in.ToolUseID, nil)
 	if err != nil {
-		return fmt.Errorf("check the working tree: %w", err)
+		return adapt.Answer{}, fmt.Errorf("check the working tree: %w", err)
 	}
 	data := editData(r.Host.Name, in.Tool, pl, got.Changes, named)
 	if len(data.Paths) == 0 {
-		return nil
+		return adapt.Answer{}, nil
 	}
 	data.Candidates, data.ToolUseID, data.Transcript, data.Manual = got.Candidates, in.ToolUseID, in.Transcript, manual(r.Host.Name)
 	data.Republished = got.Republished
 	if err := fillRules(ctx, hd, in.SessionID, &data); err != nil {
-		return err
+		return adapt.Answer{}, err
 	}
-	return record(ctx, hd, in.SessionID, events.TypeFileEdit, data)
+	if err := record(ctx, hd, in.SessionID, events.TypeFileEdit, data); err != nil {
+		return adapt.Answer{}, err
+	}
+	if len(data.Rules) == 0 {
+		return adapt.Answer{}, nil
+	}
+	return checkCall(ctx, r, pl, hd, in, got.Changes, data)
+}
+
+// checkCall runs the pattern checks of the rules in scope on the lines a
+// tool call added to the files it changed, records what they found
+// (attest.check) and, in warn or block mode, tells the agent the
+// findings.
+func checkCall(ctx context.Context, r Request, pl place, hd *node.Handle, in adapt.Input, changes []treecheck.Change, d events.FileEditData) (adapt.Answer, error) {
+	var files []changed
+	for _, c := range changes {
+		if c.After != "" {
+			files = append(files, changed{path: c.Path, before: c.Before, known: c.BeforeKnown})
+		}
+	}
+	run, err := runChecks(ctx, hd, pl, files, false)
+	if err != nil {
+		return adapt.Answer{}, fmt.Errorf("run the rules' checks: %w", err)
+	}
+	if len(run.rules) == 0 || len(run.files) == 0 {
+		return adapt.Answer{}, nil
+	}
+	cd := run.data(r.Host.Name, events.ViaPostTool, d.Unloaded)
+	cd.ToolUseID, cd.Worktree = in.ToolUseID, pl.worktree
+	if err := record(ctx, hd, in.SessionID, events.TypeCheck, cd); err != nil {
+		return adapt.Answer{}, err
+	}
+	lines, more := run.findingLines()
+	if len(lines) == 0 || pl.ws.Config.Enforce.Effective() == workspace.EnforceOff {
+		return adapt.Answer{}, nil
+	}
+	return adapt.Answer{Context: adapt.CheckContext(lines, more)}, nil
 }
 
 // editData is the attest.file_edit of changes seen in pl's tree, named

@@ -75,6 +75,9 @@ type TreeReply struct {
 	Candidates []string `json:"candidates,omitempty"`
 	// Touched are the paths the session changed (TreeStop).
 	Touched []string `json:"touched,omitempty"`
+	// TouchedHere are the paths the session changed in this tree
+	// (TreeStop).
+	TouchedHere []string `json:"touchedHere,omitempty"`
 	// TouchedBefore are the blob ids of the paths the session changed in
 	// this tree before its first change of each, where known (TreeStop):
 	// the session's whole change of a file goes from there to now.
@@ -181,6 +184,7 @@ func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 	}
 	if q.Op == TreeStop {
 		out.Touched = o.touched(q.Root, q.Session)
+		out.TouchedHere = tr.st.Touched(q.Session)
 		out.TouchedBefore = tr.st.TouchedBefore(q.Session)
 	}
 	return out, nil

@@ -101,10 +101,10 @@ func (c compiled) applies(file string) bool {
 	return in(c.rule.Paths) && (len(c.c.Paths) == 0 || in(c.c.Paths))
 }
 
-// InScope reports whether any pattern check of the set applies to file.
-func (s *Set) InScope(file string) bool {
+// Applies reports whether any check of the set applies to file.
+func (s *Set) Applies(file string) bool {
 	for _, c := range s.checks {
-		if c.re != nil && c.applies(file) {
+		if c.applies(file) {
 			return true
 		}
 	}
