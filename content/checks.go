@@ -121,7 +121,7 @@ func ParseChecks(name, body string) ([]Check, error) {
 	}
 	out := make([]Check, 0, len(doc.Checks))
 	for i, y := range doc.Checks {
-		c := Check{Constraint: y.Constraint, Forbid: y.Forbid, Require: y.Require, Run: y.Run, Message: y.Message, Paths: y.Paths}
+		c := Check(y)
 		if err := checkCheck(c, ids); err != nil {
 			return nil, fmt.Errorf("%w: check %d (constraint %q): %w", ErrBadChecks, i+1, c.Constraint, err)
 		}
