@@ -76,5 +76,8 @@ func printStats(w io.Writer, st stats.Report) error {
 	if err := printCompliance(w, st.Compliance); err != nil {
 		return err
 	}
-	return printEvidence(w, st.Evidence, st.Rules)
+	if err := printEvidence(w, st.Evidence, st.Rules); err != nil {
+		return err
+	}
+	return printChecks(w, st.Checks, st.Rules)
 }
