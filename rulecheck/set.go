@@ -60,6 +60,7 @@ type compiled struct {
 	index int
 	c     content.Check
 	re    *regexp.Regexp
+	lit   literal // a literal every match holds (prefilter.go)
 }
 
 // Compile compiles the checks of rules. A pattern that does not compile
@@ -76,7 +77,7 @@ func Compile(rules []Rule) (*Set, error) {
 				if err != nil {
 					return nil, fmt.Errorf("rule %s, check %d: %w", r.ID, j+1, err)
 				}
-				cc.re = re
+				cc.re, cc.lit = re, requiredLiteral(p)
 			}
 			s.checks = append(s.checks, cc)
 		}
@@ -119,7 +120,8 @@ func (s *Set) Applies(file string) bool {
 // a check's findings in line order.
 func (s *Set) File(file string, added []Line) []Result {
 	var out []Result
-	var text string
+	var text, lower string
+	var ascii bool
 	var starts []int // offset in text of each added line
 	for _, c := range s.checks {
 		if c.re == nil || !c.applies(file) {
@@ -127,10 +129,19 @@ func (s *Set) File(file string, added []Line) []Result {
 		}
 		if starts == nil {
 			text, starts = join(added)
+			if ascii = isASCII(text); ascii {
+				lower = strings.ToLower(text)
+			}
 		}
 		r := c.result(file)
+		absent := c.lit.absent(text, lower, ascii)
 		switch {
 		case len(added) == 0:
+			out = append(out, r)
+		case absent && c.c.Forbid != "":
+			out = append(out, r)
+		case absent:
+			r.Pass, r.Line, r.Message = false, added[0].N, c.c.Message
 			out = append(out, r)
 		case c.c.Forbid != "":
 			found := c.re.FindAllStringIndex(text, MaxFindings)

@@ -97,6 +97,8 @@ func FuzzSetFile(f *testing.F) {
 	f.Add(`a+b`, "aab\nb\n", "")
 	f.Add(`^x$`, "x\n", "y\n")
 	f.Add(`(a|b)*c`, strings.Repeat("ab", 50)+"\n", "")
+	f.Add(`(?i)secret`, "ſecret\n", "")
+	f.Add(`(?i)todo:\s*x`, "TODO:  X\n", "")
 	f.Fuzz(func(t *testing.T, pattern, after, before string) {
 		if len(pattern) > content.MaxPattern {
 			return
@@ -111,9 +113,20 @@ func FuzzSetFile(f *testing.F) {
 		for _, l := range added {
 			lineOK[l.N] = true
 		}
+		text, _ := join(added)
+		matches := re.MatchString(text)
 		for _, r := range compile(t, rule).File("a", added) {
 			if !r.Pass && !lineOK[r.Line] {
 				t.Fatalf("finding at line %d, which the change did not add (%v)", r.Line, added)
+			}
+			// The prefilter never changes an outcome: a forbid check fails
+			// and a require check passes exactly when the pattern matches.
+			wantPass := matches
+			if r.Kind == "forbid" {
+				wantPass = !matches
+			}
+			if len(added) > 0 && r.Pass != wantPass {
+				t.Fatalf("%s check of %q on %q: pass %v, but the pattern matches: %v", r.Kind, pattern, text, r.Pass, matches)
 			}
 		}
 	})
