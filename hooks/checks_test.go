@@ -181,9 +181,16 @@ func TestChecks_OnlyAddedLines(t *testing.T) {
 	if out.Answer.Context != "" {
 		t.Fatalf("an edit that added no violation was told %q", out.Answer.Context)
 	}
+	if checks := e.events(events.TypeCheck); len(checks) != 0 {
+		t.Fatalf("a clean change recorded %v after the tool, want nothing until the stop", checks)
+	}
+	e.record(events.TypeAgentReport, events.AgentReportData{Summary: "done"})
+	if stop := e.run(adapt.Stop, nil); stop.Answer.Block {
+		t.Fatalf("stop: refused (%s)", stop.Answer.Reason)
+	}
 	checks := e.events(events.TypeCheck)
-	if len(checks) != 1 || strings.Contains(toJSON(t, checks[0]["results"]), `"pass":false`) {
-		t.Fatalf("attest.check %v, want one with passes only", checks)
+	if len(checks) != 1 || checks[0]["via"] != "stop" || strings.Contains(toJSON(t, checks[0]["results"]), `"pass":false`) {
+		t.Fatalf("attest.check %v, want the stop's with passes only", checks)
 	}
 }
 

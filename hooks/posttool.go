@@ -21,8 +21,9 @@ import (
 // them. A file the tool named whose content did not change, or a tool the
 // host reports as failed, records no edit of that file. Nothing changed,
 // nothing is recorded. Then the pattern checks of the rules in scope run
-// on the lines the call added (attest.check); in warn or block mode the
-// findings are the answer's context for the agent.
+// on the lines the call added; a change they find fault with is recorded
+// (attest.check) and, in warn or block mode, the findings are the
+// answer's context for the agent.
 func postTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, error) {
 	tg := writeTargets(in)
 	pl, err := findPlace(r.Dir, in.Dir, tg.files)
@@ -64,9 +65,11 @@ func postTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, err
 }
 
 // checkCall runs the pattern checks of the rules in scope on the lines a
-// tool call added to the files it changed, records what they found
-// (attest.check) and, in warn or block mode, tells the agent the
-// findings.
+// tool call added to the files it changed and, when they find fault,
+// records the results (attest.check) and, in warn or block mode, tells
+// the agent the findings. A clean change records nothing here (one
+// durable append fewer on every edit): the stop's check of the session's
+// whole change records every result.
 func checkCall(ctx context.Context, r Request, pl place, hd *node.Handle, in adapt.Input, changes []treecheck.Change, d events.FileEditData) (adapt.Answer, error) {
 	var files []changed
 	for _, c := range changes {
@@ -78,16 +81,16 @@ func checkCall(ctx context.Context, r Request, pl place, hd *node.Handle, in ada
 	if err != nil {
 		return adapt.Answer{}, fmt.Errorf("run the rules' checks: %w", err)
 	}
-	if len(run.rules) == 0 || len(run.files) == 0 {
-		return adapt.Answer{}, nil
+	lines, more := run.findingLines()
+	if len(lines) == 0 {
+		return adapt.Answer{}, nil // a clean change: the stop's check of the whole change records the passes
 	}
 	cd := run.data(r.Host.Name, events.ViaPostTool, d.Unloaded)
 	cd.ToolUseID, cd.Worktree = in.ToolUseID, pl.worktree
 	if err := record(ctx, hd, in.SessionID, events.TypeCheck, cd); err != nil {
 		return adapt.Answer{}, err
 	}
-	lines, more := run.findingLines()
-	if len(lines) == 0 || pl.ws.Config.Enforce.Effective() == workspace.EnforceOff {
+	if pl.ws.Config.Enforce.Effective() == workspace.EnforceOff {
 		return adapt.Answer{}, nil
 	}
 	return adapt.Answer{Context: adapt.CheckContext(lines, more)}, nil
