@@ -36,7 +36,7 @@ func (s checkSession) writeAndPost(rel, body string) string {
 	in, _ := json.Marshal(map[string]any{"session_id": s.id, "cwd": s.dir, "hook_event_name": "PostToolUse", "tool_name": "Write",
 		"tool_input": map[string]any{"file_path": p, "content": body}, "tool_use_id": "toolu_" + s.id})
 	r := runHook(s.t, s.dir, "claude-code", adapt.PostTool, in)
-	if r.code != 0 {
+	if r.code != 0 || r.stderr != "" {
 		s.t.Fatalf("post-tool hook: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r.stdout == "" {
@@ -56,7 +56,7 @@ func (s checkSession) writeAndPost(rel, body string) string {
 func (s checkSession) stop() string {
 	s.t.Helper()
 	r := runHook(s.t, s.dir, "claude-code", adapt.Stop, claudeInput(s.t, adapt.Stop, s.id, s.dir, false))
-	if r.code != 0 {
+	if r.code != 0 || r.stderr != "" {
 		s.t.Fatalf("stop hook: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r.stdout == "" {
