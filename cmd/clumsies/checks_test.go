@@ -55,18 +55,29 @@ func (s checkSession) writeAndPost(rel, body string) string {
 // with, or "" when it let the agent go.
 func (s checkSession) stop() string {
 	s.t.Helper()
+	why, note := s.stopNote()
+	if note != "" {
+		s.t.Fatalf("stop hook: stderr %q", note)
+	}
+	return why
+}
+
+// stopNote is stop, with the note the hook gave the user on stderr
+// (when it let an agent go after the bound).
+func (s checkSession) stopNote() (string, string) {
+	s.t.Helper()
 	r := runHook(s.t, s.dir, "claude-code", adapt.Stop, claudeInput(s.t, adapt.Stop, s.id, s.dir, false))
-	if r.code != 0 || r.stderr != "" {
+	if r.code != 0 {
 		s.t.Fatalf("stop hook: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r.stdout == "" {
-		return ""
+		return "", r.stderr
 	}
 	var out struct{ Decision, Reason string }
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Decision != "block" {
 		s.t.Fatalf("stop hook printed %q, want Claude Code's block", r.stdout)
 	}
-	return out.Reason
+	return out.Reason, r.stderr
 }
 
 // TestChecks_EndToEnd plays three Claude Code sessions against the built
@@ -138,8 +149,8 @@ func TestChecks_EndToEnd(t *testing.T) {
 			t.Fatalf("stop %d: reason %q, want the finding and the rule to load", i+1, why)
 		}
 	}
-	if why := stubborn.stop(); why != "" {
-		t.Fatalf("the third stop in a row was refused: %s", why)
+	if why, note := stubborn.stopNote(); why != "" || !strings.Contains(note, "with findings of the rules' checks standing") {
+		t.Fatalf("the third stop in a row: refused %q, note %q; want it let go, the user told why", why, note)
 	}
 
 	// What the ledger holds: the findings with the match's hash, never the
