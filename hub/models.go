@@ -67,9 +67,10 @@ type hubState struct {
 // layout row. A store of an older layout (before the review queue kept
 // rows: none; 2, before a session's evidence followed catalog.reid; 3,
 // before it held the gates' figures and the host; 4, before a load
-// counted only when it delivered the published body) is thrown away and
-// filled again from the aggregate.
-const hubLayout = 5
+// counted only when it delivered the published body; 5, before it held
+// what the rules' checks found) is thrown away and filled again from the
+// aggregate.
+const hubLayout = 6
 
 // loadHubState registers the hub's models over db and loads what they
 // keep in memory: the review queue q, whose rows it replaces.
