@@ -45,12 +45,9 @@ func runChecks(ctx context.Context, hd *node.Handle, pl place, files []changed, 
 	if len(paths) == 0 {
 		return run, nil
 	}
-	rules, err := hd.Checks(ctx, node.ChecksQuery{Paths: paths})
-	if err != nil || len(rules) == 0 {
+	var err error
+	if run.rules, err = hd.Checks(ctx, node.ChecksQuery{Paths: paths}); err != nil || len(run.rules) == 0 {
 		return run, err
-	}
-	for _, r := range rules {
-		run.rules = append(run.rules, rulecheck.Rule{ID: r.ID, Path: r.Path, Hash: r.Hash, Source: r.Source, Paths: r.Paths, Checks: r.Checks})
 	}
 	set, err := rulecheck.Compile(run.rules)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/rulecheck"
 )
 
 // ChecksQuery asks for the checks of the rules in scope of some files:
@@ -14,25 +15,14 @@ type ChecksQuery struct {
 	Paths []string `json:"paths"`
 }
 
-// RuleChecks is a rule in scope with the checks of its version in force.
-type RuleChecks struct {
-	ID   string `json:"id"`
-	Path string `json:"path"`
-	// Hash is the content hash of the version in force (the published
-	// one under an open draft).
-	Hash string `json:"hash"`
-	// Source is "team" for a rule of the team's catalog at the hub.
-	Source string          `json:"source,omitempty"`
-	Paths  []string        `json:"paths"`
-	Checks []content.Check `json:"checks"`
-}
-
 var mChecks = register("checks", (*owner).checks)
 
 // Checks returns the rules and workflows in scope for q.Paths (team
-// objects included) that declare checks, each with the checks of its
-// version in force, with every event appended before the call applied.
-func (h *Handle) Checks(ctx context.Context, q ChecksQuery) ([]RuleChecks, error) {
+// objects included, Source "team") that declare checks, each with the
+// checks of its version in force (the published one under an open
+// draft) and that version's hash, with every event appended before the
+// call applied.
+func (h *Handle) Checks(ctx context.Context, q ChecksQuery) ([]rulecheck.Rule, error) {
 	return mChecks.call(ctx, h, q)
 }
 
@@ -46,7 +36,7 @@ type checkCache struct {
 // maxCachedChecks bounds the versions whose checks the owner keeps.
 const maxCachedChecks = 1024
 
-func (o *owner) checks(ctx context.Context, q ChecksQuery) ([]RuleChecks, error) {
+func (o *owner) checks(ctx context.Context, q ChecksQuery) ([]rulecheck.Rule, error) {
 	if _, err := o.catchUp(ctx, struct{}{}); err != nil {
 		return nil, err
 	}
@@ -54,7 +44,7 @@ func (o *owner) checks(ctx context.Context, q ChecksQuery) ([]RuleChecks, error)
 	if err != nil {
 		return nil, err
 	}
-	out := []RuleChecks{}
+	out := []rulecheck.Rule{}
 	for _, sc := range projections.InScope(items, q.Paths) {
 		if sc.Item.Kind != content.KindRule && sc.Item.Kind != content.KindWorkflow {
 			continue
@@ -70,7 +60,7 @@ func (o *owner) checks(ctx context.Context, q ChecksQuery) ([]RuleChecks, error)
 		if len(cs) == 0 {
 			continue
 		}
-		out = append(out, RuleChecks{ID: sc.Item.ID, Path: it.Path, Hash: it.Hash, Source: sc.Item.Source, Paths: sc.Item.Paths, Checks: cs})
+		out = append(out, rulecheck.Rule{ID: sc.Item.ID, Path: it.Path, Hash: it.Hash, Source: sc.Item.Source, Paths: sc.Item.Paths, Checks: cs})
 	}
 	return out, nil
 }

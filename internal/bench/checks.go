@@ -56,10 +56,7 @@ func benchChecks(ctx context.Context, b *bench) error {
 			return err
 		}
 	}
-	if err := appendConfig(ws, "\n[enforce]\nmode = \"block\"\n"); err != nil {
-		return err
-	}
-	owner, err := startOwner(ctx, b.bin, ws)
+	owner, err := blockingOwner(ctx, b.bin, ws)
 	if err != nil {
 		return err
 	}
