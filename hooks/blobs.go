@@ -48,8 +48,17 @@ func (t texts) now(path string) (text, id string, ok bool) {
 		return "", "", false
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxCheckedFile+1))
-	if err != nil || len(b) > maxCheckedFile || !isText(b) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() > maxCheckedFile {
+		return "", "", false
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(fi.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxCheckedFile+1)); err != nil {
+		return "", "", false
+	}
+	b := buf.Bytes()
+	if len(b) > maxCheckedFile || !isText(b) {
 		return "", "", false
 	}
 	return string(b), treecheck.BlobID(b), true

@@ -55,32 +55,39 @@ func postTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, err
 	if err := fillRules(ctx, hd, in.SessionID, &data); err != nil {
 		return adapt.Answer{}, err
 	}
+	// The checks read the catalog before the edit is appended: the read
+	// models the gate just caught up have nothing new to apply then.
+	var run checkRun
+	var checkErr error
+	if len(data.Rules) > 0 {
+		run, checkErr = callChecks(ctx, hd, pl, got.Changes)
+	}
 	if err := record(ctx, hd, in.SessionID, events.TypeFileEdit, data); err != nil {
 		return adapt.Answer{}, err
 	}
-	if len(data.Rules) == 0 {
-		return adapt.Answer{}, nil
+	if checkErr != nil {
+		return adapt.Answer{}, fmt.Errorf("run the rules' checks: %w", checkErr)
 	}
-	return checkCall(ctx, r, pl, hd, in, got.Changes, data)
+	return tellFindings(ctx, r, pl, hd, in, run, data)
 }
 
-// checkCall runs the pattern checks of the rules in scope on the lines a
-// tool call added to the files it changed and, when they find fault,
-// records the results (attest.check) and, in warn or block mode, tells
-// the agent the findings. A clean change records nothing here (one
-// durable append fewer on every edit): the stop's check of the session's
-// whole change records every result.
-func checkCall(ctx context.Context, r Request, pl place, hd *node.Handle, in adapt.Input, changes []treecheck.Change, d events.FileEditData) (adapt.Answer, error) {
+// callChecks runs the pattern checks of the rules in scope on the lines
+// a tool call added to the files it changed.
+func callChecks(ctx context.Context, hd *node.Handle, pl place, changes []treecheck.Change) (checkRun, error) {
 	var files []changed
 	for _, c := range changes {
 		if c.After != "" {
 			files = append(files, changed{path: c.Path, before: c.Before, known: c.BeforeKnown})
 		}
 	}
-	run, err := runChecks(ctx, hd, pl, files, false)
-	if err != nil {
-		return adapt.Answer{}, fmt.Errorf("run the rules' checks: %w", err)
-	}
+	return runChecks(ctx, hd, pl, files, false)
+}
+
+// tellFindings records what the checks of a tool call found
+// (attest.check) and, in warn or block mode, tells the agent. A clean
+// change records nothing here (one durable append fewer on every edit):
+// the stop's check of the session's whole change records every result.
+func tellFindings(ctx context.Context, r Request, pl place, hd *node.Handle, in adapt.Input, run checkRun, d events.FileEditData) (adapt.Answer, error) {
 	lines, more := run.findingLines()
 	if len(lines) == 0 {
 		return adapt.Answer{}, nil // a clean change: the stop's check of the whole change records the passes

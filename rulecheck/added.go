@@ -15,12 +15,24 @@ type Line struct {
 // is not added; a line whose text changed is. The cost is linear in the
 // two texts. CRLF reads as LF.
 func Added(before, after string) []Line {
-	had := map[string]int{}
-	for _, l := range lines(before) {
+	b, a := lines(before), lines(after)
+	// The lines both texts start and end with are kept: only the middle
+	// needs counting.
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	had := make(map[string]int, len(b)-pre-suf)
+	for _, l := range b[pre : len(b)-suf] {
 		had[l]++
 	}
 	var out []Line
-	for i, l := range lines(after) {
+	for i := pre; i < len(a)-suf; i++ {
+		l := a[i]
 		if had[l] > 0 {
 			had[l]--
 			continue

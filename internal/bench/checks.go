@@ -100,17 +100,25 @@ func benchChecks(ctx context.Context, b *bench) error {
 	}
 	b.printf("## The rules' checks after a tool (issue: rules that check the work)\n\n"+
 		"`clumsies hook post-tool --host claude-code` after a Write that changed 2,000 lines, spawn to exit, `serve` owning the "+
-		"workspace, `[enforce] mode = \"block\"`, %d runs each, both in the same run: one file in scope of a rule without checks, "+
+		"workspace, `[enforce] mode = \"block\"`, %d runs each, the cases taking turns run by run: one file in scope of a rule without checks, "+
 		"one in scope of a rule with 50 pattern checks (25 literal words, 25 expressions with classes and alternations).\n\n", runs)
 	b.printf("| command | p50 ms | p99 ms |\n|---|---|---|\n")
-	var p50s []time.Duration
-	for _, c := range cases {
-		ds, err := timedRuns(ws.Root, c.stdin, runs, c.before, hook("post-tool")...)
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+	// The cases take turns, run by run, so that a machine whose load
+	// changes during the bench weighs on each alike.
+	ds := make([][]time.Duration, len(cases))
+	for range runs {
+		for i, c := range cases {
+			d, err := timedRuns(ws.Root, c.stdin, 1, c.before, hook("post-tool")...)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			ds[i] = append(ds[i], d...)
 		}
-		p50s = append(p50s, percentile(ds, 50))
-		b.printf("| %s | %.1f | %.1f |\n", c.name, ms(p50s[len(p50s)-1]), ms(percentile(ds, 99)))
+	}
+	var p50s []time.Duration
+	for i, c := range cases {
+		p50s = append(p50s, percentile(ds[i], 50))
+		b.printf("| %s | %.1f | %.1f |\n", c.name, ms(p50s[i]), ms(percentile(ds[i], 99)))
 	}
 	added := p50s[1] - p50s[0]
 	b.printf("\nAdded by the checks at p50, no finding: %.1f ms (%.2fx the hook without checks), target under 5 ms: %s; "+
