@@ -3,6 +3,8 @@ package hooks
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"io"
 	"os"
 	"os/exec"
@@ -62,6 +64,12 @@ func (t texts) now(path string) (text, id string, ok bool) {
 		return "", "", false
 	}
 	return string(b), treecheck.BlobID(b), true
+}
+
+// gone reports whether the file at path (relative to the tree) is gone.
+func (t texts) gone(path string) bool {
+	_, err := os.Lstat(filepath.Join(t.tree, filepath.FromSlash(path)))
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // keep stores text under its blob id, for a later change's before. It is

@@ -33,8 +33,9 @@ type checkRun struct {
 
 // runChecks runs the checks of the rules in scope of files on the lines
 // their changes added: the pattern checks always, the command checks
-// when commands is set (on the files checked). Files no check applies
-// to, gone, too large or not text are left out. It reads the rules from
+// when commands is set (on the files checked). A file gone is checked
+// with no result (what it held is no finding any more); files no check
+// applies to, too large or not text are left out. It reads the rules from
 // the owner; none in scope, it does nothing.
 func runChecks(ctx context.Context, hd *node.Handle, pl place, files []changed, commands bool) (checkRun, error) {
 	var run checkRun
@@ -54,22 +55,26 @@ func runChecks(ctx context.Context, hd *node.Handle, pl place, files []changed, 
 		return run, err
 	}
 	tx := newTexts(pl)
-	var inScope []string
+	var inScope, present []string
 	for _, f := range files {
 		if !set.Applies(f.path) {
 			continue
 		}
 		after, id, ok := tx.now(f.path)
 		if !ok {
+			if tx.gone(f.path) {
+				inScope = append(inScope, f.path) // checked: what it held is no finding any more
+			}
 			continue
 		}
+		present = append(present, f.path)
 		tx.keep(id, after)
 		before, _ := tx.before(ctx, f.path, f.before, f.known)
 		inScope = append(inScope, f.path)
 		run.results = append(run.results, set.File(f.path, rulecheck.Added(before, after))...)
 	}
-	if commands && len(inScope) > 0 {
-		run.results = append(run.results, set.Commands(ctx, pl.tree, inScope, rulecheck.Limits{})...)
+	if commands && len(present) > 0 {
+		run.results = append(run.results, set.Commands(ctx, pl.tree, present, rulecheck.Limits{})...)
 	}
 	slices.Sort(inScope)
 	run.files = inScope

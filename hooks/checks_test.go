@@ -3,6 +3,7 @@ package hooks_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -139,6 +140,23 @@ func TestChecks_RejectedWithReason(t *testing.T) {
 	}
 	if got := e.findingStates(); got[evidence.FindingRejected] != 1 {
 		t.Fatalf("findings %v, want one rejected", got)
+	}
+}
+
+// A finding in a file the session then deletes is fixed: the stop lets
+// the agent go.
+func TestChecks_DeletedFileFixes(t *testing.T) {
+	e := newChecked(t, "block")
+	e.edit("src/api/gen.go", violation)
+	e.record(events.TypeAgentReport, events.AgentReportData{Summary: "done"})
+	if err := os.Remove(filepath.Join(e.root, "src", "api", "gen.go")); err != nil {
+		t.Fatal(err)
+	}
+	if stop := e.run(adapt.Stop, nil); stop.Answer.Block {
+		t.Fatalf("stop after the file was deleted: refused (%s)", stop.Answer.Reason)
+	}
+	if got := e.findingStates(); got[evidence.FindingFixed] != 1 || got[evidence.FindingOpen] != 0 {
+		t.Fatalf("findings %v, want one fixed", got)
 	}
 }
 
