@@ -1,6 +1,10 @@
 package rulecheck
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/clumsies/clumsies/textdiff"
+)
 
 // Line is one line a change added to a file: its number in the file as it
 // is after the change (from 1) and its text, without the line feed.
@@ -18,14 +22,7 @@ func Added(before, after string) []Line {
 	b, a := lines(before), lines(after)
 	// The lines both texts start and end with are kept: only the middle
 	// needs counting.
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
+	pre, suf := textdiff.CommonEnds(b, a)
 	had := make(map[string]int, len(b)-pre-suf)
 	for _, l := range b[pre : len(b)-suf] {
 		had[l]++

@@ -4,6 +4,6 @@
 // (Commands), each result naming the rule, its version and the
 // constraint the check stands for. It owns which files a check applies
 // to, what counts as an added line, and the bounds of a command's run.
-// It imports the standard library and content only; reading the files
-// and the ledger is its callers'.
+// It imports the standard library, content and textdiff only; reading
+// the files and the ledger is its callers'.
 package rulecheck
