@@ -82,15 +82,7 @@ func runChecks(ctx context.Context, hd *node.Handle, pl place, files []changed, 
 }
 
 // findings are the results that failed.
-func (c checkRun) findings() []rulecheck.Result {
-	var out []rulecheck.Result
-	for _, r := range c.results {
-		if !r.Pass {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (c checkRun) findings() []rulecheck.Result { return rulecheck.Findings(c.results) }
 
 // data is the attest.check of the run, unloaded being the ids of rules
 // the session had not loaded.

@@ -11,7 +11,7 @@ import (
 )
 
 // Range runs the pattern checks of rules on the lines added between two
-// commits of the git repository at repo: base and head are anything git
+// commits of the git repository at repo (Findings keeps the failures): base and head are anything git
 // rev-parse reads (a commit, a branch, HEAD~3). It returns the results of
 // the checks that apply to the files the range changed (a file deleted in
 // head has none), in the order of the files, then of the checks. Paths

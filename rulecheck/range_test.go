@@ -69,6 +69,9 @@ func TestRange(t *testing.T) {
 	if strings.Join(brief, "; ") != strings.Join(want, "; ") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(brief, "\n"), strings.Join(want, "\n"))
 	}
+	if f := Findings(got); len(f) != 3 || f[0].File != "src/api/café.go" || f[2].Constraint != "Errors/1" {
+		t.Errorf("findings %+v", f)
+	}
 	if _, err := Range(context.Background(), repo, "--output=x", "HEAD", []Rule{apiRule()}); err == nil {
 		t.Error("an option as a revision was taken")
 	}

@@ -183,3 +183,14 @@ func join(lines []Line) (string, []int) {
 	}
 	return b.String(), starts
 }
+
+// Findings are the results of rs that failed, in their order.
+func Findings(rs []Result) []Result {
+	var out []Result
+	for _, r := range rs {
+		if !r.Pass {
+			out = append(out, r)
+		}
+	}
+	return out
+}
