@@ -43,6 +43,8 @@ var claudeCode = &Host{
 		switch {
 		case ev == SessionStart && a.Context != "":
 			return hookSpecific("SessionStart", a.Context)
+		case ev == PostTool && a.Context != "":
+			return hookSpecific("PostToolUse", a.Context)
 		case ev == Stop && a.Block:
 			return jsonLine(map[string]string{"decision": "block", "reason": a.Reason})
 		}

@@ -71,7 +71,7 @@ var copilot = &Host{
 	},
 	answer: func(ev Event, a Answer) []byte {
 		switch {
-		case ev == SessionStart && a.Context != "":
+		case (ev == SessionStart || ev == PostTool) && a.Context != "":
 			return jsonLine(map[string]string{"additionalContext": a.Context})
 		case ev == Stop && a.Block:
 			return jsonLine(map[string]string{"decision": "block", "reason": a.Reason})

@@ -51,6 +51,8 @@ var geminiCLI = &Host{
 		switch {
 		case ev == SessionStart && a.Context != "":
 			return hookSpecific("SessionStart", a.Context)
+		case ev == PostTool && a.Context != "":
+			return hookSpecific("AfterTool", a.Context)
 		case ev == Stop && a.Block:
 			return jsonLine(map[string]string{"decision": "deny", "reason": a.Reason})
 		}

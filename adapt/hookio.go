@@ -74,7 +74,8 @@ type Input struct {
 
 // Answer is what a hook tells the host.
 type Answer struct {
-	// Context is text for the agent's context (session-start).
+	// Context is text for the agent's context (session-start, and
+	// post-tool on the hosts that read it there: the checks' findings).
 	Context string
 	// Block refuses a stop, or a tool (pre-tool), with Reason for the
 	// agent to act on. Context on a pre-tool answer is a warning.

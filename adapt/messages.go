@@ -58,3 +58,43 @@ func isStopReason(prompt, sessionID string) bool {
 	p := strings.TrimSpace(prompt)
 	return p == StopReason(sessionID) || strings.HasPrefix(p, stopGatePrefix(sessionID))
 }
+
+// CheckContext is what the agent is told after a tool call whose change
+// the checks of rules in scope found fault with: findings are lines
+// "file:line constraint (rule): message".
+func CheckContext(findings []string, more int) string {
+	return "clumsies: the lines this change added do not pass the checks of rules in scope:\n" + findingList(findings, more) +
+		"\nFix them; if a finding is wrong or the user wants it so, say why with agentrejected when you close the turn."
+}
+
+// StopCheckReason is what the stop gate tells an agent whose session's
+// changes do not pass the checks of rules in scope: findings as
+// CheckContext's; gate, when set, is a StopGateReason to say first (rules
+// not loaded). report adds the report request.
+func StopCheckReason(sessionID string, findings []string, more int, gate string, report bool) string {
+	var b strings.Builder
+	if gate != "" {
+		b.WriteString(gate)
+		b.WriteString(" Also, ")
+	} else {
+		b.WriteString(stopGatePrefix(sessionID))
+	}
+	b.WriteString("the changes of your session do not pass the checks of rules in scope:\n")
+	b.WriteString(findingList(findings, more))
+	b.WriteString("\nFix them, then stop; if a finding is wrong or the user wants it so, call the clumsies MCP tool " +
+		"agentrejected with the reason instead, then stop.")
+	if report && gate == "" {
+		b.WriteString(" The user's last prompt also has no report yet: call agentreport with a short summary of what you " +
+			"did (or agentrejected with the reason you could not follow the guidance).")
+	}
+	return b.String()
+}
+
+// findingList is findings one a line, and how many more were left out.
+func findingList(findings []string, more int) string {
+	s := "- " + strings.Join(findings, "\n- ")
+	if more > 0 {
+		s += fmt.Sprintf("\n- and %d more", more)
+	}
+	return s
+}

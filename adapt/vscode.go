@@ -53,6 +53,8 @@ var vscode = &Host{
 		switch {
 		case ev == SessionStart && a.Context != "":
 			return hookSpecific("SessionStart", a.Context)
+		case ev == PostTool && a.Context != "":
+			return hookSpecific("PostToolUse", a.Context)
 		case ev == Stop && a.Block:
 			return jsonLine(map[string]any{"hookSpecificOutput": map[string]string{
 				"hookEventName": "Stop", "decision": "block", "reason": a.Reason}})

@@ -2,7 +2,8 @@
 // files under the content root are meta prompt, rules, workflows and context,
 // their public paths, names and groups, their hashes, the constraints a rule
 // or workflow file declares, and the cleaning of paths that agents propose.
-// It imports only the standard library and golang.org/x/text/unicode/norm.
+// It imports only the standard library, golang.org/x/text/unicode/norm and
+// go.yaml.in/yaml/v3 (the checks of a rule's front matter: checks.go).
 //
 // The layout (paths relative to the content root) is:
 //

@@ -21,8 +21,9 @@ import (
 // description skip the block; a file that gains or loses one keeps its
 // constraint ids.
 //
-// Of the block, clumsies reads the key "paths" (see ParsePaths) and
-// ignores every other key, comment and value.
+// Of the block, clumsies reads the keys "paths" (see ParsePaths) and
+// "checks" (see ParseChecks) and ignores every other key, comment and
+// value.
 
 // ErrBadPaths means a rule's front matter has a "paths" value that is not
 // a string or a list of strings, or a glob that CheckGlob refuses. The

@@ -387,6 +387,9 @@ func (s *scanner) read(rel, from string, kind Kind, public string) error {
 		if _, err := ParsePaths(string(b)); err != nil {
 			return &FileError{Path: rel, Err: err}
 		}
+		if _, err := ParseChecks(NameOf(public), string(b)); err != nil {
+			return &FileError{Path: rel, Err: err}
+		}
 	}
 	if id, links, ok := fileID(info); ok && links > 1 {
 		s.linked = append(s.linked, linkedFile{rel: rel, id: id, links: links})

@@ -145,6 +145,13 @@ var table = []typeInfo{
 			"relative to the workspace (never their contents; a file outside the workspace is recorded as " +
 			"(outside)), and the rules in scope for them at that moment. The host saw the edit; the agent " +
 			"did not report it. Not a tool call."},
+	{typ: TypeCheck, family: familyHook, payload: newPayload[CheckData],
+		title: "rule checks ran", description: "Written by the post-tool hook (clumsies hook post-tool) when the " +
+			"pattern checks of rules in scope (the checks of their front matter) ran on the lines a tool call added, " +
+			"and by the stop hook when every check of the rules in scope of the files the session changed ran on the " +
+			"session's whole change: per rule, constraint and file a pass, or a finding with its line and the hash " +
+			"of the matched text (never the text). At stop, rejected says the turn was closed with agentrejected and a " +
+			"reason, decision what the stop made of the findings. Not a tool call."},
 	{typ: TypeCheckpoint, family: familyLedger, payload: newPayload[CheckpointData],
 		title: "hash chain pinned", description: "Written by the workspace's owner every " +
 			"so many events and when it shuts down, after the events it covers: the chain digest over " +

@@ -12,7 +12,7 @@ func TestType_Families(t *testing.T) {
 	review := map[events.Type]bool{
 		events.TypeDraftSubmit: true, events.TypeDraftApply: true, events.TypeDraftDecline: true, events.TypeDraftConflict: true,
 	}
-	hook := map[events.Type]bool{events.TypeSessionStart: true, events.TypeUserPrompt: true, events.TypeStopBlocked: true, events.TypeToolGated: true, events.TypeFileEdit: true}
+	hook := map[events.Type]bool{events.TypeSessionStart: true, events.TypeUserPrompt: true, events.TypeStopBlocked: true, events.TypeToolGated: true, events.TypeFileEdit: true, events.TypeCheck: true}
 	tools := map[events.Type]bool{
 		events.TypeSetup: true, events.TypeDiscover: true, events.TypeLoad: true, events.TypeRefer: true,
 		events.TypeAgentReport: true, events.TypeReject: true, events.TypeDraftCreate: true, events.TypeDraftUpdate: true,

@@ -10,9 +10,13 @@ import (
 // of from keeps the judgement it had when it was made, against the loads
 // of from. It reports whether the row changed.
 func (r *Row) Reid(from, to string) bool {
-	old, ok := r.Rules[from]
-	if !ok || from == to {
+	if from == to {
 		return false
+	}
+	moved := r.reidChecks(from, to)
+	old, ok := r.Rules[from]
+	if !ok {
+		return moved
 	}
 	delete(r.Rules, from)
 	re := r.rule(to)
@@ -33,10 +37,41 @@ func (r *Row) Reid(from, to string) bool {
 // whether the row changed.
 func (r *Row) Follow(of func(id string) string) bool {
 	changed := false
-	for _, id := range slices.Sorted(maps.Keys(r.Rules)) {
+	ids := slices.Sorted(maps.Keys(r.Rules))
+	for id := range r.Checks {
+		if _, ok := r.Rules[id]; !ok {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
 		if to := of(id); to != id {
 			changed = r.Reid(id, to) || changed
 		}
 	}
 	return changed
+}
+
+// reidChecks moves what the checks of rule from found to rule to (kept
+// apart: a finding of from stays one). It reports whether the row
+// changed.
+func (r *Row) reidChecks(from, to string) bool {
+	old, ok := r.Checks[from]
+	if !ok {
+		return false
+	}
+	delete(r.Checks, from)
+	c := r.checkRow(to)
+	if c.Runs == 0 {
+		c.Hash, c.Loaded = old.Hash, old.Loaded
+	}
+	c.Runs += old.Runs
+	for k, f := range old.Findings {
+		if _, ok := c.Findings[k]; !ok && len(c.Findings) < MaxFindings {
+			if c.Findings == nil {
+				c.Findings = map[string]*FindingRow{}
+			}
+			c.Findings[k] = f
+		}
+	}
+	return true
 }

@@ -21,6 +21,8 @@ type Row struct {
 	Client string `json:"client,omitempty"`
 	// Gate is what the gates recorded of the session (gate.go).
 	Gate gateRow `json:"gate,omitzero"`
+	// Checks are what the rules' checks found, by rule id (checks.go).
+	Checks map[string]*CheckRow `json:"checks,omitempty"`
 }
 
 // RuleRow is one rule in a session's Row.
@@ -100,7 +102,7 @@ type Facts interface {
 // none, from a host that never did, has no evidence to judge a claim of a
 // rule with paths against (NoHostEvidence).
 func (r *Row) Session(id string, c Facts, hosts Hosts) Session {
-	out := Session{ID: id, Host: r.Host, Model: r.Model, Client: r.Client, Edits: r.Edits, Paths: slices.Clone(r.Paths), Rules: []Rule{}, Gate: r.Gate.gate()}
+	out := Session{ID: id, Host: r.Host, Model: r.Model, Client: r.Client, Edits: r.Edits, Paths: slices.Clone(r.Paths), Rules: []Rule{}, Gate: r.Gate.gate(), Checks: r.checks()}
 	if out.Paths == nil {
 		out.Paths = []string{}
 	}

@@ -30,6 +30,9 @@ type Session struct {
 	// tools let run unchecked, ungated in-scope changes, the
 	// enforcement's own files gated and changed, stop-gate blocks.
 	Gate
+	// Checks are what the checks of the rules in scope found in the
+	// session, per rule (sorted by id) and constraint.
+	Checks []RuleChecks `json:"checks"`
 }
 
 // Rule is one rule in one session.
@@ -64,7 +67,9 @@ const (
 
 // Any reports whether s has anything to show: an edit, a rule or a
 // figure of the gates.
-func (s Session) Any() bool { return s.Edits > 0 || len(s.Rules) > 0 || s.Gate != (Gate{}) }
+func (s Session) Any() bool {
+	return s.Edits > 0 || len(s.Rules) > 0 || s.Gate != (Gate{}) || len(s.Checks) > 0
+}
 
 // NoEvidenceOnHost is what a session with NoHostEvidence says of its
 // claims.

@@ -82,7 +82,8 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 		return Outcome{}, nil
 	}
 	if r.Event == adapt.PostTool {
-		return Outcome{Answer: answer}, postTool(ctx, r, in)
+		a, err := postTool(ctx, r, in)
+		return Outcome{Answer: a}, err
 	}
 	hd, err := node.Attach(ctx, ws, node.Options{AttachWait: attachWait, RetryFor: retryFor})
 	if err != nil {

@@ -76,6 +76,8 @@ func (m *evidenceModel) Apply(it *hubItem) {
 		m.fold(it, func(e *evidence.Row, of func(string) string) { e.ToolGated(d, of) })
 	case *events.StopBlockedData:
 		m.fold(it, func(e *evidence.Row, of func(string) string) { e.StopBlocked(d, of) })
+	case *events.CheckData:
+		m.fold(it, func(e *evidence.Row, of func(string) string) { e.Check(d, of) })
 	case *events.SessionStartData:
 		m.fold(it, func(e *evidence.Row, _ func(string) string) { e.SawStart(d) })
 	case *events.SetupData:

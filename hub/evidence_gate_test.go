@@ -30,6 +30,9 @@ func TestProjector_EvidenceGate(t *testing.T) {
 	feed(nodeA, "s1", events.TypeToolGated, events.ToolGatedData{Host: "claude-code", Decision: events.GateAllow, Unchecked: "no answer"})
 	feed(nodeA, "s1", events.TypeFileEdit, events.FileEditData{Host: "claude-code", Paths: []string{"api/x.go"}, Rules: []string{"p-1"}, Unloaded: []string{"p-1"}})
 	feed(nodeA, "s1", events.TypeStopBlocked, events.StopBlockedData{Host: "claude-code", Files: []string{"api/x.go"}, Missing: []string{"p-1"}})
+	feed(nodeA, "s1", events.TypeCheck, events.CheckData{Host: "claude-code", Via: events.ViaStop, Rules: []events.CheckedRule{{ID: "p-1", Hash: "h"}},
+		Files: []string{"api/x.go"}, Results: []events.CheckResult{{Rule: "p-1", Constraint: "C/1", Kind: "forbid", File: "api/x.go", Line: 3, Match: "sha256:m"}},
+		Unloaded: []string{"p-1"}, Rejected: true})
 	feed(nodeA, "s2", events.TypeSessionStart, events.SessionStartData{Host: "claude-code"})
 	feed(nodeA, "s2", events.TypeLoad, load)
 	feed(nodeA, "s2", events.TypeRefer, ref)
@@ -48,6 +51,11 @@ func TestProjector_EvidenceGate(t *testing.T) {
 		sessions[s.ID] = s
 	}
 	s1 := sessions["s1"]
+	// What the rules' checks found reaches the hub as the workspace folds it.
+	if len(s1.Checks) != 1 || s1.Checks[0].ID != "p-1" || s1.Checks[0].Loaded || len(s1.Checks[0].Findings) != 1 ||
+		s1.Checks[0].Findings[0] != (evidence.ConstraintFindings{Constraint: "C/1", Found: 1, Rejected: 1}) {
+		t.Errorf("s1's checks: %+v, want one rejected finding of C/1 of p-1, not loaded", s1.Checks)
+	}
 	if want := (evidence.Gate{RuleGate: evidence.RuleGate{Denials: 1, Ungated: 1, StopGateBlocks: 1}, Unchecked: 1}); s1.Gate != want || s1.Host != "claude-code" {
 		t.Errorf("s1: got %+v on %q, want %+v on claude-code", s1.Gate, s1.Host, want)
 	}

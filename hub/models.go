@@ -68,8 +68,9 @@ type hubState struct {
 // rows: none; 2, before a session's evidence followed catalog.reid; 3,
 // before it held the gates' figures and the host; 4, before a load
 // counted only when it delivered the published body; 5, before it held
-// the model and the MCP client, and before a reid onto an id reided away
-// was left out) is thrown away and filled again from the aggregate.
+// the model and the MCP client, what the rules' checks found, and before
+// a reid onto an id reided away was left out) is thrown away and filled
+// again from the aggregate.
 const hubLayout = 6
 
 // loadHubState registers the hub's models over db and loads what they

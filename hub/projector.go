@@ -282,7 +282,7 @@ func (p *projector) decode(msg natsjs.Message) (*hubItem, error) {
 // the draft events (isDraftEvent).
 var readsPayload = map[events.Type]bool{
 	events.TypeRefer: true, events.TypeLoad: true, events.TypeFileEdit: true,
-	events.TypeToolGated: true, events.TypeStopBlocked: true, events.TypeSessionStart: true, events.TypeSetup: true,
+	events.TypeToolGated: true, events.TypeStopBlocked: true, events.TypeSessionStart: true, events.TypeSetup: true, events.TypeCheck: true,
 	events.TypeCatalogPublish: true, events.TypeCatalogRemove: true, events.TypeCatalogReid: true,
 }
 

@@ -118,6 +118,9 @@ func (l *Link) List(ctx context.Context, items []projections.Item, f projections
 	}
 	matches := f.Matcher()
 	for _, o := range objs {
+		if full, ok := l.team.Get(o.ID); ok {
+			o = full // the body says the object's paths (Objects leaves bodies out)
+		}
 		it := teamItem(o, false)
 		if !matches(&it) {
 			continue

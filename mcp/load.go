@@ -60,6 +60,17 @@ func (s *Server) loadTool() *tool {
 						required("text", str("What the constraint says.")),
 						required("textHash", str("Hash of text.")),
 					), 0)),
+				optional("checks", array("Rules and workflows that declare checks only: how the hooks check a change against a constraint. "+
+					"A forbid pattern must not appear, a require pattern must appear, in the lines a change adds to a file in scope; "+
+					"a run command gets the changed files. A finding names the constraint.",
+					openObject("",
+						required("constraint", str("The id of the constraint the check stands for.")),
+						required("kind", enum("", "forbid", "require", "run")),
+						optional("pattern", str("The RE2 pattern (Go regexp, multi-line mode), for forbid and require.")),
+						optional("run", str("The command, for run.")),
+						optional("message", str("What a finding says.")),
+						optional("paths", array("Globs that narrow the check within the rule's paths.", str(""), 0)),
+					), 0)),
 			), 0)),
 		),
 		run: s.load,
@@ -82,6 +93,9 @@ type loadItem struct {
 	DraftReason string               `json:"draftReason,omitempty"`
 	Content     *string              `json:"content"`
 	Constraints []content.Constraint `json:"constraints,omitzero"`
+	// Checks are the checks the rule's front matter declares, each naming
+	// its constraint.
+	Checks []loadCheck `json:"checks,omitempty"`
 	// Source is "repo" or "team"; Revision is a team object's revision.
 	// ShadowedBy names the team object that hides a repository object at
 	// the same path.
@@ -155,6 +169,7 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 			if item.Constraints == nil {
 				item.Constraints = []content.Constraint{}
 			}
+			item.Checks = checksOf(it)
 		}
 		if item.Changed {
 			body := it.Body
@@ -207,3 +222,28 @@ func loadable(k content.Kind) bool { return referable(k) || k == content.KindCon
 // referable reports whether items of kind k have constraints memref can
 // refer to.
 func referable(k content.Kind) bool { return k == content.KindRule || k == content.KindWorkflow }
+
+// loadCheck is a check as memload shows it.
+type loadCheck struct {
+	Constraint string   `json:"constraint"`
+	Kind       string   `json:"kind"`
+	Pattern    string   `json:"pattern,omitempty"`
+	Run        string   `json:"run,omitempty"`
+	Message    string   `json:"message,omitempty"`
+	Paths      []string `json:"paths,omitempty"`
+}
+
+// checksOf are the checks of the body it serves; none when the body
+// declares none, or declares some a publish would refuse (a team object
+// the hub took before checks were read).
+func checksOf(it projections.Item) []loadCheck {
+	cs, err := content.ParseChecks(content.NameOf(it.Path), it.Body)
+	if err != nil {
+		return nil
+	}
+	var out []loadCheck
+	for _, c := range cs {
+		out = append(out, loadCheck{Constraint: c.Constraint, Kind: c.Kind(), Pattern: c.Pattern(), Run: c.Run, Message: c.Message, Paths: c.Paths})
+	}
+	return out
+}

@@ -15,7 +15,7 @@ func TestImportRules(t *testing.T) {
 		archtest.Module+"/events", archtest.Module+"/content", archtest.Module+"/catalog",
 		archtest.Module+"/projections", archtest.Module+"/ledger", archtest.Module+"/workspace",
 		archtest.Module+"/embedded-nats", archtest.Module+"/contentwatch", archtest.Module+"/dash",
-		archtest.Module+"/internal/gcpace", archtest.Module+"/treecheck",
+		archtest.Module+"/internal/gcpace", archtest.Module+"/treecheck", archtest.Module+"/rulecheck",
 		"github.com/nats-io/nats-server/v2", "github.com/nats-io/nats.go",
 		"github.com/cockroachdb/pebble/v2", "golang.org/x/sync", "golang.org/x/sys",
 	)

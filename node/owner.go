@@ -46,6 +46,8 @@ type owner struct {
 
 	// trees watch working trees for the hooks' checks (treewatch.go).
 	trees trees
+	// checkCache holds the rules' parsed checks (checks.go).
+	checkCache checkCache
 }
 
 func newOwner(n *Node) *owner {

@@ -75,6 +75,13 @@ type TreeReply struct {
 	Candidates []string `json:"candidates,omitempty"`
 	// Touched are the paths the session changed (TreeStop).
 	Touched []string `json:"touched,omitempty"`
+	// TouchedHere are the paths the session changed in this tree
+	// (TreeStop).
+	TouchedHere []string `json:"touchedHere,omitempty"`
+	// TouchedBefore are the blob ids of the paths the session changed in
+	// this tree before its first change of each, where known (TreeStop):
+	// the session's whole change of a file goes from there to now.
+	TouchedBefore map[string]string `json:"touchedBefore,omitempty"`
 	// Republished is set when the catalog changed (rules or workflows
 	// were published) while the call ran (TreeCheck).
 	Republished bool `json:"republished,omitempty"`
@@ -173,14 +180,12 @@ func (o *owner) tree(_ context.Context, q TreeRequest) (TreeReply, error) {
 	out.Republished = open && q.Op == TreeCheck && c.Catalog > 0 && o.catalogSeq() > c.Catalog
 	out.Candidates = tr.st.CloseCall(q.Session, call, c.Started)
 	if len(changes) > 0 {
-		paths := make([]string, len(changes))
-		for i, c := range changes {
-			paths[i] = c.Path
-		}
-		tr.st.Touch(q.Session, paths)
+		tr.st.Touch(q.Session, changes)
 	}
 	if q.Op == TreeStop {
 		out.Touched = o.touched(q.Root, q.Session)
+		out.TouchedHere = tr.st.Touched(q.Session)
+		out.TouchedBefore = tr.st.TouchedBefore(q.Session)
 	}
 	return out, nil
 }

@@ -32,13 +32,15 @@ func payloadOf(ev *events.Event) (any, error) {
 // t: the events of an aggregate (the manifest, the drafts), the refs of
 // attest.refer (usage, sessions, compliance, evidence), the host and
 // secret of attest.session_start (compliance, evidence, sessions), the
-// binding of attest.setup (sessions), and the items of
-// attest.load, the paths of attest.file_edit and the gates' attest.tool_gated
-// and attest.stop_blocked (evidence). The others are counted by their
+// binding of attest.setup (sessions), the items of attest.load, the paths
+// of attest.file_edit, the gates' attest.tool_gated and
+// attest.stop_blocked and the findings of attest.check (evidence), and the
+// reason of attest.reject (compliance). The others are counted by their
 // envelope alone, and decoding their payloads would only cost time.
 func readsPayload(t events.Type) bool {
 	switch t {
-	case events.TypeRefer, events.TypeSetup, events.TypeSessionStart, events.TypeLoad, events.TypeFileEdit, events.TypeToolGated, events.TypeStopBlocked:
+	case events.TypeRefer, events.TypeSetup, events.TypeSessionStart, events.TypeLoad, events.TypeFileEdit, events.TypeToolGated, events.TypeStopBlocked,
+		events.TypeCheck, events.TypeReject:
 		return true
 	}
 	return t.Aggregate() != ""

@@ -103,7 +103,7 @@ func FuzzScanRefs(f *testing.F) {
 // registered payload decoded for the models or is left to its envelope.
 func TestPayloadOf_EveryType(t *testing.T) {
 	read := map[events.Type]bool{events.TypeRefer: true, events.TypeSetup: true, events.TypeSessionStart: true, events.TypeLoad: true, events.TypeFileEdit: true,
-		events.TypeToolGated: true, events.TypeStopBlocked: true}
+		events.TypeToolGated: true, events.TypeStopBlocked: true, events.TypeCheck: true, events.TypeReject: true}
 	for _, typ := range events.Types() {
 		want, _ := events.NewPayload(typ)
 		ev, err := events.New("ws-1", typ, want)

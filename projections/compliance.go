@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections/engine"
@@ -44,6 +45,10 @@ type Compliance struct {
 	// BlocksInRow counts the stops blocked since the last prompt, report
 	// or rejection.
 	BlocksInRow uint64 `json:"blocksInRow"`
+	// Rejected is true when the turn since the last prompt was closed
+	// with agentrejected and a reason: the stop lets the findings of the
+	// rules' checks stand against it.
+	Rejected bool `json:"rejected"`
 }
 
 // Compliant reports whether the session did what the adapters ask: a hook
@@ -75,6 +80,7 @@ type complianceRow struct {
 	StopsBlocked uint64 `json:"stopsBlocked"`
 	Pending      bool   `json:"pending"`
 	BlocksInRow  uint64 `json:"blocksInRow"`
+	Rejected     bool   `json:"rejected,omitempty"`
 	// Loads are the versions of each id the session received with
 	// memload, each sorted (the pre-tool gate's question: gate.go).
 	Loads map[string][]Version `json:"loads,omitempty"`
@@ -84,7 +90,7 @@ func (r *complianceRow) compliance() Compliance {
 	return Compliance{
 		ID: r.ID, Host: r.Host, Model: r.Model, HookStarts: r.HookStarts, Setups: r.Setups, InventedID: r.InventedID,
 		Prompts: r.Prompts, Answered: r.Answered, Refs: r.Refs, StopsBlocked: r.StopsBlocked,
-		Pending: r.Pending, BlocksInRow: r.BlocksInRow,
+		Pending: r.Pending, BlocksInRow: r.BlocksInRow, Rejected: r.Rejected,
 	}
 }
 
@@ -150,12 +156,15 @@ func (m *complianceModel) Apply(d decoded) {
 		c.Prompts++
 		c.Pending = true
 		c.BlocksInRow = 0
+		c.Rejected = false
 	case events.TypeAgentReport, events.TypeReject:
 		if c.Pending {
 			c.Answered++
 			c.Pending = false
 		}
 		c.BlocksInRow = 0
+		p, ok := d.payload.(*events.RejectData)
+		c.Rejected = ok && strings.TrimSpace(p.Reason) != ""
 	case events.TypeStopBlocked:
 		c.StopsBlocked++
 		c.BlocksInRow++

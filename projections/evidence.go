@@ -90,6 +90,8 @@ func (m *evidenceModel) Apply(d decoded) {
 		m.row(ev.SessionID).ToolGated(p, nil)
 	case *events.StopBlockedData:
 		m.row(ev.SessionID).StopBlocked(p, nil)
+	case *events.CheckData:
+		m.row(ev.SessionID).Check(p, nil)
 	case *events.SessionStartData:
 		m.row(ev.SessionID).SawStart(p)
 	case *events.SetupData:

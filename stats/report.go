@@ -32,6 +32,9 @@ type Report struct {
 	Compliance Compliance `json:"compliance"`
 	// Evidence is what the post-tool hooks show.
 	Evidence Evidence `json:"evidence"`
+	// Checks are what the rules' checks found, per rule (checks.go), over
+	// the sessions in the range.
+	Checks []RuleChecks `json:"checks"`
 }
 
 // Rule is a rule or workflow with its refs, per constraint too.
@@ -104,6 +107,7 @@ func Of(wsID string, s node.Stats, rg dayrange.Range, enforce string) Report {
 		compliance = dash.OfSessions(compliance, sessions, func(c projections.Compliance) string { return c.ID })
 	}
 	st.Compliance = complianceOf(compliance, st.Evidence, enforce)
+	st.Checks = checksOf(st.Evidence.Sessions)
 	for _, u := range s.Usage {
 		refs := u.Refs
 		if !rg.All() {

@@ -21,14 +21,7 @@ const maxEdits = 4096
 // are needed.
 func edits(a, b []line) []op {
 	// The common start and end need no search.
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
+	pre, suf := CommonEnds(a, b)
 	mid := middle(a[pre:len(a)-suf], b[pre:len(b)-suf])
 	out := make([]op, 0, pre+len(mid)+suf)
 	for range pre {
@@ -121,4 +114,16 @@ func replace(n, m int) []op {
 		out = append(out, ins)
 	}
 	return out
+}
+
+// CommonEnds returns how many elements a and b start with alike (pre) and,
+// after those, end with alike (suf): what any edit script keeps.
+func CommonEnds[T comparable](a, b []T) (pre, suf int) {
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return pre, suf
 }

@@ -60,10 +60,12 @@ type noted struct {
 }
 
 // touched is what the store keeps of a session's changes for the stop
-// gate: the paths, and when it last changed something.
+// gate: the paths, the blob id of each before the session's first change
+// of it (where known), and when it last changed something.
 type touched struct {
-	Paths []string `json:"paths"`
-	Last  int64    `json:"last"`
+	Paths  []string          `json:"paths"`
+	Before map[string]string `json:"before,omitempty"`
+	Last   int64             `json:"last"`
 }
 
 // snapshot is the tree as the last check saw it.

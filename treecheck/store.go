@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -456,8 +457,10 @@ func (s *Store) Call(session, id string) (Call, bool) {
 	return Call{}, false
 }
 
-// Touch records that session changed paths, for the stop gate.
-func (s *Store) Touch(session string, paths []string) {
+// Touch records that session made changes, for the stop gate: their
+// paths and, for a path the session had not changed yet, its blob id
+// before (where known), the start of the session's whole change.
+func (s *Store) Touch(session string, changes []Change) {
 	if s.snap.Touched == nil {
 		s.snap.Touched = map[string]*touched{}
 	}
@@ -472,13 +475,29 @@ func (s *Store) Touch(session string, paths []string) {
 		t = &touched{}
 		s.snap.Touched[session] = t
 	}
-	for _, p := range paths {
-		if i, ok := slices.BinarySearch(t.Paths, p); !ok && len(t.Paths) < MaxTouched {
-			t.Paths = slices.Insert(t.Paths, i, p)
+	for _, c := range changes {
+		if i, ok := slices.BinarySearch(t.Paths, c.Path); !ok && len(t.Paths) < MaxTouched {
+			t.Paths = slices.Insert(t.Paths, i, c.Path)
+			if c.BeforeKnown {
+				if t.Before == nil {
+					t.Before = map[string]string{}
+				}
+				t.Before[c.Path] = c.Before
+			}
 		}
 	}
 	t.Last = now
 	s.metaDirty = true
+}
+
+// TouchedBefore returns, for the paths session changed, the blob id each
+// had before the session's first change of it ("" for a file it
+// created); a path whose content before was not known is absent.
+func (s *Store) TouchedBefore(session string) map[string]string {
+	if t := s.snap.Touched[session]; t != nil {
+		return maps.Clone(t.Before)
+	}
+	return nil
 }
 
 // Touched returns the paths session changed, sorted.

@@ -1,6 +1,7 @@
 package treecheck
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,9 +178,15 @@ func TestCalls_AndTouched(t *testing.T) {
 	if _, ok := s.Call("s1", "c1"); ok {
 		t.Fatal("closed call still open")
 	}
-	s.Touch("s1", []string{"b", "a", "b"})
-	if got := s.Touched("s1"); !slices.Equal(got, []string{"a", "b"}) {
+	s.Touch("s1", []Change{{Path: "b", Before: "b0", BeforeKnown: true}, {Path: "a"}, {Path: "c", BeforeKnown: true}})
+	s.Touch("s1", []Change{{Path: "b", Before: "b1", BeforeKnown: true}, {Path: "a", Before: "a1", BeforeKnown: true}})
+	if got := s.Touched("s1"); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Fatalf("touched %v", got)
+	}
+	// The start of the session's whole change: b's first before, c new,
+	// a not known then (a later change's before is not the start).
+	if got, want := s.TouchedBefore("s1"), map[string]string{"b": "b0", "c": ""}; !maps.Equal(got, want) {
+		t.Fatalf("touched before %v, want %v", got, want)
 	}
 }
 

@@ -24,12 +24,22 @@ const (
 	FailClosed FailMode = "closed" // an unchecked tool is denied in block mode
 )
 
+// ChecksRun is the value of [enforce] checks that lets the command checks
+// (run:) of the repository's own rules run; unset, only pattern checks run.
+const ChecksRun = "run"
+
 // EnforceConfig is the [enforce] table of config.toml.
 type EnforceConfig struct {
 	Mode EnforceMode `toml:"mode"`
 	// Fail is what the gate does when it cannot check; FailOpen when unset.
 	Fail FailMode `toml:"fail"`
+	// Checks is ChecksRun to run the command checks of the repository's
+	// own rules at the end of a turn; "" (the default) runs none.
+	Checks string `toml:"checks"`
 }
+
+// RunsCommands reports whether command checks run: checks = "run".
+func (c EnforceConfig) RunsCommands() bool { return c.Checks == ChecksRun }
 
 // Effective returns the mode, off when unset.
 func (c EnforceConfig) Effective() EnforceMode {
@@ -51,6 +61,11 @@ func (c EnforceConfig) check() error {
 	case EnforceOff, EnforceWarn, EnforceBlock:
 	default:
 		return fmt.Errorf("enforce mode %q: want \"off\", \"warn\" or \"block\"", c.Mode)
+	}
+	switch c.Checks {
+	case "", ChecksRun:
+	default:
+		return fmt.Errorf("enforce checks %q: want \"run\" to run the rules' command checks, or leave it out", c.Checks)
 	}
 	switch c.Fail {
 	case "", FailOpen, FailClosed:

@@ -108,6 +108,8 @@ func TestReadConfig(t *testing.T) {
 		{"DriveLetter", "workspace_id = \"ws-abc\"\ncontent = \"C:/agents\"\n", "outside"},
 		{"EnforceBlock", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"block\"\n", ""},
 		{"EnforceBad", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"strict\"\n", `enforce mode "strict": want "off", "warn" or "block"`},
+		{"EnforceChecksRun", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"block\"\nchecks = \"run\"\n", ""},
+		{"EnforceChecksBad", "workspace_id = \"ws-abc\"\n[enforce]\nchecks = \"all\"\n", `enforce checks "all": want "run"`},
 		{"EnforceUnknownKey", "workspace_id = \"ws-abc\"\n[enforce]\nlevel = \"block\"\n", "unknown setting"},
 		{"OTel", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"http://localhost:4318\"\n", ""},
 		{"OTelGRPCHeaders", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"https://otel.example:4317\"\nprotocol = \"grpc\"\n[otel.headers]\nx-tenant = \"t1\"\n", ""},

@@ -44,3 +44,18 @@ func TestCLI_PublishBadPaths(t *testing.T) {
 	}
 	mustRun(t, dir, "verify")
 }
+
+// A rule whose check does not compile is held back like a bad glob:
+// publish names the file and the check and exits 3; fixed, it publishes.
+func TestCLI_PublishBadCheck(t *testing.T) {
+	dir := newWorkspace(t)
+	rule := filepath.Join(dir, ".clumsies/rules/api/HANDLERS.md")
+	const body = "# Handlers\n\nHow handlers answer.\n\n## Errors\n\n- Map errors once.\n"
+	writeFile(t, rule, "---\npaths: [\"api/**\"]\nchecks:\n  - constraint: \"Errors/1\"\n    forbid: 'a(b'\n---\n"+body)
+	r := run(t, dir, "publish")
+	if r.code != 3 || !strings.Contains(r.stderr, "rules/api/HANDLERS.md") || !strings.Contains(r.stderr, `check 1 (constraint "Errors/1"): its pattern "a(b" does not compile`) {
+		t.Fatalf("got exit %d, stderr %q; want an error naming the file and the check", r.code, r.stderr)
+	}
+	writeFile(t, rule, "---\npaths: [\"api/**\"]\nchecks:\n  - constraint: \"Errors/1\"\n    forbid: 'a\\(b'\n---\n"+body)
+	mustRun(t, dir, "publish")
+}

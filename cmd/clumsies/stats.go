@@ -77,7 +77,10 @@ func printStats(w io.Writer, st stats.Report) error {
 	if err := printCompliance(w, st.Compliance); err != nil {
 		return err
 	}
-	return printEvidence(w, st.Evidence, st.Rules)
+	if err := printEvidence(w, st.Evidence, st.Rules); err != nil {
+		return err
+	}
+	return printChecks(w, st.Checks, st.Rules)
 }
 
 // workspaceLabel names a workspace for people: its name and its id, or

@@ -47,10 +47,7 @@ func benchEnforce(ctx context.Context, b *bench) error {
 	if err := os.WriteFile(rule, []byte("---\npaths:\n  - \"api/**/*.go\"\n---\n# Handlers\n\n## Errors\n\n- Map errors once.\n"), 0o644); err != nil {
 		return err
 	}
-	if err := appendConfig(ws, "\n[enforce]\nmode = \"block\"\n"); err != nil {
-		return err
-	}
-	owner, err := startOwner(ctx, b.bin, ws)
+	owner, err := blockingOwner(ctx, b.bin, ws)
 	if err != nil {
 		return err
 	}

@@ -134,3 +134,12 @@ func buildGo(dir, name, pkg string) (string, error) {
 	}
 	return out, nil
 }
+
+// blockingOwner sets the workspace's gate to block ([enforce] mode) and
+// starts `clumsies serve` owning it.
+func blockingOwner(ctx context.Context, bin string, ws *workspace.Workspace) (*ownerProc, error) {
+	if err := appendConfig(ws, "\n[enforce]\nmode = \"block\"\n"); err != nil {
+		return nil, err
+	}
+	return startOwner(ctx, bin, ws)
+}

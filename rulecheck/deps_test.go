@@ -1,0 +1,11 @@
+package rulecheck_test
+
+import (
+	"testing"
+
+	"github.com/clumsies/clumsies/internal/archtest"
+)
+
+func TestImportRules(t *testing.T) {
+	archtest.AllowImports(t, ".", archtest.Module+"/content", archtest.Module+"/textdiff")
+}
