@@ -125,3 +125,7 @@ func (ids IDs) Format() string {
 	}
 	return b.String()
 }
+
+// ID returns the id an object of kind k at public path has: the one the
+// ids file records, else the one its path derives.
+func (ids IDs) ID(k content.Kind, path string) string { return ids.expected(k, path) }
