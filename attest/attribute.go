@@ -70,7 +70,7 @@ func Attribute(e *Evidence, t Target) Predicate {
 		for _, msg := range s.errs {
 			p.Notes = append(p.Notes, "session "+sid+": a payload does not decode, its loads or refs are left out ("+msg+")")
 		}
-		out := Session{ID: sid, Host: s.host, Model: s.model, Refs: []Ref{}}
+		out := Session{ID: sid, Host: s.host, Model: s.model, Bound: s.bound, Refs: []Ref{}}
 		if s.startSeq > 0 {
 			cite(s.startSeq)
 		}

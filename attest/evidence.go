@@ -51,10 +51,13 @@ type hashAt struct {
 // session is what the ledger says of one session id.
 type session struct {
 	host, model string
-	startSeq    uint64
-	loads       map[string][]hashAt // rule id -> the versions delivered to the session
-	refs        []refAt
-	gated       []gatedAt
+	// bound is how the session was bound (events.BoundByHook,
+	// events.BoundByMemsetup), "" while nothing bound it.
+	bound    string
+	startSeq uint64
+	loads    map[string][]hashAt // rule id -> the versions delivered to the session
+	refs     []refAt
+	gated    []gatedAt
 	// pending are its attest.load and attest.refer payloads not decoded
 	// yet: most sessions are never cited, and these are most of a ledger.
 	pending []pendingAt
@@ -144,7 +147,7 @@ func (e *Evidence) Add(ev events.Event) error {
 		s.pending = append(s.pending, pendingAt{ev.Seq, ev.ID, ev.Type, slices.Clone(ev.Data)})
 		return nil
 	case events.TypeFileEdit, events.TypeCatalogPublish, events.TypeCatalogReid,
-		events.TypeSessionStart, events.TypeToolGated, events.TypeCheckpoint:
+		events.TypeSessionStart, events.TypeSetup, events.TypeToolGated, events.TypeCheckpoint:
 	default:
 		return nil
 	}
@@ -163,6 +166,16 @@ func (e *Evidence) Add(ev events.Event) error {
 		s := e.session(ev.SessionID)
 		if s.startSeq == 0 {
 			s.host, s.model, s.startSeq = d.Host, d.Model, ev.Seq
+		}
+		if d.SecretHash != "" && s.bound == "" {
+			s.bound = events.BoundByHook
+		}
+	case *events.SetupData:
+		if d.Bound != "" {
+			s := e.session(ev.SessionID)
+			if s.bound == "" {
+				s.bound = d.Bound
+			}
 		}
 	case *events.ToolGatedData:
 		s := e.session(ev.SessionID)

@@ -114,6 +114,12 @@ type Session struct {
 	ID    string `json:"id"`
 	Host  string `json:"host"`
 	Model string `json:"model,omitempty"`
+	// Bound says how the session was bound to whoever set it up
+	// (docs/sessions.md): "hook" (the host's session-start hook handed
+	// the agent its secret) or "memsetup" (its first memsetup issued one);
+	// absent for an unbound session, whose id another client holding the
+	// workspace's token could have borrowed.
+	Bound string `json:"bound,omitempty"`
 	// Refs are the constraints the session declared it applied (memref)
 	// of the rules in scope for its attested edits.
 	Refs []Ref `json:"refs"`
