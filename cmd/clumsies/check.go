@@ -74,6 +74,9 @@ func (c *CheckCommand) Run(ctx context.Context, args []string) error {
 		p := attest.Attribute(e, t)
 		r = attest.Check(base.ID, head.ID, enforce, "ledger", p.Files, p.Sessions)
 	}
+	if err := addRuleFindings(ctx, ws, repo, base.ID, head.ID, &r); err != nil {
+		return err
+	}
 	if c.json {
 		err = json.NewEncoder(c.m.Stdout).Encode(r)
 	} else {
