@@ -86,9 +86,11 @@ func mcpgoSession(t *testing.T, c *client.Client, session string) {
 		t.Fatalf("tools/list: got %s, want the seven tools", got)
 	}
 
-	// Each call but memsetup names its session, as an agent does on a
-	// connection that keeps none (HTTP at 2026-07-28); over stdio the
-	// connection's session is the one used.
+	// Each call but memsetup names its session, and presents the secret
+	// memsetup issued, as an agent does on a connection that keeps none
+	// (HTTP at 2026-07-28); over stdio the connection's session is the
+	// one used.
+	var secret string
 	call := func(name string, args map[string]any) (map[string]any, bool) {
 		t.Helper()
 		if _, ok := args["session_id"]; !ok && name != "memsetup" {
@@ -97,6 +99,9 @@ func mcpgoSession(t *testing.T, c *client.Client, session string) {
 				args = map[string]any{}
 			}
 			args["session_id"] = session
+			if secret != "" {
+				args["session_secret"] = secret
+			}
 		}
 		res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
 		if err != nil {
@@ -121,7 +126,10 @@ func mcpgoSession(t *testing.T, c *client.Client, session string) {
 		return out
 	}
 
-	mustCall("memsetup", map[string]any{"session_id": session, "knownHashes": map[string]any{"META_PROMPT.md": ""}})
+	setup := mustCall("memsetup", map[string]any{"session_id": session, "knownHashes": map[string]any{"META_PROMPT.md": ""}})
+	if secret, _ = setup["sessionSecret"].(string); secret == "" {
+		t.Fatalf("memsetup: no sessionSecret in %v", setup)
+	}
 	disc := mustCall("memdisc", map[string]any{"kind": "workflow"})
 	items, _ := disc["items"].([]any)
 	if len(items) != 1 {
