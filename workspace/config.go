@@ -46,6 +46,9 @@ type Config struct {
 	Enforce EnforceConfig `toml:"enforce"`
 	// OTel is the optional OpenTelemetry export's [otel] table (otel.go).
 	OTel OTelConfig `toml:"otel"`
+	// Off lists the optional tables ReadConfig turned off because they
+	// are wrong (optional.go); their fields above are unset.
+	Off []TableOff `toml:"-"`
 }
 
 // HubConfig is the [hub] table.
@@ -71,18 +74,21 @@ func NewWorkspaceID() string {
 }
 
 // ReadConfig reads and checks a config file. Errors name the file and say
-// what to fix.
+// what to fix. A wrong optional table ([enforce], [otel]) is no error: it
+// is turned off and listed in Config.Off.
 func ReadConfig(file string) (Config, error) {
-	var cfg Config
-	md, err := toml.DecodeFile(file, &cfg)
+	var f configFile
+	md, err := toml.DecodeFile(file, &f)
+	cfg := f.Config
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return cfg, err
 		}
 		return cfg, fmt.Errorf("read %s: %w; fix the file or move it away and run `clumsies init`", file, err)
 	}
-	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return cfg, fmt.Errorf("read %s: unknown setting %q", file, undecoded[0].String())
+	optionalTables(&md, f, &cfg)
+	if k := undecodedOutside(&md); k != "" {
+		return cfg, fmt.Errorf("read %s: unknown setting %q", file, k)
 	}
 	if !events.ValidWorkspaceID(cfg.WorkspaceID) {
 		return cfg, fmt.Errorf("read %s: workspace_id %q is not of the form ws-<lowercase hex>", file, cfg.WorkspaceID)
@@ -94,12 +100,6 @@ func ReadConfig(file string) (Config, error) {
 		if _, err := ParseSize(cfg.MaxStore); err != nil {
 			return cfg, fmt.Errorf("read %s: max_store: %w", file, err)
 		}
-	}
-	if err := cfg.Enforce.check(); err != nil {
-		return cfg, fmt.Errorf("read %s: %w", file, err)
-	}
-	if err := cfg.OTel.check(); err != nil {
-		return cfg, fmt.Errorf("read %s: %w", file, err)
 	}
 	if !insideWorkspace(cfg.Content) {
 		return cfg, fmt.Errorf("read %s: content %q points outside the workspace; give a folder relative to the workspace, like %q", file, cfg.Content, DefaultContent)

@@ -44,9 +44,20 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 	if c.json {
 		enc := json.NewEncoder(c.m.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return enc.Encode(statsJSON{Report: st, ConfigOff: configOff(ws.Config)})
+	}
+	for _, l := range configOff(ws.Config) {
+		fmt.Fprintf(c.m.Stdout, "Settings: %s\n", l)
 	}
 	return printStats(c.m.Stdout, st)
+}
+
+// statsJSON is the shape of `clumsies stats --json`.
+type statsJSON struct {
+	stats.Report
+	// ConfigOff names the optional tables of config.toml that are off
+	// because they are wrong, and why.
+	ConfigOff []string `json:"configOff,omitempty"`
 }
 
 func printStats(w io.Writer, st stats.Report) error {
