@@ -41,7 +41,7 @@ type doctorJSON struct {
 	// because they are wrong, and why.
 	ConfigOff []string     `json:"configOff,omitempty"`
 	Hosts     []doctorHost `json:"hosts"`
-	Summary string       `json:"summary"`
+	Summary   string       `json:"summary"`
 }
 
 // doctorHost is the checks of one host wired in one scope.
