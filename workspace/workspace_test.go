@@ -216,3 +216,33 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkspace_CheckCurrent(t *testing.T) {
+	root := t.TempDir()
+	ws, _, err := workspace.Init(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.CheckCurrent(); err != nil {
+		t.Fatalf("a workspace as opened: got %v, want nil", err)
+	}
+	file := filepath.Join(ws.MetaDir(), workspace.ConfigName)
+	if err := os.WriteFile(file, []byte("# being written\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.CheckCurrent(); err != nil {
+		t.Fatalf("a config without an id yet: got %v, want nil (no proof of another workspace)", err)
+	}
+	if err := os.WriteFile(file, []byte("workspace_id = \"ws-00ff\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.CheckCurrent(); !errors.Is(err, workspace.ErrGone) || !strings.Contains(err.Error(), "ws-00ff") {
+		t.Fatalf("another id: got %v, want ErrGone naming ws-00ff", err)
+	}
+	if err := os.RemoveAll(ws.MetaDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.CheckCurrent(); !errors.Is(err, workspace.ErrGone) {
+		t.Fatalf("no .clumsies: got %v, want ErrGone", err)
+	}
+}

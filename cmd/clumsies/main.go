@@ -20,6 +20,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/clumsies/clumsies/workspace"
 )
 
 // Main runs one invocation of the command line. The end-to-end tests build
@@ -28,6 +30,9 @@ type Main struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+
+	// stop ends the running command with a cause (stopWhenGone).
+	stop context.CancelCauseFunc
 }
 
 // command is one subcommand.
@@ -109,7 +114,14 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.usage(m.Stderr)
 		return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 	}
-	return cmd.Run(ctx, args[1:])
+	ctx, m.stop = context.WithCancelCause(ctx)
+	defer m.stop(nil)
+	err := cmd.Run(ctx, args[1:])
+	if cause := context.Cause(ctx); errors.Is(cause, workspace.ErrGone) {
+		// The command ended because its workspace went (gone.go).
+		return cause
+	}
+	return err
 }
 
 func (m *Main) usage(w io.Writer) {
