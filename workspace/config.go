@@ -126,6 +126,13 @@ func (cfg Config) Encode() []byte {
 	}
 	b.WriteString("# Serve read-only (like serve --read-only): agents cannot stage drafts, serve publishes nothing.\n")
 	fmt.Fprintf(&b, "read_only = %t\n", cfg.ReadOnly)
+	b.WriteString("\n# The pre-tool gate (docs/rules.md): mode \"off\" (the default), \"warn\" or \"block\";\n")
+	b.WriteString("# fail \"open\" (the default) or \"closed\" when the gate cannot check. A mistake here\n")
+	b.WriteString("# turns the table off and every command says so.\n")
+	b.WriteString("# [enforce]\n# mode = \"warn\"\n# fail = \"open\"\n")
+	b.WriteString("\n# OpenTelemetry export of a span per tool call (docs/dashboard.md, Telemetry):\n")
+	b.WriteString("# endpoint http:// or https://, protocol \"http\" (4318, the default) or \"grpc\" (4317).\n")
+	b.WriteString("# [otel]\n# endpoint = \"http://localhost:4318\"\n# protocol = \"http\"\n")
 	b.WriteString("\n[hub]\n# url = \"nats-leaf://hub.example:7422\"\n")
 	if cfg.Hub.URL != "" {
 		fmt.Fprintf(&b, "url = %q\n", cfg.Hub.URL)

@@ -267,6 +267,8 @@ func (c *ServeCommand) natsOptions() (node.Options, error) {
 	token := c.natsToken
 	if token == "" {
 		token = os.Getenv(tokenEnv)
+	} else {
+		fmt.Fprintf(c.m.Stderr, "clumsies: warning: every local user can read --nats-token in the process list; use $%s instead\n", tokenEnv)
 	}
 	if c.natsListen == "" {
 		return node.Options{}, nil

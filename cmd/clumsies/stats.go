@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/stats"
 )
 
@@ -31,9 +30,9 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer h.Close()
-	rg, err := dayrange.Of(c.since, c.until, c.days, time.Now())
+	rg, err := dayRange(fs, c.since, c.until, c.days, time.Now())
 	if err != nil {
-		return fmt.Errorf("%w: %w", errUsage, err)
+		return err
 	}
 	s, err := h.Stats(ctx)
 	if err != nil {
