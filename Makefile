@@ -49,7 +49,7 @@ test-dist: ## build the host's release archive as make dist does (-trimpath, no 
 	CLUMSIES_TEST_DIST=1 $(GO) test -count=1 -run TestDist -v ./internal/dist
 
 .PHONY: test-hosts
-test-hosts: ## drive the real host programs (npm, pinned, ~2 GB cached in ~/.cache/clumsies/hosts) through a scripted turn
+test-hosts: ## drive the real host programs (npm, pinned, about 1.3 GB cached in ~/.cache/clumsies/hosts) through a scripted turn
 	CLUMSIES_TEST_HOSTS=1 $(GO) test -count=1 -timeout 60m -v ./interop/hosts
 
 .PHONY: race
