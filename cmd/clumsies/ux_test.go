@@ -68,6 +68,24 @@ func TestCLI_Newcomer(t *testing.T) {
 			t.Fatalf("verify: %q, want 1 checkpoint in the singular", out)
 		}
 	})
+	t.Run("AdaptRemoveLeavesNoFolders", func(t *testing.T) {
+		ws := newWorkspace(t)
+		for _, h := range adapt.Names() {
+			mustRun(t, ws, "adapt", h)
+		}
+		for _, h := range adapt.Names() {
+			mustRun(t, ws, "adapt", h, "--remove")
+		}
+		entries, err := os.ReadDir(ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.Name() != ".clumsies" {
+				t.Errorf("after adapt --remove of every host: %s is left in the workspace", e.Name())
+			}
+		}
+	})
 	t.Run("ConfigShowsOptionalTables", func(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(dir, ".clumsies", "config.toml"))
 		if err != nil || !strings.Contains(string(b), "# [enforce]") || !strings.Contains(string(b), "# [otel]") {
