@@ -41,7 +41,7 @@ run: build ## show clumsies at work: a scripted agent session on a throw-away wo
 
 .PHONY: test
 test: interop-deps browser-deps ## run every test (unit, golden, end-to-end, interop), a line per package as it ends
-	@echo "testing every package: each prints a line as it ends (3-4 minutes on 2 cores with a warm build cache)"
+	@echo "testing every package: each prints a line as it ends (3-4 minutes on 2 cores with a warm build cache; a first run compiles every test binary before the first line, and says so every 30 s)"
 	@$(GO) test -json -count=1 $(PKGS) | $(GO) run ./internal/testprogress
 
 .PHONY: test-dist

@@ -4,12 +4,25 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 )
+
+// ownerSession starts serve on dir over stdio and sets a session up, so
+// that it owns the workspace, open.
+func ownerSession(tb *testing.T, dir string) (*exec.Cmd, *syncWriter) {
+	tb.Helper()
+	cmd, ask, _, stderr := stdioSession(tb, dir)
+	ask(initLine)
+	if res := ask(setupLine); res["error"] != nil {
+		tb.Fatalf("memsetup: %v", res)
+	}
+	return cmd, stderr
+}
 
 // TestServe_StartingOver removes .clumsies under a running serve and
 // makes the workspace again with `clumsies init`: the old serve, whose
@@ -18,11 +31,7 @@ import (
 // works.
 func TestServe_StartingOver(t *testing.T) {
 	dir := newWorkspace(t)
-	cmd, ask, _, stderr := stdioSession(t, dir)
-	ask(initLine)
-	if res := ask(setupLine); res["error"] != nil {
-		t.Fatalf("memsetup: %v", res)
-	}
+	cmd, stderr := ownerSession(t, dir)
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	if err := os.RemoveAll(filepath.Join(dir, ".clumsies")); err != nil {
@@ -55,11 +64,7 @@ func TestServe_StartingOver(t *testing.T) {
 // shared state folder names the process holding it.
 func TestForeignState_NamesTheOwner(t *testing.T) {
 	dir := newWorkspace(t)
-	cmd, ask, _, _ := stdioSession(t, dir)
-	ask(initLine)
-	if res := ask(setupLine); res["error"] != nil {
-		t.Fatalf("memsetup: %v", res)
-	}
+	cmd, _ := ownerSession(t, dir)
 	file := filepath.Join(dir, ".clumsies", "config.toml")
 	b, err := os.ReadFile(file)
 	if err != nil {

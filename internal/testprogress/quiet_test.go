@@ -40,23 +40,7 @@ func TestRun_SaysWhatItDoesWhenQuiet(t *testing.T) {
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
-	next := func() string {
-		t.Helper()
-		got := make(chan string, 1)
-		go func() {
-			if lines.Scan() {
-				got <- lines.Text()
-			}
-			close(got)
-		}()
-		select {
-		case l := <-got:
-			return l
-		case <-time.After(time.Minute):
-			t.Fatal("no line within a minute")
-			return ""
-		}
-	}
+	next := lineReader(t, lines)
 	ticks <- clk.now() // at once: says nothing (and the run has started)
 	clk.add(quietFor / 2)
 	ticks <- clk.now() // too soon: says nothing
