@@ -41,11 +41,15 @@ run: build ## show clumsies at work: a scripted agent session on a throw-away wo
 
 .PHONY: test
 test: interop-deps browser-deps ## run every test (unit, golden, end-to-end, interop), a line per package as it ends
-	@echo "testing every package: each prints a line as it ends (3-4 minutes on 2 cores with a warm build cache)"
+	@echo "testing every package: each prints a line as it ends (3-4 minutes on 2 cores with a warm build cache; a first run compiles every test binary before the first line, and says so every 30 s)"
 	@$(GO) test -json -count=1 $(PKGS) | $(GO) run ./internal/testprogress
 
+.PHONY: test-dist
+test-dist: ## build the host's release archive as make dist does (-trimpath, no cgo) and run it; make test builds it as the tests do
+	CLUMSIES_TEST_DIST=1 $(GO) test -count=1 -run TestDist -v ./internal/dist
+
 .PHONY: test-hosts
-test-hosts: ## drive the real host programs (npm, pinned, ~2 GB cached in ~/.cache/clumsies/hosts) through a scripted turn
+test-hosts: ## drive the real host programs (npm, pinned, about 1.3 GB cached in ~/.cache/clumsies/hosts) through a scripted turn
 	CLUMSIES_TEST_HOSTS=1 $(GO) test -count=1 -timeout 60m -v ./interop/hosts
 
 .PHONY: race

@@ -145,6 +145,7 @@ func (t pending) write() (Change, error) {
 			return c, fmt.Errorf("delete %s: %w", t.f.Path, err)
 		}
 		t.f.dropOwnBackup()
+		removeEmptyParents(filepath.Dir(path), 2)
 		return c, nil
 	}
 	c.Action = "updated"
@@ -369,4 +370,17 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// removeEmptyParents removes dir, then its parent, up to levels folders,
+// while each is empty: the folders a host's config file was made in
+// (.claude, .cursor, .github/hooks) go with the last file adapt takes out.
+// A folder that holds anything stays, and so does every folder above it.
+func removeEmptyParents(dir string, levels int) {
+	for range levels {
+		if os.Remove(dir) != nil { // not empty, or not ours to remove
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
 }

@@ -8,6 +8,6 @@ import (
 
 func TestImportRules(t *testing.T) {
 	archtest.AllowImports(t, ".", archtest.Module+"/events", archtest.Module+"/ledger",
-		"github.com/in-toto/attestation/go/v1", "google.golang.org/protobuf",
+		"github.com/in-toto/attestation/go/v1", "google.golang.org/protobuf/...",
 		"github.com/secure-systems-lab/go-securesystemslib/dsse", "golang.org/x/crypto/ssh")
 }

@@ -7,5 +7,5 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", archtest.Module+"/content", "golang.org/x/sys")
+	archtest.AllowImports(t, ".", archtest.Module+"/content", "golang.org/x/sys/unix")
 }

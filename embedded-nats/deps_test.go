@@ -7,5 +7,5 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", "github.com/nats-io/nats-server/v2", "github.com/nats-io/nats.go")
+	archtest.AllowImports(t, ".", "github.com/nats-io/nats-server/v2/server", "github.com/nats-io/nats.go/...")
 }

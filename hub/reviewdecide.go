@@ -15,8 +15,9 @@ import (
 // Accept accepts review id: the draft's change is written into the team's
 // catalog if the object is still at the draft's base revision; when it is
 // not, the draft is conflicted instead. A rule or workflow that is not
-// well-formed (content.CheckRule) is refused with the parser's reason and
-// stays in review. The change and the outcome are events of the hub's
+// well-formed (content.CheckRule), and a body that ends with memload's
+// refer-reminder footer (content.HasReferFooter), are refused with the
+// reason and stay in review. The change and the outcome are events of the hub's
 // ledger, each appended on the condition that no other event of the team
 // came after the state it was decided on (see review), which the node
 // that submitted the draft mirrors and records.
@@ -27,12 +28,26 @@ func (h *Hub) Accept(ctx context.Context, id, reviewer string) (hubwire.Review, 
 	if err != nil {
 		return r, err
 	}
-	if r.Op != events.DraftOpDelete && r.Resource == events.ResourceRule {
-		if err := content.CheckRule(r.Body); err != nil {
-			return r, fmt.Errorf("%w: the draft cannot be accepted: %s; decline it with a reason", ErrInvalid, strings.TrimPrefix(err.Error(), content.ErrNotARule.Error()+": "))
-		}
+	if err := acceptable(r); err != nil {
+		return r, err
 	}
 	return h.review(ctx, r, func(objs []hubwire.CatalogObject) (verdict, error) { return acceptVerdict(r, reviewer, objs) })
+}
+
+// acceptable returns an error wrapping ErrInvalid, saying why, when the
+// body of review r may not enter the team's catalog whatever its state: a
+// body that ends with memload's refer-reminder footer, a rule or workflow
+// that is not well-formed (content.CheckRule).
+func acceptable(r hubwire.Review) error {
+	if content.HasReferFooter(r.Body) {
+		return fmt.Errorf("%w: the draft cannot be accepted: %s; decline it with a reason", ErrInvalid, referFooterWarning)
+	}
+	if r.Op != events.DraftOpDelete && r.Resource == events.ResourceRule {
+		if err := content.CheckRule(r.Body); err != nil {
+			return fmt.Errorf("%w: the draft cannot be accepted: %s; decline it with a reason", ErrInvalid, strings.TrimPrefix(err.Error(), content.ErrNotARule.Error()+": "))
+		}
+	}
+	return nil
 }
 
 // Decline declines review id with a reason.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/textdiff"
@@ -43,8 +44,17 @@ func (h *Hub) ReviewDiff(ctx context.Context, rv hubwire.Review) (hubwire.Review
 		body = base
 	}
 	out.Diff = textdiff.Unified(a, b, base, body)
+	if content.HasReferFooter(body) {
+		out.Warning = referFooterWarning
+	}
 	return out, nil
 }
+
+// referFooterWarning says what is wrong with a draft whose body ends with
+// memload's refer-reminder footer (an agent that edited the rule from
+// memload's answer sent it back).
+const referFooterWarning = "the body ends with clumsies' refer-reminder footer (the lines memload appends after ---, with a ruleId and a ruleHash): " +
+	"they are not the file's, and every node would serve them with a stale hash"
 
 // baseBody reads the body of rv's team object at its base revision, or,
 // when the catalog keeps it no longer, the current body (found false).

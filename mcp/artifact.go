@@ -165,7 +165,13 @@ func decodeArtifact(raw json.RawMessage) (artifactArgs, error) {
 		case "new_path":
 			a.NewPath = v
 		case "body":
-			a.Body = v
+			// memload's refer-reminder footer is the server's, not the
+			// file's: a body copied from memload brings it along.
+			body, footer := content.StripReferFooter(v)
+			if footer && strings.TrimSpace(body) == "" {
+				return a, invalidParams("op."+string(a.Op)+".body", "op.%s.body holds only clumsies' refer-reminder footer (the lines memload appends after ---); send the file's own content", a.Op)
+			}
+			a.Body = body
 		}
 	}
 	if len(spec.optional) > 0 {

@@ -11,6 +11,6 @@ func TestImportRules(t *testing.T) {
 		archtest.Module+"/events",
 		archtest.Module+"/content", archtest.Module+"/catalog",
 		archtest.Module+"/projections", archtest.Module+"/mcp/frame",
-		"github.com/modelcontextprotocol/go-sdk",
+		"github.com/modelcontextprotocol/go-sdk/...",
 	)
 }

@@ -31,7 +31,7 @@ func (s *Server) frame(ctx context.Context) (body, hash string, found bool, err 
 }
 
 // instructions returns the text of initialize's instructions: the frame,
-// and on a read-only server a notice saying so.
+// on a read-only server a notice saying so, and Config.Notice.
 func (s *Server) instructions(ctx context.Context) string {
 	var (
 		body string
@@ -47,7 +47,11 @@ func (s *Server) instructions(ctx context.Context) string {
 		s.log.Error("read META_PROMPT for instructions", "error", err)
 		body = ""
 	}
-	return frame.Instructions(body, s.cfg.ReadOnly)
+	text := frame.Instructions(body, s.cfg.ReadOnly)
+	if s.cfg.Notice != "" {
+		text = strings.TrimRight(text, "\n") + "\n\n---\n" + s.cfg.Notice + "\n"
+	}
+	return text
 }
 
 // starting reports whether the Catalog is not ready yet (Config.Ready).

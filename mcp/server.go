@@ -60,6 +60,10 @@ type Config struct {
 	// tool calls wait (the Catalog and Ledger wait themselves).
 	Ready      <-chan struct{}
 	EarlyFrame func() (string, error)
+	// Notice, if set, ends initialize's instructions: what the agent must
+	// tell the user (a setting that serve runs without because it is
+	// wrong).
+	Notice string
 	// Observer, if set, is told of every tool call after its event is
 	// recorded (observe.go): the OpenTelemetry export.
 	Observer CallObserver

@@ -7,5 +7,5 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", "github.com/prometheus/client_golang", archtest.Module+"/dash", archtest.Module+"/projections", archtest.Module+"/hub/hubwire")
+	archtest.AllowImports(t, ".", "github.com/prometheus/client_golang/...", archtest.Module+"/dash", archtest.Module+"/projections", archtest.Module+"/hub/hubwire")
 }

@@ -12,11 +12,11 @@ import (
 // mcp, so it never imports it.
 func TestImportRules(t *testing.T) {
 	archtest.AllowImports(t, ".",
-		archtest.Module+"/events", archtest.Module+"/content", archtest.Module+"/catalog",
+		archtest.Module+"/events", archtest.Module+"/events/natsjs", archtest.Module+"/content", archtest.Module+"/catalog",
 		archtest.Module+"/projections", archtest.Module+"/ledger", archtest.Module+"/workspace",
 		archtest.Module+"/embedded-nats", archtest.Module+"/contentwatch", archtest.Module+"/dash",
 		archtest.Module+"/internal/gcpace", archtest.Module+"/treecheck", archtest.Module+"/rulecheck",
-		"github.com/nats-io/nats-server/v2", "github.com/nats-io/nats.go",
-		"github.com/cockroachdb/pebble/v2", "golang.org/x/sync", "golang.org/x/sys",
+		"github.com/nats-io/nats-server/v2/server", "github.com/nats-io/nats.go/...",
+		"github.com/cockroachdb/pebble/v2/...", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix",
 	)
 }

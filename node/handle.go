@@ -98,7 +98,8 @@ type Handle struct {
 	b       backend       // nil while looking for a new owner
 	changed chan struct{} // closed and replaced when b changes
 	closed  bool
-	changes int // owner changes seen
+	gone    error // set when the workspace is gone (workspace.ErrGone): no backend will come
+	changes int   // owner changes seen
 }
 
 var _ events.Log = (*Handle)(nil)
@@ -165,6 +166,14 @@ func Attach(ctx context.Context, ws *workspace.Workspace, opts Options) (*Handle
 // takeover (not initial) that cannot open the optional NATS listener
 // takes over without it.
 func (h *Handle) connect(ctx context.Context, initial, repair bool) (backend, error) {
+	if !initial {
+		// A workspace removed (and perhaps made again) while this process
+		// ran: taking its state folder again would re-create it under the
+		// old id, beside the new workspace.
+		if err := h.ws.CheckCurrent(); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkStateWorkspace(h.ws); err != nil {
 		return nil, err
 	}
@@ -262,6 +271,15 @@ func (h *Handle) reconnect() backend {
 			}
 			return b
 		}
+		if errors.Is(err, workspace.ErrGone) {
+			h.logger.Error("the workspace is gone; this process lets it go", "err", err)
+			h.mu.Lock()
+			h.gone = err
+			close(h.changed)
+			h.changed = make(chan struct{})
+			h.mu.Unlock()
+			return nil
+		}
 		pause := takeoverPoll
 		if !errors.Is(err, errNotReady) {
 			// Taking over failed (unreadable read models, say): the next
@@ -301,11 +319,13 @@ func (h *Handle) set(b backend) {
 func (h *Handle) current(ctx context.Context, giveUp time.Time) (backend, error) {
 	for {
 		h.mu.Lock()
-		b, changed, closed := h.b, h.changed, h.closed
+		b, changed, closed, gone := h.b, h.changed, h.closed, h.gone
 		h.mu.Unlock()
 		switch {
 		case closed:
 			return nil, fmt.Errorf("workspace handle: %w", net.ErrClosed)
+		case gone != nil:
+			return nil, gone
 		case b != nil:
 			return b, nil
 		}
@@ -570,6 +590,20 @@ func (h *Handle) Rebuild(ctx context.Context, progress func(done, total uint64))
 		}
 		return mRebuild.on(ctx, b, struct{}{})
 	})
+}
+
+// Done is closed when the Handle stops following the workspace: after
+// Close, or when the workspace is gone (Err).
+func (h *Handle) Done() <-chan struct{} { return h.done }
+
+// Err returns an error wrapping workspace.ErrGone once the workspace this
+// Handle opened is gone (its config.toml was removed or names another
+// workspace id when the Handle looked for a new owner), and nil
+// otherwise. A gone Handle fails every call with it.
+func (h *Handle) Err() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gone
 }
 
 // Close lets go of the workspace. It first waits a while for the appends

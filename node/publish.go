@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
@@ -51,15 +52,24 @@ func (n *Node) Plan() ([]catalog.Change, []HeldFile, uint64, error) {
 // of a file to publish from the tree as it is now (a file edited since the
 // scan is published as it reads now; one that became unfit is a
 // *content.FileError, and is held back).
-func changeEvent(wsID string, r *content.Reader, c catalog.Change) (events.Event, error) {
+//
+// unfit is set when the file is a rule or workflow that a team's catalog
+// would refuse as it is (content.CheckRule): it is published all the same.
+func changeEvent(wsID string, r *content.Reader, c catalog.Change) (ev events.Event, unfit *HeldFile, err error) {
 	if c.Remove == nil && c.Reid == nil {
 		f, err := r.Read(c.File.Source)
 		if err != nil {
-			return events.Event{}, err
+			return events.Event{}, nil, err
 		}
 		c.File = f
+		if f.Kind == content.KindRule || f.Kind == content.KindWorkflow {
+			if err := content.CheckRule(f.Body); err != nil {
+				unfit = &HeldFile{Path: f.Source, Reason: strings.TrimPrefix(err.Error(), content.ErrNotARule.Error()+": ")}
+			}
+		}
 	}
-	return c.Event(wsID)
+	ev, err = c.Event(wsID)
+	return ev, unfit, err
 }
 
 // bulkPublish is the number of changes from which a publish applies its
@@ -171,7 +181,10 @@ func (n *Node) publishChanges(ctx context.Context, changes []catalog.Change, seq
 		if len(changes) <= held/2 {
 			changes, held = slices.Clone(changes), len(changes)
 		}
-		ev, err := changeEvent(n.WS.ID(), r, c)
+		ev, unfit, err := changeEvent(n.WS.ID(), r, c)
+		if unfit != nil {
+			done.Unfit = append(done.Unfit, *unfit)
+		}
 		var fe *content.FileError
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -27,6 +27,11 @@ type Published struct {
 	// Held names the content files the publish held back, with why: each
 	// keeps what was last published at its path (or stays unpublished).
 	Held []HeldFile `json:"held,omitempty"`
+	// Unfit names the rules and workflows the publish published that are
+	// not well-formed rules (content.CheckRule, the definition a team's
+	// catalog applies: hub catalog push and review accept refuse them),
+	// with why. They are published all the same.
+	Unfit []HeldFile `json:"unfit,omitempty"`
 }
 
 // PublishedChange is one change of a publish: an object published (its
@@ -64,6 +69,7 @@ func (p *Published) add(seq uint64, c catalog.Change) {
 func (p *Published) merge(q Published) {
 	p.Count += q.Count
 	p.Held = append(p.Held, q.Held...)
+	p.Unfit = append(p.Unfit, q.Unfit...)
 	p.First = append(p.First, q.First[:min(len(q.First), FirstChanges-len(p.First))]...)
 	for _, r := range q.Runs {
 		if n := len(p.Runs); n > 0 && p.Runs[n-1].To+1 == r.From {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/workspace"
 )
 
@@ -57,6 +58,13 @@ func stateWorkspaceOf(ws *workspace.Workspace) (ok bool, err error) {
 		return false, nil
 	}
 	if rec.WorkspaceID != ws.ID() {
+		if pid, locked, _ := embeddednats.Owner(ws.StateDir()); locked {
+			// A process of the other workspace holds it (one started
+			// before .clumsies was removed and made again): removing the
+			// folder would not help while it runs.
+			return false, fmt.Errorf("%w: %s is the state folder of workspace %s (%s), not of this one, %s, and process %d of that workspace holds it (%s): stop process %d (a clumsies serve or ui started before this workspace was made?), then remove %s",
+				ErrForeignState, ws.StateDir(), rec.WorkspaceID, rec.Root, ws.ID(), pid, embeddednats.LockPath(ws.StateDir()), pid, ws.StateDir())
+		}
 		return false, fmt.Errorf("%w: %s is the state folder of workspace %s (%s), not of this one, %s (%s): two workspaces share one state folder (a symlink or a copy?); give this workspace a state folder of its own (remove the link, or the copy's .clumsies/state)",
 			ErrForeignState, ws.StateDir(), rec.WorkspaceID, rec.Root, ws.ID(), ws.Root)
 	}

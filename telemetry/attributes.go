@@ -104,11 +104,15 @@ func (a attrs) status(span trace.Span) {
 func spanName(c mcp.CallRecord) string { return methodToolsCall + " " + c.Event.Tool }
 
 // metaCarrier reads the trace context a host put in params._meta
-// (traceparent, tracestate, baggage: strings).
+// (traceparent, tracestate, baggage: strings), the tracestate cut to its
+// well-formed entries (sanitizeTraceState).
 func metaCarrier(meta map[string]any) propagation.MapCarrier {
 	m := propagation.MapCarrier{}
 	for _, k := range []string{"traceparent", "tracestate", "baggage"} {
 		if v, ok := meta[k].(string); ok {
+			if k == "tracestate" {
+				v = sanitizeTraceState(v)
+			}
 			m[k] = v
 		}
 	}

@@ -53,6 +53,7 @@ func requireToken(token string, log *slog.Logger, next http.Handler) http.Handle
 		w.Header().Set("WWW-Authenticate", challenge)
 		w.Header().Set("Connection", "close")
 		http.Error(w, msg, http.StatusUnauthorized)
+		endUnread(w, r)
 	})
 }
 
@@ -116,6 +117,7 @@ func guardHost(log *slog.Logger, next http.Handler) http.Handler {
 			w.Header().Set("Connection", "close")
 			http.Error(w, fmt.Sprintf("403 forbidden: Host %q is not localhost, 127.0.0.1 or [::1]; "+
 				"a server on a loopback address answers only loopback names", r.Host), http.StatusForbidden)
+			endUnread(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)

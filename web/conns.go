@@ -18,10 +18,46 @@ type connLimiter struct {
 	mu       sync.Mutex
 	conns    map[*limitedConn]struct{}
 	byClient map[string]int
+	refused  []*limitedConn // closing after a refused request, oldest first (refuse)
 }
 
 func newConnLimiter(ln net.Listener, lim Limits) *connLimiter {
 	return &connLimiter{Listener: ln, lim: lim, conns: map[*limitedConn]struct{}{}, byClient: map[string]int{}}
+}
+
+// refuse moves c, whose request was refused and which closes once its
+// answer is sent, from the counted connections to the refused ones, and
+// closes the oldest refused connection when there are more than
+// MaxRefused.
+func (l *connLimiter) refuse(c *limitedConn) {
+	if l.lim.MaxRefused <= 0 {
+		return
+	}
+	l.mu.Lock()
+	if !c.counted {
+		l.mu.Unlock()
+		return
+	}
+	l.uncount(c)
+	l.refused = append(l.refused, c)
+	var over *limitedConn
+	if len(l.refused) > l.lim.MaxRefused {
+		over, l.refused = l.refused[0], l.refused[1:]
+	}
+	l.mu.Unlock()
+	if over != nil {
+		_ = over.Conn.Close()
+	}
+}
+
+// forget drops c from the refused connections (l.mu held).
+func (l *connLimiter) forget(c *limitedConn) {
+	for i, r := range l.refused {
+		if r == c {
+			l.refused = append(l.refused[:i], l.refused[i+1:]...)
+			return
+		}
+	}
 }
 
 // limitedConn is a connection the limiter counts until it is closed.
@@ -135,6 +171,7 @@ func (l *connLimiter) track(nc net.Conn, state http.ConnState) {
 		c.idleSince = time.Time{}
 	case http.StateClosed:
 		l.uncount(c)
+		l.forget(c)
 	}
 }
 
@@ -143,6 +180,7 @@ func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
 	c.l.mu.Lock()
 	c.l.uncount(c)
+	c.l.forget(c)
 	c.l.mu.Unlock()
 	return err
 }

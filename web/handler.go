@@ -98,11 +98,17 @@ func otherRoutes(dashboard http.Handler) http.Handler {
 
 // healthz answers "ok" and closes the connection: a probe needs no
 // keep-alive, and anyone may ask, token or not, so nobody can hold idle
-// connections through it.
-func healthz(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+// connections through it. It takes no body: one gets 400, and is not
+// read.
+func healthz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Connection", "close")
+	if r.ContentLength != 0 {
+		http.Error(w, "400 bad request: /healthz takes no body", http.StatusBadRequest)
+		endUnread(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	io.WriteString(w, "ok\n")
 }
 

@@ -32,6 +32,12 @@ type Limits struct {
 	BodyTimeout time.Duration
 	// MaxBody is the largest request body, in bytes; a larger one gets 413.
 	MaxBody int64
+	// MaxRefused is the most connections kept, all clients together,
+	// while they close after a refused request (no token, a wrong one, a
+	// foreign Host): those stop counting against MaxConns and
+	// MaxConnsPerClient, and over this cap the oldest is closed at once.
+	// Zero: they count like the others until they close.
+	MaxRefused int
 }
 
 // DefaultLimits are the limits Serve applies. MaxBody fits the largest
@@ -42,6 +48,7 @@ var DefaultLimits = Limits{
 	BusyIdleTimeout:   5 * time.Second,
 	BodyTimeout:       30 * time.Second,
 	MaxBody:           8 << 20,
+	MaxRefused:        16,
 }
 
 // MaxHeaderBytes bounds the size of a request's headers.

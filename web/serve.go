@@ -54,6 +54,7 @@ func ServeLimits(ctx context.Context, ln net.Listener, h http.Handler, lim Limit
 		MaxHeaderBytes:    MaxHeaderBytes,
 		IdleTimeout:       IdleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return base },
+		ConnContext:       func(ctx context.Context, c net.Conn) context.Context { return withConn(ctx, c) },
 		ConnState:         track,
 	}
 	addr := ln.Addr()

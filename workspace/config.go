@@ -49,6 +49,9 @@ type Config struct {
 	Enforce EnforceConfig `toml:"enforce"`
 	// OTel is the optional OpenTelemetry export's [otel] table (otel.go).
 	OTel OTelConfig `toml:"otel"`
+	// Off lists the optional tables ReadConfig turned off because they
+	// are wrong (optional.go); their fields above are unset.
+	Off []TableOff `toml:"-"`
 }
 
 // HubConfig is the [hub] table.
@@ -74,18 +77,21 @@ func NewWorkspaceID() string {
 }
 
 // ReadConfig reads and checks a config file. Errors name the file and say
-// what to fix.
+// what to fix. A wrong optional table ([enforce], [otel]) is no error: it
+// is turned off and listed in Config.Off.
 func ReadConfig(file string) (Config, error) {
-	var cfg Config
-	md, err := toml.DecodeFile(file, &cfg)
+	var f configFile
+	md, err := toml.DecodeFile(file, &f)
+	cfg := f.Config
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return cfg, err
 		}
 		return cfg, fmt.Errorf("read %s: %w; fix the file or move it away and run `clumsies init`", file, err)
 	}
-	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return cfg, fmt.Errorf("read %s: unknown setting %q", file, undecoded[0].String())
+	optionalTables(&md, f, &cfg)
+	if k := undecodedOutside(&md); k != "" {
+		return cfg, fmt.Errorf("read %s: unknown setting %q", file, k)
 	}
 	if !events.ValidWorkspaceID(cfg.WorkspaceID) {
 		return cfg, fmt.Errorf("read %s: workspace_id %q is not of the form ws-<lowercase hex>", file, cfg.WorkspaceID)
@@ -100,12 +106,6 @@ func ReadConfig(file string) (Config, error) {
 		if _, err := ParseSize(cfg.MaxStore); err != nil {
 			return cfg, fmt.Errorf("read %s: max_store: %w", file, err)
 		}
-	}
-	if err := cfg.Enforce.check(); err != nil {
-		return cfg, fmt.Errorf("read %s: %w", file, err)
-	}
-	if err := cfg.OTel.check(); err != nil {
-		return cfg, fmt.Errorf("read %s: %w", file, err)
 	}
 	if !insideWorkspace(cfg.Content) {
 		return cfg, fmt.Errorf("read %s: content %q points outside the workspace; give a folder relative to the workspace, like %q", file, cfg.Content, DefaultContent)
@@ -138,6 +138,12 @@ func (cfg Config) Encode() []byte {
 	}
 	b.WriteString("# Serve read-only (like serve --read-only): agents cannot stage drafts, serve publishes nothing.\n")
 	fmt.Fprintf(&b, "read_only = %t\n", cfg.ReadOnly)
+	b.WriteString("\n# [enforce]  # the pre-tool gate (docs/rules.md); a mistake in it turns it off, as every command says\n")
+	b.WriteString("# mode = \"warn\"  # \"off\" (the default), \"warn\" or \"block\"\n")
+	b.WriteString("# fail = \"open\"  # \"open\" (the default) or \"closed\": what block does when the gate cannot check\n")
+	b.WriteString("\n# [otel]  # OpenTelemetry export of a span per tool call (docs/dashboard.md, Telemetry)\n")
+	b.WriteString("# endpoint = \"http://localhost:4318\"  # http:// or https://\n")
+	b.WriteString("# protocol = \"http\"  # \"http\" (port 4318, the default) or \"grpc\" (port 4317)\n")
 	b.WriteString("\n[hub]\n# url = \"nats-leaf://hub.example:7422\"\n")
 	if cfg.Hub.URL != "" {
 		fmt.Fprintf(&b, "url = %q\n", cfg.Hub.URL)

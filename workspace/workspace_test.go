@@ -107,15 +107,10 @@ func TestReadConfig(t *testing.T) {
 		{"MaxStoreZero", "workspace_id = \"ws-abc\"\nmax_store = \"0GiB\"\n", "max_store"},
 		{"DriveLetter", "workspace_id = \"ws-abc\"\ncontent = \"C:/agents\"\n", "outside"},
 		{"EnforceBlock", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"block\"\n", ""},
-		{"EnforceBad", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"strict\"\n", `enforce mode "strict": want "off", "warn" or "block"`},
-		{"EnforceChecksRun", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"block\"\nchecks = \"run\"\n", ""},
-		{"EnforceChecksBad", "workspace_id = \"ws-abc\"\n[enforce]\nchecks = \"all\"\n", `enforce checks "all": want "run"`},
-		{"EnforceUnknownKey", "workspace_id = \"ws-abc\"\n[enforce]\nlevel = \"block\"\n", "unknown setting"},
 		{"OTel", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"http://localhost:4318\"\n", ""},
 		{"OTelGRPCHeaders", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"https://otel.example:4317\"\nprotocol = \"grpc\"\n[otel.headers]\nx-tenant = \"t1\"\n", ""},
-		{"OTelBareHost", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"localhost:4318\"\n", `otel endpoint "localhost:4318": want a URL like http://localhost:4318`},
-		{"OTelProtocol", "workspace_id = \"ws-abc\"\n[otel]\nendpoint = \"http://localhost:4318\"\nprotocol = \"udp\"\n", `otel protocol "udp": want "http" or "grpc"`},
-		{"OTelNoEndpoint", "workspace_id = \"ws-abc\"\n[otel]\nprotocol = \"grpc\"\n", "need an endpoint"},
+		{"UnknownTable", "workspace_id = \"ws-abc\"\n[enforc]\nmode = \"block\"\n", `unknown setting "enforc`},
+		{"EnforceChecksRun", "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"block\"\nchecks = \"run\"\n", ""},
 		{"Name", "workspace_id = \"ws-abc\"\nname = \"payments-api\"\n", ""},
 		{"NameControl", "workspace_id = \"ws-abc\"\nname = \"pay\\u0007\"\n", "control character"},
 		{"NameLong", "workspace_id = \"ws-abc\"\nname = \"" + strings.Repeat("n", 65) + "\"\n", "keep it to 64"},
@@ -125,7 +120,7 @@ func TestReadConfig(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg, err := workspace.ReadConfig(write(t, c.body))
 			if c.wantErr == "" {
-				if err != nil || cfg.Content != workspace.DefaultContent {
+				if err != nil || cfg.Content != workspace.DefaultContent || len(cfg.Off) > 0 {
 					t.Fatalf("got %+v, %v, want default content and no error", cfg, err)
 				}
 				return
@@ -135,6 +130,43 @@ func TestReadConfig(t *testing.T) {
 			}
 		})
 	}
+	t.Run("TableOff", func(t *testing.T) {
+		// A mistake in an optional table turns that table off, says why,
+		// and keeps the rest of the file.
+		offs := []struct{ name, body, table, reason string }{
+			{"EnforceBad", "[enforce]\nmode = \"blok\"\nfail = \"closed\"\n", "enforce", `enforce mode "blok": want "off", "warn" or "block"`},
+			{"EnforceType", "[enforce]\nmode = 1\n", "enforce", "mode"},
+			{"EnforceNotTable", "enforce = \"block\"\n", "enforce", "enforce"},
+			{"EnforceChecksBad", "[enforce]\nchecks = \"all\"\n", "enforce", `enforce checks "all": want "run"`},
+			{"EnforceUnknownKey", "[enforce]\nlevel = \"block\"\n", "enforce", `unknown setting "enforce.level"`},
+			{"OTelBareHost", "[otel]\nendpoint = \"localhost:4318\"\n", "otel", `otel endpoint "localhost:4318": want a URL like http://localhost:4318`},
+			{"OTelProtocol", "[otel]\nendpoint = \"http://localhost:4318\"\nprotocol = \"udp\"\n", "otel", `otel protocol "udp": want "http" or "grpc"`},
+			{"OTelNoEndpoint", "[otel]\nprotocol = \"grpc\"\n", "otel", "need an endpoint"},
+			{"OTelUnknownKey", "[otel]\nendpoint = \"http://localhost:4318\"\nheader = 1\n", "otel", `unknown setting "otel.header"`},
+		}
+		for _, c := range offs {
+			t.Run(c.name, func(t *testing.T) {
+				body := "workspace_id = \"ws-abc\"\nmax_store = \"1GiB\"\n" + c.body
+				cfg, err := workspace.ReadConfig(write(t, body))
+				if err != nil {
+					t.Fatalf("got %v, want no error", err)
+				}
+				if len(cfg.Off) != 1 || cfg.Off[0].Table != c.table || !strings.Contains(cfg.Off[0].Reason, c.reason) {
+					t.Fatalf("got Off %+v, want [%s] off saying %q", cfg.Off, c.table, c.reason)
+				}
+				if cfg.Enforce != (workspace.EnforceConfig{}) || cfg.OTel.Enabled() || cfg.StoreLimit() != 1<<30 {
+					t.Fatalf("got %+v, want the table unset and the rest kept", cfg)
+				}
+				if s := cfg.Off[0].String(); !strings.Contains(s, "["+c.table+"] in config.toml is off") {
+					t.Fatalf("got %q, want it to name the table", s)
+				}
+			})
+		}
+		cfg, err := workspace.ReadConfig(write(t, "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"blok\"\n[otel]\nendpoint = \"http://localhost:4318\"\n"))
+		if err != nil || len(cfg.Off) != 1 || !cfg.OTel.Enabled() {
+			t.Fatalf("got %+v, %v, want [enforce] off and [otel] kept", cfg, err)
+		}
+	})
 	t.Run("NamedAfterItsFolder", func(t *testing.T) {
 		root := filepath.Join(t.TempDir(), "payments-api")
 		ws, _, err := workspace.Init(root)
@@ -202,5 +234,35 @@ func TestParseSize(t *testing.T) {
 		if got, err := workspace.ParseSize(in); err == nil {
 			t.Errorf("ParseSize(%q): got %d, want an error", in, got)
 		}
+	}
+}
+
+func TestWorkspace_CheckCurrent(t *testing.T) {
+	root := t.TempDir()
+	ws, _, err := workspace.Init(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.CheckCurrent(); err != nil {
+		t.Fatalf("a workspace as opened: got %v, want nil", err)
+	}
+	file := filepath.Join(ws.MetaDir(), workspace.ConfigName)
+	if err := os.WriteFile(file, []byte("# being written\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.CheckCurrent(); err != nil {
+		t.Fatalf("a config without an id yet: got %v, want nil (no proof of another workspace)", err)
+	}
+	if err := os.WriteFile(file, []byte("workspace_id = \"ws-00ff\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.CheckCurrent(); !errors.Is(err, workspace.ErrGone) || !strings.Contains(err.Error(), "ws-00ff") {
+		t.Fatalf("another id: got %v, want ErrGone naming ws-00ff", err)
+	}
+	if err := os.RemoveAll(ws.MetaDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.CheckCurrent(); !errors.Is(err, workspace.ErrGone) {
+		t.Fatalf("no .clumsies: got %v, want ErrGone", err)
 	}
 }

@@ -51,15 +51,16 @@ func (c *AdaptCommand) Run(_ context.Context, args []string) error {
 	fs.BoolVar(&c.user, "user", false, "edit the user's global config of the host instead of the repository's")
 	fs.BoolVar(&c.remove, "remove", false, "take out what adapt added, and nothing else")
 	fs.BoolVar(&c.json, "json", false, "print JSON")
-	var host string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		host, args = args[0], args[1:]
-	}
-	if err := parse(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: adapt takes one host; unexpected %q", errUsage, fs.Arg(0))
+	var host string
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		host = fs.Arg(0)
+	default:
+		return fmt.Errorf("%w: adapt takes one HOST, got %q (see clumsies adapt -h)", errUsage, strings.Join(fs.Args(), " "))
 	}
 	env, err := c.env()
 	if err != nil {

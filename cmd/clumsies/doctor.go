@@ -36,9 +36,12 @@ type doctorJSON struct {
 	Mode      workspace.EnforceMode `json:"mode"`
 	// Live is set when the mode is warn or block and every wired host's
 	// gate answered as it should.
-	Live    bool         `json:"live"`
-	Hosts   []doctorHost `json:"hosts"`
-	Summary string       `json:"summary"`
+	Live bool `json:"live"`
+	// ConfigOff names the optional tables of config.toml that are off
+	// because they are wrong, and why.
+	ConfigOff []string     `json:"configOff,omitempty"`
+	Hosts     []doctorHost `json:"hosts"`
+	Summary   string       `json:"summary"`
 }
 
 // doctorHost is the checks of one host wired in one scope.
@@ -93,7 +96,7 @@ func (c *DoctorCommand) Run(ctx context.Context, args []string) error {
 		return fmt.Errorf("find the home folder: %w", err)
 	}
 	d := doctor{ws: ws, env: adapt.Env{Root: ws.Root, Home: home}, mode: ws.Config.Enforce.Effective()}
-	out := doctorJSON{Workspace: ws.Root, Mode: d.mode, Hosts: []doctorHost{}}
+	out := doctorJSON{Workspace: ws.Root, Mode: d.mode, ConfigOff: configOff(ws.Config), Hosts: []doctorHost{}}
 	scopes := []adapt.Scope{adapt.Project}
 	if c.user {
 		scopes = append(scopes, adapt.User)
@@ -245,6 +248,12 @@ func (d doctor) verdict(out *doctorJSON, user bool) error {
 		if failing > 0 {
 			out.Summary += fmt.Sprintf("; %s would not gate once it is on (above)", hostCount(failing))
 		}
+		for _, t := range d.ws.Config.Off {
+			if t.Table == "enforce" {
+				out.Summary = "enforcement off: " + t.String() + "; nothing is gated"
+				return errors.New(out.Summary)
+			}
+		}
 		return nil
 	case len(out.Hosts) == 0:
 		out.Summary = fmt.Sprintf("enforcement (%s) is not live: no host is wired %s", d.mode, where)
@@ -269,6 +278,9 @@ func hostCount(n int) string {
 // printDoctor prints a table per host and the summary.
 func printDoctor(w io.Writer, out doctorJSON) {
 	fmt.Fprintf(w, "Workspace %s, [enforce] mode %s\n", out.Workspace, out.Mode)
+	for _, l := range out.ConfigOff {
+		fmt.Fprintf(w, "Settings: %s\n", l)
+	}
 	for _, h := range out.Hosts {
 		fmt.Fprintf(w, "\n%s (%s, %s scope; probes as session %s)\n", h.Title, h.Host, h.Scope, h.Session)
 		tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/clumsies/clumsies/catalog"
@@ -53,6 +54,9 @@ func TestDraftNote_NotTheDescription(t *testing.T) {
 	})
 	if rs[0].Description != note {
 		t.Fatalf("the review queue shows %q, want the note", rs[0].Description)
+	}
+	if out := mustRun(t, hp.dir, "hub", "review", "show", rs[0].ID); !strings.Contains(out, "agent's note: "+note) {
+		t.Fatalf("hub review show: %q, want the agent's note", out)
 	}
 	mustRun(t, hp.dir, "hub", "review", "accept", rs[0].ID)
 	var obj struct{ Description string }

@@ -242,7 +242,9 @@ func (d *draftsRun) withDiff(ctx context.Context, usage string, args []string) (
 		return st, dr, "", err
 	}
 	diff, err := repodraft.Diff(dr, st.Object)
-	return st, dr, diff, err
+	content := h.Workspace().Config.Content
+	dr.Diff = fromRepoRoot(dr.Diff, content)
+	return st, dr, fromRepoRoot(diff, content), err
 }
 
 func reasonSuffix(r string) string {
@@ -300,7 +302,7 @@ func (d *draftsRun) apply(ctx context.Context, args []string) error {
 		return nil
 	}
 	if out.Type == events.TypeDraftConflict {
-		fmt.Fprint(d.m.Stdout, out.Data.Diff)
+		fmt.Fprint(d.m.Stdout, fromRepoRoot(out.Data.Diff, h.Workspace().Config.Content))
 		return fmt.Errorf("draft %s is conflicted and was not applied: %s; the diff above is what it would still change. the agent may stage a new draft on the current file", id, out.Data.Reason)
 	}
 	what := "wrote " + out.Plan.Path

@@ -229,7 +229,7 @@ func TestDrafts_ConflictAndDeclineWithoutOwner(t *testing.T) {
 	}
 	tree := contentTree(t, dir)
 	r := run(t, dir, "drafts", "apply", idA)
-	wantDiff := "--- a/rules/go/A.md\n+++ b/rules/go/A.md\n@@ -2,4 +2,4 @@\n \n ## Do\n \n-- Edited.\n+- Draft.\n"
+	wantDiff := "--- a/.clumsies/rules/go/A.md\n+++ b/.clumsies/rules/go/A.md\n@@ -2,4 +2,4 @@\n \n ## Do\n \n-- Edited.\n+- Draft.\n"
 	if r.code != 1 || r.stdout != wantDiff || !strings.Contains(r.stderr, "conflicted") || !strings.Contains(r.stderr, "changed since") {
 		t.Fatalf("apply after an edit: exit %d, stdout %q, stderr %q; want exit 1, the diff\n%s", r.code, r.stdout, r.stderr, wantDiff)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/clumsies/clumsies/events"
@@ -128,6 +129,35 @@ func summarize(ev events.Event) string {
 		return strings.TrimSpace(d.DraftID + " " + d.Reviewer + " " + oneline.Cut(d.Reason, 60))
 	case *events.CheckpointData:
 		return fmt.Sprintf("chain through seq %d %s", d.Seq, oneline.Hash(d.Digest))
+	case *events.SessionStartData:
+		return strings.TrimSpace(fmt.Sprintf("%s %s %s", d.Host, d.Source, d.Model))
+	case *events.UserPromptData:
+		line := fmt.Sprintf("%s %d bytes %s", d.Host, d.Length, oneline.Hash(d.SHA256))
+		if d.Text != "" {
+			line += " " + strconv.Quote(oneline.Cut(d.Text, 60))
+		}
+		return line
+	case *events.StopBlockedData:
+		line := fmt.Sprintf("%s stop %d of %d blocked", d.Host, d.Blocks, d.Limit)
+		if len(d.Files) > 0 {
+			line += fmt.Sprintf("; files %s need %s", oneline.Cut(strings.Join(d.Files, ","), 60), oneline.Cut(strings.Join(d.Missing, ","), 60))
+		}
+		return line
+	case *events.ToolGatedData:
+		line := fmt.Sprintf("%s %s %s %s", d.Decision, d.Host, d.Tool, oneline.Cut(strings.Join(d.Paths, ","), 60))
+		if len(d.Missing) > 0 {
+			line += " missing " + oneline.Cut(strings.Join(d.Missing, ","), 60)
+		}
+		if d.Unchecked != "" {
+			line += " unchecked: " + oneline.Cut(d.Unchecked, 60)
+		}
+		return line
+	case *events.FileEditData:
+		line := strings.TrimSpace(fmt.Sprintf("%s %s %s", d.Host, d.Tool, oneline.Cut(strings.Join(d.Paths, ","), 60)))
+		if len(d.Rules) > 0 {
+			line += fmt.Sprintf(" (%d rules in scope, %d not loaded)", len(d.Rules), len(d.Unloaded))
+		}
+		return line
 	}
 	return ""
 }

@@ -68,8 +68,8 @@ func printSummary(w io.Writer, asJSON bool, verb string, s ledger.Summary, took 
 		}{s, took.Seconds()})
 	}
 	rate := float64(s.Events) / max(took.Seconds(), 1e-9)
-	_, err := fmt.Fprintf(w, "%s %d events (seq %d..%d, %d checkpoints) of %s in %s (%.0f events/s)\nchain %s\n",
-		verb, s.Events, s.From, s.Through, s.Checkpoints, s.WorkspaceID, took.Round(time.Millisecond), rate, s.Digest)
+	_, err := fmt.Fprintf(w, "%s %s (seq %d..%d, %s) of %s in %s (%.0f events/s)\nchain %s\n",
+		verb, count(int(s.Events), "event"), s.From, s.Through, count(s.Checkpoints, "checkpoint"), s.WorkspaceID, took.Round(time.Millisecond), rate, s.Digest)
 	return err
 }
 

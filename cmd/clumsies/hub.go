@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/web"
@@ -90,6 +91,11 @@ func parsePositional(fs *flag.FlagSet, args []string, maxArgs int) ([]string, er
 	}
 	if fs.NArg() > maxArgs {
 		return nil, fmt.Errorf("%w: %s: unexpected argument %q (see clumsies %s -h)", errUsage, fs.Name(), fs.Arg(maxArgs), fs.Name())
+	}
+	for _, a := range fs.Args() {
+		if strings.TrimSpace(a) == "" {
+			return nil, fmt.Errorf("%w: %s: an empty argument; give what it names (see clumsies %s -h)", errUsage, fs.Name(), fs.Name())
+		}
 	}
 	return fs.Args(), nil
 }

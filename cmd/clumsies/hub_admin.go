@@ -190,6 +190,9 @@ func (c *HubStatsCommand) Run(ctx context.Context, args []string) error {
 	if _, err := parsePositional(fs, args, 0); err != nil {
 		return err
 	}
+	if _, err := dayRange(fs, since, until, days, time.Now()); err != nil {
+		return err
+	}
 	cl, err := c.hub.client()
 	if err != nil {
 		return err
@@ -224,10 +227,18 @@ func printHubStats(w interface{ Write([]byte) (int, error) }, st hubwire.Stats) 
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PERIOD\tEVENTS\tREFS\tLOADS\tSESSIONS\tREPORTS")
+	quiet := 0
 	for _, p := range st.Trend {
+		if p.Events == 0 && p.Refs == 0 && p.Loads == 0 && p.Sessions == 0 && p.Reports == 0 {
+			quiet++ // a period without events is left out of the table
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", p.Period, p.Events, p.Refs, p.Loads, p.Sessions, p.Reports)
 	}
 	tw.Flush()
+	if quiet > 0 {
+		fmt.Fprintf(w, "(%s of %d without events left out; --json lists them all)\n", count(quiet, "period"), len(st.Trend))
+	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TEAM\tMEMBER\tEVENTS\tREFS\tSESSIONS\tACTIVE DAYS\tEDITS\tIN SCOPE\tLOADED\tREFERENCED\tUNSUPPORTED\tHOSTS\tMODELS")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
@@ -115,8 +116,14 @@ func (c *hubReview) run(ctx context.Context, args []string) error {
 		return printJSON(c.m.Stdout, r)
 	}
 	fmt.Fprintf(c.m.Stdout, "%s: %s of %s (%s) by %s of %s, base revision %d: %s\n", r.ID, r.Op, r.DraftID, r.Path, r.Member, r.WorkspaceID, r.BaseRevision, r.Status)
+	if r.Description != "" {
+		fmt.Fprintf(c.m.Stdout, "agent's note: %s\n", r.Description)
+	}
 	if r.Reason != "" {
 		fmt.Fprintf(c.m.Stdout, "reason: %s\n", r.Reason)
+	}
+	if c.op == "show" && content.HasReferFooter(r.Body) {
+		fmt.Fprintln(c.m.Stdout, "warning: the body ends with clumsies' refer-reminder footer (the lines memload appends after ---); accept refuses it: decline it with a reason")
 	}
 	if r.Revision != 0 {
 		fmt.Fprintf(c.m.Stdout, "written as revision %d of team %s's catalog\n", r.Revision, r.Team)

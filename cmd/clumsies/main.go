@@ -18,8 +18,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
+
+	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 // Main runs one invocation of the command line. The end-to-end tests build
@@ -28,6 +32,9 @@ type Main struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+
+	// stop ends the running command with a cause (stopWhenGone).
+	stop context.CancelCauseFunc
 }
 
 // command is one subcommand.
@@ -100,8 +107,17 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		"ui":      &UICommand{m: m},
 	}
 	if isHelp(args[0]) {
-		m.usage(m.Stdout)
-		return nil
+		if len(args) > 1 {
+			// `clumsies help stats` is `clumsies stats -h`.
+			if _, ok := cmds[args[1]]; !ok {
+				m.usage(m.Stderr)
+				return fmt.Errorf("%w: help: unknown command %q", errUsage, args[1])
+			}
+			args = []string{args[1], "-h"}
+		} else {
+			m.usage(m.Stdout)
+			return nil
+		}
 	}
 	if args[0] == "--version" || args[0] == "-version" {
 		args[0] = "version"
@@ -111,7 +127,14 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.usage(m.Stderr)
 		return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 	}
-	return cmd.Run(ctx, args[1:])
+	ctx, m.stop = context.WithCancelCause(ctx)
+	defer m.stop(nil)
+	err := cmd.Run(ctx, args[1:])
+	if cause := context.Cause(ctx); errors.Is(cause, workspace.ErrGone) {
+		// The command ended because its workspace went (gone.go).
+		return cause
+	}
+	return err
 }
 
 func (m *Main) usage(w io.Writer) {
@@ -134,7 +157,7 @@ Commands:
   check BASE..HEAD  the CI policy on a change: agent-written files with their rules loaded; prints a Markdown summary
   export          write the ledger as compressed JSON lines to stdout (--since SEQ)
   import FILE     store an export into this workspace's empty ledger, checking its chain first
-  adapt [HOST]    wire an agent host (claude-code, codex, cursor, gemini-cli, opencode) to this workspace
+  adapt [HOST]    wire an agent host (`+strings.Join(adapt.Names(), ", ")+`) to this workspace
   doctor          check that each wired host's hooks run and gate, by probing them as the host does
   hook EVENT      what the hosts' hooks run (session-start, user-prompt, stop, pre-tool, post-tool); reads the host's JSON on stdin
   ui              serve the dashboard of the workspace in the browser (--addr, default 127.0.0.1:7334)
@@ -156,14 +179,40 @@ func isHelp(arg string) bool {
 
 // newFlags returns a flag set that reports errors as usage errors and
 // prints its flags the way they are typed: --name VALUE.
+//
+// Its errors name flags the way they are typed too ("--days", where the
+// flag package writes "-days"), and its usage line names --log-level
+// when the command takes it.
 func (m *Main) newFlags(name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs.SetOutput(dashes{m.Stderr})
 	fs.Usage = func() {
-		fmt.Fprintf(m.Stderr, "Usage: clumsies %s\n\nFlags:\n", synopsis)
+		line, rest, _ := strings.Cut(synopsis, "\n")
+		if fs.Lookup("log-level") != nil && !strings.Contains(line, "--log-level") {
+			line += " [--log-level L]"
+		}
+		if rest != "" {
+			line += "\n" + rest
+		}
+		fmt.Fprintf(m.Stderr, "Usage: clumsies %s\n\nFlags:\n", line)
 		printFlags(m.Stderr, fs)
 	}
 	return fs
+}
+
+// dashes is the output of a flag set: the flag package's error lines name
+// a flag with one dash ("flag provided but not defined: -dayz"); they
+// are written with two, as every flag is typed and documented.
+type dashes struct{ w io.Writer }
+
+// flagInMessage matches a flag named in one of the flag package's errors.
+var flagInMessage = regexp.MustCompile(`(defined: |for flag |argument: |flag: )-([A-Za-z])`)
+
+func (d dashes) Write(p []byte) (int, error) {
+	if _, err := d.w.Write(flagInMessage.ReplaceAll(p, []byte("$1--$2"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // printFlags lists the flags of fs, one per entry: "--name VALUE", then

@@ -100,7 +100,12 @@ func (f *wsFlags) attach(ctx context.Context, m *Main, o node.Options) (*node.Ha
 	if err := hubLink(ws, &o); err != nil {
 		return nil, err
 	}
-	return node.Attach(ctx, ws, o)
+	h, err := node.Attach(ctx, ws, o)
+	if err != nil {
+		return nil, err
+	}
+	go m.stopWhenGone(h)
+	return h, nil
 }
 
 // isTerminal reports whether w (or a reader) is a terminal: a file the

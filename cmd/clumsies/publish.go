@@ -38,6 +38,9 @@ func (c *PublishCommand) Run(ctx context.Context, args []string) error {
 	if err := c.warnShadowed(ctx, h); err != nil {
 		return err
 	}
+	for _, u := range pub.Unfit {
+		fmt.Fprintf(c.m.Stderr, "clumsies: warning: %s: %s; published, but a team's catalog (hub catalog push, hub review accept) refuses it as it is\n", u.Path, u.Reason)
+	}
 	if !c.json {
 		switch {
 		case pub.Count > 0:

@@ -83,7 +83,7 @@ func TestCLI_PublishHoldsBackBadFile(t *testing.T) {
 		}
 	}
 	write("ERRORS.md", "# Errors\n\nbroken \xff\n")
-	write("NEW.md", "# New\n\nA new rule.\n")
+	write("NEW.md", "# New\n\nA new rule.\n\n## Do\n\n- It.\n")
 
 	r := run(t, dir, "publish", "--json")
 	if r.code != 3 {
@@ -119,7 +119,7 @@ func TestCLI_PublishHoldsBackBadFile(t *testing.T) {
 		t.Fatalf("publish again: got exit %d, stderr %q; want the file held back again, exit 3", r.code, r.stderr)
 	}
 
-	write("ERRORS.md", "# Errors\n\nFixed.\n")
+	write("ERRORS.md", "# Errors\n\nFixed.\n\n## Wrap\n\n- Wrap them.\n")
 	if r := run(t, dir, "publish"); r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "1 change(s) published") {
 		t.Fatalf("publish after the fix: got exit %d, stdout %q, stderr %q; want the fixed file published", r.code, r.stdout, r.stderr)
 	}

@@ -91,11 +91,10 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	readOnly := c.readOnly || ws.Config.ReadOnly
-	exp, stopTelemetry, err := c.startTelemetry(ctx, ws, c.m.Stderr)
-	if err != nil {
-		return err
-	}
+	exp, stopTelemetry := c.startTelemetry(ctx, ws, c.m.Stderr)
 	defer stopTelemetry()
+	warnConfigOff(c.m.Stderr, ws.Config)
+	notice := agentNotice(ws.Config)
 	c.telemetry = exp
 	var ln net.Listener
 	var token web.Token
@@ -117,7 +116,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		opts.WatchContent = published.report
 	}
 	if ln == nil {
-		return c.serveStdio(ctx, ws.ID(), ws.Root, earlyFrame(ws), readOnly, opts, published)
+		return c.serveStdio(ctx, ws.ID(), ws.Root, earlyFrame(ws), notice, readOnly, opts, published)
 	}
 	go gcpace.FollowServing(ctx, c.owner)
 	h, err := c.ws.attach(ctx, c.m, opts)
@@ -143,6 +142,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 		Logger:      logger,
 		Version:     version(),
 		ReadOnly:    readOnly,
+		Notice:      notice,
 		Observer:    observer(c.telemetry),
 	})
 	// The export's drops read 0 without an export.
@@ -160,7 +160,7 @@ func (c *ServeCommand) Run(ctx context.Context, args []string) error {
 // ledger, the read models and the publish scan. A workspace that cannot be
 // opened makes every call answer unavailable with the reason (logged on
 // stderr too), and is serve's error when the session ends.
-func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame func() (string, error), readOnly bool, opts node.Options, published *publishReport) error {
+func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame func() (string, error), notice string, readOnly bool, opts node.Options, published *publishReport) error {
 	// Mistakes in the flags are answered before anything is served.
 	if _, err := c.ws.syncMode(); err != nil {
 		return err
@@ -210,6 +210,7 @@ func (c *ServeCommand) serveStdio(ctx context.Context, wsID, root string, frame 
 		ReadOnly:    readOnly,
 		Ready:       o.Ready(),
 		EarlyFrame:  frame,
+		Notice:      notice,
 		Observer:    observer(c.telemetry),
 	})
 	if f, ok := c.m.Stdin.(*os.File); ok && isTerminal(f) {
@@ -275,6 +276,8 @@ func (c *ServeCommand) natsOptions() (node.Options, error) {
 	token := c.natsToken
 	if token == "" {
 		token = os.Getenv(tokenEnv)
+	} else {
+		fmt.Fprintf(c.m.Stderr, "clumsies: warning: every local user can read --nats-token in the process list; use $%s instead\n", tokenEnv)
 	}
 	if c.natsListen == "" {
 		return node.Options{}, nil

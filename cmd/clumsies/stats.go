@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/stats"
 )
 
@@ -31,9 +30,9 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer h.Close()
-	rg, err := dayrange.Of(c.since, c.until, c.days, time.Now())
+	rg, err := dayRange(fs, c.since, c.until, c.days, time.Now())
 	if err != nil {
-		return fmt.Errorf("%w: %w", errUsage, err)
+		return err
 	}
 	s, err := h.Stats(ctx)
 	if err != nil {
@@ -45,9 +44,20 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 	if c.json {
 		enc := json.NewEncoder(c.m.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return enc.Encode(statsJSON{Report: st, ConfigOff: configOff(ws.Config)})
+	}
+	for _, l := range configOff(ws.Config) {
+		fmt.Fprintf(c.m.Stdout, "Settings: %s\n", l)
 	}
 	return printStats(c.m.Stdout, st)
+}
+
+// statsJSON is the shape of `clumsies stats --json`.
+type statsJSON struct {
+	stats.Report
+	// ConfigOff names the optional tables of config.toml that are off
+	// because they are wrong, and why.
+	ConfigOff []string `json:"configOff,omitempty"`
 }
 
 func printStats(w io.Writer, st stats.Report) error {

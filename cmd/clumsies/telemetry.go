@@ -18,12 +18,25 @@ const telemetryShutdown = 5 * time.Second
 // startTelemetry starts the OpenTelemetry export the workspace's [otel]
 // table asks for (docs/dashboard.md, "Telemetry"): the observer to give
 // the MCP server, nil when the table names no endpoint, and the function
-// that flushes and stops it.
-func (c *ServeCommand) startTelemetry(ctx context.Context, ws *workspace.Workspace, stderr io.Writer) (*telemetry.Exporter, func(), error) {
+// that flushes and stops it. An export that cannot start does not stop
+// serve: the table is turned off (ws.Config.Off says why) and serve goes
+// on without it.
+func (c *ServeCommand) startTelemetry(ctx context.Context, ws *workspace.Workspace, stderr io.Writer) (*telemetry.Exporter, func()) {
 	cfg := ws.Config.OTel
 	if !cfg.Enabled() {
-		return nil, func() {}, nil
+		return nil, func() {}
 	}
+	exp, stop, err := c.exportTo(ctx, ws, cfg, stderr)
+	if err != nil {
+		ws.Config.OTel = workspace.OTelConfig{}
+		ws.Config.Off = append(ws.Config.Off, workspace.TableOff{Table: "otel", Reason: err.Error()})
+		return nil, func() {}
+	}
+	return exp, stop
+}
+
+// exportTo starts the export to cfg's collector.
+func (c *ServeCommand) exportTo(ctx context.Context, ws *workspace.Workspace, cfg workspace.OTelConfig, stderr io.Writer) (*telemetry.Exporter, func(), error) {
 	tgt, err := cfg.Target()
 	if err != nil {
 		return nil, nil, fmt.Errorf("start the telemetry export: %w", err)

@@ -105,14 +105,14 @@ func (c *VerifyCommand) print(r node.Report, hc *hublink.LedgerCheck) error {
 		} else {
 			fmt.Fprintf(c.m.Stdout, "events %d\n", r.Events)
 		}
-		fmt.Fprintf(c.m.Stdout, "chain  %s through seq %d, %d checkpoints hold through seq %d\n",
-			orDash(r.Chain.Digest), r.Chain.Through, r.Chain.Checkpoints, r.Chain.Verified)
+		fmt.Fprintf(c.m.Stdout, "chain  %s through seq %d, %s, holding through seq %d\n",
+			orDash(r.Chain.Digest), r.Chain.Through, count(r.Chain.Checkpoints, "checkpoint"), r.Chain.Verified)
 		if r.Chain.Signed+r.Chain.Unchecked > 0 {
-			fmt.Fprintf(c.m.Stdout, "signed %d checkpoints' signatures hold, %d by another node's key not checked\n", r.Chain.Signed, r.Chain.Unchecked)
+			fmt.Fprintf(c.m.Stdout, "signed %s with signatures that hold, %d by another node's key not checked\n", count(r.Chain.Signed, "checkpoint"), r.Chain.Unchecked)
 		}
 		if hc != nil {
-			fmt.Fprintf(c.m.Stdout, "hub    %s through seq %d, %d checkpoints (%d signed) hold through seq %d\n",
-				orDash(hc.Chain.Digest), hc.Chain.Through, hc.Chain.Checkpoints, hc.Chain.Signed, hc.Chain.Verified)
+			fmt.Fprintf(c.m.Stdout, "hub    %s through seq %d, %s (%d signed), holding through seq %d\n",
+				orDash(hc.Chain.Digest), hc.Chain.Through, count(hc.Chain.Checkpoints, "checkpoint"), hc.Chain.Signed, hc.Chain.Verified)
 		}
 		for _, p := range r.Problems {
 			fmt.Fprintln(c.m.Stdout, "PROBLEM:", p)

@@ -12,6 +12,10 @@ type ReviewDiff struct {
 	// Diff is the change as a unified diff (a/PATH to b/PATH), "" when
 	// the body is unchanged (a rename).
 	Diff string `json:"diff"`
+	// Warning, when set, is what the reviewer must know of the body
+	// before accepting: it ends with memload's refer-reminder footer,
+	// which Accept refuses.
+	Warning string `json:"warning,omitempty"`
 }
 
 // Me is what a token may do at the hub: GET /api/me.

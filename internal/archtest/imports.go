@@ -17,12 +17,16 @@ import (
 const Module = "github.com/clumsies/clumsies"
 
 // AllowImports fails tb if a non-test Go file in dir imports anything other
-// than the standard library and packages under one of the allowed import
-// path prefixes (a prefix matches itself and everything below it).
+// than the standard library and the allowed packages. An allowed path
+// matches that package only, as go/build's deps_test states exact edges:
+// allowing events does not allow events/natsjs. A path ending in "/..."
+// matches the package and every package below it, for a third-party
+// module whose packages are all allowed
+// ("github.com/nats-io/nats.go/...").
 func AllowImports(tb testing.TB, dir string, allowed ...string) {
 	tb.Helper()
 	for _, imp := range Imports(tb, dir) {
-		if isStdlib(imp) || matchesAny(imp, allowed) {
+		if isStdlib(imp) || allows(imp, allowed) {
 			continue
 		}
 		tb.Errorf("%s imports %s, which its import rules do not allow (allowed: stdlib, %s)",
@@ -79,6 +83,23 @@ func isStdlib(p string) bool {
 	return !strings.Contains(first, ".")
 }
 
+// allows reports whether p is one of allowed, or below one that ends in
+// "/...".
+func allows(p string, allowed []string) bool {
+	for _, a := range allowed {
+		if tree, ok := strings.CutSuffix(a, "/..."); ok {
+			if p == tree || strings.HasPrefix(p, tree+"/") {
+				return true
+			}
+		} else if p == a {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesAny reports whether p is one of prefixes or below one: a
+// forbidden path forbids everything below it too.
 func matchesAny(p string, prefixes []string) bool {
 	for _, pre := range prefixes {
 		if p == pre || strings.HasPrefix(p, pre+"/") {

@@ -11,15 +11,21 @@ import (
 
 // build builds cmd/clumsies for goos/goarch into bin: static (no cgo),
 // without the build machine's paths, and with version stamped as make
-// build stamps it.
-func build(ctx context.Context, root, bin, version, goos, goarch string) error {
+// build stamps it. dev builds as a plain go build does instead
+// (Options.Dev).
+func build(ctx context.Context, root, bin, version, goos, goarch string, dev bool) error {
 	args := []string{"build", "-trimpath", "-o", bin}
+	env := append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+	if dev {
+		args = []string{"build", "-o", bin}
+		env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch)
+	}
 	if version != "" {
 		args = append(args, "-ldflags", "-X main.ldVersion="+version)
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, "./cmd/clumsies")...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go build: %w", err)

@@ -17,6 +17,11 @@ type Options struct {
 	Out     string   // the folder that receives the archives
 	Version string   // stamped into the binary and named in the archives; may be empty
 	Targets []string // GOOS/GOARCH pairs
+	// Dev builds the binary as a plain `go build` does (no -trimpath, the
+	// environment's cgo setting), so that it reuses what the tests'
+	// builds put in the build cache instead of compiling every
+	// dependency again: for the default test run. A release never sets it.
+	Dev bool
 }
 
 // Run builds one archive per target into o.Out, each with its binary's
@@ -62,7 +67,7 @@ func release(ctx context.Context, o Options, stage, goos, goarch string) ([]stri
 		return nil, fmt.Errorf("make the staging folder: %w", err)
 	}
 	bin := filepath.Join(dir, binaryName(goos))
-	if err := build(ctx, o.Root, bin, o.Version, goos, goarch); err != nil {
+	if err := build(ctx, o.Root, bin, o.Version, goos, goarch, o.Dev); err != nil {
 		return nil, err
 	}
 	info, err := versionM(ctx, bin)
@@ -70,13 +75,14 @@ func release(ctx context.Context, o Options, stage, goos, goarch string) ([]stri
 		return nil, err
 	}
 	entries := []entry{{path: bin, name: name + "/" + filepath.Base(bin), mode: 0o755}}
-	for _, doc := range []string{"README.md", "LICENSE"} {
+	// Every archive carries the licence and the README: a release
+	// without them is not made.
+	for _, doc := range []string{"LICENSE", "README.md"} {
 		p := filepath.Join(o.Root, doc)
-		if _, err := os.Stat(p); err == nil {
-			entries = append(entries, entry{path: p, name: name + "/" + doc, mode: 0o644})
-		} else if !os.IsNotExist(err) {
-			return nil, fmt.Errorf("stat %s: %w", doc, err)
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("pack %s: %w", doc, err)
 		}
+		entries = append(entries, entry{path: p, name: name + "/" + doc, mode: 0o644})
 	}
 	archive := filepath.Join(o.Out, name+archiveExt(goos))
 	if err := writeArchive(archive, entries); err != nil {

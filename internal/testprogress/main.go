@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,8 +13,15 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Stdin, os.Stdout, time.Now))
+	tick := time.NewTicker(quietFor / 2)
+	defer tick.Stop()
+	os.Exit(runTicking(os.Stdin, os.Stdout, time.Now, tick.C))
 }
+
+// quietFor is how long the output may stay silent before a tick says what
+// is going on: compiling the test binaries, on a first run, or the
+// packages still running.
+const quietFor = 30 * time.Second
 
 // event is one line of `go test -json` (cmd/test2json), and the build
 // events the go command interleaves with them.
@@ -40,23 +48,77 @@ type progress struct {
 // run reads go test -json from r, reports on w as packages finish, and
 // returns the exit status.
 func run(r io.Reader, w io.Writer, now func() time.Time) int {
+	return runTicking(r, w, now, nil)
+}
+
+// runTicking is run with ticks: at each, when nothing was printed for
+// quietFor before the tick's time, it says what the run is doing (quiet).
+func runTicking(r io.Reader, w io.Writer, now func() time.Time, ticks <-chan time.Time) int {
 	start := now()
-	p := &progress{w: w, output: map[string]*strings.Builder{}, tests: map[string]*strings.Builder{}, builds: map[string]*strings.Builder{}, running: map[string]bool{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		var ev event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || ev.Action == "" {
-			fmt.Fprintln(w, sc.Text()) // the go command's own words (a build error)
-			continue
+	p := &progress{w: &stamped{w: w, now: now, last: start}, output: map[string]*strings.Builder{}, tests: map[string]*strings.Builder{}, builds: map[string]*strings.Builder{}, running: map[string]bool{}}
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			lines <- bytes.Clone(sc.Bytes())
 		}
-		p.add(ev)
+		readErr <- sc.Err()
+		close(lines)
+	}()
+	for {
+		select {
+		case t := <-ticks:
+			p.quiet(t)
+			continue
+		case line, ok := <-lines:
+			if !ok {
+				if err := <-readErr; err != nil {
+					fmt.Fprintf(p.w, "testprogress: read go test's output: %v\n", err)
+					return 1
+				}
+				return p.end(now().Sub(start))
+			}
+			var ev event
+			if err := json.Unmarshal(line, &ev); err != nil || ev.Action == "" {
+				fmt.Fprintln(p.w, string(line)) // the go command's own words (a build error)
+				continue
+			}
+			p.add(ev)
+		}
 	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(w, "testprogress: read go test's output: %v\n", err)
-		return 1
+}
+
+// stamped is the output: it keeps when it was last written to.
+type stamped struct {
+	w    io.Writer
+	now  func() time.Time
+	last time.Time
+}
+
+func (s *stamped) Write(b []byte) (int, error) {
+	s.last = s.now()
+	return s.w.Write(b)
+}
+
+// quiet says, after quietFor without a line, what the run is doing: the
+// packages still running, or, before any runs, that the test binaries are
+// being compiled (minutes on a cold build cache, when a first run
+// compiles every dependency and every test binary).
+func (p *progress) quiet(now time.Time) {
+	out := p.w.(*stamped)
+	if now.Sub(out.last) < quietFor {
+		return
 	}
-	return p.end(now().Sub(start))
+	switch {
+	case len(p.running) > 0:
+		fmt.Fprintf(p.w, "...  still testing%s\n", strings.TrimPrefix(p.still(), "  "))
+	case p.passed+len(p.failed) == 0:
+		fmt.Fprintln(p.w, "...  compiling the test binaries (a first run, on a cold build cache, compiles every dependency and test binary: minutes without a package line)")
+	default:
+		fmt.Fprintln(p.w, "...  compiling the next test binaries")
+	}
 }
 
 // add takes one event.

@@ -14,6 +14,28 @@ func ev(action, pkg, test, output string, elapsed float64) string {
 	return fmt.Sprintf(`{"Action":%q,"Package":%q,"Test":%q,"Output":%q,"Elapsed":%v}`, action, pkg, test, output, elapsed) + "\n"
 }
 
+// lineReader returns a function that reads the next line of lines,
+// failing tb when none comes within a minute.
+func lineReader(tb testing.TB, lines *bufio.Scanner) func() string {
+	return func() string {
+		tb.Helper()
+		got := make(chan string, 1)
+		go func() {
+			if lines.Scan() {
+				got <- lines.Text()
+			}
+			close(got)
+		}()
+		select {
+		case l := <-got:
+			return l
+		case <-time.After(time.Minute):
+			tb.Fatal("no line within a minute")
+			return ""
+		}
+	}
+}
+
 // TestRun_PrintsEachPackageAsItEnds feeds the events of two packages, the
 // second ending first, through a pipe: each package's line comes out as
 // soon as its end is read, before the input ends.
@@ -26,23 +48,7 @@ func TestRun_PrintsEachPackageAsItEnds(t *testing.T) {
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
-	next := func() string {
-		t.Helper()
-		got := make(chan string, 1)
-		go func() {
-			if lines.Scan() {
-				got <- lines.Text()
-			}
-			close(got)
-		}()
-		select {
-		case l := <-got:
-			return l
-		case <-time.After(time.Minute):
-			t.Fatal("no line within a minute of the package's end")
-			return ""
-		}
-	}
+	next := lineReader(t, lines)
 	write := func(s string) {
 		if _, err := io.WriteString(feed, s); err != nil {
 			t.Fatal(err)

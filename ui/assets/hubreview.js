@@ -55,6 +55,7 @@ function reviewDiff(r, d) {
     `against the current object: the catalog no longer keeps revision ${d.baseRevision}, the one it was made on`;
   const lines = d.diff ? d.diff.replace(/\n$/, "").split("\n") : [];
   return h("div", {}, h("p", {class: "muted"}, "Diff ", note, "."),
+    d.warning ? h("p", {class: "err", "data-diff-warning": ""}, "Warning: ", d.warning, ".") : null,
     lines.length ? h("div", {class: "diff", "data-diff": ""}, lines.map((l) => h("div",
       {class: l.startsWith("+") && !l.startsWith("+++") ? "a" : l.startsWith("-") && !l.startsWith("---") ? "d" : ""}, l))) :
       h("p", {class: "empty", "data-diff": ""}, "The body is unchanged."));
