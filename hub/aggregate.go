@@ -40,7 +40,18 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 // the active nodes whose accounts every hub knows (peers.go), ordered by
 // node id, leaving out those in except.
 func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.StreamConfig {
-	cfg := jetstream.StreamConfig{
+	cfg := aggregateStream(h.cfg.Replicas())
+	for _, n := range nodes {
+		if n.Active() && h.accounts.isShared(n.ID) && !slices.Contains(except, n.ID) {
+			cfg.Sources = append(cfg.Sources, source(n))
+		}
+	}
+	return cfg
+}
+
+// aggregateStream is the aggregate's configuration without its sources.
+func aggregateStream(replicas int) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
 		Name:        hubwire.AggregateStream,
 		Description: "every joined node's ledger, subjects hub.<team>.<workspaceId>.<nodeId>.<type>",
 		Storage:     jetstream.FileStorage,
@@ -48,17 +59,11 @@ func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.S
 		MaxMsgs:     -1,
 		MaxBytes:    -1,
 		Duplicates:  10 * time.Minute,
-		Replicas:    h.cfg.Replicas(),
+		Replicas:    replicas,
 		Compression: jetstream.S2Compression,
 		DenyDelete:  true,
 		DenyPurge:   true,
 	}
-	for _, n := range nodes {
-		if n.Active() && h.accounts.isShared(n.ID) && !slices.Contains(except, n.ID) {
-			cfg.Sources = append(cfg.Sources, source(n))
-		}
-	}
-	return cfg
 }
 
 // setSources writes the aggregate's whole configuration: every active
@@ -161,6 +166,9 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (hubwire.Node, error) {
 	if !validNodeID(nodeID) || !validPublicKey(publicKey) {
 		return hubwire.Node{}, fmt.Errorf("%w: node id %q or public key %q", ErrInvalid, nodeID, publicKey)
+	}
+	if err := h.checkRoom(nodeID); err != nil {
+		return hubwire.Node{}, err
 	}
 	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, time.Now())
 	if err != nil {

@@ -42,6 +42,8 @@ type Hub struct {
 	accounts *accounts
 	// sourceWrites coalesces the writes of the aggregate's sources.
 	sourceWrites *sourceWrites
+	// maxNodes is the most active nodes a join leaves (MaxNodes).
+	maxNodes int
 	// catMu serializes pushes to the team catalogs within this hub.
 	catMu sync.Mutex
 	// catStreams holds the stream of each team's catalog bucket, by team,
@@ -84,7 +86,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), ledger: newLedgerState(), changes: newChanges()}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, maxNodes: MaxNodes, user: mustUserKey(), ledger: newLedgerState(), changes: newChanges()}
 	h.sourceWrites = &sourceWrites{write: h.writeSources}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)

@@ -78,18 +78,21 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	registered := time.Since(regStart)
 	k := min(100, max(1, n/10))
 	early, late := joins[:k], joins[n-k:]
-	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first %d p50 %.0f ms, p99 %.0f ms; of the last %d p50 %.0f ms, p99 %.0f ms; hub RSS %.0f MiB at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), k, ms(percentile(early, 50)), ms(percentile(early, 99)), k, ms(percentile(late, 50)), ms(percentile(late, 99)), mib(r.rss()))
+	joined := r.rss()
+	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first %d p50 %.0f ms, p99 %.0f ms; of the last %d p50 %.0f ms, p99 %.0f ms; hub RSS %.0f MiB at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), k, ms(percentile(early, 50)), ms(percentile(early, 99)), k, ms(percentile(late, 50)), ms(percentile(late, 99)), mib(joined))
+	b.printf("| join cost by tenth of the joins, in the order sent: p50 / p99 ms | %s |\n", joinCurve(joins))
 	if err := r.restartHubs(); err != nil {
 		return err
 	}
 	time.Sleep(2 * time.Second)
 	before := r.rss()
+	b.printf("| hub RSS after the joins; the hubs restarted with the same %d nodes registered, none linked | %.0f MiB; %.0f MiB (%.2fx) |\n", n, mib(joined), mib(before), float64(before)/float64(joined))
 	storm, linked, err := r.linkStorm(ctx)
 	if err != nil {
 		return fmt.Errorf("link storm: %w", err)
 	}
 	after := r.rss()
-	b.printf("| link storm: the hubs restarted, then every node starts (%d at once in the bench process), dials and appends %d events | all linked %.1f s, all %d events in the hubs' read models %.1f s |\n", scaleStarts, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds())
+	b.printf("| link storm: the hubs restarted, then every node starts (%d at once in the bench process), dials and appends %d events | all linked %.1f s, all %d events in the hubs' read models %.1f s (%.1f s after the last link) |\n", scaleStarts, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds(), (storm - linked).Seconds())
 	b.printf("| hub RSS: fresh; restarted with %d nodes registered, none linked; all linked | %.0f, %.0f, %.0f MiB |\n", n, mib(fresh), mib(before), mib(after))
 	b.printf("| hub RSS per node over the fresh hub, all linked; of the links alone | %.2f MiB; %.2f MiB |\n", mib(after-fresh)/float64(n), mib(after-before)/float64(n))
 	idle := 60 * time.Second
@@ -120,7 +123,23 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 			return fmt.Errorf("after the catch-up: %w", err)
 		}
 	}
+	if b.hubSoak > 0 {
+		return r.soak(ctx, b.hubSoak)
+	}
 	return nil
+}
+
+// joinCurve gives the p50 and p99 of each tenth of joins, in order.
+func joinCurve(joins []time.Duration) string {
+	var parts []string
+	for i := range 10 {
+		part := joins[i*len(joins)/10 : (i+1)*len(joins)/10]
+		if len(part) == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%.0f / %.0f", ms(percentile(part, 50)), ms(percentile(part, 99))))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // loadAvg is the machine's load average (1, 5, 15 minutes).

@@ -32,7 +32,9 @@ type bench struct {
 	// topologies (hub processes per run).
 	hubNodes int
 	hubSizes []int
-	out      *strings.Builder
+	// hubSoak, when set, is how long the hubscale section's soak runs.
+	hubSoak time.Duration
+	out     *strings.Builder
 }
 
 func (b *bench) printf(format string, args ...any) {
@@ -47,6 +49,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, liveedit, hub, hubscale, teamcatalog, chain, export, dashboard")
 	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
+	hubSoak := flag.Duration("hub-soak", 0, "after the hubscale section's runs, every node appends for this long while the hubs' memory is sampled every minute (e.g. 30m; off by default)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -60,7 +63,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes}
+	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, hubSoak: *hubSoak}
 	for _, f := range strings.Split(*hubSizes, ",") {
 		switch strings.TrimSpace(f) {
 		case "1":
