@@ -46,7 +46,7 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, liveedit, hub, hubscale, teamcatalog, chain, export, dashboard")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, liveedit, hub, hubscale, hubsources, teamcatalog, chain, export, dashboard")
 	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
 	hubSoak := flag.Duration("hub-soak", 0, "after the hubscale section's runs, every node appends for this long while the hubs' memory is sampled every minute (e.g. 30m; off by default)")
@@ -101,6 +101,7 @@ func main() {
 		{"liveedit", benchLiveEdit},
 		{"hub", benchHub},
 		{"hubscale", benchHubScale},
+		{"hubsources", benchHubSources},
 		{"teamcatalog", benchTeamCatalog},
 		{"chain", benchChain},
 		{"export", benchExport},
