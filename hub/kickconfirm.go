@@ -16,13 +16,20 @@ const (
 	// of the same link waits twice as long, up to rekickMax.
 	rekickFirst = 2 * time.Second
 	rekickMax   = 4 * time.Second
+	// kickTries bounds the kicks of one link (the first included): a
+	// node that never answers (its ledger cannot be opened, say) is left
+	// to nats-server's own retries after about 18 s, so that it does not
+	// keep the aggregate's writer busy (each kick writes the whole source
+	// list twice).
+	kickTries = 6
 )
 
 // unconfirmed is a kick whose source the node has not answered yet.
 type unconfirmed struct {
-	cid  uint64        // the leaf connection it was kicked for
-	at   time.Time     // when the kick was written
-	wait time.Duration // how long from at until it is kicked again
+	cid   uint64        // the leaf connection it was kicked for
+	at    time.Time     // when the kick was written
+	wait  time.Duration // how long from at until it is kicked again
+	tries int           // the kicks of this link so far
 }
 
 // kickConfirms follows each kick until the node's source hears from the
@@ -49,11 +56,11 @@ func newKickConfirms() *kickConfirms {
 // for the same link waits twice as long as before for its answer.
 func (c *kickConfirms) kicked(due map[string]uint64, now time.Time) {
 	for id, cid := range due {
-		wait := rekickFirst
+		k := unconfirmed{cid: cid, at: now, wait: rekickFirst, tries: 1}
 		if prev, ok := c.waiting[id]; ok && prev.cid == cid {
-			wait = min(2*prev.wait, rekickMax)
+			k.wait, k.tries = min(2*prev.wait, rekickMax), prev.tries+1
 		}
-		c.waiting[id] = unconfirmed{cid: cid, at: now, wait: wait}
+		c.waiting[id] = k
 	}
 }
 
@@ -65,8 +72,8 @@ func (c *kickConfirms) due(now time.Time) bool {
 
 // check reads the aggregate's sources as they were at asked, and returns
 // the nodes to kick again with their connection ids: those not heard
-// from since their kick once its wait is over. It forgets the kicks that
-// were answered and those whose link is gone or was replaced (current
+// from since their kick once its wait is over, kickTries times per link
+// at most. It forgets the kicks that were answered and those whose link is gone or was replaced (current
 // gives a node's current connection id, 0 for none; a new link is
 // kicked for on its own).
 func (c *kickConfirms) check(asked time.Time, sources map[string]hubwire.Sourcing, current func(id string) uint64) map[string]uint64 {
@@ -81,9 +88,14 @@ func (c *kickConfirms) check(asked time.Time, sources map[string]hubwire.Sourcin
 			delete(c.waiting, id)
 			continue
 		}
-		if asked.Sub(k.at) >= k.wait {
-			again[id] = k.cid
+		if asked.Sub(k.at) < k.wait {
+			continue
 		}
+		if k.tries >= kickTries {
+			delete(c.waiting, id) // left to nats-server's retries
+			continue
+		}
+		again[id] = k.cid
 	}
 	return again
 }
