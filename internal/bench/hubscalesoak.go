@@ -18,13 +18,14 @@ const soakSample = time.Minute
 
 // soak has every node append scaleRate events per second for d, with
 // the probe of steady, and samples the hubs every soakSample: their RSS,
-// their Go heap in use, what their read models applied, and the probe's
-// append to visible over the sample. It ends with what holds the first
-// hub's heap (its profile's top entries, in use).
+// their Go heap in use after a collection, what their read models
+// applied, and the probe's append to visible over the sample. It ends
+// with what holds the first hub's heap (its profile's top entries, in
+// use).
 func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 	b := r.b
 	b.printf("#### Soak: %s of %d ev/s from every node (%d ev/s), sampled every %s\n\nLoad average at the start: %s.\n\n", d, scaleRate, len(r.nodes)*scaleRate, soakSample, loadAvg())
-	b.printf("| minute | hub RSS, MiB (each hub) | Go heap in use, MiB (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|\n")
+	b.printf("| minute | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|\n")
 	r.soakRow(ctx, 0, nil)
 	lctx, stop := context.WithTimeout(ctx, d)
 	defer stop()
@@ -86,10 +87,11 @@ func (r *scaleRun) soakRow(ctx context.Context, minute int, lat []time.Duration)
 	r.b.printf("| %d | %s | %s | %s | %s |\n", minute, all, strings.Join(heap, ", "), applied, probes)
 }
 
-// heapInuse is the process's Go heap in use (runtime.MemStats.HeapInuse),
-// in KiB, as its heap profile's text form gives it.
+// heapInuse is the process's Go heap in use (runtime.MemStats.HeapInuse)
+// right after a collection, in KiB, as its heap profile's text form gives
+// it: what the heap holds live, without the garbage of the moment.
 func (hp *hubProc) heapInuse(ctx context.Context) (int64, error) {
-	body, err := hp.pprofGet(ctx, "/debug/pprof/heap?debug=1")
+	body, err := hp.pprofGet(ctx, "/debug/pprof/heap?gc=1&debug=1")
 	if err != nil {
 		return 0, err
 	}
