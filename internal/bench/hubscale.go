@@ -79,6 +79,9 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	k := min(100, max(1, n/10))
 	early, late := joins[:k], joins[n-k:]
 	joined := r.rss()
+	if k := b.unknownInvites.Swap(0); k > 0 {
+		b.printf("| joins answered \"join token unknown\" right after their invite, asked again a second later | %d |\n", k)
+	}
 	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first %d p50 %.0f ms, p99 %.0f ms; of the last %d p50 %.0f ms, p99 %.0f ms; hub RSS %.0f MiB at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), k, ms(percentile(early, 50)), ms(percentile(early, 99)), k, ms(percentile(late, 50)), ms(percentile(late, 99)), mib(joined))
 	b.printf("| join cost by tenth of the joins, in the order sent: p50 / p99 ms | %s |\n", joinCurve(joins))
 	if err := r.restartHubs(); err != nil {

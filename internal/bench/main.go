@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,7 +35,10 @@ type bench struct {
 	hubSizes []int
 	// hubSoak, when set, is how long the hubscale section's soak runs.
 	hubSoak time.Duration
-	out     *strings.Builder
+	// unknownInvites counts the joins of light nodes asked again because
+	// the hub did not know their invite yet (joinLeaf).
+	unknownInvites atomic.Int64
+	out            *strings.Builder
 }
 
 func (b *bench) printf(format string, args ...any) {
