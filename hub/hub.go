@@ -91,6 +91,14 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
+	// Answer the other hubs about the accounts set up here before waiting
+	// for their answers (attachRegistry): hubs of a cluster that start
+	// together then confirm each other's accounts at once instead of each
+	// waiting out peersWait per node.
+	if err := h.answerAccounts(); err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
 	if err := h.attachRegistry(ctx); err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
@@ -100,10 +108,6 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	if err := h.openLedger(ctx); err != nil {
-		h.shutdown()
-		return nil, fmt.Errorf("start hub: %w", err)
-	}
-	if err := h.answerAccounts(); err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
