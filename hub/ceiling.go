@@ -14,11 +14,11 @@ import (
 // list, about 320 B per node, and nats-server's update of a stream's
 // sources grows with the square of the list: for each source it goes
 // over every source (createSourcingConsumerHash, in its consumer.go). One
-// write took 85 ms at 1,000 sources, 3.2 s at 5,000 and more than the
-// hub's 5 s bound per attempt at 10,000 (go run ./internal/bench -only
-// hubsources; BENCHMARKS.md, "Sources per aggregate"). At 4,000 a write
-// stays near a second. The 8 MiB payload limit would only stop the list
-// at about 26,000 sources.
+// write took 33 ms at 1,000 sources, 0.6 s at 4,000 and 2.5 s at 10,000 on
+// a quiet moment, 3.2 s at 5,000 and more than the hub's 5 s bound per
+// attempt at 10,000 under load (go run ./internal/bench -only hubsources;
+// BENCHMARKS.md, "Sources per aggregate"). The 8 MiB payload limit would
+// only stop the list at about 26,000 sources.
 const MaxNodes = 4000
 
 // ErrFull means the hub holds MaxNodes active nodes: a join is refused
