@@ -72,14 +72,32 @@ func aggregateStream(replicas int) jetstream.StreamConfig {
 // derived from the registry, never as an edit of what the stream holds:
 // two hubs of a cluster that write at once then still converge on the
 // registry's list (the last write of each is the full one).
+//
+// A list equal to the one this hub wrote last is not written again: every
+// change of the registry (an invite made or used, a token) asks for a
+// write, and nats-server's update of a long source list is dear (about
+// 0.6 s at 4,000 sources), so a storm of joins left a backlog of
+// identical writes behind it. Each hub still writes whenever the list it
+// derives changes, so the hubs of a cluster converge as before.
 func (h *Hub) setSources(ctx context.Context, except []string) error {
 	want := h.aggregateConfig(h.reg.nodes(), except)
-	return retry(ctx, func(ctx context.Context) error {
+	list := make([]string, len(want.Sources))
+	for i, src := range want.Sources {
+		list[i] = src.External.APIPrefix + " " + src.Name
+	}
+	if h.written != nil && slices.Equal(list, h.written) {
+		return nil
+	}
+	err := retry(ctx, func(ctx context.Context) error {
 		if _, err := h.js.CreateOrUpdateStream(ctx, want); err != nil {
 			return fmt.Errorf("write the aggregate's sources: %w", err)
 		}
 		return nil
 	})
+	if err == nil {
+		h.written = list
+	}
+	return err
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line

@@ -42,6 +42,9 @@ type Hub struct {
 	accounts *accounts
 	// sourceWrites coalesces the writes of the aggregate's sources.
 	sourceWrites *sourceWrites
+	// written is the source list this hub wrote last (setSources), under
+	// ctrl; nil before its first write.
+	written []string
 	// maxNodes is the most active nodes a join leaves (MaxNodes).
 	maxNodes int
 	// catMu serializes pushes to the team catalogs within this hub.
