@@ -71,8 +71,8 @@ soak-hub: ## the hub's full-size loops: 20 rounds of hub and workspace restarts,
 	HUB_SOAK_ROUNDS=20 HUB_SOAK_OFFLINE=100000 $(GO) test -count=1 -timeout 30m -run 'TestAggregate_(FlapLoop|HubOffline)' -v ./hub
 
 .PHONY: bench
-bench: build ## measure against same-run baselines; see BENCHMARKS.md
-	CGO_ENABLED=$(CGO) $(GO) run ./internal/bench
+bench: build ## measure against same-run baselines (BENCH_ARGS='-only hubscale -hub-soak 30m' passes flags); see BENCHMARKS.md
+	CGO_ENABLED=$(CGO) $(GO) run ./internal/bench $(BENCH_ARGS)
 
 .PHONY: dist
 dist: ## static archives for linux, darwin (amd64, arm64) and windows/amd64 into dist/, with SHA256SUMS

@@ -40,19 +40,7 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 // the active nodes whose accounts every hub knows (peers.go), ordered by
 // node id, leaving out those in except.
 func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.StreamConfig {
-	cfg := jetstream.StreamConfig{
-		Name:        hubwire.AggregateStream,
-		Description: "every joined node's ledger, subjects hub.<team>.<workspaceId>.<nodeId>.<type>",
-		Storage:     jetstream.FileStorage,
-		Retention:   jetstream.LimitsPolicy,
-		MaxMsgs:     -1,
-		MaxBytes:    -1,
-		Duplicates:  10 * time.Minute,
-		Replicas:    h.cfg.Replicas(),
-		Compression: jetstream.S2Compression,
-		DenyDelete:  true,
-		DenyPurge:   true,
-	}
+	cfg := aggregateStream(h.cfg.Replicas())
 	for _, n := range nodes {
 		if n.Active() && h.accounts.isShared(n.ID) && !slices.Contains(except, n.ID) {
 			cfg.Sources = append(cfg.Sources, source(n))
@@ -61,20 +49,55 @@ func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.S
 	return cfg
 }
 
+// aggregateStream is the aggregate's configuration without its sources.
+func aggregateStream(replicas int) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:        hubwire.AggregateStream,
+		Description: "every joined node's ledger, subjects hub.<team>.<workspaceId>.<nodeId>.<type>",
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.LimitsPolicy,
+		MaxMsgs:     -1,
+		MaxBytes:    -1,
+		Duplicates:  10 * time.Minute,
+		Replicas:    replicas,
+		Compression: jetstream.S2Compression,
+		DenyDelete:  true,
+		DenyPurge:   true,
+	}
+}
+
 // setSources writes the aggregate's whole configuration: every active
 // node of the registry is a source, but those in except. The caller holds
 // ctrl. Every change of the sources goes through here as a whole list
 // derived from the registry, never as an edit of what the stream holds:
 // two hubs of a cluster that write at once then still converge on the
 // registry's list (the last write of each is the full one).
+//
+// A list equal to the one this hub wrote last is not written again: every
+// change of the registry (an invite made or used, a token) asks for a
+// write, and nats-server's update of a long source list is dear (about
+// 0.6 s at 4,000 sources), so a storm of joins left a backlog of
+// identical writes behind it. Each hub still writes whenever the list it
+// derives changes, so the hubs of a cluster converge as before.
 func (h *Hub) setSources(ctx context.Context, except []string) error {
 	want := h.aggregateConfig(h.reg.nodes(), except)
-	return retry(ctx, func(ctx context.Context) error {
+	list := make([]string, len(want.Sources))
+	for i, src := range want.Sources {
+		list[i] = src.External.APIPrefix + " " + src.Name
+	}
+	if h.written != nil && slices.Equal(list, h.written) {
+		return nil
+	}
+	err := retry(ctx, func(ctx context.Context) error {
 		if _, err := h.js.CreateOrUpdateStream(ctx, want); err != nil {
 			return fmt.Errorf("write the aggregate's sources: %w", err)
 		}
 		return nil
 	})
+	if err == nil {
+		h.written = list
+	}
+	return err
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line
@@ -161,6 +184,9 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (hubwire.Node, error) {
 	if !validNodeID(nodeID) || !validPublicKey(publicKey) {
 		return hubwire.Node{}, fmt.Errorf("%w: node id %q or public key %q", ErrInvalid, nodeID, publicKey)
+	}
+	if err := h.checkRoom(nodeID); err != nil {
+		return hubwire.Node{}, err
 	}
 	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, time.Now())
 	if err != nil {

@@ -14,8 +14,10 @@
 // The nodes' accounts are added to the running server in process (the
 // generated nats-server config names no node and is never reloaded), and
 // the hub's authenticator admits each link; the hub's controller is the
-// only writer of the aggregate's sources; when a node's link comes up it
-// re-sources the node so that sourcing resumes in about a second.
+// only writer of the aggregate's sources (written only when the list
+// changes, for at most MaxNodes nodes); when a node's link comes up it
+// re-sources the node so that sourcing resumes in about a second, and
+// again while the node's source has not heard from it.
 //
 // The hub also holds each team's catalog (a key-value bucket per team,
 // the bucket's sequence its revision), which the team's nodes mirror over

@@ -42,6 +42,11 @@ type Hub struct {
 	accounts *accounts
 	// sourceWrites coalesces the writes of the aggregate's sources.
 	sourceWrites *sourceWrites
+	// written is the source list this hub wrote last (setSources), under
+	// ctrl; nil before its first write.
+	written []string
+	// maxNodes is the most active nodes a join leaves (MaxNodes).
+	maxNodes int
 	// catMu serializes pushes to the team catalogs within this hub.
 	catMu sync.Mutex
 	// catStreams holds the stream of each team's catalog bucket, by team,
@@ -84,9 +89,17 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, user: mustUserKey(), ledger: newLedgerState(), changes: newChanges()}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, maxNodes: MaxNodes, user: mustUserKey(), ledger: newLedgerState(), changes: newChanges()}
 	h.sourceWrites = &sourceWrites{write: h.writeSources}
 	if err := h.startServer(); err != nil {
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
+	// Answer the other hubs about the accounts set up here before waiting
+	// for their answers (attachRegistry): hubs of a cluster that start
+	// together then confirm each other's accounts at once instead of each
+	// waiting out peersWait per node.
+	if err := h.answerAccounts(); err != nil {
+		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	if err := h.attachRegistry(ctx); err != nil {
@@ -98,10 +111,6 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	if err := h.openLedger(ctx); err != nil {
-		h.shutdown()
-		return nil, fmt.Errorf("start hub: %w", err)
-	}
-	if err := h.answerAccounts(); err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +24,7 @@ const (
 // linkWatcher follows the leaf links. When a node's link comes up it
 // re-sources the node (Hub.kick), debounced per node; sourcing then
 // resumes in about a second instead of after the source's retry backoff.
+// A kick the node's source does not answer is made again (kickConfirms).
 type linkWatcher struct {
 	h *Hub
 
@@ -40,6 +42,7 @@ func (w *linkWatcher) run(ctx context.Context) {
 	t := time.NewTicker(linkPoll)
 	defer t.Stop()
 	pending := map[string]time.Time{} // node id -> when its current link was seen first
+	confirms := newKickConfirms()
 	for {
 		select {
 		case <-ctx.Done():
@@ -52,6 +55,9 @@ func (w *linkWatcher) run(ctx context.Context) {
 			if now.Sub(pending[id]) >= kickAfter {
 				due[id] = cid
 			}
+		}
+		if confirms.due(now) {
+			maps.Copy(due, w.unanswered(ctx, confirms))
 		}
 		if len(due) == 0 {
 			continue
@@ -72,7 +78,24 @@ func (w *linkWatcher) run(ctx context.Context) {
 			w.kicks[id] = cid
 		}
 		w.mu.Unlock()
+		confirms.kicked(due, time.Now())
 	}
+}
+
+// unanswered returns the kicked nodes whose sources have not heard from
+// them since (kickConfirms), to be kicked again.
+func (w *linkWatcher) unanswered(ctx context.Context, confirms *kickConfirms) map[string]uint64 {
+	asked := time.Now()
+	sources, err := w.h.sources(ctx)
+	if err != nil {
+		confirms.checked = asked // asked again at the next check
+		return nil
+	}
+	return confirms.check(asked, sources, func(id string) uint64 {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.conns[id]
+	})
 }
 
 // poll reads the leaf links and returns the nodes whose current link has

@@ -19,6 +19,9 @@ const (
 	// takes at most 64 connections from one address, and every node of
 	// the bench dials from loopback.
 	scaleJoinRequests = 8
+	// scaleStormJoins is the join storm's requests in flight: under the
+	// API's 64 connections per client address.
+	scaleStormJoins = 48
 	// scaleStarts bounds the node servers starting at once in the bench
 	// process: a thousand at once timed out their own in-process
 	// connections on 2 cores.
@@ -78,20 +81,29 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	registered := time.Since(regStart)
 	k := min(100, max(1, n/10))
 	early, late := joins[:k], joins[n-k:]
-	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first %d p50 %.0f ms, p99 %.0f ms; of the last %d p50 %.0f ms, p99 %.0f ms; hub RSS %.0f MiB at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), k, ms(percentile(early, 50)), ms(percentile(early, 99)), k, ms(percentile(late, 50)), ms(percentile(late, 99)), mib(r.rss()))
+	joined := r.rss()
+	if k := b.unknownInvites.Swap(0); k > 0 {
+		b.printf("| joins answered \"join token unknown\" right after their invite, asked again a second later | %d |\n", k)
+	}
+	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first %d p50 %.0f ms, p99 %.0f ms; of the last %d p50 %.0f ms, p99 %.0f ms; hub RSS %.0f MiB at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), k, ms(percentile(early, 50)), ms(percentile(early, 99)), k, ms(percentile(late, 50)), ms(percentile(late, 99)), mib(joined))
+	b.printf("| join cost by tenth of the joins, in the order sent: p50 / p99 ms | %s |\n", joinCurve(joins))
 	if err := r.restartHubs(); err != nil {
 		return err
 	}
 	time.Sleep(2 * time.Second)
 	before := r.rss()
+	b.printf("| hub RSS after the joins; the hubs restarted with the same %d nodes registered, none linked | %.0f MiB; %.0f MiB (%.2fx) |\n", n, mib(joined), mib(before), float64(before)/float64(joined))
 	storm, linked, err := r.linkStorm(ctx)
 	if err != nil {
 		return fmt.Errorf("link storm: %w", err)
 	}
 	after := r.rss()
-	b.printf("| link storm: the hubs restarted, then every node starts (%d at once in the bench process), dials and appends %d events | all linked %.1f s, all %d events in the hubs' read models %.1f s |\n", scaleStarts, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds())
+	b.printf("| link storm: the hubs restarted, then every node starts (%d at once in the bench process), dials and appends %d events | all linked %.1f s, all %d events in the hubs' read models %.1f s (%.1f s after the last link) |\n", scaleStarts, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds(), (storm - linked).Seconds())
 	b.printf("| hub RSS: fresh; restarted with %d nodes registered, none linked; all linked | %.0f, %.0f, %.0f MiB |\n", n, mib(fresh), mib(before), mib(after))
 	b.printf("| hub RSS per node over the fresh hub, all linked; of the links alone | %.2f MiB; %.2f MiB |\n", mib(after-fresh)/float64(n), mib(after-before)/float64(n))
+	if err := r.joinStorm(ctx, max(10, n/10)); err != nil {
+		return fmt.Errorf("join storm: %w", err)
+	}
 	idle := 60 * time.Second
 	if b.quick {
 		idle = 10 * time.Second
@@ -120,7 +132,23 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 			return fmt.Errorf("after the catch-up: %w", err)
 		}
 	}
+	if b.hubSoak > 0 {
+		return r.soak(ctx, b.hubSoak)
+	}
 	return nil
+}
+
+// joinCurve gives the p50 and p99 of each tenth of joins, in order.
+func joinCurve(joins []time.Duration) string {
+	var parts []string
+	for i := range 10 {
+		part := joins[i*len(joins)/10 : (i+1)*len(joins)/10]
+		if len(part) == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%.0f / %.0f", ms(percentile(part, 50)), ms(percentile(part, 99))))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // loadAvg is the machine's load average (1, 5, 15 minutes).
@@ -175,7 +203,19 @@ func (r *scaleRun) rss() int64 {
 // scaleJoinRequests at once, none of them linked yet; it returns the time
 // of each join, in the order the joins were sent.
 func (r *scaleRun) register(ctx context.Context, n int) ([]time.Duration, error) {
-	sem := make(chan struct{}, scaleJoinRequests)
+	nodes, took, err := r.join(ctx, n, scaleJoinRequests)
+	if err != nil {
+		return nil, err
+	}
+	r.nodes = nodes
+	return took, nil
+}
+
+// join joins n new nodes through the hubs' API, at most inFlight at
+// once, and returns them with the time of each join, in the order the
+// joins were sent.
+func (r *scaleRun) join(ctx context.Context, n, inFlight int) ([]*leafNode, []time.Duration, error) {
+	sem := make(chan struct{}, inFlight)
 	nodes := make([]*leafNode, n)
 	took := make([]time.Duration, n)
 	errs := make([]error, n)
@@ -197,10 +237,23 @@ func (r *scaleRun) register(ctx context.Context, n int) ([]time.Duration, error)
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r.nodes = nodes
-	return took, nil
+	return nodes, took, nil
+}
+
+// joinStorm joins k more nodes at once (scaleStormJoins requests in
+// flight) while every node of the run is linked, and reports it; the new
+// nodes stay offline and out of the run's later phases.
+func (r *scaleRun) joinStorm(ctx context.Context, k int) error {
+	start := time.Now()
+	_, took, err := r.join(ctx, k, scaleStormJoins)
+	if err != nil {
+		return err
+	}
+	all := time.Since(start)
+	r.b.printf("| join storm: %d more nodes join at once (%d requests in flight) while the %d others are linked | all in %.1f s (%.1f joins/s); a join p50 %.0f ms, p99 %.0f ms; hub RSS %.0f MiB after |\n", k, scaleStormJoins, len(r.nodes), all.Seconds(), float64(k)/all.Seconds(), ms(percentile(took, 50)), ms(percentile(took, 99)), mib(r.rss()))
+	return nil
 }
 
 // restartHubs stops the hubs and starts them again: their servers then

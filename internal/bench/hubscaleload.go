@@ -21,9 +21,27 @@ const scaleProbeEvery = 20 * time.Millisecond
 func (r *scaleRun) steady(ctx context.Context, d time.Duration) ([]time.Duration, error) {
 	lctx, stop := context.WithTimeout(ctx, d)
 	defer stop()
+	load := r.startLoad(ctx, lctx)
+	lat, err := r.probe(ctx, lctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := load(); err != nil {
+		return nil, err
+	}
+	if err := r.waitAll(ctx, 5*time.Minute); err != nil {
+		return nil, err
+	}
+	return lat, nil
+}
+
+// startLoad has every node append scaleRate events per second, spread
+// over the period, until lctx ends; the function it returns waits for
+// the nodes to stop and counts what they appended in r.events.
+func (r *scaleRun) startLoad(ctx, lctx context.Context) func() error {
 	var appended atomic.Uint64
 	var wg sync.WaitGroup
-	errs := make(chan error, len(r.nodes)+1)
+	errs := make(chan error, len(r.nodes))
 	every := time.Second / scaleRate
 	for _, ln := range r.nodes {
 		wg.Add(1)
@@ -51,14 +69,27 @@ func (r *scaleRun) steady(ctx context.Context, d time.Duration) ([]time.Duration
 			}
 		}()
 	}
+	return func() error {
+		wg.Wait()
+		close(errs)
+		r.events += appended.Load()
+		return errors.Join(collect(errs)...)
+	}
+}
+
+// probe appends at one node after another, one every scaleProbeEvery at
+// most, from node first on, until lctx ends, and returns the time from
+// each append until the hub the node is linked to shows it in its read
+// models; the events it appended are counted in r.events.
+func (r *scaleRun) probe(ctx, lctx context.Context, first int) ([]time.Duration, error) {
 	var lat []time.Duration
-	probe := time.NewTicker(scaleProbeEvery)
-	defer probe.Stop()
-	for i := 0; lctx.Err() == nil; i++ {
+	t := time.NewTicker(scaleProbeEvery)
+	defer t.Stop()
+	for i := first; lctx.Err() == nil; i++ {
 		select {
 		case <-lctx.Done():
 			continue
-		case <-probe.C:
+		case <-t.C:
 		}
 		k := i % len(r.nodes)
 		ln, hp := r.nodes[k], r.hubs[k%len(r.hubs)]
@@ -67,20 +98,11 @@ func (r *scaleRun) steady(ctx context.Context, d time.Duration) ([]time.Duration
 		if err != nil {
 			return nil, err
 		}
-		appended.Add(1)
+		r.events++
 		if err := r.waitVisible(ctx, hp, ln, seq); err != nil {
 			return nil, err
 		}
 		lat = append(lat, time.Since(start))
-	}
-	wg.Wait()
-	close(errs)
-	if err := errors.Join(collect(errs)...); err != nil {
-		return nil, err
-	}
-	r.events += appended.Load()
-	if err := r.waitAll(ctx, 5*time.Minute); err != nil {
-		return nil, err
 	}
 	return lat, nil
 }

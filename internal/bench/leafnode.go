@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -56,8 +57,21 @@ func joinLeaf(ctx context.Context, b *bench, hp *hubProc, team string) (*leafNod
 	if err != nil {
 		return nil, err
 	}
-	if _, err := hubwire.NewClient(t.HTTP, "").Join(ctx, hubwire.JoinRequest{Secret: t.Secret, NodeID: ln.id.NodeID, PublicKey: pub, WorkspaceID: ln.ws}); err != nil {
-		return nil, err
+	req := hubwire.JoinRequest{Secret: t.Secret, NodeID: ln.id.NodeID, PublicKey: pub, WorkspaceID: ln.ws}
+	for attempt := 1; ; attempt++ {
+		_, err := hubwire.NewClient(t.HTTP, "").Join(ctx, req)
+		if err == nil {
+			break
+		}
+		// In a loaded cluster the invite, written a moment before, can
+		// be read at a replica that has not applied it yet: the token
+		// is then unknown for a moment. Asked again, and counted.
+		var he *hubwire.Error
+		if attempt == 5 || !errors.As(err, &he) || he.Code != hubwire.CodeForbidden {
+			return nil, err
+		}
+		b.unknownInvites.Add(1)
+		time.Sleep(time.Second)
 	}
 	ln.url = t.Leaf
 	return ln, nil

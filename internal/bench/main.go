@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,7 +36,12 @@ type bench struct {
 	// longRun is how long the longrun section serves, longEvery how
 	// often it samples the memory.
 	longRun, longEvery time.Duration
-	out                *strings.Builder
+	// hubSoak, when set, is how long the hubscale section's soak runs.
+	hubSoak time.Duration
+	// unknownInvites counts the joins of light nodes asked again because
+	// the hub did not know their invite yet (joinLeaf).
+	unknownInvites atomic.Int64
+	out            *strings.Builder
 }
 
 func (b *bench) printf(format string, args ...any) {
@@ -47,11 +53,12 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, lean, longrun, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, checks, liveedit, hub, hubscale, teamcatalog, chain, export, dashboard, attest")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, lean, longrun, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, checks, liveedit, hub, hubscale, hubsources, teamcatalog, chain, export, dashboard, attest")
 	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
 	longRun := flag.Duration("longrun", 3*time.Minute, "how long the longrun section serves (30m for the long run; 1m with -quick unless set)")
 	longEvery := flag.Duration("longrun-every", 30*time.Second, "how often the longrun section samples serve's memory")
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
+	hubSoak := flag.Duration("hub-soak", 0, "after the hubscale section's runs, every node appends for this long while the hubs' memory is sampled every minute (e.g. 30m; off by default)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -65,7 +72,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery}
+	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak}
 	for _, f := range strings.Split(*hubSizes, ",") {
 		switch strings.TrimSpace(f) {
 		case "1":
@@ -109,6 +116,7 @@ func main() {
 		{"liveedit", benchLiveEdit},
 		{"hub", benchHub},
 		{"hubscale", benchHubScale},
+		{"hubsources", benchHubSources},
 		{"teamcatalog", benchTeamCatalog},
 		{"chain", benchChain},
 		{"export", benchExport},

@@ -1,0 +1,48 @@
+package hub_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
+)
+
+// TestSources_WrittenOnlyWhenTheyChange makes ten invites (ten changes
+// of the registry that leave the aggregate's sources as they are), then
+// joins one node: the aggregate's configuration is updated for the join
+// alone. Each change of the registry used to write the whole source list
+// again, and a storm of joins left a backlog of identical writes that
+// kept a hub with 1,000 nodes busy after the joins had answered.
+func TestSources_WrittenOnlyWhenTheyChange(t *testing.T) {
+	th := newTestHub(t)
+	joinAll(t, th, []*stormNode{inviteNode(t, th, "red"), inviteNode(t, th, "red")})
+	nc, err := th.h.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	var updates atomic.Int64
+	if _, err := nc.Subscribe("$JS.EVENT.ADVISORY.STREAM.UPDATED."+hubwire.AggregateStream, func(*nats.Msg) { updates.Add(1) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // the joins' own registry changes are applied
+	updates.Store(0)
+	for range 10 {
+		if _, err := th.h.Invite(context.Background(), "ws-00000000000000000000000000000001", "red", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	joinAll(t, th, []*stormNode{inviteNode(t, th, "red")})
+	// Let the registry's watch apply the invites and the join.
+	time.Sleep(3 * time.Second)
+	if n := updates.Load(); n != 1 {
+		t.Fatalf("the aggregate's configuration was updated %d times for ten invites and a join, want once", n)
+	}
+}

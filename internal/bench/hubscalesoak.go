@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// soakSample is how often the soak samples the hubs.
+const soakSample = time.Minute
+
+// soak has every node append scaleRate events per second for d, with
+// the probe of steady, and samples the hubs every soakSample: their RSS,
+// their Go heap in use after a collection, what their read models
+// applied, and the probe's append to visible over the sample. It ends
+// with what holds the first hub's heap (its profile's top entries, in
+// use).
+func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
+	b := r.b
+	b.printf("#### Soak: %s of %d ev/s from every node (%d ev/s), sampled every %s\n\nLoad average at the start: %s.\n\n", d, scaleRate, len(r.nodes)*scaleRate, soakSample, loadAvg())
+	b.printf("| minute | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|\n")
+	r.soakRow(ctx, 0, nil)
+	lctx, stop := context.WithTimeout(ctx, d)
+	defer stop()
+	load := r.startLoad(ctx, lctx)
+	probed := 0
+	for m := 1; lctx.Err() == nil; m++ {
+		sctx, done := context.WithTimeout(lctx, soakSample)
+		lat, err := r.probe(ctx, sctx, probed)
+		done()
+		if err != nil {
+			stop()
+			_ = load()
+			return fmt.Errorf("soak, minute %d: %w", m, err)
+		}
+		probed += len(lat)
+		r.soakRow(ctx, m, lat)
+	}
+	if err := load(); err != nil {
+		return fmt.Errorf("soak: %w", err)
+	}
+	top, err := r.hubs[0].heapTop(ctx, 12)
+	if err != nil {
+		return fmt.Errorf("the heap profile after the soak: %w", err)
+	}
+	if err := r.appliedExactly(ctx); err != nil {
+		return fmt.Errorf("after the soak: %w", err)
+	}
+	b.printf("\nLoad average at the end: %s. Every hub's read models applied exactly the %d events appended.\n\n", loadAvg(), r.events)
+	b.printf("What holds hub 1's heap at the end of the soak (`go tool pprof -top -inuse_space`, the first entries):\n\n```\n%s```\n\n", top)
+	return nil
+}
+
+// appliedExactly waits until every hub's read models applied every event
+// appended, and checks that none applied more (a message twice in the
+// aggregate). The stats' count is not asked: after a soak, the answer
+// over every session of the run passes the client's 64 MiB bound.
+func (r *scaleRun) appliedExactly(ctx context.Context) error {
+	for _, hp := range r.hubs {
+		if _, err := hp.waitApplied(ctx, r.events, 10*time.Minute); err != nil {
+			return err
+		}
+		got, err := hp.applied(ctx)
+		if err != nil {
+			return err
+		}
+		if got != r.events {
+			return fmt.Errorf("hub %s applied %d aggregate messages, want %d", hp.cfg.Name, got, r.events)
+		}
+	}
+	return nil
+}
+
+// soakRow prints one sample of the hubs.
+func (r *scaleRun) soakRow(ctx context.Context, minute int, lat []time.Duration) {
+	var rss, heap []string
+	var sum int64
+	for _, hp := range r.hubs {
+		k := hp.rss()
+		sum += k
+		rss = append(rss, fmt.Sprintf("%.0f", mib(k)))
+		if h, err := hp.heapInuse(ctx); err == nil {
+			heap = append(heap, fmt.Sprintf("%.0f", mib(h)))
+		} else {
+			heap = append(heap, "?")
+		}
+	}
+	applied := "?"
+	if a, err := r.hubs[0].applied(ctx); err == nil {
+		applied = strconv.FormatUint(a, 10)
+	}
+	probes := "-"
+	if len(lat) > 0 {
+		probes = fmt.Sprintf("%.1f, %.1f ms (%d probes)", ms(percentile(lat, 50)), ms(percentile(lat, 99)), len(lat))
+	}
+	all := strings.Join(rss, ", ")
+	if len(r.hubs) > 1 {
+		all = fmt.Sprintf("%.0f (%s)", mib(sum), all)
+	}
+	r.b.printf("| %d | %s | %s | %s | %s |\n", minute, all, strings.Join(heap, ", "), applied, probes)
+}
+
+// heapInuse is the process's Go heap in use (runtime.MemStats.HeapInuse)
+// right after a collection, in KiB, as its heap profile's text form gives
+// it: what the heap holds live, without the garbage of the moment.
+func (hp *hubProc) heapInuse(ctx context.Context) (int64, error) {
+	body, err := hp.pprofGet(ctx, "/debug/pprof/heap?gc=1&debug=1")
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(body)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "# HeapInuse = "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			return n / 1024, err
+		}
+	}
+	return 0, fmt.Errorf("hub %s: no HeapInuse in its heap profile", hp.cfg.Name)
+}
+
+// heapTop returns the first n entries of the process's heap profile by
+// the space in use.
+func (hp *hubProc) heapTop(ctx context.Context, n int) (string, error) {
+	body, err := hp.pprofGet(ctx, "/debug/pprof/heap")
+	if err != nil {
+		return "", err
+	}
+	file := filepath.Join(hp.b.tmp, "heap-"+hp.cfg.Name+".pb.gz")
+	if err := os.WriteFile(file, body, 0o600); err != nil {
+		return "", err
+	}
+	out, err := exec.CommandContext(ctx, "go", "tool", "pprof", "-top", "-inuse_space", "-nodecount", strconv.Itoa(n), file).Output()
+	if err != nil {
+		return "", fmt.Errorf("go tool pprof: %w", err)
+	}
+	return string(out), nil
+}
+
+func (hp *hubProc) pprofGet(ctx context.Context, path string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return getBench(ctx, "http://"+hp.pprof+path)
+}
