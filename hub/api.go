@@ -337,7 +337,7 @@ func (a *api) fail(w http.ResponseWriter, err error) {
 		writeError(w, hubwire.CodeForbidden, err.Error()+"; ask the hub's admin for a new one (clumsies hub invite)")
 	case errors.Is(err, ErrUnknownNode), errors.Is(err, ErrNotFound):
 		writeError(w, hubwire.CodeNotFound, err.Error())
-	case errors.Is(err, ErrDecided):
+	case errors.Is(err, ErrDecided), errors.Is(err, ErrFull):
 		writeError(w, hubwire.CodeConflict, err.Error())
 	case errors.Is(err, ErrCatalogChanged):
 		writeError(w, hubwire.CodeConflict, err.Error()+"; push again")

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -22,8 +23,9 @@ import (
 const MaxNodes = 4000
 
 // ErrFull means the hub holds MaxNodes active nodes: a join is refused
-// before its invite is used. It is an ErrInvalid for the API.
-var ErrFull = fmt.Errorf("%w: the hub holds as many nodes as one aggregate stream takes", ErrInvalid)
+// before its invite is used. The API answers it as a conflict: the
+// request is well formed, the hub's state refuses it.
+var ErrFull = errors.New("hub: the hub holds as many nodes as one aggregate stream takes")
 
 // checkRoom refuses the join of a new node once the registry holds
 // h.maxNodes active nodes; a node already registered (a join asked again)

@@ -10,7 +10,7 @@ import (
 )
 
 // TestJoin_Full: a hub that holds its most nodes refuses a new node's
-// join with ErrFull (an ErrInvalid for the API) and leaves its invite
+// join with ErrFull (a conflict for the API) and leaves its invite
 // unused, answers a join asked again by a node it holds, and takes the
 // refused node once another is revoked.
 func TestJoin_Full(t *testing.T) {
@@ -24,7 +24,7 @@ func TestJoin_Full(t *testing.T) {
 		return err
 	}
 	err := join(sns[2])
-	if !errors.Is(err, hub.ErrFull) || !errors.Is(err, hub.ErrInvalid) {
+	if !errors.Is(err, hub.ErrFull) || errors.Is(err, hub.ErrInvalid) {
 		t.Fatalf("a join past the most nodes: %v, want ErrFull", err)
 	}
 	if len(th.h.Nodes()) != 2 {
