@@ -170,6 +170,7 @@ func TestDashboard_CommitsBrowser(t *testing.T) {
 	if n := p.number(`document.querySelectorAll("tr[data-file]").length`); n != 4 {
 		t.Errorf("%d rows, want the 4 files of the range", n)
 	}
+	axeClean(t, p, "/commits/main..feature")
 
 	// The session page links to the commits with its edits; the one
 	// listed opens its page.
@@ -194,6 +195,7 @@ func TestDashboard_CommitsBrowser(t *testing.T) {
 
 	// The range form, and the address it stands for.
 	p.open("/commits", "commits")
+	axeClean(t, p, "/commits")
 	p.text(`(document.getElementById("commit-range").value = "main..feature~1", document.querySelector("form[data-range-form]").requestSubmit(), "")`)
 	p.wait(`location.pathname === "/commits/main..feature~1" && document.getElementById("app").dataset.page === "commit" && document.querySelector("[data-verdict]")`)
 	if got := p.text(`document.querySelector("[data-verdict]").textContent`); got != "passes" {
@@ -211,5 +213,27 @@ func TestDashboard_CommitsBrowser(t *testing.T) {
 	p.wait(`document.querySelector("#app .err")`)
 	if got := p.text(`document.querySelector("#app .err").textContent`); !strings.Contains(got, "unknown revision") || !strings.Contains(got, "git log --oneline") {
 		t.Errorf("an unknown revision shows %q", got)
+	}
+}
+
+// axeClean runs axe-core on the page p shows, in the light and the dark
+// scheme: no serious or critical violation, no content outside a
+// landmark (as TestBrowser_Accessibility of package ui asks of every
+// page).
+func axeClean(t *testing.T, p *page, name string) {
+	t.Helper()
+	for _, scheme := range []string{"light", "dark"} {
+		if err := browser.Scheme(p.ctx, scheme); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := browser.Axe(p.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			if v.Serious() || v.ID == "region" {
+				t.Errorf("%s, %s scheme: %s", name, scheme, v)
+			}
+		}
 	}
 }
