@@ -4,25 +4,16 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/clumsies/clumsies/commitcheck"
 	"github.com/clumsies/clumsies/gitrepo"
+	"github.com/clumsies/clumsies/internal/gittest"
 )
 
-func git(tb testing.TB, dir string, args ...string) string {
-	tb.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		tb.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+var git = gittest.Git
 
 func commit(tb testing.TB, dir, path, body, msg string) {
 	tb.Helper()
@@ -38,9 +29,7 @@ func commit(tb testing.TB, dir, path, body, msg string) {
 // forked from BASE, not what BASE gained since; a revision git does not
 // know and a malformed range are told apart.
 func TestResolve(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	gittest.Need(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")

@@ -3,13 +3,13 @@ package commitcheck_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/clumsies/clumsies/attest"
 	"github.com/clumsies/clumsies/commitcheck"
 	"github.com/clumsies/clumsies/gitrepo"
+	"github.com/clumsies/clumsies/internal/gittest"
 	"github.com/clumsies/clumsies/workspace"
 )
 
@@ -18,9 +18,7 @@ import (
 // every line it adds (against git's empty tree): a forbidden pattern is a
 // finding that fails it, naming the rule's constraint and the line.
 func TestJudge_RootCommit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	gittest.Need(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")

@@ -3,10 +3,10 @@ package gitrepo_test
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"testing"
 
 	"github.com/clumsies/clumsies/gitrepo"
+	"github.com/clumsies/clumsies/internal/gittest"
 )
 
 // TestLog: a branch's last commits newest first with their parents,
@@ -14,9 +14,7 @@ import (
 // repository with no commit has no HEAD to list; and Open says when git
 // is not installed.
 func TestLog(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	gittest.Need(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "trunk")

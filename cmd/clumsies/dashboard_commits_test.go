@@ -1,14 +1,12 @@
 package main_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/url"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -131,19 +129,7 @@ func TestDashboard_CommitsBrowser(t *testing.T) {
 	dir, api := attestWork(t)
 	base, _ := startUI(t, dir, nil, "--addr", "127.0.0.1:0")
 	tok := testbin.HTTPToken(t, dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	b, err := browser.Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tab, closeTab, err := b.Tab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeTab()
-	p := &page{tb: t, ctx: tab, b: b, base: base}
+	p := browserPage(t, base)
 	p.open("/?token="+tok, "overview")
 
 	p.open("/commits/main..feature", "commit")
