@@ -29,10 +29,8 @@ func commit(tb testing.TB, dir, path, body, msg string) {
 // forked from BASE, not what BASE gained since; a revision git does not
 // know and a malformed range are told apart.
 func TestResolve(t *testing.T) {
-	gittest.Need(t)
+	dir := gittest.Init(t, "main")
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
 	commit(t, dir, "a.txt", "a\n", "root")
 	git(t, dir, "checkout", "-q", "-b", "feature")
 	commit(t, dir, "b.txt", "b\n", "b")

@@ -18,10 +18,8 @@ import (
 // every line it adds (against git's empty tree): a forbidden pattern is a
 // finding that fails it, naming the rule's constraint and the line.
 func TestJudge_RootCommit(t *testing.T) {
-	gittest.Need(t)
+	dir := gittest.Init(t, "main")
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
 	ws, _, err := workspace.Init(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -14,10 +14,8 @@ import (
 // repository with no commit has no HEAD to list; and Open says when git
 // is not installed.
 func TestLog(t *testing.T) {
-	gittest.Need(t)
+	dir := gittest.Init(t, "trunk")
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "trunk")
 	r, err := gitrepo.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)

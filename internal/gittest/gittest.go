@@ -29,3 +29,14 @@ func Git(tb testing.TB, dir string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// Init makes a new repository in a temporary folder of tb with branch as
+// its first branch and returns the folder; it skips tb when git is not
+// installed.
+func Init(tb testing.TB, branch string) string {
+	tb.Helper()
+	Need(tb)
+	dir := tb.TempDir()
+	Git(tb, dir, "init", "-q", "-b", branch)
+	return dir
+}
