@@ -23,6 +23,12 @@ const (
 	PageDrafts   = "drafts"
 	PageMetrics  = "metrics"
 	PageSearch   = "search"
+	// PageCommit (a commit or a range, in ID) and PageCommits (the
+	// branch's last commits) are judged from the ledger and the git
+	// repository, not from the read models: the owner answers them
+	// (package commitcheck), never Answer.
+	PageCommit  = "commit"
+	PageCommits = "commits"
 )
 
 // Request asks for one page of the API.
@@ -34,6 +40,12 @@ type Request struct {
 	Range dayrange.Range `json:"range,omitzero"`
 	// Q is the query of PageSearch.
 	Q string `json:"q,omitempty"`
+	// Session and Rule keep the commits of PageCommits with an agent
+	// edit of that session, or made with that rule in scope; N is how
+	// many of the branch's last commits it looks at (0: the default).
+	Session string `json:"session,omitempty"`
+	Rule    string `json:"rule,omitempty"`
+	N       int    `json:"n,omitempty"`
 }
 
 // Reply is a page as the HTTP front writes it: a status and a JSON body.
@@ -126,8 +138,14 @@ func Answer(ctx context.Context, src Source, evs Events, led Ledger, req Request
 }
 
 func notFound(msg string) (Reply, error) {
+	return ErrorReply(http.StatusNotFound, msg), nil
+}
+
+// ErrorReply is a page that answers status with the message msg, in the
+// API's shape of errors ({"error": msg}).
+func ErrorReply(status int, msg string) Reply {
 	body, _ := json.Marshal(struct {
 		Error string `json:"error"`
 	}{msg})
-	return Reply{Status: http.StatusNotFound, Body: body}, nil
+	return Reply{Status: status, Body: body}
 }

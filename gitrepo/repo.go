@@ -15,6 +15,10 @@ var ErrNotRepo = errors.New("gitrepo: not in a git repository")
 // ErrUnknownRev means a revision names no commit of the repository.
 var ErrUnknownRev = errors.New("gitrepo: unknown revision")
 
+// ErrNoGit means the git program is not installed (not on PATH). Open
+// returns it wrapped together with ErrNotRepo.
+var ErrNoGit = errors.New("gitrepo: git is not installed (not on PATH)")
+
 // Repo is the git repository holding a folder.
 type Repo struct {
 	// Top is the repository's top folder (its working tree's root).
@@ -26,9 +30,13 @@ type Repo struct {
 }
 
 // Open finds the repository holding dir. It returns an error wrapping
-// ErrNotRepo when there is none, or when git is not installed.
+// ErrNotRepo when there is none, or when git is not installed (then it
+// wraps ErrNoGit too).
 func Open(ctx context.Context, dir string) (*Repo, error) {
 	out, err := run(ctx, dir, nil, "rev-parse", "--show-toplevel", "--show-prefix")
+	if errors.Is(err, exec.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %w", ErrNotRepo, ErrNoGit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrNotRepo, dir, err)
 	}
@@ -56,11 +64,10 @@ func run(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte,
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return out, fmt.Errorf("git %s: %s", args[0], msg)
 		}
-		return out, fmt.Errorf("git %s: %s", args[0], msg)
+		return out, fmt.Errorf("git %s: %w", args[0], err)
 	}
 	return out, nil
 }

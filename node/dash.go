@@ -17,6 +17,9 @@ func (h *Handle) Dash(ctx context.Context, req dash.Request) (dash.Reply, error)
 }
 
 func (o *owner) dash(ctx context.Context, req dash.Request) (dash.Reply, error) {
+	if req.Page == dash.PageCommit || req.Page == dash.PageCommits {
+		return o.commitPage(ctx, req)
+	}
 	last, err := o.n.Log.LastSeq(ctx)
 	if err != nil {
 		return dash.Reply{}, fmt.Errorf("read the stream's last sequence: %w", err)

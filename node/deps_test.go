@@ -16,6 +16,7 @@ func TestImportRules(t *testing.T) {
 		archtest.Module+"/projections", archtest.Module+"/ledger", archtest.Module+"/workspace",
 		archtest.Module+"/embedded-nats", archtest.Module+"/contentwatch", archtest.Module+"/dash",
 		archtest.Module+"/internal/gcpace", archtest.Module+"/treecheck", archtest.Module+"/rulecheck",
+		archtest.Module+"/commitcheck", archtest.Module+"/gitrepo",
 		"github.com/nats-io/nats-server/v2/server", "github.com/nats-io/nats.go/...",
 		"github.com/cockroachdb/pebble/v2/...", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix",
 	)

@@ -32,6 +32,7 @@ func TestBrowser_Accessibility(t *testing.T) {
 	pages := []struct{ path, name string }{
 		{"/", "overview"}, {"/rules", "rules"}, {"/rules/" + api, "rule"}, {"/rules/" + longID, "rule"}, {"/sessions", "sessions"},
 		{"/sessions/s-ui-test", "session"}, {"/drafts", "drafts"}, {"/live", "live"}, {"/search?q=api", "search"}, {"/?days=7", "overview"},
+		{"/commits", "commits"}, {"/commits/main..HEAD", "commit"},
 	}
 	for _, scheme := range []string{"light", "dark"} {
 		if err := browser.Scheme(p.ctx, scheme); err != nil {
@@ -64,6 +65,8 @@ func navOf(name string) string {
 		return "rules"
 	case "session":
 		return "sessions"
+	case "commit":
+		return "commits"
 	case "search":
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ var assets embed.FS
 
 // pages are the paths that serve the page shell; the script renders the
 // page the path names.
-var pages = []string{"/{$}", "/rules", "/rules/{id...}", "/sessions", "/sessions/{id...}", "/drafts", "/live", "/search"}
+var pages = []string{"/{$}", "/rules", "/rules/{id...}", "/sessions", "/sessions/{id...}", "/drafts", "/live", "/search", "/commits", "/commits/{id...}"}
 
 // Handler serves the dashboard: the pages at their paths, the API under
 // /api/ and the embedded assets under /assets/, every answer Hardened.
@@ -59,6 +60,8 @@ func Handler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("GET /api/sessions/{id...}", api.page(dash.PageSession))
 	mux.HandleFunc("GET /api/drafts", api.page(dash.PageDrafts))
 	mux.HandleFunc("GET /api/search", api.page(dash.PageSearch))
+	mux.HandleFunc("GET /api/commits", api.page(dash.PageCommits))
+	mux.HandleFunc("GET /api/commits/{id...}", api.page(dash.PageCommit))
 	types, err := json.Marshal(dash.Types())
 	if err != nil {
 		panic("ui: the event types do not encode: " + err.Error())
@@ -69,11 +72,11 @@ func Handler(b Backend, log *slog.Logger) http.Handler {
 		w.Write(append(types, '\n'))
 	})
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "404 not found: "+r.URL.Path+" (the dashboard has /, /rules, /sessions, /drafts, /live, /search and /api/)", http.StatusNotFound)
+		http.Error(w, "404 not found: "+r.URL.Path+" (the dashboard has /, /rules, /sessions, /drafts, /live, /search, /commits and /api/)", http.StatusNotFound)
 	})
 	mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no API route "+r.Method+" "+r.URL.Path+
-			": the API answers GET /api/overview, /api/rules, /api/rules/{id}, /api/sessions, /api/sessions/{id}, /api/drafts, /api/search and /api/types")
+			": the API answers GET /api/overview, /api/rules, /api/rules/{id}, /api/sessions, /api/sessions/{id}, /api/drafts, /api/search, /api/commits, /api/commits/{rev or base..head} and /api/types")
 	})
 	return Hardened(mux)
 }
@@ -90,10 +93,17 @@ func (a apiHandler) page(page string) http.HandlerFunc {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		req := dash.Request{Page: page, ID: r.PathValue("id"), Range: rg, Q: r.URL.Query().Get("q")}
-		if strings.Contains(r.URL.Path, "/api/") && (page == dash.PageRule || page == dash.PageSession) && req.ID == "" {
+		q := r.URL.Query()
+		req := dash.Request{Page: page, ID: r.PathValue("id"), Range: rg, Q: q.Get("q"), Session: q.Get("session"), Rule: q.Get("rule")}
+		if strings.Contains(r.URL.Path, "/api/") && (page == dash.PageRule || page == dash.PageSession || page == dash.PageCommit) && req.ID == "" {
 			writeError(w, http.StatusNotFound, "missing id: GET /api/"+page+"s/{id}")
 			return
+		}
+		if n := q.Get("n"); n != "" {
+			if req.N, err = strconv.Atoi(n); err != nil || req.N < 1 {
+				writeError(w, http.StatusBadRequest, "n="+n+": give how many commits to look at as a whole number from 1, such as n=50")
+				return
+			}
 		}
 		reply, err := a.b.Dash(r.Context(), req)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/commitcheck"
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 )
 
@@ -78,7 +79,7 @@ func (c *AttestCommand) Run(ctx context.Context, args []string) error {
 	var lines bytes.Buffer
 	var all []attested
 	for _, cm := range commits {
-		t, err := target(ctx, repo, cm)
+		t, err := commitcheck.Target(ctx, repo, cm)
 		if err != nil {
 			return err
 		}

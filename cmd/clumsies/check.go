@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/commitcheck"
 	"github.com/clumsies/clumsies/gitrepo"
 )
 
@@ -36,33 +37,27 @@ func (c *CheckCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The change is HEAD's against where it forked from BASE (git diff
-	// BASE...HEAD): what BASE gained since is not the change's.
-	baseRev, headRev, _ := strings.Cut(fs.Arg(0), "..")
-	head, err := repo.Resolve(ctx, headRev)
-	if err != nil {
-		return err
-	}
-	base, err := repo.MergeBase(ctx, baseRev, head.ID)
-	if err != nil {
+	ch, err := commitcheck.Resolve(ctx, repo, fs.Arg(0))
+	if errors.Is(err, gitrepo.ErrUnknownRev) {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	t, err := rangeTarget(ctx, repo, base, head)
 	if err != nil {
 		return err
 	}
-	enforce := string(ws.Config.Enforce.Effective())
 	var r attest.Result
 	if c.key != "" {
 		keys, err := readPublicKeys(c.key)
 		if err != nil {
 			return err
 		}
-		files, sessions, err := attestedFiles(ctx, repo, commits, keys, t)
+		files, sessions, err := attestedFiles(ctx, repo, commits, keys, ch.Target)
 		if err != nil {
 			return err
 		}
-		r = attest.Check(base.ID, head.ID, enforce, "attestations", files, sessions)
+		r = attest.Check(ch.Base.ID, ch.Head.ID, string(ws.Config.Enforce.Effective()), "attestations", files, sessions)
+		if err := commitcheck.AddRuleFindings(ctx, ws, repo, ch.Base.ID, ch.Head.ID, &r); err != nil {
+			return err
+		}
 	} else {
 		e, err := readEvidence(ctx, c.m, &c.ws, ws, repo)
 		if err != nil {
@@ -71,11 +66,9 @@ func (c *CheckCommand) Run(ctx context.Context, args []string) error {
 		if e == nil {
 			return fmt.Errorf("%w: the workspace in %s has no ledger here: give --key PUBFILE to judge the commits' signed attestations (fetch them with git fetch origin %s:%s)", errUsage, ws.Root, notesRef, notesRef)
 		}
-		p := attest.Attribute(e, t)
-		r = attest.Check(base.ID, head.ID, enforce, "ledger", p.Files, p.Sessions)
-	}
-	if err := addRuleFindings(ctx, ws, repo, base.ID, head.ID, &r); err != nil {
-		return err
+		if r, err = commitcheck.Judge(ctx, ws, repo, e, ch); err != nil {
+			return err
+		}
 	}
 	if c.json {
 		err = json.NewEncoder(c.m.Stdout).Encode(r)
@@ -112,7 +105,7 @@ func attestedFiles(ctx context.Context, repo *gitrepo.Repo, commits []gitrepo.Co
 			why = append(why, fmt.Sprintf("the note of commit %s: %v", cm.ID[:12], err))
 			continue
 		}
-		ct, err := target(ctx, repo, cm)
+		ct, err := commitcheck.Target(ctx, repo, cm)
 		if err != nil {
 			return nil, nil, err
 		}

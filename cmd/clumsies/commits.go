@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/attest"
-	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/commitcheck"
 	"github.com/clumsies/clumsies/gitrepo"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
@@ -70,40 +70,5 @@ func readEvidence(ctx context.Context, m *Main, f *wsFlags, ws *workspace.Worksp
 		return nil, err
 	}
 	defer h.Close()
-	e := attest.NewEvidence(ws.ID(), repo.Prefix)
-	if err := h.Replay(ctx, 1, func(ev events.Event) error { return e.Add(ev) }); err != nil {
-		return nil, fmt.Errorf("read the ledger: %w", err)
-	}
-	return e, nil
-}
-
-// target is what attribution takes of commit c: its changes against its
-// first parent and both commits' times.
-func target(ctx context.Context, repo *gitrepo.Repo, c gitrepo.Commit) (attest.Target, error) {
-	t := attest.Target{Commit: c.ID, CommitTime: c.Time}
-	if len(c.Parents) > 0 {
-		p, err := repo.Resolve(ctx, c.Parents[0])
-		if err != nil {
-			return t, err
-		}
-		t.Base, t.BaseTime = p.ID, p.Time
-	}
-	return changesOf(ctx, repo, t)
-}
-
-// rangeTarget is the target of a whole range base..head: the changes
-// between the two trees, as one squashed commit would hold them.
-func rangeTarget(ctx context.Context, repo *gitrepo.Repo, base, head gitrepo.Commit) (attest.Target, error) {
-	return changesOf(ctx, repo, attest.Target{Commit: head.ID, CommitTime: head.Time, Base: base.ID, BaseTime: base.Time})
-}
-
-func changesOf(ctx context.Context, repo *gitrepo.Repo, t attest.Target) (attest.Target, error) {
-	cs, err := repo.Changes(ctx, t.Base, t.Commit)
-	if err != nil {
-		return t, err
-	}
-	for _, c := range cs {
-		t.Changes = append(t.Changes, attest.Change{Path: c.Path, Base: c.Base, Blob: c.Blob})
-	}
-	return t, nil
+	return commitcheck.ReadEvidence(ctx, h, ws.ID(), repo.Prefix)
 }

@@ -97,6 +97,26 @@ func thousands(n uint64) string {
 	return s
 }
 
+// browserPage starts a headless Chromium for t (for at most five
+// minutes, closed when t ends) and returns one tab of it against the
+// dashboard at base.
+func browserPage(t *testing.T, base string) *page {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	b, err := browser.Start(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	tab, closeTab, err := b.Tab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeTab)
+	return &page{tb: t, ctx: tab, b: b, base: base}
+}
+
 // page drives one tab of the browser against the dashboard at base.
 type page struct {
 	tb   testing.TB
@@ -205,19 +225,8 @@ func TestDashboard_Browser(t *testing.T) {
 		t.Fatalf("the demo ledger lacks refs, a timeline or a draft: rule %+v, session %d events, %d drafts", rule, len(sess.Timeline), len(drafts.Items))
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	b, err := browser.Start(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tab, closeTab, err := b.Tab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeTab()
-	p := &page{tb: t, ctx: tab, b: b, base: base}
+	p := browserPage(t, base)
+	tab, b := p.ctx, p.b
 	// The URL serve prints, with the token, once: the browser keeps the
 	// token as a cookie and the address without it.
 	p.open("/?token="+tok, "overview")

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/commitcheck"
 	"github.com/clumsies/clumsies/gitrepo"
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 )
@@ -82,7 +83,7 @@ func (c *VerifyCommitCommand) Run(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		t, err := target(ctx, repo, cm)
+		t, err := commitcheck.Target(ctx, repo, cm)
 		if err != nil {
 			return err
 		}

@@ -264,7 +264,8 @@ pages.rule = {
           h("td", {}, a.refs.map((r) => h("div", {}, h("span", {class: "mono"}, r.constraintId), r.reason ? " — " + r.reason : "")))))) :
         h("p", {class: "empty"}, "No session applied it yet."),
       d.moreApplications ? h("p", {class: "muted"}, "Older ones are left out.") : null),
-      panel("Evidence", h("p", {class: "muted"}, d.paths.length ? ["applies to ", h("span", {class: "mono"}, d.paths.join(" "))] : "applies to no paths of its own"),
+      panel("Evidence", h("p", {class: "muted"}, d.paths.length ? ["applies to ", h("span", {class: "mono"}, d.paths.join(" "))] : "applies to no paths of its own",
+        " · ", h("a", {href: "/commits?rule=" + encodeURIComponent(d.id), "data-link": "commits"}, "commits with edits in its scope")),
         h("div", {class: "cards", "data-evidence": ""}, card("sessions with an edit in scope", num(d.evidence.inScope), "inScope"),
           card("edits before it was loaded", num(d.evidence.unloadedEdits), "unloadedEdits"),
           card("sessions that loaded it", num(d.evidence.loaded), "loaded"), card("sessions that claimed it", num(d.evidence.referenced), "referenced"),
@@ -349,7 +350,8 @@ pages.session = {
         c ? card("stops blocked", num(c.stopsBlocked), "stopsBlocked") : null),
       h("p", {class: "muted", "data-figure": "who"}, `from ${when(d.first)} to ${when(d.last)}`, d.setUp ? "" : " · never set up",
         d.host ? ` · ${d.host}` : "", d.model ? ` · ${d.model}` : "",
-        d.setUp ? (d.bound ? ` · bound by its ${d.bound === "hook" ? "host's hook" : "first memsetup"}` : " · unbound") : ""),
+        d.setUp ? (d.bound ? ` · bound by its ${d.bound === "hook" ? "host's hook" : "first memsetup"}` : " · unbound") : "",
+        " · ", h("a", {href: "/commits?session=" + encodeURIComponent(d.id), "data-link": "commits"}, "commits with its edits")),
       ev ? panel("Evidence", h("p", {}, `${num(ev.edits)} file edits recorded by the host`, ev.paths.length ? ": " : "",
           h("span", {class: "mono", "data-figure": "touched"}, ev.paths.join(" "))),
         ev.noHostEvidence && ev.rules.some((r) => r.refs) ? h("p", {class: "muted", "data-figure": "noHostEvidence"},
@@ -452,6 +454,8 @@ function route() {
   if (p === "/") return {name: "overview"};
   if ((m = p.match(/^\/rules\/(.+)$/))) return {name: "rule", id: decodeURIComponent(m[1]), nav: "rules"};
   if ((m = p.match(/^\/sessions\/(.+)$/))) return {name: "session", id: decodeURIComponent(m[1]), nav: "sessions"};
+  if ((m = p.match(/^\/commits\/(.+)$/))) return {name: "commit", id: decodeURIComponent(m[1]), nav: "commits"};
+  if (p === "/commits" && param("range", "")) return {name: "commit", id: param("range", "").trim(), nav: "commits"};
   const name = p.slice(1);
   return pages[name] ? {name} : {name: "overview"};
 }
@@ -512,7 +516,8 @@ function follow() {
         if (e.seq <= seen) return;
         seen = e.seq;
         pages.live.event(e, e.seq > known);
-        if (route().name !== "live" && e.seq > known) refreshSoon();
+        const r = route();
+        if (r.name !== "live" && !(pages[r.name] && pages[r.name].still) && e.seq > known) refreshSoon();
       }});
   };
   window.addEventListener("pageshow", (e) => { if (e.persisted) { show(true); follow(); } });

@@ -1,4 +1,4 @@
-package main
+package commitcheck
 
 import (
 	"context"
@@ -16,17 +16,21 @@ import (
 	"github.com/clumsies/clumsies/workspace"
 )
 
-// addRuleFindings runs the pattern checks of the workspace's rules, as
+// AddRuleFindings runs the pattern checks of the workspace's rules, as
 // its content tree holds them (in CI: as HEAD holds them), on the lines
 // the change base..head added, and adds what they found to r. Command
-// checks are not run here: they would see the working tree, not head.
-func addRuleFindings(ctx context.Context, ws *workspace.Workspace, repo *gitrepo.Repo, base, head string, r *attest.Result) error {
+// checks are not run here: they would see the working tree, not head. A
+// base of "" (a root commit) is the empty tree.
+func AddRuleFindings(ctx context.Context, ws *workspace.Workspace, repo *gitrepo.Repo, base, head string, r *attest.Result) error {
 	rules, err := treeRuleChecks(ws, repo.Prefix)
 	if err != nil {
 		return err
 	}
 	if len(rules) == 0 {
 		return nil
+	}
+	if base == "" {
+		base = emptyTree
 	}
 	res, err := rulecheck.Range(ctx, repo.Top, base, head, rules)
 	if err != nil {
@@ -46,6 +50,10 @@ func addRuleFindings(ctx context.Context, ws *workspace.Workspace, repo *gitrepo
 	return nil
 }
 
+// emptyTree is the id of git's empty tree (SHA-1 repositories): what a
+// root commit's change is against.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
 // treeRuleChecks reads the checks of every rule and workflow of the
 // workspace's content tree, named by the ids the ids file records (else
 // the ids their paths derive). prefix is the workspace's folder in the
@@ -54,7 +62,7 @@ func addRuleFindings(ctx context.Context, ws *workspace.Workspace, repo *gitrepo
 func treeRuleChecks(ws *workspace.Workspace, prefix string) ([]rulecheck.Rule, error) {
 	files, err := content.Scan(ws.ContentRoot())
 	if err != nil {
-		return nil, fmt.Errorf("read the rules: %w (fix the file named, then run clumsies check again)", err)
+		return nil, fmt.Errorf("read the rules: %w (fix the file named, then check again)", err)
 	}
 	ids := catalog.IDs{}
 	if b, err := os.ReadFile(filepath.Join(ws.MetaDir(), catalog.IDsFile)); err == nil {
@@ -71,7 +79,7 @@ func treeRuleChecks(ws *workspace.Workspace, prefix string) ([]rulecheck.Rule, e
 		}
 		cs, err := content.ParseChecks(f.Name, f.Body)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w (fix its checks, then run clumsies check again)", f.Source, err)
+			return nil, fmt.Errorf("%s: %w (fix its checks, then check again)", f.Source, err)
 		}
 		if len(cs) == 0 {
 			continue
