@@ -152,6 +152,25 @@ func summarize(ev events.Event) string {
 			line += " unchecked: " + oneline.Cut(d.Unchecked, 60)
 		}
 		return line
+	case *events.CheckData:
+		found := 0
+		for _, r := range d.Results {
+			if !r.Pass {
+				found++
+			}
+		}
+		via := d.Via
+		if via == "" {
+			via = events.ViaPostTool
+		}
+		line := fmt.Sprintf("%s %s: %d rules on %s, %d findings", d.Host, via, len(d.Rules), oneline.Cut(strings.Join(d.Files, ","), 60), found)
+		if d.Decision != "" {
+			line += " " + d.Decision
+		}
+		if d.Rejected {
+			line += " (rejected with a reason)"
+		}
+		return line
 	case *events.FileEditData:
 		line := strings.TrimSpace(fmt.Sprintf("%s %s %s", d.Host, d.Tool, oneline.Cut(strings.Join(d.Paths, ","), 60)))
 		if len(d.Rules) > 0 {
