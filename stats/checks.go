@@ -11,4 +11,3 @@ type (
 	VersionChecks    = evidence.VersionTotals
 	Share            = evidence.Share
 )
-

@@ -275,6 +275,7 @@ pages.rule = {
         d.evidence.unsupportedClaims.length ? table([{label: "session"}, {label: "refs", num: 1}, {label: "why"}],
           d.evidence.unsupportedClaims.map((c) => h("tr", {}, h("td", {class: "id"}, sessionLink(c.sessionId)), h("td", {class: "num"}, num(c.refs)),
             h("td", {}, c.why)))) : null),
+      checksPanel(d.checks),
       panel("Publish history", table([{label: "seq", num: 1}, {label: "time"}, {label: "path"}, {label: "hash"}],
         d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
           h("td", {class: "path"}, p.path), h("td", {class: "mono hash"}, p.hash))))),
