@@ -40,3 +40,21 @@ function checksPanel(c, title) {
       c.versions.map((v) => h("tr", {"data-check-version": v.hash}, h("td", {class: "mono hash"}, v.hash || "(unknown)"),
         h("td", {class: "num"}, num(v.sessions)), h("td", {"data-field": "withFindings"}, shareText(v.withFindings))))));
 }
+
+// hubChecks shows the hub's checks per rule of a team, summed over every
+// workspace of the team (a list in pages, hubpages.js): per rule the
+// sentence with the counts it rests on, and its constraints and versions.
+function hubChecks(list) {
+  const count = (label) => ({label, num: 1});
+  return panel("Checks: does the change follow the rule?", listTable(list,
+    [{label: "rule"}, {label: "team"}, {label: "workspaces"}, count("sessions"), {label: "with a finding"},
+      {label: "per constraint: found, fixed, rejected, open"}, {label: "per version: with a finding"}],
+    (r) => h("tr", {"data-hub-checks": r.id},
+      h("td", {class: "path"}, hubRule(r)), h("td", {}, r.team), h("td", {class: "mono ws"}, r.workspaces.join(" ")),
+      h("td", {class: "num", "data-field": "sessions"}, num(r.sessions)),
+      h("td", {"data-field": "sentence"}, `Sessions that loaded it broke a checked constraint in ${shareText(r.loaded)}; those that did not, in ${shareText(r.unloaded)}.`),
+      h("td", {}, r.constraints.map((c) => h("div", {"data-check-constraint": c.id}, h("span", {class: "mono"}, c.id),
+        ` ${num(c.found)} found, ${num(c.fixed)} fixed, ${num(c.rejected)} rejected, ${num(c.open)} open`))),
+      h("td", {}, r.versions.map((v) => h("div", {}, h("span", {class: "mono hash"}, v.hash || "(unknown)"), " ", shareText(v.withFindings))))),
+    "No rule's checks ran in a session of the period."));
+}
