@@ -10,7 +10,7 @@ import (
 // rule and range (evidence.SumChecks over the same sessions). A rule
 // whose checks never ran has no sessions, no constraints, no versions.
 func ruleChecksIn(src Source, id string, rg dayrange.Range) evidence.CheckTotals {
-	for _, c := range evidence.SumChecks(src.Evidence()) {
+	for _, c := range evidence.SumChecks(EvidenceOf(src.Evidence(), SessionsIn(src.Sessions(), rg))) {
 		if c.ID == id {
 			return c
 		}
