@@ -79,4 +79,16 @@ func TestChecksOf(t *testing.T) {
 		r.Versions[1].Sessions != 12 || r.Versions[1].Findings.Count != 3 {
 		t.Fatalf("versions %+v", r.Versions)
 	}
+	// Per version and constraint: the sessions that broke it, loaded
+	// against not, out of the version's loaded and unloaded sessions.
+	v1, v2 := r.Versions[0], r.Versions[1]
+	if v1.Loaded.Of != 0 || v1.Unloaded.Of != 3 || v1.Unloaded.Count != 2 || len(v1.Constraints) != 2 ||
+		v1.Constraints[0].ID != "Errors/1" || v1.Constraints[0].Unloaded.Count != 1 || v1.Constraints[0].Unloaded.Of != 3 ||
+		v1.Constraints[1].ID != "Errors/2" || v1.Constraints[1].Unloaded.Count != 1 || v1.Constraints[1].Loaded.Of != 0 {
+		t.Errorf("version v1: %+v", v1)
+	}
+	if v2.Loaded.Of != 12 || v2.Loaded.Count != 3 || v2.Loaded.Rate == nil || v2.Unloaded.Of != 0 || len(v2.Constraints) != 1 ||
+		v2.Constraints[0].ID != "Errors/2" || v2.Constraints[0].Loaded.Count != 3 || v2.Constraints[0].Loaded.Of != 12 || v2.Constraints[0].Loaded.Rate == nil {
+		t.Errorf("version v2: %+v", v2)
+	}
 }

@@ -77,6 +77,10 @@ func checkChecksPage(t *testing.T, dir, id string) {
 	if n := p.number(`document.querySelectorAll("[data-check-version]").length`); n != 1 {
 		t.Errorf("the Checks panel lists %d versions, want 1", n)
 	}
+	if got := p.text(`document.querySelector('[data-version-constraint="Errors/2"]').textContent`); got !=
+		"With this version, sessions that loaded it broke Errors/2 in 2 of 2 (too few sessions to tell); those that did not, in 1 of 1 (too few sessions to tell)." {
+		t.Errorf("the Checks panel's version says %q", got)
+	}
 	if got := p.figure("checksSessions"); got != "3" {
 		t.Errorf("the Checks panel counts %s sessions, want 3", got)
 	}

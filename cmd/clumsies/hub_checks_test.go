@@ -88,4 +88,7 @@ func TestHub_Checks(t *testing.T) {
 	if !strings.Contains(sentence, "those that did not, in ") || !strings.Contains(sentence, "(too few sessions to tell)") {
 		t.Errorf("the team page's checks say %q", sentence)
 	}
+	if v := pg.text(`document.querySelector("[data-hub-checks] [data-version-constraint]").textContent`); !strings.HasPrefix(v, "With this version, sessions that loaded it broke Errors/2 in 0 of 0 (no such session); those that did not, in ") {
+		t.Errorf("the team page's version says %q", v)
+	}
 }

@@ -9,7 +9,7 @@
 // shareText is "k of n", with the share and its 95% interval when the
 // sample is large enough, else the server's note.
 function shareText(x) {
-  if (!x || !x.of) return "no session";
+  if (!x || !x.of) return "0 of 0 (no such session)";
   const counts = `${num(x.count)} of ${num(x.of)}`;
   if (x.rate === undefined || x.rate === null) return `${counts} (${x.note || "too few sessions to tell"})`;
   const p = (v) => (100 * v).toFixed(0) + "%";
@@ -36,9 +36,17 @@ function checksPanel(c, title) {
         h("td", {class: "num", "data-field": "found"}, num(x.found)), h("td", {class: "num", "data-field": "fixed"}, num(x.fixed)),
         h("td", {class: "num", "data-field": "rejected"}, num(x.rejected)), h("td", {class: "num", "data-field": "open"}, num(x.open))))),
     h("h3", {}, "Per version"),
-    table([{label: "version (hash)"}, count("sessions"), {label: "with a finding"}],
+    table([{label: "version (hash)"}, count("sessions"), {label: "with a finding"}, {label: "per constraint"}],
       c.versions.map((v) => h("tr", {"data-check-version": v.hash}, h("td", {class: "mono hash"}, v.hash || "(unknown)"),
-        h("td", {class: "num"}, num(v.sessions)), h("td", {"data-field": "withFindings"}, shareText(v.withFindings))))));
+        h("td", {class: "num"}, num(v.sessions)), h("td", {"data-field": "withFindings"}, shareText(v.withFindings)),
+        h("td", {}, versionSentences(v))))));
+}
+
+// versionSentences says per constraint of version v how many sessions
+// broke it, of those that loaded the rule and of those that did not.
+function versionSentences(v) {
+  return (v.constraints || []).map((c) => h("div", {"data-version-constraint": c.id}, "With this version, sessions that loaded it broke ",
+    h("span", {class: "mono"}, c.id), ` in ${shareText(c.loaded)}; those that did not, in ${shareText(c.unloaded)}.`));
 }
 
 // hubChecks shows the hub's checks per rule of a team, summed over every
@@ -55,6 +63,7 @@ function hubChecks(list) {
       h("td", {"data-field": "sentence"}, `Sessions that loaded it broke a checked constraint in ${shareText(r.loaded)}; those that did not, in ${shareText(r.unloaded)}.`),
       h("td", {}, r.constraints.map((c) => h("div", {"data-check-constraint": c.id}, h("span", {class: "mono"}, c.id),
         ` ${num(c.found)} found, ${num(c.fixed)} fixed, ${num(c.rejected)} rejected, ${num(c.open)} open`))),
-      h("td", {}, r.versions.map((v) => h("div", {}, h("span", {class: "mono hash"}, v.hash || "(unknown)"), " ", shareText(v.withFindings))))),
+      h("td", {}, r.versions.map((v) => h("div", {"data-check-version": v.hash}, h("span", {class: "mono hash"}, v.hash || "(unknown)"), ": ",
+        shareText(v.withFindings), " with a finding", versionSentences(v))))),
     "No rule's checks ran in a session of the period."));
 }
