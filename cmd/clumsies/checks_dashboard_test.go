@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/internal/testbin"
@@ -25,7 +24,6 @@ func checkChecksPage(t *testing.T, dir, id string) {
 	t.Helper()
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
 	tok := testbin.HTTPToken(t, dir)
-	day := func(back int) string { return time.Now().UTC().AddDate(0, 0, -back).Format("2006-01-02") }
 	cases := []struct {
 		name     string
 		flags    []string
