@@ -63,6 +63,10 @@ func TestProjector_TeamChecks(t *testing.T) {
 	// The sum of ws-a's and ws-c's own figures.
 	var want evidence.CheckTotals
 	constraints, versions := map[string]evidence.ConstraintTotals{}, map[string][2]int{}
+	// Per version and constraint the sessions that broke it, loaded and
+	// not; per version its loaded and unloaded sessions (the shares'
+	// denominators, also where a workspace's sessions never broke it).
+	broke, of := map[string][2]int{}, map[string][2]int{}
 	for _, ws := range []string{"ws-a", "ws-c"} {
 		own := evidence.SumChecks(perWorkspace[ws])
 		if len(own) != 1 {
@@ -81,6 +85,11 @@ func TestProjector_TeamChecks(t *testing.T) {
 		}
 		for _, v := range o.Versions {
 			versions[v.Hash] = [2]int{versions[v.Hash][0] + v.Sessions, versions[v.Hash][1] + v.Findings.Count}
+			of[v.Hash] = [2]int{of[v.Hash][0] + v.Loaded.Of, of[v.Hash][1] + v.Unloaded.Of}
+			for _, c := range v.Constraints {
+				b := broke[v.Hash+" "+c.ID]
+				broke[v.Hash+" "+c.ID] = [2]int{b[0] + c.Loaded.Count, b[1] + c.Unloaded.Count}
+			}
 		}
 	}
 	if want.Sessions != 5 || want.Loaded.Of != 2 || want.Loaded.Count != 1 || want.Unloaded.Of != 3 || want.Unloaded.Count != 2 {
@@ -117,6 +126,12 @@ func TestProjector_TeamChecks(t *testing.T) {
 	for _, v := range red.Versions {
 		if w := versions[v.Hash]; v.Sessions != w[0] || v.Findings.Count != w[1] {
 			t.Errorf("red's version %s: %d sessions, %d with a finding; want %v", v.Hash, v.Sessions, v.Findings.Count, w)
+		}
+		for _, c := range v.Constraints {
+			b, n := broke[v.Hash+" "+c.ID], of[v.Hash]
+			if got, w := [4]int{c.Loaded.Count, c.Loaded.Of, c.Unloaded.Count, c.Unloaded.Of}, [4]int{b[0], n[0], b[1], n[1]}; got != w {
+				t.Errorf("red's version %s, %s: broken in %v (loaded k of n, unloaded k of n), want %v", v.Hash, c.ID, got, w)
+			}
 		}
 	}
 	if blue.Sessions != 1 || blue.Loaded.Count != 1 || !reflect.DeepEqual(blue.Workspaces, []string{"ws-b"}) {
