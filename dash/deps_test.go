@@ -9,5 +9,5 @@ import (
 // The API reads the read models and knows nothing of HTTP servers, NATS or
 // the owner.
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", archtest.Module+"/projections", archtest.Module+"/catalog", archtest.Module+"/content", archtest.Module+"/events", archtest.Module+"/dayrange")
+	archtest.AllowImports(t, ".", archtest.Module+"/projections", archtest.Module+"/catalog", archtest.Module+"/content", archtest.Module+"/events", archtest.Module+"/evidence", archtest.Module+"/dayrange")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/evidence"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -50,6 +51,10 @@ type Rule struct {
 	// MoreNotLoaded says some were left out.
 	NotLoaded     []NotLoadedSession `json:"inScopeNotLoaded"`
 	MoreNotLoaded bool               `json:"moreInScopeNotLoaded"`
+	// Checks is what its checks found in the sessions of the range, held
+	// against whether each had loaded it, per constraint and per version:
+	// the rule's entry of `clumsies stats --json`'s checks for the range.
+	Checks evidence.CheckTotals `json:"checks"`
 }
 
 // MaxApplications bounds the applications a rule's page lists.
@@ -92,7 +97,7 @@ func rule(ctx context.Context, src Source, evs Events, id string, rg dayrange.Ra
 	r := Rule{
 		ID: o.ID, Kind: o.Kind, Path: o.Path, Name: o.Name, Group: o.Group, Description: o.Description, Range: rg,
 		Hash: o.Hash, Constraints: []Constraint{}, Days: fillDays(days, rg, time.Now()), Applied: []Application{},
-		Paths: o.Paths, Evidence: ruleEvidenceIn(src, id, rg), Source: source,
+		Paths: o.Paths, Evidence: ruleEvidenceIn(src, id, rg), Source: source, Checks: ruleChecksIn(src, id, rg),
 	}
 	if r.Paths == nil {
 		r.Paths = []string{}

@@ -31,6 +31,7 @@ const maxBody = 64 << 10
 //	GET  /api/stats/members    the same, and limit, cursor -> Page of MemberStats
 //	GET  /api/stats/evidence/rules  the same, and limit, cursor -> Page of RuleEvidence
 //	GET  /api/stats/sessions   the same, and limit, cursor -> Page of SessionEvidence
+//	GET  /api/stats/checks     the same, and limit, cursor -> Page of RuleChecks
 //	GET  /api/team/nodes       admin or member: limit, cursor -> TeamNodePage of the token's teams
 //	GET  /api/health           anyone  -> Health
 //	POST /api/teams/{team}/catalog       admin   PushRequest -> PushResult
@@ -60,6 +61,7 @@ func Handler(h *Hub, adminToken string) http.Handler {
 	mux.HandleFunc("GET /api/stats/members", a.statsMembers)
 	mux.HandleFunc("GET /api/stats/evidence/rules", a.statsEvidenceRules)
 	mux.HandleFunc("GET /api/stats/sessions", a.statsSessions)
+	mux.HandleFunc("GET /api/stats/checks", a.statsChecks)
 	mux.HandleFunc("POST /api/teams/{team}/catalog", a.adminOnly(a.pushCatalog))
 	mux.HandleFunc("GET /api/teams/{team}/manifest", a.manifest)
 	mux.HandleFunc("GET /api/teams/{team}/objects/{id}", a.teamObject)

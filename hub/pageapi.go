@@ -92,6 +92,12 @@ func (a *api) statsSessions(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+func (a *api) statsChecks(w http.ResponseWriter, r *http.Request) {
+	servePage(a, w, r, nil, func(q Query, _ url.Values, cursor string, limit int) (hubwire.Page[hubwire.RuleChecks], error) {
+		return a.h.StatsChecks(q, cursor, limit)
+	})
+}
+
 // parseBool reads the boolean parameter k of v: false when absent.
 func parseBool(v url.Values, k string) (bool, error) {
 	s := v.Get(k)

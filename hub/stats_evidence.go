@@ -27,7 +27,7 @@ type nodeOf struct{ team, ws, node string }
 // from day from to day to, with the workspace's definitions, summed per
 // rule of a workspace (under the id it has now) and per member.
 func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evidence, map[teamMember]*memberEvidence, error) {
-	out := hubwire.Evidence{Rules: []hubwire.RuleEvidence{}, Sessions: []hubwire.SessionEvidence{}}
+	out := hubwire.Evidence{Rules: []hubwire.RuleEvidence{}, Sessions: []hubwire.SessionEvidence{}, Checks: []hubwire.RuleChecks{}}
 	facts, paths, err := catalogsOf(snap)
 	if err != nil {
 		return out, nil, err
@@ -74,6 +74,7 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		return out, nil, err
 	}
 	byWorkspace := map[workspaceOf][]evidence.Session{}
+	byTeam := map[string][]evidence.Session{}
 	members := map[teamMember]*memberEvidence{}
 	for _, wr := range rows {
 		w, row := wr.w, wr.evidenceRow
@@ -82,6 +83,7 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		s := row.Session(wr.id, facts[w], hosts[nodeOf{w.team, w.ws, wr.node}])
 		if q.Rule != "" {
 			s.Rules = slices.DeleteFunc(s.Rules, func(r evidence.Rule) bool { return r.ID != q.Rule })
+			s.Checks = slices.DeleteFunc(s.Checks, func(c evidence.RuleChecks) bool { return c.ID != q.Rule })
 			if len(s.Rules) == 0 {
 				continue
 			}
@@ -98,6 +100,7 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		out.Gate.Add(s.Gate)
 		out.Sessions = append(out.Sessions, hubwire.SessionEvidence{Team: w.team, WorkspaceID: w.ws, Node: wr.node, Member: row.Member, Session: s})
 		byWorkspace[w] = append(byWorkspace[w], s)
+		byTeam[w.team] = append(byTeam[w.team], s)
 		m := members[teamMember{w.team, row.Member}]
 		if m == nil {
 			m = &memberEvidence{}
@@ -117,6 +120,7 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		return cmp.Or(strings.Compare(a.Team, b.Team), strings.Compare(a.WorkspaceID, b.WorkspaceID),
 			strings.Compare(a.Node, b.Node), strings.Compare(a.ID, b.ID))
 	})
+	out.Checks = teamChecks(out.Sessions, byTeam, paths)
 	out.Hosts, out.Models = whoBreakdowns(out.Sessions)
 	return out, members, nil
 }

@@ -11,7 +11,8 @@ import (
 // the first hubwire.SummaryItems of each list (rules, members, evidence
 // per rule, sessions), with how many each left off; its size does not
 // grow with the sessions. The lists are whole in their pages
-// (StatsRules, StatsMembers, StatsEvidenceRules, StatsSessions).
+// (StatsRules, StatsMembers, StatsEvidenceRules, StatsSessions,
+// StatsChecks).
 func (h *Hub) StatsSummary(q Query) (hubwire.Stats, error) {
 	st, err := h.Stats(q)
 	if err != nil {
@@ -27,6 +28,7 @@ func (h *Hub) StatsSummary(q Query) (hubwire.Stats, error) {
 		Members:       capList(&st.Members),
 		EvidenceRules: capList(&st.Evidence.Rules),
 		Sessions:      capList(&st.Evidence.Sessions),
+		Checks:        capList(&st.Evidence.Checks),
 	}
 	return st, nil
 }
@@ -88,6 +90,16 @@ func (h *Hub) StatsSessions(q Query, cursor string, limit int) (hubwire.Page[hub
 		return hubwire.Page[hubwire.SessionEvidence]{}, err
 	}
 	return page(ev.Sessions, hubwire.SessionEvidence.Key, cursor, limit)
+}
+
+// StatsChecks answers one page of q's checks per rule of a team (Stats'
+// Evidence.Checks).
+func (h *Hub) StatsChecks(q Query, cursor string, limit int) (hubwire.Page[hubwire.RuleChecks], error) {
+	ev, err := h.proj.evidence(q)
+	if err != nil {
+		return hubwire.Page[hubwire.RuleChecks]{}, err
+	}
+	return page(ev.Checks, hubwire.RuleChecks.Key, cursor, limit)
 }
 
 // evidence answers the evidence part of q alone.

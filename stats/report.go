@@ -3,6 +3,7 @@ package stats
 import (
 	"github.com/clumsies/clumsies/dash"
 	"github.com/clumsies/clumsies/dayrange"
+	"github.com/clumsies/clumsies/evidence"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 )
@@ -107,7 +108,7 @@ func Of(wsID string, s node.Stats, rg dayrange.Range, enforce string) Report {
 		compliance = dash.OfSessions(compliance, sessions, func(c projections.Compliance) string { return c.ID })
 	}
 	st.Compliance = complianceOf(compliance, st.Evidence, enforce)
-	st.Checks = checksOf(st.Evidence.Sessions)
+	st.Checks = evidence.SumChecks(st.Evidence.Sessions)
 	for _, u := range s.Usage {
 		refs := u.Refs
 		if !rg.All() {

@@ -198,4 +198,5 @@ func TestChecks_EndToEnd(t *testing.T) {
 	if out := mustRun(t, dir, "stats"); !strings.Contains(out, "Checks:") || !strings.Contains(out, "2/2 (too few sessions to tell)") {
 		t.Fatalf("stats does not show the checks:\n%s", out)
 	}
+	checkChecksPage(t, dir, r.ID)
 }

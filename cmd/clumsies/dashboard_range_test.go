@@ -59,6 +59,10 @@ func (s statsRange) refs(id string) uint64 {
 	return 0
 }
 
+// day is the date back days ago (UTC), as the ranges' flags and
+// parameters write it.
+func day(back int) string { return time.Now().UTC().AddDate(0, 0, -back).Format("2006-01-02") }
+
 // TestDashboard_RangeAgrees seeds a workspace with 40 days of history and
 // checks, for the last 7 days, a range 25 to 10 days ago and all time,
 // that `clumsies stats --json` with --days or --since/--until, the API
@@ -71,7 +75,6 @@ func TestDashboard_RangeAgrees(t *testing.T) {
 	dir, id := historyWorkspace(t, rangeHistory)
 	base := serveHTTP(t, dir, "--http", "127.0.0.1:0")
 	tok := testbin.HTTPToken(t, dir)
-	day := func(back int) string { return time.Now().UTC().AddDate(0, 0, -back).Format("2006-01-02") }
 
 	cases := []struct {
 		name    string

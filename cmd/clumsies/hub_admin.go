@@ -250,7 +250,10 @@ func printHubStats(w interface{ Write([]byte) (int, error) }, st hubwire.Stats) 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	return printHubEvidence(w, st.Evidence)
+	if err := printHubEvidence(w, st.Evidence); err != nil {
+		return err
+	}
+	return printHubChecks(w, st.Evidence.Checks)
 }
 
 // listOrDash joins names with commas, or says "–" for none.

@@ -21,7 +21,6 @@ func TestHubStats_RangeAgrees(t *testing.T) {
 	hp.join(t, dir, "red", "ann")
 	serveHTTP(t, dir, "--http", "127.0.0.1:0") // the owner links the workspace to the hub
 	admin := adminToken(t, hp)
-	day := func(back int) string { return time.Now().UTC().AddDate(0, 0, -back).Format("2006-01-02") }
 
 	var all statsRange
 	if err := json.Unmarshal([]byte(mustRun(t, dir, "stats", "--json")), &all); err != nil {

@@ -16,15 +16,25 @@ func printChecks(w io.Writer, checks []stats.RuleChecks, rules []stats.Rule) err
 	if len(checks) == 0 {
 		return nil
 	}
-	name := map[string]string{}
+	path := map[string]string{}
 	for _, r := range rules {
-		name[r.ID] = r.Path
+		path[r.ID] = r.Path
 	}
-	fmt.Fprintln(w, "\nChecks: sessions with a finding (95% interval), per rule; findings per constraint")
+	names := make([]string, len(checks))
+	for i, r := range checks {
+		names[i] = cmp.Or(path[r.ID], r.ID)
+	}
+	return printCheckTable(w, "per rule", names, checks)
+}
+
+// printCheckTable prints checks, named by names (one each), under the
+// title "Checks: ..., " + per.
+func printCheckTable(w io.Writer, per string, names []string, checks []stats.RuleChecks) error {
+	fmt.Fprintf(w, "\nChecks: sessions with a finding (95%% interval), %s; findings per constraint\n", per)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tSESSIONS\tLOADED\tNOT LOADED\tCONSTRAINT\tFOUND\tFIXED\tREJECTED\tOPEN")
-	for _, r := range checks {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\t\t\t\t\n", cmp.Or(name[r.ID], r.ID), r.Sessions, shareText(r.Loaded), shareText(r.Unloaded))
+	for i, r := range checks {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\t\t\t\t\n", names[i], r.Sessions, shareText(r.Loaded), shareText(r.Unloaded))
 		for _, c := range r.Constraints {
 			fmt.Fprintf(tw, "\t\t\t\t%s\t%d\t%d\t%d\t%d\n", c.ID, c.Found, c.Fixed, c.Rejected, c.Open)
 		}

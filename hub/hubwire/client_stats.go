@@ -75,6 +75,11 @@ func (c *Client) Stats(ctx context.Context, q StatsQuery) (Stats, error) {
 			return Stats{}, fmt.Errorf("read the stats' sessions: %w", err)
 		}
 	}
+	if st.More.Checks > 0 {
+		if st.Evidence.Checks, err = walk[RuleChecks](ctx, c, "/api/stats/checks", v); err != nil {
+			return Stats{}, fmt.Errorf("read the stats' checks: %w", err)
+		}
+	}
 	st.More = StatsMore{}
 	return st, nil
 }

@@ -109,6 +109,10 @@ type Evidence struct {
 	Rules []RuleEvidence `json:"rules"`
 	// Sessions are per session of a node.
 	Sessions []SessionEvidence `json:"sessions"`
+	// Checks are what the rules' checks found per rule of a team, over
+	// the sessions of every workspace of the team: the sums of the
+	// workspaces' `clumsies stats --json` checks (evidence.SumChecks).
+	Checks []RuleChecks `json:"checks"`
 	// Hosts and Models count Sessions by host (the MCP client where no
 	// hook named one) and by model, most first; "unknown" where nothing
 	// named one.
@@ -122,6 +126,22 @@ type RuleEvidence struct {
 	WorkspaceID string `json:"workspaceId"`
 	Path        string `json:"path"` // "" when not published
 	evidence.RuleTotals
+}
+
+// RuleChecks is what the checks of one rule found over the sessions of
+// every workspace of a team where they ran: sessions with a finding among
+// those that had the rule loaded and those that had not (a share with its
+// 95% interval from evidence.MinSample sessions on, else a note), per
+// constraint and per version of the rule.
+type RuleChecks struct {
+	Team string `json:"team"`
+	// Path is the rule's path in the first of Workspaces that publishes
+	// it; "" when none does.
+	Path string `json:"path"`
+	// Workspaces are the workspaces whose sessions its checks ran in,
+	// sorted.
+	Workspaces []string `json:"workspaces"`
+	evidence.CheckTotals
 }
 
 // SessionEvidence is one session of one node.
@@ -177,11 +197,12 @@ type Stats struct {
 // StatsMore counts the items the stats summary left off of each list
 // (it holds the first SummaryItems of each): they are in the list's
 // pages, GET /api/stats/rules, /api/stats/members,
-// /api/stats/evidence/rules and /api/stats/sessions.
+// /api/stats/evidence/rules, /api/stats/sessions and /api/stats/checks.
 type StatsMore struct {
 	Rules         int `json:"rules"`
 	Members       int `json:"members"`
 	EvidenceRules int `json:"evidenceRules"`
+	Checks        int `json:"checks"`
 	Sessions      int `json:"sessions"`
 }
 
@@ -199,3 +220,6 @@ func (r RuleEvidence) Key() []string { return []string{r.Team, r.WorkspaceID, r.
 
 // Key returns the sort key of a session: team, workspace, node, id.
 func (s SessionEvidence) Key() []string { return []string{s.Team, s.WorkspaceID, s.Node, s.ID} }
+
+// Key returns the sort key of a rule's checks: team, id.
+func (r RuleChecks) Key() []string { return []string{r.Team, r.ID} }

@@ -276,6 +276,7 @@ pages.rule = {
         d.evidence.unsupportedClaims.length ? table([{label: "session"}, {label: "refs", num: 1}, {label: "why"}],
           d.evidence.unsupportedClaims.map((c) => h("tr", {}, h("td", {class: "id"}, sessionLink(c.sessionId)), h("td", {class: "num"}, num(c.refs)),
             h("td", {}, c.why)))) : null),
+      checksPanel(d.checks),
       panel("Publish history", table([{label: "seq", num: 1}, {label: "time"}, {label: "path"}, {label: "hash"}],
         d.publishes.slice().reverse().map((p) => h("tr", {}, h("td", {class: "num"}, p.seq), h("td", {class: "muted"}, when(p.time)),
           h("td", {class: "path"}, p.path), h("td", {class: "mono hash"}, p.hash))))),
@@ -548,13 +549,14 @@ const hub = {
     const st = this.state;
     st.period = param("period", "daily");
     const [stats, nodes, reviews] = await Promise.all([api(`stats?period=${st.period}`), loadList("nodes", "team/nodes"), loadReviews()]);
-    const [members, evidenceRules, sessions] = await Promise.all([
+    const [members, evidenceRules, sessions, checks] = await Promise.all([
       summaryList("members", "stats/members", {}, stats.members, stats.more.members),
       summaryList("evidence-rules", "stats/evidence/rules", {}, stats.evidence.rules, stats.more.evidenceRules),
-      summaryList("sessions", "stats/sessions", {}, stats.evidence.sessions, stats.more.sessions)]);
-    return {stats, nodes, reviews, members, evidenceRules, sessions};
+      summaryList("sessions", "stats/sessions", {}, stats.evidence.sessions, stats.more.sessions),
+      summaryList("checks", "stats/checks", {}, stats.evidence.checks || [], stats.more.checks)]);
+    return {stats, nodes, reviews, members, evidenceRules, sessions, checks};
   },
-  render({stats: d, nodes, reviews, members, evidenceRules, sessions}) {
+  render({stats: d, nodes, reviews, members, evidenceRules, sessions, checks}) {
     const st = this.state;
     const t = d.totals, c = d.coverage;
     const period = h("select", {"aria-label": "period", onchange: (e) => { setParams({period: e.target.value === "daily" ? null : e.target.value}); this.redraw(); }},
@@ -585,6 +587,7 @@ const hub = {
         never.length ? [h("h2", {}, "Never referred"), h("ul", {}, never.map((r) => h("li", {}, r.path, " ", h("span", {class: "muted"}, r.workspaceId)))),
           c.published - c.referred > never.length ? h("p", {class: "muted"}, `and ${num(c.published - c.referred - never.length)} more`) : null] : null)),
       hubEvidence(d.evidence, evidenceRules),
+      hubChecks(checks),
       panel("Sessions", hubSessions(sessions)),
       panel("Most referred", d.topRules.length ? table([{label: "rule"}, {label: "workspace"}, {label: "refs", num: 1}, {label: "loads", num: 1}],
         d.topRules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),

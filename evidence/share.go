@@ -1,4 +1,4 @@
-package stats
+package evidence
 
 import "math"
 
@@ -22,8 +22,8 @@ type Share struct {
 	Note  string   `json:"note,omitempty"`
 }
 
-// shareOf is the Share of k in n.
-func shareOf(k, n int) Share {
+// ShareOf is the Share of k in n.
+func ShareOf(k, n int) Share {
 	s := Share{Of: n, Count: k}
 	if n < MinSample {
 		s.Note = "too few sessions to tell"

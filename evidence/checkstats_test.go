@@ -1,11 +1,8 @@
-package stats
+package evidence
 
 import (
 	"math"
 	"testing"
-
-	"github.com/clumsies/clumsies/evidence"
-	"github.com/clumsies/clumsies/projections"
 )
 
 func TestShareOf(t *testing.T) {
@@ -22,7 +19,7 @@ func TestShareOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := shareOf(tt.k, tt.n)
+			s := ShareOf(tt.k, tt.n)
 			if s.Of != tt.n || s.Count != tt.k {
 				t.Fatalf("counts %d of %d", s.Count, s.Of)
 			}
@@ -47,25 +44,25 @@ func deref(p *float64) float64 {
 	return *p
 }
 
-// checksOf sums the sessions per rule: loaded against unloaded sessions
+// SumChecks sums the sessions per rule: loaded against unloaded sessions
 // with a finding, findings per constraint by state, and per version.
 func TestChecksOf(t *testing.T) {
-	session := func(id, hash string, loaded bool, fs ...evidence.ConstraintFindings) projections.SessionEvidence {
-		return projections.SessionEvidence{ID: id, Checks: []evidence.RuleChecks{{ID: "p-api", Hash: hash, Loaded: loaded, Runs: 1, Findings: fs}}}
+	session := func(id, hash string, loaded bool, fs ...ConstraintFindings) Session {
+		return Session{ID: id, Checks: []RuleChecks{{ID: "p-api", Hash: hash, Loaded: loaded, Runs: 1, Findings: fs}}}
 	}
-	var ss []projections.SessionEvidence
+	var ss []Session
 	for i := range 12 {
-		var fs []evidence.ConstraintFindings
+		var fs []ConstraintFindings
 		if i < 3 {
-			fs = append(fs, evidence.ConstraintFindings{Constraint: "Errors/2", Found: 1, Fixed: 1})
+			fs = append(fs, ConstraintFindings{Constraint: "Errors/2", Found: 1, Fixed: 1})
 		}
 		ss = append(ss, session(string(rune('a'+i)), "sha256:v2", true, fs...))
 	}
 	ss = append(ss,
-		session("u1", "sha256:v1", false, evidence.ConstraintFindings{Constraint: "Errors/2", Found: 2, Rejected: 1, Open: 1}),
-		session("u2", "sha256:v1", false, evidence.ConstraintFindings{Constraint: "Errors/1", Found: 1, Open: 1}),
+		session("u1", "sha256:v1", false, ConstraintFindings{Constraint: "Errors/2", Found: 2, Rejected: 1, Open: 1}),
+		session("u2", "sha256:v1", false, ConstraintFindings{Constraint: "Errors/1", Found: 1, Open: 1}),
 		session("u3", "sha256:v1", false))
-	got := checksOf(ss)
+	got := SumChecks(ss)
 	if len(got) != 1 {
 		t.Fatalf("got %d rules", len(got))
 	}
@@ -74,12 +71,24 @@ func TestChecksOf(t *testing.T) {
 		r.Unloaded.Of != 3 || r.Unloaded.Count != 2 || r.Unloaded.Rate != nil || r.Unloaded.Note == "" {
 		t.Fatalf("sessions: %+v", r)
 	}
-	want := []ConstraintChecks{{ID: "Errors/1", Found: 1, Open: 1}, {ID: "Errors/2", Found: 5, Fixed: 3, Rejected: 1, Open: 1}}
+	want := []ConstraintTotals{{ID: "Errors/1", Found: 1, Open: 1}, {ID: "Errors/2", Found: 5, Fixed: 3, Rejected: 1, Open: 1}}
 	if len(r.Constraints) != 2 || r.Constraints[0] != want[0] || r.Constraints[1] != want[1] {
 		t.Fatalf("constraints %+v, want %+v", r.Constraints, want)
 	}
 	if len(r.Versions) != 2 || r.Versions[0].Hash != "sha256:v1" || r.Versions[0].Sessions != 3 || r.Versions[0].Findings.Count != 2 ||
 		r.Versions[1].Sessions != 12 || r.Versions[1].Findings.Count != 3 {
 		t.Fatalf("versions %+v", r.Versions)
+	}
+	// Per version and constraint: the sessions that broke it, loaded
+	// against not, out of the version's loaded and unloaded sessions.
+	v1, v2 := r.Versions[0], r.Versions[1]
+	if v1.Loaded.Of != 0 || v1.Unloaded.Of != 3 || v1.Unloaded.Count != 2 || len(v1.Constraints) != 2 ||
+		v1.Constraints[0].ID != "Errors/1" || v1.Constraints[0].Unloaded.Count != 1 || v1.Constraints[0].Unloaded.Of != 3 ||
+		v1.Constraints[1].ID != "Errors/2" || v1.Constraints[1].Unloaded.Count != 1 || v1.Constraints[1].Loaded.Of != 0 {
+		t.Errorf("version v1: %+v", v1)
+	}
+	if v2.Loaded.Of != 12 || v2.Loaded.Count != 3 || v2.Loaded.Rate == nil || v2.Unloaded.Of != 0 || len(v2.Constraints) != 1 ||
+		v2.Constraints[0].ID != "Errors/2" || v2.Constraints[0].Loaded.Count != 3 || v2.Constraints[0].Loaded.Of != 12 || v2.Constraints[0].Loaded.Rate == nil {
+		t.Errorf("version v2: %+v", v2)
 	}
 }
