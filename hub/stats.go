@@ -79,6 +79,7 @@ func (h *Hub) Stats(q Query) (hubwire.Stats, error) {
 	}
 	fill(st.Rules, true)
 	fill(st.TopRules, false)
+	st.WorkspaceNames = workspaceNames(h.Nodes(), q.Teams)
 	// A team rule's path came from its catalog: the rules are in the
 	// order of their keys again, which their pages follow.
 	slices.SortFunc(st.Rules, func(a, b hubwire.RuleStats) int { return slices.Compare(a.Key(), b.Key()) })

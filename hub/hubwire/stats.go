@@ -167,6 +167,10 @@ type Stats struct {
 	// More says, for the summary (GET /api/stats), how many items each of
 	// its lists left off: the lists are whole in their pages.
 	More StatsMore `json:"more"`
+	// WorkspaceNames names the workspaces of the answer's teams whose
+	// nodes gave a name when they joined (Node.WorkspaceName), by id: a
+	// label to show beside the id.
+	WorkspaceNames map[string]string `json:"workspaceNames,omitempty"`
 	// Applied is the last aggregate sequence the answer includes.
 	Applied uint64 `json:"applied"`
 	// Refused counts the aggregate's messages the hub refused (forged or
