@@ -218,7 +218,10 @@ func printHubStats(w interface{ Write([]byte) (int, error) }, st hubwire.Stats) 
 	fmt.Fprintln(tw, "TOP RULE\tWORKSPACE\tREFS")
 	for _, r := range st.TopRules {
 		path := r.Path
-		if path == "" {
+		switch {
+		case r.Removed:
+			path += " (removed)"
+		case path == "":
 			path = r.ID + " (unlisted)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\n", path, wsLabel(r.WorkspaceID, st.WorkspaceNames[r.WorkspaceID]), r.Refs)

@@ -165,8 +165,9 @@ func TestHub_Evidence(t *testing.T) {
 		}
 	}
 
-	// A rule removed since: the hub's page names it by its id, marked as
-	// no longer published, rather than an empty cell.
+	// A rule removed since: the hub names it by the path it was last
+	// published at, marked removed, rather than by a bare id with an
+	// empty path.
 	if err := os.Remove(filepath.Join(dir, ".clumsies", "rules", "web", "UI.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -175,14 +176,41 @@ func TestHub_Evidence(t *testing.T) {
 	deadline = time.Now().Add(time.Minute)
 	for pg.text(`String(!!document.querySelector('[data-evidence-rule="`+web+`"] [data-unpublished]'))`) != "true" {
 		if time.Now().After(deadline) {
-			t.Fatalf("the hub's page names the removed rule %q, want its id marked not published",
+			t.Fatalf("the hub's page names the removed rule %q, want its path marked removed",
 				pg.text(`(document.querySelector('[data-evidence-rule="`+web+`"] td') || {}).textContent || "missing"`))
 		}
 		time.Sleep(time.Second)
 		pg.open("/", "team")
 	}
-	if got := pg.text(`document.querySelector('[data-evidence-rule="` + web + `"] td').textContent`); got != web+" not published" {
-		t.Errorf("the hub's page names the removed rule %q, want %q", got, web+" not published")
+	if got := pg.text(`document.querySelector('[data-evidence-rule="` + web + `"] td').textContent`); got != "web/UI.md removed" {
+		t.Errorf("the hub's page names the removed rule %q, want %q", got, "web/UI.md removed")
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, hp.dir, "hub", "stats", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, r := range got.Evidence.Rules {
+		if r.ID == web && (r.Path != "web/UI.md" || !r.Removed) {
+			t.Errorf("hub stats --json: the removed rule's evidence has path %q, removed %v; want web/UI.md, removed", r.Path, r.Removed)
+		}
+	}
+	for _, r := range got.Rules {
+		if r.ID == web && (r.Path != "web/UI.md" || !r.Removed) {
+			t.Errorf("hub stats --json: the removed rule has path %q, removed %v; want web/UI.md, removed", r.Path, r.Removed)
+		}
+	}
+	for _, r := range got.Evidence.Rules {
+		if r.ID == web {
+			found++
+		}
+	}
+	for _, r := range got.Rules {
+		if r.ID == web {
+			found++
+		}
+	}
+	if found != 2 {
+		t.Errorf("hub stats --json: the removed rule is in %d of its rules and evidence, want both", found)
 	}
 }
 

@@ -29,8 +29,11 @@ type Totals struct {
 
 // RuleStats counts the use of one rule or workflow of one workspace.
 type RuleStats struct {
-	ID          string            `json:"id"`
-	Path        string            `json:"path"` // "" when not published (unlisted)
+	ID   string `json:"id"`
+	Path string `json:"path"` // "" when never published (unlisted)
+	// Removed says the workspace no longer publishes the rule: Path is
+	// where it was last published.
+	Removed     bool              `json:"removed,omitempty"`
 	WorkspaceID string            `json:"workspaceId"`
 	Team        string            `json:"team"`
 	Refs        uint64            `json:"refs"`
@@ -120,7 +123,10 @@ type Evidence struct {
 type RuleEvidence struct {
 	Team        string `json:"team"`
 	WorkspaceID string `json:"workspaceId"`
-	Path        string `json:"path"` // "" when not published
+	Path        string `json:"path"` // "" when never published
+	// Removed says the workspace no longer publishes the rule: Path is
+	// where it was last published.
+	Removed bool `json:"removed,omitempty"`
 	evidence.RuleTotals
 }
 

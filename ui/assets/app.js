@@ -600,11 +600,13 @@ const hub = {
 };
 
 // hubRule names a rule of a workspace at the hub by its path; one the
-// workspace no longer publishes (removed since) has none: its id is
-// shown, marked so.
+// workspace no longer publishes by the path it was last published at,
+// marked removed; one the hub never saw published by its id, marked so.
 function hubRule(r) {
+  if (r.removed) return [r.path, " ", h("span", {class: "tag warn", "data-unpublished": "removed",
+    title: "the workspace no longer publishes it: this is the path it was last published at"}, "removed")];
   return r.path || [h("span", {class: "mono"}, r.id), " ", h("span", {class: "tag warn", "data-unpublished": "",
-    title: "the workspace no longer publishes it: removed since, or never published there"}, "not published")];
+    title: "the workspace does not publish it: never published there as far as the hub saw"}, "not published")];
 }
 
 // hubEvidence shows what the hosts' hooks recorded against what the
