@@ -43,7 +43,12 @@ func TestJoin_WorkspaceName(t *testing.T) {
 		return n, err
 	}
 	const red, blue = "ws-00000000000000000000000000000001", "ws-00000000000000000000000000000002"
-	if _, err := th.h.Join(ctx, "nosecret", "n", "k", red, strings.Repeat("x", 65)); !errors.Is(err, hub.ErrInvalid) {
+	long, err := hublink.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	longPub, _ := long.PublicKey()
+	if _, err := th.h.Join(ctx, "nosecret", long.NodeID, longPub, red, strings.Repeat("x", 65)); !errors.Is(err, hub.ErrInvalid) {
 		t.Fatalf("a name of 65 bytes: %v, want ErrInvalid", err)
 	}
 	n, err := join(red, "red", "shop-api")
