@@ -77,6 +77,10 @@ type Target struct {
 	Kind content.Kind `json:"kind"`
 	Path string       `json:"path"`
 	Hash string       `json:"hash"`
+	// FrontMatter is the published body's front matter block
+	// (content.FrontMatter) when the query asked for it and the object is
+	// a rule or workflow: an update whose body has none keeps it.
+	FrontMatter string `json:"frontMatter,omitempty"`
 }
 
 // DraftQuery names the facts a command needs: the object and draft of ID,
@@ -85,6 +89,9 @@ type DraftQuery struct {
 	Resource events.Resource `json:"resource"`
 	ID       string          `json:"id,omitempty"`
 	Path     string          `json:"path,omitempty"`
+	// FrontMatter asks for the published object's front matter (an
+	// update's).
+	FrontMatter bool `json:"frontMatter,omitempty"`
 }
 
 // DraftFacts is what a draft decision reads, all as of one state of the
@@ -117,6 +124,8 @@ func (c DraftCommand) Query() DraftQuery {
 		q.Path = c.Path
 	case events.DraftOpRename:
 		q.Path = c.NewPath
+	case events.DraftOpUpdate:
+		q.FrontMatter = true
 	}
 	return q
 }
@@ -324,6 +333,10 @@ func decideUpdate(f DraftFacts, c DraftCommand) (DraftDecision, error) {
 		return DraftDecision{}, t.incompatible(events.DraftOpUpdate)
 	default:
 		data.BaseHash = t.object.Hash
+		// memload serves a published rule without its front matter: a
+		// body sent back from it keeps the rule's scope and checks. A
+		// body with a front matter of its own replaces them.
+		data.Body = content.KeepFrontMatter(t.object.FrontMatter, c.Body)
 	}
 	if data.Description == "" && t.draft != nil {
 		data.Description = t.draft.Description

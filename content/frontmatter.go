@@ -81,6 +81,32 @@ func StripFrontMatter(body string) string {
 	return rest
 }
 
+// FrontMatter returns body's front matter block as it opens the body, its
+// "---" lines included and ending in a newline, line endings read as LF;
+// "" when body has none. FrontMatter(b) + StripFrontMatter(b) is b with
+// its line endings read as LF.
+func FrontMatter(body string) string {
+	if !strings.HasPrefix(strings.TrimPrefix(body, "\ufeff"), "---") {
+		return ""
+	}
+	raw := strings.Split(normalizeNewlines(body), "\n")
+	n := frontMatterLen(raw)
+	if n == 0 {
+		return ""
+	}
+	return strings.Join(raw[:n], "\n") + "\n"
+}
+
+// KeepFrontMatter returns body under block (a FrontMatter) when body has
+// no front matter of its own, and body itself when it has one (its block
+// replaces the other) or block is "".
+func KeepFrontMatter(block, body string) string {
+	if block == "" || FrontMatter(body) != "" {
+		return body
+	}
+	return block + body
+}
+
 // ParsePaths returns the globs of the "paths" key of body's front matter,
 // in their order, each checked by CheckGlob; nil when the body has no
 // front matter or no "paths" key (the rule applies to no path in

@@ -125,3 +125,27 @@ func TestWorkspacePathAndMatched(t *testing.T) {
 		t.Errorf("a rule without globs matched %q", got)
 	}
 }
+
+// FrontMatter and StripFrontMatter split a body in two that join back
+// into it; KeepFrontMatter puts a block back on a body without one and
+// leaves a body with its own block alone.
+func TestFrontMatter_SplitAndKeep(t *testing.T) {
+	const block = "---\r\npaths: [\"a/**\"]\r\n---\r\n"
+	body := block + "# R\r\n\r\nText.\r\n"
+	fm, rest := FrontMatter(body), StripFrontMatter(body)
+	if fm != "---\npaths: [\"a/**\"]\n---\n" || rest != "# R\n\nText.\n" {
+		t.Fatalf("split %q into %q and %q", body, fm, rest)
+	}
+	if got := KeepFrontMatter(fm, rest); got != fm+rest {
+		t.Errorf("KeepFrontMatter on a bare body: %q", got)
+	}
+	own := "---\npaths: b/**\n---\n# R\n"
+	if got := KeepFrontMatter(fm, own); got != own {
+		t.Errorf("KeepFrontMatter on a body with its own block: %q, want it unchanged", got)
+	}
+	for _, b := range []string{"# R\n", "---\nno closing line\n", ""} {
+		if FrontMatter(b) != "" || KeepFrontMatter("", b) != b {
+			t.Errorf("%q: FrontMatter %q, want none", b, FrontMatter(b))
+		}
+	}
+}

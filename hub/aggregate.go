@@ -180,15 +180,20 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 // Join registers a node with the invite's secret: it adds the node's
 // account to the server and its ledger to the aggregate. Its cost does
 // not grow with the registry but for the write of the aggregate's
-// sources, which the joins waiting at once share (sourceWrites).
-func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws string) (hubwire.Node, error) {
+// sources, which the joins waiting at once share (sourceWrites). name is
+// the workspace's name for people (checkWorkspaceName), kept with the
+// node; "" for none.
+func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name string) (hubwire.Node, error) {
 	if !validNodeID(nodeID) || !validPublicKey(publicKey) {
 		return hubwire.Node{}, fmt.Errorf("%w: node id %q or public key %q", ErrInvalid, nodeID, publicKey)
+	}
+	if err := checkWorkspaceName(name); err != nil {
+		return hubwire.Node{}, err
 	}
 	if err := h.checkRoom(nodeID); err != nil {
 		return hubwire.Node{}, err
 	}
-	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, time.Now())
+	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, name, time.Now())
 	if err != nil {
 		return hubwire.Node{}, err
 	}

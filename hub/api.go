@@ -134,7 +134,7 @@ func (a *api) join(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	n, err := a.h.Join(r.Context(), req.Secret, req.NodeID, req.PublicKey, req.WorkspaceID)
+	n, err := a.h.Join(r.Context(), req.Secret, req.NodeID, req.PublicKey, req.WorkspaceID, req.WorkspaceName)
 	if err != nil {
 		a.fail(w, err)
 		return

@@ -20,7 +20,7 @@ func TestJoin_Full(t *testing.T) {
 	joinAll(t, th, sns[:2])
 	join := func(sn *stormNode) error {
 		pub, _ := sn.tn.id.PublicKey()
-		_, err := th.h.Join(context.Background(), sn.secret, sn.tn.id.NodeID, pub, sn.tn.ws.ID())
+		_, err := th.h.Join(context.Background(), sn.secret, sn.tn.id.NodeID, pub, sn.tn.ws.ID(), "")
 		return err
 	}
 	err := join(sns[2])

@@ -126,7 +126,7 @@ func joinSoon(t *testing.T, th *testHub, sn *stormNode) {
 	pub, _ := sn.tn.id.PublicKey()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		_, err := th.h.Join(context.Background(), sn.secret, sn.tn.id.NodeID, pub, sn.tn.ws.ID())
+		_, err := th.h.Join(context.Background(), sn.secret, sn.tn.id.NodeID, pub, sn.tn.ws.ID(), "")
 		if err == nil {
 			return
 		}

@@ -108,11 +108,14 @@ func (m *evidenceModel) fold(it *hubItem, fold func(r *evidence.Row, of func(id 
 }
 
 // catalogModel keeps each workspace's published rules and workflows (key
-// p), whether they declare paths (key g), and the ids renamed (key a):
+// p), whether they declare paths (key g), the path each rule was last
+// published at, removed or not (key l), and the ids renamed (key a):
 // a reid onto an id reided away before is left out (reidRefused).
 type catalogModel struct{ rows *engine.DiskRows }
 
-func (m *catalogModel) Prefixes() []string            { return []string{"p" + sep, "g" + sep, "a" + sep} }
+func (m *catalogModel) Prefixes() []string {
+	return []string{"p" + sep, "g" + sep, "l" + sep, "a" + sep}
+}
 func (m *catalogModel) DiskOnly() []string            { return m.Prefixes() }
 func (m *catalogModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
 func (m *catalogModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
@@ -135,6 +138,7 @@ func (m *catalogModel) Apply(it *hubItem) {
 			m.rows.Del(keyScoped(team, ws, d.ID))
 		}
 		m.rows.Set(keyPublished(team, ws, d.ID), publishedRow(*d))
+		m.rows.Set(keyLastPath(team, ws, d.ID), []byte(d.Path))
 	case *events.RemoveData:
 		m.rows.Del(keyScoped(team, ws, d.ID))
 		m.rows.Del(keyPublished(team, ws, d.ID))

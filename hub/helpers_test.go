@@ -116,7 +116,7 @@ func joinNode(tb testing.TB, th *testHub, team, wsID string) *testNode {
 		tb.Fatal(err)
 	}
 	pub, _ := id.PublicKey()
-	if _, err := th.h.Join(context.Background(), jt.Secret, id.NodeID, pub, ws.ID()); err != nil {
+	if _, err := th.h.Join(context.Background(), jt.Secret, id.NodeID, pub, ws.ID(), ""); err != nil {
 		tb.Fatalf("join: %v", err)
 	}
 	tn := &testNode{ws: ws, id: id, url: jt.Leaf}

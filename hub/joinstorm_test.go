@@ -48,7 +48,7 @@ func joinAll(t *testing.T, th *testHub, nodes []*stormNode) {
 	for _, sn := range nodes {
 		wg.Go(func() {
 			pub, _ := sn.tn.id.PublicKey()
-			if _, err := th.h.Join(context.Background(), sn.secret, sn.tn.id.NodeID, pub, sn.tn.ws.ID()); err != nil {
+			if _, err := th.h.Join(context.Background(), sn.secret, sn.tn.id.NodeID, pub, sn.tn.ws.ID(), ""); err != nil {
 				errs <- err
 			}
 		})

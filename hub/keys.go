@@ -54,6 +54,15 @@ func keyPublished(team, ws, rule string) []byte {
 
 func prefixPublished() []byte { return []byte("p" + sep) }
 
+// keyLastPath is the row of the path a rule or workflow was last
+// published at: kept after a catalog.remove, so that the hub names a
+// removed rule by its path.
+func keyLastPath(team, ws, rule string) []byte {
+	return []byte("l" + sep + team + sep + ws + sep + rule)
+}
+
+func prefixLastPath() []byte { return []byte("l" + sep) }
+
 func keyAlias(team, ws, rule string) []byte {
 	return []byte("a" + sep + team + sep + ws + sep + rule)
 }

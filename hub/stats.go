@@ -79,6 +79,7 @@ func (h *Hub) Stats(q Query) (hubwire.Stats, error) {
 	}
 	fill(st.Rules, true)
 	fill(st.TopRules, false)
+	st.WorkspaceNames = workspaceNames(h.Nodes(), q.Teams)
 	// A team rule's path came from its catalog: the rules are in the
 	// order of their keys again, which their pages follow.
 	slices.SortFunc(st.Rules, func(a, b hubwire.RuleStats) int { return slices.Compare(a.Key(), b.Key()) })
@@ -229,6 +230,10 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 		return hubwire.Stats{}, err
 	}
 	out.Coverage.Published = uint64(len(published))
+	lastPaths, err := lastPathsOf(snap)
+	if err != nil {
+		return hubwire.Stats{}, err
+	}
 	for rk, pr := range published {
 		if rules[rk] == nil {
 			rules[rk] = &hubwire.RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []hubwire.ConstraintStats{}}
@@ -242,6 +247,9 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 		}
 	}
 	for rk, r := range rules {
+		if _, ok := published[rk]; !ok && lastPaths[workspaceOf{rk.team, rk.ws}][rk.rule] != "" {
+			r.Path, r.Removed = lastPaths[workspaceOf{rk.team, rk.ws}][rk.rule], true
+		}
 		for id, n := range constraints[rk] {
 			r.Constraints = append(r.Constraints, hubwire.ConstraintStats{ID: id, Refs: n})
 		}

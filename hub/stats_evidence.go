@@ -32,6 +32,10 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 	if err != nil {
 		return out, nil, err
 	}
+	lastPaths, err := lastPathsOf(snap)
+	if err != nil {
+		return out, nil, err
+	}
 	aliases, err := readAliases(snap)
 	if err != nil {
 		return out, nil, err
@@ -113,7 +117,11 @@ func evidenceStats(snap *pebble.Snapshot, q Query, from, to string) (hubwire.Evi
 		return cmp.Or(strings.Compare(a.team, b.team), strings.Compare(a.ws, b.ws))
 	}) {
 		for _, t := range evidence.Totals(byWorkspace[w]) {
-			out.Rules = append(out.Rules, hubwire.RuleEvidence{Team: w.team, WorkspaceID: w.ws, Path: paths[w][t.ID], RuleTotals: t})
+			re := hubwire.RuleEvidence{Team: w.team, WorkspaceID: w.ws, Path: paths[w][t.ID], RuleTotals: t}
+			if last := lastPaths[w][t.ID]; re.Path == "" && last != "" {
+				re.Path, re.Removed = last, true
+			}
+			out.Rules = append(out.Rules, re)
 		}
 	}
 	slices.SortFunc(out.Sessions, func(a, b hubwire.SessionEvidence) int {

@@ -59,7 +59,7 @@ func Join(ctx context.Context, ws *workspace.Workspace, token string, waiting Wa
 	if err != nil {
 		return Identity{}, hubwire.Node{}, err
 	}
-	req := hubwire.JoinRequest{Secret: t.Secret, NodeID: id.NodeID, PublicKey: pub, WorkspaceID: ws.ID()}
+	req := hubwire.JoinRequest{Secret: t.Secret, NodeID: id.NodeID, PublicKey: pub, WorkspaceID: ws.ID(), WorkspaceName: ws.Name()}
 	n, err := joinRetrying(ctx, hubwire.NewClient(t.HTTP, ""), req, waiting)
 	if err != nil {
 		return Identity{}, hubwire.Node{}, err

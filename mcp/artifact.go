@@ -50,7 +50,8 @@ func (s *Server) artifactTool() *tool {
 					required("body", nonEmpty(descBody)),
 					desc("what the new file is for."),
 				)),
-				optional(string(events.DraftOpUpdate), object("Replace the content of an existing file (or of your create draft) with a new body.",
+				optional(string(events.DraftOpUpdate), object("Replace the content of an existing file (or of your create draft) with a new body. "+
+					"A published rule keeps its front matter (paths, checks) when the body has none, as memload serves it; a body that starts with its own --- front matter replaces it.",
 					required("id", nonEmpty(`The id from memdisc (p-..., c-..., tmp-...), or "META_PROMPT.md" for resource mpf.`)),
 					required("body", nonEmpty(descBody)),
 					desc("what the change does and why."),

@@ -32,6 +32,7 @@ func (s *Server) loadTool() *tool {
 		typ:    events.TypeLoad,
 		desc: "Load the content of rules, workflows and context files by id (ids come from memdisc). " +
 			"Rules and workflows come with their constraints: the parts you can declare with memref. " +
+			"A rule's front matter (paths, checks) comes as the fields paths and checks, not in content. " +
 			"Content is null when the hash you already know is current.",
 		input: object("",
 			required("ids", array("The ids to load, from memdisc (p-..., c-... or tmp-...).", nonEmpty("An id from memdisc."), 1)),
@@ -60,6 +61,8 @@ func (s *Server) loadTool() *tool {
 						required("text", str("What the constraint says.")),
 						required("textHash", str("Hash of text.")),
 					), 0)),
+				optional("paths", array("Rules and workflows whose front matter names paths only: the globs of the files the rule is for. "+
+					"The front matter itself is not in content; an update with artifact keeps it unless its body brings its own.", str(""), 0)),
 				optional("checks", array("Rules and workflows that declare checks only: how the hooks check a change against a constraint. "+
 					"A forbid pattern must not appear, a require pattern must appear, in the lines a change adds to a file in scope; "+
 					"a run command gets the changed files. A finding names the constraint.",
@@ -96,6 +99,9 @@ type loadItem struct {
 	// Checks are the checks the rule's front matter declares, each naming
 	// its constraint.
 	Checks []loadCheck `json:"checks,omitempty"`
+	// Paths are the globs of the rule's front matter: the files it is
+	// for.
+	Paths []string `json:"paths,omitempty"`
 	// Source is "repo" or "team"; Revision is a team object's revision.
 	// ShadowedBy names the team object that hides a repository object at
 	// the same path.
@@ -170,11 +176,12 @@ func (s *Server) load(ctx context.Context, c *call) (any, entry, error) {
 				item.Constraints = []content.Constraint{}
 			}
 			item.Checks = checksOf(it)
+			item.Paths = it.Paths
 		}
 		if item.Changed {
 			body := it.Body
 			if referable(it.Kind) && !unborn(it) {
-				body = withFooter(body, id, it.Hash, it.Constraints)
+				body = withFooter(served(it), id, it.Hash, it.Constraints)
 			}
 			item.Content = &body
 		}
@@ -196,6 +203,18 @@ func inForce(it projections.Item) projections.Item {
 		return *it.InForce
 	}
 	return it
+}
+
+// served returns the body memload sends of a rule or workflow: a
+// published one without its front matter, whose paths and checks the
+// item gives as fields (artifact's update puts the block back: catalog's
+// decideUpdate); a create draft's whole, for there is no published block
+// to keep.
+func served(it projections.Item) string {
+	if !it.Published {
+		return it.Body
+	}
+	return content.StripFrontMatter(it.Body)
 }
 
 // loaded returns the event's record of it served under id: the hash

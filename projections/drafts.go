@@ -339,7 +339,8 @@ func (s *Store) closedDrafts(keep func(*draft) bool) ([]catalog.Draft, error) {
 
 // DraftFacts returns what a decision of the drafts aggregate reads for q,
 // all from one state of the read models (see catalog.DraftFacts); its
-// draft carries no body (no decision reads one). It returns ErrClosed
+// draft carries no body (no decision reads one), its object the published
+// front matter when q asks for it. It returns ErrClosed
 // after Close and ctx.Err() if ctx has ended.
 func (s *Store) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.DraftFacts, error) {
 	if err := ctx.Err(); err != nil {
@@ -354,6 +355,13 @@ func (s *Store) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.D
 	if q.ID != "" {
 		if o, ok := s.st.manifest.objects[q.ID]; ok {
 			f.Object = &catalog.Target{ID: o.ID(), Kind: o.Kind(), Path: o.Path(), Hash: o.Hash()}
+			if k := o.Kind(); q.FrontMatter && (k == content.KindRule || k == content.KindWorkflow) {
+				body, _, err := s.published(o)
+				if err != nil {
+					return catalog.DraftFacts{}, fmt.Errorf("read the published body of %s: %w", q.ID, err)
+				}
+				f.Object.FrontMatter = content.FrontMatter(body)
+			}
 		}
 		if d, ok := s.st.drafts.byID[q.ID]; ok {
 			dc := d.Draft

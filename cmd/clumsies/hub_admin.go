@@ -89,7 +89,7 @@ func (c *HubNodesCommand) Run(ctx context.Context, args []string) error {
 		if !n.Link.Since.IsZero() {
 			since = n.Link.Since.Local().Format(time.DateTime)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n.ID, n.Team, n.Workspace, n.Member, link, since)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n.ID, n.Team, wsLabel(n.Workspace, n.WorkspaceName), n.Member, link, since)
 	}
 	return tw.Flush()
 }
@@ -218,10 +218,13 @@ func printHubStats(w interface{ Write([]byte) (int, error) }, st hubwire.Stats) 
 	fmt.Fprintln(tw, "TOP RULE\tWORKSPACE\tREFS")
 	for _, r := range st.TopRules {
 		path := r.Path
-		if path == "" {
+		switch {
+		case r.Removed:
+			path += " (removed)"
+		case path == "":
 			path = r.ID + " (unlisted)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\n", path, r.WorkspaceID, r.Refs)
+		fmt.Fprintf(tw, "%s\t%s\t%d\n", path, wsLabel(r.WorkspaceID, st.WorkspaceNames[r.WorkspaceID]), r.Refs)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)

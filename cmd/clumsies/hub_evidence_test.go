@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +27,14 @@ func TestHub_Evidence(t *testing.T) {
 	dir := newWorkspace(t)
 	writeRule(t, dir, "web/UI.md", "web/**")
 	writeRule(t, dir, "api/HANDLERS.md", "api/**/*.go")
+	nameWorkspace(t, dir, "shop api")
 	hp.join(t, dir, "red", "ann")
+	wsID := workspaceID(t, dir)
+	// The name config.toml gives the workspace goes to the hub with the
+	// join: hub nodes and hub stats show it beside the id.
+	if out := mustRun(t, hp.dir, "hub", "nodes"); !strings.Contains(out, "shop api ("+wsID+")") {
+		t.Errorf("hub nodes does not name the workspace \"shop api\" beside %s:\n%s", wsID, out)
+	}
 	_, cl := serve(t, dir)
 
 	id := hookSession(t, dir, "hubev-1", func(id, secret string) { setupWith(t, cl, id, secret) })
@@ -82,6 +90,9 @@ func TestHub_Evidence(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	e := got.Evidence
+	if got.WorkspaceNames[wsID] != "shop api" {
+		t.Errorf("hub stats --json: workspaceNames %v, want %s named \"shop api\"", got.WorkspaceNames, wsID)
+	}
 	var rules []evidence.RuleTotals
 	for _, r := range e.Rules {
 		rules = append(rules, r.RuleTotals)
@@ -120,24 +131,99 @@ func TestHub_Evidence(t *testing.T) {
 		t.Fatalf("hub stats does not show the evidence and who ran the sessions:\n%s", out)
 	}
 
-	// A rule removed since: the hub's page names it by its id, marked as
-	// no longer published, rather than an empty cell.
+	// The hub's page shows who ran the sessions: the member table's hosts
+	// and models, the team's sessions per host and per model, each
+	// session's, and the same on the member's page.
+	pg := browse(t, hp.api)
+	pg.open("/?token="+adminToken(t, hp), "team")
+	cell := func(sel string) string {
+		return pg.text(`(document.querySelector('` + sel + `') || {}).textContent || "missing"`)
+	}
+	for sel, want := range map[string]string{
+		`tr[data-member="ann"] [data-field=hosts]`:                                   "claude-code",
+		`tr[data-member="ann"] [data-field=models]`:                                  "claude-sonnet-4-5",
+		`[data-table=hosts] tr[data-who="claude-code"] [data-field=sessions]`:        "2",
+		`[data-table=models] tr[data-who="claude-sonnet-4-5"] [data-field=sessions]`: "2",
+		`tr[data-hub-session="` + id + `"] [data-field=host]`:                        "claude-code",
+		`tr[data-hub-session="` + id2 + `"] [data-field=model]`:                      "claude-sonnet-4-5",
+		`[data-table=nodes] [data-ws="` + wsID + `"] [data-field=ws-name]`:           "shop api",
+		`tr[data-hub-session="` + id + `"] [data-field=ws-name]`:                     "shop api",
+	} {
+		if got := cell(sel); got != want {
+			t.Errorf("the hub's team page: %s shows %q, want %q", sel, got, want)
+		}
+	}
+	pg.open(pg.text(`document.querySelector('[data-member-link="ann"]').getAttribute("href")`), "team")
+	pg.wait(`document.querySelector('[data-member-page="ann"]')`)
+	for sel, want := range map[string]string{
+		`[data-table=hosts] tr[data-who="claude-code"] [data-field=sessions]`:        "2",
+		`[data-table=models] tr[data-who="claude-sonnet-4-5"] [data-field=sessions]`: "2",
+		`tr[data-member-session="` + id + `"] [data-field=host]`:                     "claude-code",
+	} {
+		if got := cell(sel); got != want {
+			t.Errorf("ann's page at the hub: %s shows %q, want %q", sel, got, want)
+		}
+	}
+
+	// A rule removed since: the hub names it by the path it was last
+	// published at, marked removed, rather than by a bare id with an
+	// empty path.
 	if err := os.Remove(filepath.Join(dir, ".clumsies", "rules", "web", "UI.md")); err != nil {
 		t.Fatal(err)
 	}
 	mustRun(t, dir, "publish")
-	pg := browse(t, hp.api)
-	pg.open("/?token="+adminToken(t, hp), "team")
+	pg.open("/", "team")
 	deadline = time.Now().Add(time.Minute)
 	for pg.text(`String(!!document.querySelector('[data-evidence-rule="`+web+`"] [data-unpublished]'))`) != "true" {
 		if time.Now().After(deadline) {
-			t.Fatalf("the hub's page names the removed rule %q, want its id marked not published",
+			t.Fatalf("the hub's page names the removed rule %q, want its path marked removed",
 				pg.text(`(document.querySelector('[data-evidence-rule="`+web+`"] td') || {}).textContent || "missing"`))
 		}
 		time.Sleep(time.Second)
 		pg.open("/", "team")
 	}
-	if got := pg.text(`document.querySelector('[data-evidence-rule="` + web + `"] td').textContent`); got != web+" not published" {
-		t.Errorf("the hub's page names the removed rule %q, want %q", got, web+" not published")
+	if got := pg.text(`document.querySelector('[data-evidence-rule="` + web + `"] td').textContent`); got != "web/UI.md removed" {
+		t.Errorf("the hub's page names the removed rule %q, want %q", got, "web/UI.md removed")
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, hp.dir, "hub", "stats", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, r := range got.Evidence.Rules {
+		if r.ID == web && (r.Path != "web/UI.md" || !r.Removed) {
+			t.Errorf("hub stats --json: the removed rule's evidence has path %q, removed %v; want web/UI.md, removed", r.Path, r.Removed)
+		}
+	}
+	for _, r := range got.Rules {
+		if r.ID == web && (r.Path != "web/UI.md" || !r.Removed) {
+			t.Errorf("hub stats --json: the removed rule has path %q, removed %v; want web/UI.md, removed", r.Path, r.Removed)
+		}
+	}
+	for _, r := range got.Evidence.Rules {
+		if r.ID == web {
+			found++
+		}
+	}
+	for _, r := range got.Rules {
+		if r.ID == web {
+			found++
+		}
+	}
+	if found != 2 {
+		t.Errorf("hub stats --json: the removed rule is in %d of its rules and evidence, want both", found)
+	}
+}
+
+// nameWorkspace sets the name of the workspace in dir in its config.toml.
+func nameWorkspace(tb testing.TB, dir, name string) {
+	tb.Helper()
+	p := filepath.Join(dir, ".clumsies", "config.toml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b = regexp.MustCompile(`(?m)^#? ?name = .*$`).ReplaceAll(b, []byte(fmt.Sprintf("name = %q", name)))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		tb.Fatal(err)
 	}
 }

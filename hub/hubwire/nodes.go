@@ -6,13 +6,16 @@ import (
 
 // Node is one machine's clone of a workspace, joined to the hub.
 type Node struct {
-	ID        string    `json:"id"`
-	PublicKey string    `json:"publicKey"`
-	Team      string    `json:"team"`
-	Workspace string    `json:"workspaceId"`
-	Member    string    `json:"member,omitempty"`
-	Joined    time.Time `json:"joined"`
-	Revoked   time.Time `json:"revoked,omitzero"`
+	ID        string `json:"id"`
+	PublicKey string `json:"publicKey"`
+	Team      string `json:"team"`
+	Workspace string `json:"workspaceId"`
+	// WorkspaceName is the name the node gave its workspace when it
+	// joined (JoinRequest.WorkspaceName); "" when it gave none.
+	WorkspaceName string    `json:"workspaceName,omitempty"`
+	Member        string    `json:"member,omitempty"`
+	Joined        time.Time `json:"joined"`
+	Revoked       time.Time `json:"revoked,omitzero"`
 }
 
 // Active reports whether the node is not revoked.

@@ -13,6 +13,10 @@ type JoinRequest struct {
 	NodeID      string `json:"nodeId"`
 	PublicKey   string `json:"publicKey"`
 	WorkspaceID string `json:"workspaceId"`
+	// WorkspaceName is the workspace's name for people (its config.toml's
+	// name, else its folder's): a label the hub shows beside the id, not
+	// an identity. Optional.
+	WorkspaceName string `json:"workspaceName,omitempty"`
 }
 
 // TokenRequest is the body of POST /api/tokens: a member token for teams.

@@ -29,8 +29,11 @@ type Totals struct {
 
 // RuleStats counts the use of one rule or workflow of one workspace.
 type RuleStats struct {
-	ID          string            `json:"id"`
-	Path        string            `json:"path"` // "" when not published (unlisted)
+	ID   string `json:"id"`
+	Path string `json:"path"` // "" when never published (unlisted)
+	// Removed says the workspace no longer publishes the rule: Path is
+	// where it was last published.
+	Removed     bool              `json:"removed,omitempty"`
 	WorkspaceID string            `json:"workspaceId"`
 	Team        string            `json:"team"`
 	Refs        uint64            `json:"refs"`
@@ -124,7 +127,10 @@ type Evidence struct {
 type RuleEvidence struct {
 	Team        string `json:"team"`
 	WorkspaceID string `json:"workspaceId"`
-	Path        string `json:"path"` // "" when not published
+	Path        string `json:"path"` // "" when never published
+	// Removed says the workspace no longer publishes the rule: Path is
+	// where it was last published.
+	Removed bool `json:"removed,omitempty"`
 	evidence.RuleTotals
 }
 
@@ -187,6 +193,10 @@ type Stats struct {
 	// More says, for the summary (GET /api/stats), how many items each of
 	// its lists left off: the lists are whole in their pages.
 	More StatsMore `json:"more"`
+	// WorkspaceNames names the workspaces of the answer's teams whose
+	// nodes gave a name when they joined (Node.WorkspaceName), by id: a
+	// label to show beside the id.
+	WorkspaceNames map[string]string `json:"workspaceNames,omitempty"`
 	// Applied is the last aggregate sequence the answer includes.
 	Applied uint64 `json:"applied"`
 	// Refused counts the aggregate's messages the hub refused (forged or

@@ -97,7 +97,7 @@ func joinInProcess(ctx context.Context, b *bench, h *hub.Hub, team string) (*ben
 	if err != nil {
 		return nil, err
 	}
-	if _, err := h.Join(ctx, t.Secret, id.NodeID, pub, ws.ID()); err != nil {
+	if _, err := h.Join(ctx, t.Secret, id.NodeID, pub, ws.ID(), ""); err != nil {
 		return nil, err
 	}
 	return &benchNode{ws: ws, id: id, url: t.Leaf}, nil

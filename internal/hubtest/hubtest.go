@@ -115,7 +115,7 @@ func Join(tb testing.TB, th *Hub, team string) *Node {
 		tb.Fatal(err)
 	}
 	pub, _ := id.PublicKey()
-	if _, err := th.H.Join(context.Background(), jt.Secret, id.NodeID, pub, ws.ID()); err != nil {
+	if _, err := th.H.Join(context.Background(), jt.Secret, id.NodeID, pub, ws.ID(), ""); err != nil {
 		tb.Fatalf("join: %v", err)
 	}
 	tn := &Node{WS: ws, ID: id, URL: jt.Leaf}

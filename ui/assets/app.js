@@ -558,6 +558,7 @@ const hub = {
   },
   render({stats: d, nodes, reviews, members, evidenceRules, sessions, checks}) {
     const st = this.state;
+    wsNames = d.workspaceNames || {};
     const t = d.totals, c = d.coverage;
     const period = h("select", {"aria-label": "period", onchange: (e) => { setParams({period: e.target.value === "daily" ? null : e.target.value}); this.redraw(); }},
       ["daily", "weekly", "monthly"].map((p) => h("option", {value: p, selected: st.period === p}, p)));
@@ -577,10 +578,11 @@ const hub = {
           [{key: "events", class: "bar", label: "events"}, {key: "refs", class: "bar2", label: "refs"}], 120)),
       h("div", {class: "grid2"},
         panel("Refs per member", listTable(members, [{label: "member"}, {label: "team"}, count("refs"), count("sessions"), count("active days"),
-          count("edits"), count("without evidence")], (m) => h("tr", {"data-member": m.member},
+          count("edits"), count("without evidence"), {label: "hosts"}, {label: "models"}], (m) => h("tr", {"data-member": m.member},
           h("td", {}, m.member || "(no member)"), h("td", {}, m.team), h("td", {class: "num", "data-field": "refs"}, num(m.refs)),
           h("td", {class: "num"}, num(m.sessions)), h("td", {class: "num"}, num(m.activeDays)),
-          h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported))), "No events yet.")),
+          h("td", {class: "num"}, num(m.evidence.edits)), h("td", {class: "num"}, num(m.evidence.unsupported)),
+          h("td", {"data-field": "hosts"}, listNames(m.hosts)), h("td", {"data-field": "models"}, listNames(m.models))), "No events yet.")),
         panel("Coverage", h("p", {}, `${num(c.referred)} of ${num(c.published)} published rules and workflows were referred to`,
           c.unlisted ? `; ${num(c.unlisted)} referred ids are not published` : "", "."),
         h("p", {"data-field": "constraint-coverage"}, `${num(c.constraintsReferred)} of ${num(c.constraints)} of their constraints were named in a ref.`),
@@ -588,13 +590,14 @@ const hub = {
           c.published - c.referred > never.length ? h("p", {class: "muted"}, `and ${num(c.published - c.referred - never.length)} more`) : null] : null)),
       hubEvidence(d.evidence, evidenceRules),
       hubChecks(checks),
+      hubWho(d.evidence),
       panel("Sessions", hubSessions(sessions)),
       panel("Most referred", d.topRules.length ? table([{label: "rule"}, {label: "workspace"}, {label: "refs", num: 1}, {label: "loads", num: 1}],
-        d.topRules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
+        d.topRules.map((r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), wsCell(r.workspaceId),
           h("td", {class: "num"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))))) : h("p", {class: "empty"}, "No refs yet.")),
       panel("Nodes", listTable(nodes, [{label: "member"}, {label: "team"}, {label: "workspace"}, {label: "link"},
         {label: "applied", num: 1}, {label: "behind", num: 1}], (n) => h("tr", {"data-node": n.id},
-          h("td", {}, n.member || "–"), h("td", {}, n.team), h("td", {class: "mono ws"}, n.workspaceId),
+          h("td", {}, n.member || "–"), h("td", {}, n.team), wsCell(n.workspaceId, n.workspaceName),
           h("td", {}, h("span", {class: n.link.up ? "tag ok" : "tag bad"}, n.link.up ? "online" : "offline"),
             n.link.since ? h("span", {class: "muted"}, " since " + when(n.link.since)) : null),
           h("td", {class: "num"}, num(n.hubSeq)),
@@ -605,11 +608,13 @@ const hub = {
 };
 
 // hubRule names a rule of a workspace at the hub by its path; one the
-// workspace no longer publishes (removed since) has none: its id is
-// shown, marked so.
+// workspace no longer publishes by the path it was last published at,
+// marked removed; one the hub never saw published by its id, marked so.
 function hubRule(r) {
+  if (r.removed) return [r.path, " ", h("span", {class: "tag warn", "data-unpublished": "removed",
+    title: "the workspace no longer publishes it: this is the path it was last published at"}, "removed")];
   return r.path || [h("span", {class: "mono"}, r.id), " ", h("span", {class: "tag warn", "data-unpublished": "",
-    title: "the workspace no longer publishes it: removed since, or never published there"}, "not published")];
+    title: "the workspace does not publish it: never published there as far as the hub saw"}, "not published")];
 }
 
 // hubEvidence shows what the hosts' hooks recorded against what the
@@ -623,20 +628,47 @@ function hubEvidence(e, rules) {
     listTable(rules, [{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("edits before load"),
       count("loaded"), count("referenced"), count("unsupported"), count("denied"), count("warned"), count("ungated"), count("stop-gated")],
       (r) => h("tr", {"data-evidence-rule": r.id},
-      h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
+      h("td", {class: "path"}, hubRule(r)), wsCell(r.workspaceId), h("td", {class: "num"}, num(r.inScope)),
       h("td", {class: "num"}, num(r.unloadedEdits)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
       h("td", {class: "num"}, num(r.unsupported)), h("td", {class: "num"}, num(r.denials)), h("td", {class: "num"}, num(r.warnings)),
       h("td", {class: "num"}, num(r.ungated)), h("td", {class: "num"}, num(r.stopGateBlocks))),
       "No rule in scope, loaded or claimed yet."));
 }
 
+// wsNames are the names of the workspaces the hub's page shows, by id
+// (the stats' workspaceNames), set as a page is drawn.
+let wsNames = {};
+
+// wsCell shows a workspace at the hub: its name (name, else wsNames')
+// beside its id, the id alone when the hub knows no name.
+function wsCell(id, name) {
+  name = name || wsNames[id];
+  return h("td", {class: "ws", "data-ws": id}, name ? [h("span", {"data-field": "ws-name"}, name), " ", h("span", {class: "mono muted"}, id)]
+    : h("span", {class: "mono"}, id));
+}
+
+// listNames lists a member's hosts or models, "–" for none.
+const listNames = (xs) => (xs && xs.length ? xs.join(", ") : "–");
+
+// hubWho counts the sessions with evidence per host (the MCP client where
+// no hook named one) and per model, most first (the hub's
+// evidence.hosts and evidence.models).
+function hubWho(e) {
+  const who = (name, label, rows) => rows.length ? table([{label}, {label: "sessions", num: 1}],
+    rows.map((b) => h("tr", {"data-who": b.name}, h("td", {}, b.name), h("td", {class: "num", "data-field": "sessions"}, num(b.sessions)))), {name})
+    : h("p", {class: "empty", "data-table": name}, "No session with evidence in the range.");
+  return panel("Sessions per host and model", h("div", {class: "grid2"}, who("hosts", "host", e.hosts || []), who("models", "model", e.models || [])));
+}
+
 // hubSessions shows the sessions with evidence (a list in pages): who,
-// where, their edits, rules and claims without evidence.
+// where, with what, their edits, rules and claims without evidence.
 function hubSessions(list) {
   const count = (label) => ({label, num: 1});
-  return listTable(list, [{label: "session"}, {label: "member"}, {label: "workspace"}, count("edits"), count("rules"), count("without evidence")],
+  return listTable(list, [{label: "session"}, {label: "member"}, {label: "workspace"}, {label: "host"}, {label: "model"},
+    count("edits"), count("rules"), count("without evidence")],
     (s) => h("tr", {"data-hub-session": s.id}, h("td", {class: "mono"}, s.id), h("td", {}, s.member || s.node),
-      h("td", {class: "mono ws"}, s.workspaceId), h("td", {class: "num"}, num(s.edits)), h("td", {class: "num"}, num(s.rules.length)),
+      wsCell(s.workspaceId), h("td", {"data-field": "host"}, s.host || s.client || "–"),
+      h("td", {"data-field": "model"}, s.model || "–"), h("td", {class: "num"}, num(s.edits)), h("td", {class: "num"}, num(s.rules.length)),
       h("td", {class: "num"}, num(s.unsupported))),
     "No session with a file edit, a load or a claim in the range.");
 }

@@ -79,6 +79,7 @@ if (isHub()) {
 function memberPage({member, team, stats: d, rules, evidenceRules, sessions}) {
   const t = d.totals, e = d.evidence;
   const count = (label) => ({label, num: 1});
+  wsNames = d.workspaceNames || {};
   return [
     h("p", {}, h("a", {href: "/", "data-back": ""}, "← Team")),
     h("h1", {"data-member-page": member}, "Member ", member || "(no member)", " ", team ? h("span", {class: "tag"}, team) : null, " ",
@@ -90,15 +91,18 @@ function memberPage({member, team, stats: d, rules, evidenceRules, sessions}) {
     panel("Per day", barChart(d.trend.map((p) => ({day: p.period, events: p.events, refs: p.refs})),
       [{key: "events", class: "bar", label: "events"}, {key: "refs", class: "bar2", label: "refs"}], 120)),
     panel("Rules they apply", listTable(rules, [{label: "rule"}, {label: "workspace"}, count("refs"), count("loads")],
-      (r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
+      (r) => h("tr", {"data-rule": r.id}, h("td", {class: "path"}, hubRule(r)), wsCell(r.workspaceId),
         h("td", {class: "num", "data-field": "refs"}, num(r.refs)), h("td", {class: "num"}, num(r.loads))),
       "No rule loaded or referred to in the range.")),
     panel("Evidence per rule", listTable(evidenceRules, [{label: "rule"}, {label: "workspace"}, count("sessions in scope"), count("loaded"),
-      count("referenced"), count("without evidence")], (r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), h("td", {class: "mono ws"}, r.workspaceId),
+      count("referenced"), count("without evidence")], (r) => h("tr", {}, h("td", {class: "path"}, hubRule(r)), wsCell(r.workspaceId),
       h("td", {class: "num"}, num(r.inScope)), h("td", {class: "num"}, num(r.loaded)), h("td", {class: "num"}, num(r.referenced)),
       h("td", {class: "num"}, num(r.unsupported))), "No rule in scope, loaded or claimed in the range.")),
-    panel("Sessions", listTable(sessions, [{label: "session"}, {label: "workspace"}, count("edits"), count("rules"), count("without evidence")],
-      (s) => h("tr", {"data-member-session": s.id}, h("td", {class: "mono"}, s.id), h("td", {class: "mono ws"}, s.workspaceId),
+    hubWho(e),
+    panel("Sessions", listTable(sessions, [{label: "session"}, {label: "workspace"}, {label: "host"}, {label: "model"},
+      count("edits"), count("rules"), count("without evidence")],
+      (s) => h("tr", {"data-member-session": s.id}, h("td", {class: "mono"}, s.id), wsCell(s.workspaceId),
+        h("td", {"data-field": "host"}, s.host || s.client || "–"), h("td", {"data-field": "model"}, s.model || "–"),
         h("td", {class: "num"}, num(s.edits)), h("td", {class: "num"}, num(s.rules.length)), h("td", {class: "num"}, num(s.unsupported))),
       "No session with a file edit, a load or a claim in the range.")),
   ];
