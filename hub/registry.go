@@ -251,7 +251,7 @@ func (r *registry) save() error {
 }
 
 // close writes the local copy if a change is not written yet.
-func (r *registry) close() error { return r.copy.flush() }
+func (r *registry) close() error { return r.copy.close() }
 
 // put writes an entry to the bucket and to the copy.
 func (r *registry) put(ctx context.Context, key string, v any) error {

@@ -25,6 +25,7 @@ type localCopy struct {
 	mu      sync.Mutex
 	pending *time.Timer
 	err     error // the last write's error, until flush returns it
+	closed  bool  // close was called: no write is scheduled any more
 
 	writeMu sync.Mutex // one write at a time, in order
 }
@@ -33,9 +34,23 @@ type localCopy struct {
 func (c *localCopy) changed() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending == nil {
+	if c.pending == nil && !c.closed {
 		c.pending = time.AfterFunc(copyDelay, func() { _ = c.flush() })
 	}
+}
+
+// close writes what is scheduled, schedules nothing more, and returns
+// once no write is under way: a write its timer had started when close
+// was called is finished before close returns, so that nothing writes in
+// the hub's folder once the hub is closed.
+func (c *localCopy) close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	err := c.flush()
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	return err
 }
 
 // flush writes the copy now if a write is scheduled, and returns the
