@@ -26,8 +26,8 @@ import (
 //     the model loaded again answers as before it, and the batch applied
 //     again gives the rows of no failure.
 //
-// Last, every model must have written a row in some case, so that no
-// check passes for want of items.
+// Last, every model must have written a row in some case (when every
+// case ran), so that no check passes for want of items.
 func Run[T any](t *testing.T, f Fixture[T]) {
 	t.Run("PrefixesDisjoint", func(t *testing.T) {
 		for _, err := range testPrefixes(t, f) {
@@ -35,13 +35,16 @@ func Run[T any](t *testing.T, f Fixture[T]) {
 		}
 	})
 	models := f.Open(t, memDB(t))
-	wrote := make([]bool, len(models))
+	// ran counts the cases each model ran (a -run pattern may leave some
+	// out), wrote whether it wrote a row in one of them.
+	ran, wrote := make([]int, len(models)), make([]bool, len(models))
 	for _, c := range f.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			for i, m := range models {
 				t.Run(modelName(m), func(t *testing.T) {
 					s := &subject[T]{f: f, c: c, i: i, n: len(models)}
 					ref := s.oneBatch(t)
+					ran[i]++
 					wrote[i] = wrote[i] || ref != ""
 					for _, check := range []struct {
 						name string
@@ -64,7 +67,7 @@ func Run[T any](t *testing.T, f Fixture[T]) {
 		})
 	}
 	for i, m := range models {
-		if !wrote[i] {
+		if ran[i] == len(f.Cases) && !wrote[i] {
 			t.Errorf("model %s wrote no row in any case: add a case with items it folds", modelName(m))
 		}
 	}
