@@ -21,12 +21,21 @@ func readAliases(r pebble.Reader) (aliases, error) {
 		return nil, err
 	}
 	for it.First(); it.Valid(); it.Next() {
-		p := strings.Split(string(it.Key()), sep)
-		if len(p) == 4 {
-			out[[3]string{p[1], p[2], p[3]}] = string(it.Value())
+		if id, ok := aliasOf(string(it.Key())); ok {
+			out[id] = string(it.Value())
 		}
 	}
 	return out, it.Close()
+}
+
+// aliasOf returns the team, workspace and old id of an alias row's key
+// (a, or the evidence's i).
+func aliasOf(k string) ([3]string, bool) {
+	p := strings.Split(k, sep)
+	if len(p) != 4 {
+		return [3]string{}, false
+	}
+	return [3]string{p[1], p[2], p[3]}, true
 }
 
 // of returns the id rule of workspace ws has now.

@@ -3,6 +3,9 @@ package hub
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+
+	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
@@ -22,18 +25,33 @@ type evidenceRow struct {
 
 // evidenceModel keeps each session's evidence (key v), its rules under
 // the ids they have now: the model follows the workspace's catalog.reid
-// events (aliases, read from the catalog's a rows when the models load),
-// and a row it folds first moves what it holds under an old id to the new
-// one (evidence.Row.Follow), as the workspace moves it at the reid.
+// events (aliases, kept in rows of its own, key i, loaded with the
+// models), and a row it folds first moves what it holds under an old id
+// to the new one (evidence.Row.Follow), as the workspace moves it at the
+// reid. The catalog keeps the same reids (key a) for its own rule; the
+// evidence reads its own rows only, so that its rows alone give it back.
 type evidenceModel struct {
 	rows    *engine.DiskRows
 	aliases aliases
 }
 
-func (m *evidenceModel) Prefixes() []string            { return []string{"v" + sep} }
-func (m *evidenceModel) DiskOnly() []string            { return m.Prefixes() }
-func (m *evidenceModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
-func (m *evidenceModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
+func newEvidenceModel(db pebble.Reader) *evidenceModel {
+	return &evidenceModel{rows: engine.NewDiskRows(db), aliases: aliases{}}
+}
+
+func (m *evidenceModel) Prefixes() []string        { return []string{"v" + sep, string(prefixFollowed())} }
+func (m *evidenceModel) DiskOnly() []string        { return []string{"v" + sep} }
+func (m *evidenceModel) Write(w *engine.RowWriter) { m.rows.Write(w) }
+
+// Load reads a reid the model followed (key i).
+func (m *evidenceModel) Load(k string, v []byte) error {
+	id, ok := aliasOf(k)
+	if !ok || !strings.HasPrefix(k, string(prefixFollowed())) {
+		return fmt.Errorf("%w: %q", engine.ErrUnknownRow, k)
+	}
+	m.aliases[id] = string(v)
+	return nil
+}
 
 // Apply folds one successful event of a session (an attest.file_edit,
 // attest.load, attest.refer, a gate's attest.tool_gated or
@@ -49,6 +67,7 @@ func (m *evidenceModel) Apply(it *hubItem) {
 		team, ws := it.node.Team, it.node.Workspace
 		if !reidRefused(d.From, d.To, m.aliases.next(team, ws)) {
 			m.aliases[[3]string{team, ws, d.From}] = d.To
+			m.rows.Set(keyFollowed(team, ws, d.From), []byte(d.To))
 		}
 		return
 	}

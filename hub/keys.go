@@ -19,6 +19,7 @@ import (
 //	p <team> <workspaceId> <ruleId>                a published rule or workflow -> its path, then
 //	                                               its constraint ids, one per line (publishedRow)
 //	a <team> <workspaceId> <ruleId>                the id a rule of the workspace has now (catalog.reid)
+//	i <team> <workspaceId> <ruleId>                the same, as the evidence model follows it (its own copy)
 //	g <team> <workspaceId> <ruleId>                a published rule or workflow that declares paths
 //	v <team> <workspaceId> <nodeId> <sessionId>    a session's evidence (JSON evidenceRow)
 //	r d <nodeId> <draftId>                         a draft in progress (JSON catalog.Draft)
@@ -68,6 +69,13 @@ func keyAlias(team, ws, rule string) []byte {
 }
 
 func prefixAlias() []byte { return []byte("a" + sep) }
+
+// keyFollowed is the evidence model's row of a reid it followed.
+func keyFollowed(team, ws, rule string) []byte {
+	return []byte("i" + sep + team + sep + ws + sep + rule)
+}
+
+func prefixFollowed() []byte { return []byte("i" + sep) }
 
 func keyScoped(team, ws, rule string) []byte {
 	return []byte("g" + sep + team + sep + ws + sep + rule)

@@ -70,9 +70,10 @@ type hubState struct {
 // counted only when it delivered the published body; 5, before it held
 // the model and the MCP client, what the rules' checks found, and before
 // a reid onto an id reided away was left out; 6, before it kept the path
-// a removed rule was last published at) is thrown away and filled again
-// from the aggregate.
-const hubLayout = 7
+// a removed rule was last published at; 7, before the evidence kept the
+// reids it follows in rows of its own instead of reading the catalog's)
+// is thrown away and filled again from the aggregate.
+const hubLayout = 8
 
 // loadHubState registers the hub's models over db and loads what they
 // keep in memory: the review queue q, whose rows it replaces.
@@ -83,11 +84,7 @@ func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool), q *rev
 	st.nodeSeqs = engine.Register(r, &nodeSeqModel{rows: engine.NewDiskRows(db), seqs: map[string]uint64{}})
 	st.chain = engine.Register(r, newChainModel(db, nodes))
 	st.counts = engine.Register(r, &countsModel{rows: engine.NewDiskRows(db), counts: map[counter]uint64{}})
-	aliases, err := readAliases(db)
-	if err != nil {
-		return nil, fmt.Errorf("load the hub's read models: %w", err)
-	}
-	st.evidence = engine.Register(r, &evidenceModel{rows: engine.NewDiskRows(db), aliases: aliases})
+	st.evidence = engine.Register(r, newEvidenceModel(db))
 	st.catalog = engine.Register(r, &catalogModel{engine.NewDiskRows(db)})
 	st.reviews = engine.Register(r, &reviewsModel{q: q})
 	if err := r.Load(db, st.loadMeta); err != nil {
