@@ -47,7 +47,7 @@ func TestConform(t *testing.T) {
 		},
 	}
 	for _, c := range hubFoldCases(t) {
-		f.Cases = append(f.Cases, enginetest.Case[*hubItem]{Name: c.name, Items: func(tb testing.TB) []*hubItem {
+		f.Cases = append(f.Cases, enginetest.Case[*hubItem]{Name: c.Name, Items: func(tb testing.TB) []*hubItem {
 			return hubItems(tb, nodes, c.msgs)
 		}})
 	}

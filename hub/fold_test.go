@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the read models of testdata/fol
 // ./hub -run TestFold -update` rewrites "want".
 func TestFold(t *testing.T) {
 	for _, c := range hubFoldCases(t) {
-		t.Run(c.name, func(t *testing.T) {
+		t.Run(c.Name, func(t *testing.T) {
 			whole, perMessage := testProjector(t), testProjector(t)
 			if err := whole.apply(c.msgs); err != nil {
 				t.Fatal(err)
@@ -32,11 +32,11 @@ func TestFold(t *testing.T) {
 				t.Fatalf("one batch per message gives other read models:\n%s\nthan one batch:\n%s", other, got)
 			}
 			if *update {
-				c.writeWant(t, got)
+				c.Rewrite(t, "want", got)
 				return
 			}
-			if want := foldSection(t, c.ar, "want"); got != want {
-				t.Errorf("read models of %s:\ngot:\n%s\nwant:\n%s", c.file, got, want)
+			if want := c.Section(t, "want"); got != want {
+				t.Errorf("read models of %s:\ngot:\n%s\nwant:\n%s", c.File, got, want)
 			}
 		})
 	}

@@ -4,17 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/internal/foldcase"
 )
 
 // A fold case of the hub (testdata/fold/*.txtar) holds the messages of
@@ -46,69 +42,49 @@ var foldNow = time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 
 var foldNodes = map[string]hubwire.Node{"a": nodeA, "b": nodeB}
 
-// hubFoldCase is a fold case read from its file.
+// hubFoldCase is a fold case with its messages.
 type hubFoldCase struct {
-	name string
-	file string
-	ar   *txtar.Archive
+	foldcase.Case
 	msgs []natsjs.Message
 }
 
 // hubFoldCases reads every fold case of testdata/fold.
 func hubFoldCases(tb testing.TB) []hubFoldCase {
 	tb.Helper()
-	files, err := filepath.Glob("testdata/fold/*.txtar")
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no fold cases: %v", err)
-	}
 	var out []hubFoldCase
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, hubFoldCase{name: strings.TrimSuffix(filepath.Base(file), ".txtar"), file: file, ar: ar,
-			msgs: foldMessages(tb, file, foldSection(tb, ar, "events"))})
+	for _, c := range foldcase.Read(tb, "testdata/fold") {
+		out = append(out, hubFoldCase{c, foldMessages(tb, c)})
 	}
 	return out
 }
 
 // foldMessages returns the messages of a case's lines, numbered from 1 as
 // the aggregate numbers them.
-func foldMessages(tb testing.TB, file, text string) []natsjs.Message {
+func foldMessages(tb testing.TB, c foldcase.Case) []natsjs.Message {
 	tb.Helper()
 	var out []natsjs.Message
 	next := map[string]uint64{}
-	for n, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		var fl hubFoldLine
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&fl); err != nil {
-			tb.Fatalf("%s: events line %d: %v", file, n+1, err)
-		}
+	for _, fl := range foldcase.Lines[hubFoldLine](tb, c) {
+		i := len(out) + 1
 		var msg natsjs.Message
 		if fl.Again > 0 {
-			if fl.Again > len(out) {
-				tb.Fatalf("%s: events line %d: again %d: there are %d messages before it", file, n+1, fl.Again, len(out))
+			if fl.Again >= i {
+				tb.Fatalf("%s: message %d: again %d: there are %d messages before it", c.File, i, fl.Again, i-1)
 			}
 			msg = out[fl.Again-1]
 		} else {
 			node, ok := foldNodes[fl.Node]
 			if !ok {
-				tb.Fatalf("%s: events line %d: node %q: want a or b", file, n+1, fl.Node)
+				tb.Fatalf("%s: message %d: node %q: want a or b", c.File, i, fl.Node)
 			}
 			seq := fl.Seq
 			if seq == 0 {
 				seq = next[fl.Node] + 1
 			}
 			next[fl.Node] = max(next[fl.Node], seq)
-			msg = sourced(node, foldEvent(tb, file, n+1, len(out)+1, node, fl), seq)
+			msg = sourced(node, foldEvent(tb, c.File, i, node, fl), seq)
 		}
-		msg.Seq = uint64(len(out) + 1)
+		msg.Seq = uint64(i)
 		out = append(out, msg)
 	}
 	return out
@@ -116,11 +92,11 @@ func foldMessages(tb testing.TB, file, text string) []natsjs.Message {
 
 // foldEvent returns the event of a line: of the node's workspace, with
 // an id and a time set by its number i among the messages.
-func foldEvent(tb testing.TB, file string, line, i int, n hubwire.Node, fl hubFoldLine) events.Event {
+func foldEvent(tb testing.TB, file string, i int, n hubwire.Node, fl hubFoldLine) events.Event {
 	tb.Helper()
 	ev, err := events.New(n.Workspace, fl.Type, fl.Data)
 	if err != nil {
-		tb.Fatalf("%s: events line %d: %v", file, line, err)
+		tb.Fatalf("%s: message %d: %v", file, i, err)
 	}
 	ev.ID = fmt.Sprintf("01JHF000000000000000%06d", i)
 	day := fl.Day
@@ -136,17 +112,6 @@ func foldEvent(tb testing.TB, file string, line, i int, n hubwire.Node, fl hubFo
 		ev.Outcome, ev.ErrorCode = events.OutcomeError, fl.Code
 	}
 	return ev
-}
-
-func foldSection(tb testing.TB, ar *txtar.Archive, name string) string {
-	tb.Helper()
-	for _, f := range ar.Files {
-		if f.Name == name {
-			return string(f.Data)
-		}
-	}
-	tb.Fatalf("no section %q", name)
-	return ""
 }
 
 // renderHub renders what the hub's read models of p answer: the stats
@@ -182,17 +147,4 @@ func renderHub(tb testing.TB, p *projector) string {
 		tb.Fatal(err)
 	}
 	return buf.String()
-}
-
-// writeWant replaces the want section of c's file with want.
-func (c hubFoldCase) writeWant(tb testing.TB, want string) {
-	tb.Helper()
-	for i := range c.ar.Files {
-		if c.ar.Files[i].Name == "want" {
-			c.ar.Files[i].Data = []byte(want)
-		}
-	}
-	if err := os.WriteFile(c.file, txtar.Format(c.ar), 0o644); err != nil {
-		tb.Fatal(err)
-	}
 }

@@ -2,12 +2,9 @@ package projections_test
 
 import (
 	"encoding/json"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/clumsies/clumsies/internal/foldcase"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/projections/engine/enginetest"
 )
@@ -17,20 +14,9 @@ import (
 // (testdata/fold), and as answers every read model (renderModels) with
 // the ledger's chain head, the days and the latencies.
 func TestConform(t *testing.T) {
-	files, err := filepath.Glob("testdata/fold/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fold cases: %v", err)
-	}
 	var cases []projections.ConformCase
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, projections.ConformCase{
-			Name:   strings.TrimSuffix(filepath.Base(file), ".txtar"),
-			Events: foldEvents(t, section(t, ar, "events")),
-		})
+	for _, c := range foldcase.Read(t, "testdata/fold") {
+		cases = append(cases, projections.ConformCase{Name: c.Name, Events: foldEvents(t, c)})
 	}
 	enginetest.Run(t, projections.ConformanceFixture(cases, renderAnswers))
 }

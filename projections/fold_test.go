@@ -5,15 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/foldcase"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -36,17 +32,9 @@ type foldLine struct {
 // second store applies them one batch per event, which must give the same
 // models. `go test ./projections -run TestFold -update` rewrites "want".
 func TestFold(t *testing.T) {
-	files, err := filepath.Glob("testdata/fold/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fold cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			evs := foldEvents(t, section(t, ar, "events"))
+	for _, c := range foldcase.Read(t, "testdata/fold") {
+		t.Run(c.Name, func(t *testing.T) {
+			evs := foldEvents(t, c)
 			whole, perEvent := openMem(t), openMem(t)
 			apply(t, whole, evs...)
 			for _, ev := range evs {
@@ -57,14 +45,11 @@ func TestFold(t *testing.T) {
 				t.Fatalf("one batch per event gives other read models:\n%s\nthan one batch:\n%s", other, got)
 			}
 			if *update {
-				setSection(ar, "want", got)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				c.Rewrite(t, "want", got)
 				return
 			}
-			if want := section(t, ar, "want"); got != want {
-				t.Errorf("read models of %s:\ngot:\n%s\nwant:\n%s", file, got, want)
+			if want := c.Section(t, "want"); got != want {
+				t.Errorf("read models of %s:\ngot:\n%s\nwant:\n%s", c.File, got, want)
 			}
 		})
 	}
@@ -73,17 +58,9 @@ func TestFold(t *testing.T) {
 // TestFold_EveryType: every type of the events table has a fold case that
 // shows what the read models make of it, so a new type comes with one.
 func TestFold_EveryType(t *testing.T) {
-	files, err := filepath.Glob("testdata/fold/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
 	folded := map[events.Type]bool{}
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range foldEvents(t, section(t, ar, "events")) {
+	for _, c := range foldcase.Read(t, "testdata/fold") {
+		for _, ev := range foldEvents(t, c) {
 			folded[ev.Type] = true
 		}
 	}
@@ -94,43 +71,12 @@ func TestFold_EveryType(t *testing.T) {
 	}
 }
 
-func section(tb testing.TB, ar *txtar.Archive, name string) string {
-	tb.Helper()
-	for _, f := range ar.Files {
-		if f.Name == name {
-			return string(f.Data)
-		}
-	}
-	tb.Fatalf("no section %q", name)
-	return ""
-}
-
-func setSection(ar *txtar.Archive, name, data string) {
-	for i := range ar.Files {
-		if ar.Files[i].Name == name {
-			ar.Files[i].Data = []byte(data)
-			return
-		}
-	}
-	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(data)})
-}
-
 // foldEvents appends the events of a case to a ledger and returns them
 // with their sequences.
-func foldEvents(tb testing.TB, text string) []events.Event {
+func foldEvents(tb testing.TB, c foldcase.Case) []events.Event {
 	tb.Helper()
 	l := newLedger(tb)
-	for n, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		var fl foldLine
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&fl); err != nil {
-			tb.Fatalf("events line %d: %v", n+1, err)
-		}
+	for _, fl := range foldcase.Lines[foldLine](tb, c) {
 		var opts []option
 		if fl.Session != nil {
 			opts = append(opts, inSession(*fl.Session))
