@@ -31,13 +31,7 @@ func TestFold(t *testing.T) {
 			if other := renderHub(t, perMessage); other != got {
 				t.Fatalf("one batch per message gives other read models:\n%s\nthan one batch:\n%s", other, got)
 			}
-			if *update {
-				c.Rewrite(t, "want", got)
-				return
-			}
-			if want := c.Section(t, "want"); got != want {
-				t.Errorf("read models of %s:\ngot:\n%s\nwant:\n%s", c.File, got, want)
-			}
+			c.Want(t, got, *update)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -140,11 +139,5 @@ func renderHub(tb testing.TB, p *projector) string {
 			tb.Fatal(err)
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(models); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.String()
+	return foldcase.JSON(tb, models)
 }

@@ -1,7 +1,6 @@
 package projections_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/clumsies/clumsies/internal/foldcase"
@@ -24,9 +23,5 @@ func TestConform(t *testing.T) {
 // renderAnswers renders what s answers its readers.
 func renderAnswers(tb testing.TB, s *projections.Store) string {
 	tb.Helper()
-	more, err := json.MarshalIndent(map[string]any{"chain": s.Chain(), "days": s.Days(), "latencies": s.Latencies()}, "", "  ")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return renderModels(tb, s) + string(more)
+	return renderModels(tb, s) + foldcase.JSON(tb, map[string]any{"chain": s.Chain(), "days": s.Days(), "latencies": s.Latencies()})
 }

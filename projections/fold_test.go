@@ -1,7 +1,6 @@
 package projections_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -44,13 +43,7 @@ func TestFold(t *testing.T) {
 			if other := renderModels(t, perEvent); other != got {
 				t.Fatalf("one batch per event gives other read models:\n%s\nthan one batch:\n%s", other, got)
 			}
-			if *update {
-				c.Rewrite(t, "want", got)
-				return
-			}
-			if want := c.Section(t, "want"); got != want {
-				t.Errorf("read models of %s:\ngot:\n%s\nwant:\n%s", c.File, got, want)
-			}
+			c.Want(t, got, *update)
 		})
 	}
 }
@@ -130,11 +123,5 @@ func renderModels(tb testing.TB, s *projections.Store) string {
 		Compliance []projections.Compliance      `json:"compliance"`
 		Evidence   []projections.SessionEvidence `json:"evidence,omitempty"`
 	}{s.Summary(), objects(tb, s), allDrafts(tb, s), closedDrafts(tb, s), items, s.Usage(), s.Sessions(), s.Tools(), s.Compliance(), s.Evidence()}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(models); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.String()
+	return foldcase.JSON(tb, models)
 }

@@ -1,6 +1,7 @@
 package foldcase
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -86,4 +87,29 @@ func Lines[T any](tb testing.TB, c Case) []T {
 		out = append(out, v)
 	}
 	return out
+}
+
+// Want checks got, what the read models answer after c's events, against
+// c's want section, or with update rewrites the section to got.
+func (c Case) Want(tb testing.TB, got string, update bool) {
+	tb.Helper()
+	if update {
+		c.Rewrite(tb, "want", got)
+		return
+	}
+	if want := c.Section(tb, "want"); got != want {
+		tb.Errorf("read models of %s:\ngot:\n%s\nwant:\n%s", c.File, got, want)
+	}
+}
+
+// JSON renders v as indented JSON, as the want sections hold it.
+func JSON(tb testing.TB, v any) string {
+	tb.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.String()
 }
