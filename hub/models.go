@@ -70,9 +70,10 @@ type hubState struct {
 // counted only when it delivered the published body; 5, before it held
 // the model and the MCP client, what the rules' checks found, and before
 // a reid onto an id reided away was left out; 6, before it kept the path
-// a removed rule was last published at) is thrown away and filled again
-// from the aggregate.
-const hubLayout = 7
+// a removed rule was last published at; 7, before a session's evidence
+// kept the versions it loaded, the record the workspace's gate reads) is
+// thrown away and filled again from the aggregate.
+const hubLayout = 8
 
 // loadHubState registers the hub's models over db and loads what they
 // keep in memory: the review queue q, whose rows it replaces.
