@@ -55,8 +55,8 @@ func (r *Row) rule(id string) *RuleRow {
 }
 
 // Edit folds a successful attest.file_edit: the paths it touched and the
-// rules in scope for them, each an edit before the rule was loaded while
-// the session had received no version of it.
+// rules in scope for them; for a rule the session has received no
+// version of yet (Loads), an edit before its load (UnloadedEdits).
 func (r *Row) Edit(paths, rules []string) {
 	r.Edits++
 	for _, path := range paths {

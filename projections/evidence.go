@@ -69,9 +69,9 @@ func (m *evidenceModel) row(id string) *evidence.Row {
 
 // apply folds file edits, successful loads (the versions that delivered
 // a published body, events.LoadedItem.Delivered: the one record of the
-// session's loads, which the gate reads too) and refs of a session, the gates'
-// events (attest.tool_gated, attest.stop_blocked) and the host a session
-// start names; catalog.reid moves what every session did under the old id
+// session's loads, which the gate reads too) and refs of a session, the
+// gates' events (attest.tool_gated, attest.stop_blocked) and the host a
+// session start names; catalog.reid moves what every session did under the old id
 // to the new one (evidence.Row.Reid), as usage moves its counts.
 func (m *evidenceModel) Apply(d decoded) {
 	if r, ok := d.payload.(*events.ReidData); ok {
