@@ -135,7 +135,7 @@ func TestRow_SessionJudgedWhereEvidenceCanExist(t *testing.T) {
 	claim := func(host string) *evidence.Row {
 		var r evidence.Row
 		r.SawHost(host)
-		r.Load("scoped")
+		load(&r, "scoped")
 		r.Ref("scoped")
 		return &r
 	}
@@ -146,7 +146,7 @@ func TestRow_SessionJudgedWhereEvidenceCanExist(t *testing.T) {
 	hosts.Add(claim("codex"))
 
 	var shell evidence.Row
-	shell.Load("scoped")
+	load(&shell, "scoped")
 	shell.FileEdit(&events.FileEditData{Host: "codex", Tool: "Bash", Paths: []string{"api/h.go"}, Unnamed: []string{"api/h.go"}, Rules: []string{"scoped"}}, nil)
 	shell.Ref("scoped")
 

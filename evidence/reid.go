@@ -1,19 +1,16 @@
 package evidence
 
-import (
-	"maps"
-	"slices"
-)
-
 // Reid folds a catalog.reid of rule from to rule to: what the session did
-// under from counts for to from then on, with what it did under to. A ref
-// of from keeps the judgement it had when it was made, against the loads
-// of from. It reports whether the row changed.
+// under from, the versions it received included (Loads), counts for to
+// from then on, with what it did under to. A ref of from keeps the
+// judgement it had when it was made, against the loads of from. It
+// reports whether the row changed.
 func (r *Row) Reid(from, to string) bool {
 	if from == to {
 		return false
 	}
 	moved := r.reidChecks(from, to)
+	moved = r.Loads.reid(from, to) || moved
 	old, ok := r.Rules[from]
 	if !ok {
 		return moved
@@ -22,7 +19,6 @@ func (r *Row) Reid(from, to string) bool {
 	re := r.rule(to)
 	re.InScope += old.InScope
 	re.UnloadedEdits += old.UnloadedEdits
-	re.Loaded = re.Loaded || old.Loaded
 	re.Refs += old.Refs
 	re.UnloadedRefs += old.UnloadedRefs
 	re.Denials += old.Denials
@@ -37,9 +33,9 @@ func (r *Row) Reid(from, to string) bool {
 // whether the row changed.
 func (r *Row) Follow(of func(id string) string) bool {
 	changed := false
-	ids := slices.Sorted(maps.Keys(r.Rules))
+	ids := r.named()
 	for id := range r.Checks {
-		if _, ok := r.Rules[id]; !ok {
+		if !r.Names(id) {
 			ids = append(ids, id)
 		}
 	}

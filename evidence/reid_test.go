@@ -32,7 +32,7 @@ func TestRow_Reid(t *testing.T) {
 		{
 			name: "LoadedBeforeRefAfter",
 			fold: []func(r *evidence.Row){
-				func(r *evidence.Row) { r.Load("old") },
+				func(r *evidence.Row) { load(r, "old") },
 				reid,
 				func(r *evidence.Row) { r.Ref("new") },
 			},
@@ -42,7 +42,7 @@ func TestRow_Reid(t *testing.T) {
 			name: "RefBeforeLoadOfOldStaysUnsupported",
 			fold: []func(r *evidence.Row){
 				func(r *evidence.Row) { r.Ref("old") },
-				func(r *evidence.Row) { r.Load("new") },
+				func(r *evidence.Row) { load(r, "new") },
 				reid,
 			},
 			want: []evidence.Rule{{ID: "new", Loaded: true, Refs: 1, Unsupported: 1, Why: evidence.WhyNotLoaded}},
@@ -50,7 +50,7 @@ func TestRow_Reid(t *testing.T) {
 		{
 			name: "RefOfLoadedOldStaysSupported",
 			fold: []func(r *evidence.Row){
-				func(r *evidence.Row) { r.Load("old") },
+				func(r *evidence.Row) { load(r, "old") },
 				func(r *evidence.Row) { r.Ref("old") },
 				reid,
 				func(r *evidence.Row) { r.Ref("new") },
@@ -68,7 +68,7 @@ func TestRow_Reid(t *testing.T) {
 		{
 			name: "FollowLikeReid",
 			fold: []func(r *evidence.Row){
-				func(r *evidence.Row) { r.Load("old") },
+				func(r *evidence.Row) { load(r, "old") },
 				func(r *evidence.Row) { r.Ref("new") },
 				func(r *evidence.Row) {
 					r.Follow(func(id string) string {
@@ -96,7 +96,7 @@ func TestRow_Reid(t *testing.T) {
 
 func TestRow_ReidUnknownRule(t *testing.T) {
 	var r evidence.Row
-	r.Load("other")
+	load(&r, "other")
 	if r.Reid("old", "new") {
 		t.Error("got a change for a rule the session never named, want none")
 	}

@@ -23,13 +23,15 @@ type Row struct {
 	Gate gateRow `json:"gate,omitzero"`
 	// Checks are what the rules' checks found, by rule id (checks.go).
 	Checks map[string]*CheckRow `json:"checks,omitempty"`
+	// Loads are the versions the session received with memload
+	// (loads.go): whether it loaded a rule is theirs to say.
+	Loads Loads `json:"loads,omitempty"`
 }
 
 // RuleRow is one rule in a session's Row.
 type RuleRow struct {
 	InScope       uint64 `json:"inScope,omitempty"`
 	UnloadedEdits uint64 `json:"unloadedEdits,omitempty"`
-	Loaded        bool   `json:"loaded,omitempty"`
 	Refs          uint64 `json:"refs,omitempty"`
 	// UnloadedRefs counts the refs made before the rule was loaded.
 	UnloadedRefs uint64 `json:"unloadedRefs,omitempty"`
@@ -53,7 +55,8 @@ func (r *Row) rule(id string) *RuleRow {
 }
 
 // Edit folds a successful attest.file_edit: the paths it touched and the
-// rules in scope for them.
+// rules in scope for them; for a rule the session has received no
+// version of yet (Loads), an edit before its load (UnloadedEdits).
 func (r *Row) Edit(paths, rules []string) {
 	r.Edits++
 	for _, path := range paths {
@@ -64,16 +67,9 @@ func (r *Row) Edit(paths, rules []string) {
 	for _, id := range rules {
 		re := r.rule(id)
 		re.InScope++
-		if !re.Loaded {
+		if !r.Loads.Received(id) {
 			re.UnloadedEdits++
 		}
-	}
-}
-
-// Load folds a successful memload of the items ids.
-func (r *Row) Load(ids ...string) {
-	for _, id := range ids {
-		r.rule(id).Loaded = true
 	}
 }
 
@@ -81,9 +77,28 @@ func (r *Row) Load(ids ...string) {
 func (r *Row) Ref(id string) {
 	re := r.rule(id)
 	re.Refs++
-	if !re.Loaded {
+	if !r.Loads.Received(id) {
 		re.UnloadedRefs++
 	}
+}
+
+// Names reports whether the row names rule id: in scope of an edit,
+// referenced, named by a gate, or loaded.
+func (r *Row) Names(id string) bool {
+	_, ok := r.Rules[id]
+	return ok || r.Loads.Received(id)
+}
+
+// named returns the ids the row names (Names), sorted.
+func (r *Row) named() []string {
+	ids := slices.AppendSeq(make([]string, 0, len(r.Rules)+len(r.Loads)), maps.Keys(r.Rules))
+	for id := range r.Loads {
+		if _, ok := r.Rules[id]; !ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // Facts is what evidence needs to know of the catalog's rules.
@@ -108,13 +123,16 @@ func (r *Row) Session(id string, c Facts, hosts Hosts) Session {
 	}
 	judged := r.Edits > 0 || r.Host != "" && hosts[r.Host]
 	out.NoHostEvidence = !judged
-	for _, rid := range slices.Sorted(maps.Keys(r.Rules)) {
+	for _, rid := range r.named() {
 		re := r.Rules[rid]
+		if re == nil {
+			re = new(RuleRow) // loaded, and nothing else
+		}
 		g := re.gate()
 		if re.InScope == 0 && re.Refs == 0 && g == (RuleGate{}) && !c.IsRule(rid) {
 			continue
 		}
-		e := Rule{ID: rid, InScope: re.InScope, UnloadedEdits: re.UnloadedEdits, Loaded: re.Loaded, Refs: re.Refs, RuleGate: g}
+		e := Rule{ID: rid, InScope: re.InScope, UnloadedEdits: re.UnloadedEdits, Loaded: r.Loads.Received(rid), Refs: re.Refs, RuleGate: g}
 		switch {
 		case judged && re.InScope == 0 && re.Refs > 0 && c.Scoped(rid):
 			e.Unsupported, e.Why = re.Refs, WhyNoScope

@@ -82,13 +82,7 @@ func (m *evidenceModel) Apply(it *hubItem) {
 			}
 		})
 	case *events.LoadData:
-		m.fold(it, func(e *evidence.Row, of func(string) string) {
-			for _, item := range d.Items {
-				if item.Delivered() { // as the workspace's evidence counts it
-					e.Load(of(item.ID))
-				}
-			}
-		})
+		m.fold(it, func(e *evidence.Row, of func(string) string) { e.Load(d, of) })
 	case *events.FileEditData:
 		m.fold(it, func(e *evidence.Row, of func(string) string) { e.FileEdit(d, of) })
 	case *events.ToolGatedData:

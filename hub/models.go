@@ -71,9 +71,11 @@ type hubState struct {
 // the model and the MCP client, what the rules' checks found, and before
 // a reid onto an id reided away was left out; 6, before it kept the path
 // a removed rule was last published at; 7, before the evidence kept the
-// reids it follows in rows of its own instead of reading the catalog's)
-// is thrown away and filled again from the aggregate.
-const hubLayout = 8
+// reids it follows in rows of its own instead of reading the catalog's; 8,
+// before a session's evidence kept the versions it loaded, the record the
+// workspace's gate reads) is thrown away and filled again from the
+// aggregate.
+const hubLayout = 9
 
 // loadHubState registers the hub's models over db and loads what they
 // keep in memory: the review queue q, whose rows it replaces.

@@ -81,9 +81,6 @@ type complianceRow struct {
 	Pending      bool   `json:"pending"`
 	BlocksInRow  uint64 `json:"blocksInRow"`
 	Rejected     bool   `json:"rejected,omitempty"`
-	// Loads are the versions of each id the session received with
-	// memload, each sorted (the pre-tool gate's question: gate.go).
-	Loads map[string][]Version `json:"loads,omitempty"`
 }
 
 func (r *complianceRow) compliance() Compliance {
@@ -110,12 +107,10 @@ func newComplianceModel() *complianceModel {
 func (m *complianceModel) Prefixes() []string { return []string{prefixCompliance} }
 
 // apply changes the model for one event. Only successful tool calls
-// count; hook events always do.
+// count; hook events always do. What a session loaded is not kept here
+// but in its evidence row (evidence.Loads), which the gate reads: a load
+// only makes the session's row.
 func (m *complianceModel) Apply(d decoded) {
-	if r, ok := d.payload.(*events.ReidData); ok {
-		m.reid(r.From, r.To)
-		return
-	}
 	ev := d.ev
 	if ev.SessionID == "" {
 		return
@@ -134,6 +129,8 @@ func (m *complianceModel) Apply(d decoded) {
 	if c == nil {
 		c = &complianceRow{ID: ev.SessionID}
 		m.byID[ev.SessionID] = c
+	} else if ev.Type == events.TypeLoad {
+		return // nothing to count
 	}
 	switch ev.Type {
 	case events.TypeSessionStart:
@@ -172,24 +169,8 @@ func (m *complianceModel) Apply(d decoded) {
 		if r, ok := d.payload.(refs); ok {
 			c.Refs += uint64(len(r))
 		}
-	case events.TypeLoad:
-		if p, ok := d.payload.(*events.LoadData); ok {
-			for _, it := range p.Items {
-				c.load(it)
-			}
-		}
 	}
 	m.touched[ev.SessionID] = struct{}{}
-}
-
-// reid moves what every session loaded under from to to, as evidence
-// does.
-func (m *complianceModel) reid(from, to string) {
-	for id, r := range m.byID {
-		if r.reid(from, to) {
-			m.touched[id] = struct{}{}
-		}
-	}
 }
 
 func (m *complianceModel) Write(w *engine.RowWriter) {

@@ -67,10 +67,11 @@ func (m *evidenceModel) row(id string) *evidence.Row {
 	return r
 }
 
-// apply folds file edits, successful loads that delivered a published
-// body (events.LoadedItem.Delivered) and refs of a session, the gates'
-// events (attest.tool_gated, attest.stop_blocked) and the host a session
-// start names; catalog.reid moves what every session did under the old id
+// apply folds file edits, successful loads (the versions that delivered
+// a published body, events.LoadedItem.Delivered: the one record of the
+// session's loads, which the gate reads too) and refs of a session, the
+// gates' events (attest.tool_gated, attest.stop_blocked) and the host a
+// session start names; catalog.reid moves what every session did under the old id
 // to the new one (evidence.Row.Reid), as usage moves its counts.
 func (m *evidenceModel) Apply(d decoded) {
 	if r, ok := d.payload.(*events.ReidData); ok {
@@ -97,12 +98,7 @@ func (m *evidenceModel) Apply(d decoded) {
 	case *events.SetupData:
 		m.row(ev.SessionID).SawSetup(p)
 	case *events.LoadData:
-		r := m.row(ev.SessionID)
-		for _, it := range p.Items {
-			if it.Delivered() {
-				r.Load(it.ID)
-			}
-		}
+		m.row(ev.SessionID).Load(p, nil)
 	case refs:
 		r := m.row(ev.SessionID)
 		for _, rc := range p {
@@ -209,7 +205,7 @@ func (s *Store) RuleEvidence(id string) RuleEvidenceOf {
 	defer s.mu.RUnlock()
 	out := RuleEvidenceOf{RuleTotals: RuleTotals{ID: id}, Claims: []UnsupportedClaim{}}
 	for sid, r := range s.st.evidence.byID {
-		if r.Rules[id] == nil {
+		if !r.Names(id) {
 			continue
 		}
 		for _, re := range r.Session(sid, s.st.manifest, s.st.evidence.hosts).Rules {

@@ -1,13 +1,11 @@
 package projections
 
 import (
-	"cmp"
-	"maps"
 	"slices"
 	"strings"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/evidence"
 )
 
 // Gate is what the pre-tool gate needs to decide on a tool about to change
@@ -31,10 +29,7 @@ type Gate struct {
 
 // Version is a version of a rule or workflow as a session receives it:
 // the hash of its body and the hash of its constraints (ConstraintsHash).
-type Version struct {
-	Hash        string `json:"hash"`
-	Constraints string `json:"constraints,omitempty"`
-}
+type Version = evidence.Version
 
 // VersionOf returns the version of it, an item read with its constraints
 // (View).
@@ -62,19 +57,10 @@ func ConstraintsHash(cs []content.Constraint) string {
 }
 
 // Loads are the versions of each rule, workflow or context item a session
-// received with memload, by id (SessionLoads).
-type Loads map[string][]Version
-
-// counts reports whether a session that received vs has loaded the
-// version cur: the same body, or the same constraints.
-func counts(vs []Version, cur Version) bool {
-	for _, v := range vs {
-		if v.Hash == cur.Hash || v.Constraints != "" && v.Constraints == cur.Constraints {
-			return true
-		}
-	}
-	return false
-}
+// received with memload, by id (SessionLoads): the one record of a
+// session's loads, kept in its evidence row, which the gate and the
+// evidence both read (evidence.Loads).
+type Loads = evidence.Loads
 
 // GateOf returns the Gate of a session that received loads, for items and
 // paths (workspace-relative). inForce returns the version in force of an
@@ -90,12 +76,12 @@ func GateOf(items []Item, paths []string, loads Loads, inForce func(id string) (
 			g.Published = append(g.Published, sc.Item.ID)
 		}
 		loaded := false
-		if vs := loads[sc.Item.ID]; len(vs) > 0 {
+		if loads.Received(sc.Item.ID) {
 			cur, err := inForce(sc.Item.ID)
 			if err != nil {
 				return Gate{}, err
 			}
-			loaded = counts(vs, cur)
+			loaded = loads.Counts(sc.Item.ID, cur)
 		}
 		if !loaded {
 			sc.Item = Item{ID: sc.Item.ID, Kind: sc.Item.Kind, Path: sc.Item.Path, Name: sc.Item.Name, Paths: sc.Item.Paths}
@@ -117,58 +103,15 @@ func InForce(it Item) Version {
 	return VersionOf(it)
 }
 
-// load folds one item of a successful memload: a version the session
-// received (events.LoadedItem.Delivered) joins its loads of the id. An
-// answer that sent nothing adds nothing: if the session had received that
-// hash, it is there already.
-func (r *complianceRow) load(it events.LoadedItem) {
-	if !it.Delivered() {
-		return
-	}
-	v := Version{Hash: it.Hash, Constraints: it.ConstraintsHash}
-	if r.Loads == nil {
-		r.Loads = make(map[string][]Version)
-	}
-	vs := r.Loads[it.ID]
-	if i, ok := slices.BinarySearchFunc(vs, v, compareVersions); !ok {
-		r.Loads[it.ID] = slices.Insert(vs, i, v)
-	}
-}
-
-func compareVersions(a, b Version) int {
-	return cmp.Or(cmp.Compare(a.Hash, b.Hash), cmp.Compare(a.Constraints, b.Constraints))
-}
-
-// reid folds a catalog.reid of from to to: the versions the session
-// received under from count under to. It reports whether the row changed.
-func (r *complianceRow) reid(from, to string) bool {
-	vs, ok := r.Loads[from]
-	if !ok || from == to {
-		return false
-	}
-	delete(r.Loads, from)
-	for _, v := range vs {
-		if i, found := slices.BinarySearchFunc(r.Loads[to], v, compareVersions); !found {
-			r.Loads[to] = slices.Insert(r.Loads[to], i, v)
-		}
-	}
-	return true
-}
-
 // SessionLoads returns the versions session id received with memload;
 // nil when it received none.
 func (s *Store) SessionLoads(id string) Loads {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	r, ok := s.st.compliance.byID[id]
-	if !ok || len(r.Loads) == 0 {
-		return nil
+	if r, ok := s.st.evidence.byID[id]; ok {
+		return r.Loads.Clone()
 	}
-	out := make(Loads, len(r.Loads))
-	for k, vs := range r.Loads {
-		out[k] = slices.Clone(vs)
-	}
-	return out
+	return nil
 }
 
 // SessionLoaded returns the ids of which session id received some version
@@ -177,8 +120,8 @@ func (s *Store) SessionLoads(id string) Loads {
 func (s *Store) SessionLoaded(id string) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if r, ok := s.st.compliance.byID[id]; ok && len(r.Loads) > 0 {
-		return slices.Sorted(maps.Keys(r.Loads))
+	if r, ok := s.st.evidence.byID[id]; ok && len(r.Loads) > 0 {
+		return r.Loads.IDs()
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ func served(tb testing.TB, s *projections.Store, id string, changed bool) events
 
 func loadOf(items ...events.LoadedItem) events.LoadData { return events.LoadData{Items: items} }
 
-// The compliance model keeps the versions each session received
+// The evidence rows keep the versions each session received
 // (successful memload calls only), across a reopen and in a rebuild
 // alike, and GateOf names the rules in scope for some files that the
 // session has not loaded.

@@ -28,8 +28,8 @@ import (
 //	u/c/<ruleId>\x00<constraintId>  u64   refs of one constraint
 //	s/<sessionId>                   JSON  sessionRow (sessions.go)
 //	t/<tool>                        4×u64 toolRow: calls, errors, total µs, max µs (tools.go)
-//	a/<sessionId>                   JSON  complianceRow, with the versions of rules it received (compliance.go, gate.go)
-//	e/<sessionId>                   JSON  evidence.Row: files touched, rules in scope, loaded, referenced, the gates' figures, the host (evidence.go)
+//	a/<sessionId>                   JSON  complianceRow (compliance.go)
+//	e/<sessionId>                   JSON  evidence.Row: files touched, rules in scope, referenced, the gates' figures, the host, and the versions of rules it received, which the gate reads too (evidence.go, gate.go)
 //	l/chain                         JSON  chainRow: the ledger's hash chain (chain.go)
 //	l/e/<(seq-1)/64 u64>           ≤64×8 bytes  the digest of each message of the block (chainat.go; not loaded at Open)
 //	x/d/<day>                       JSON  dayRow: counts of one UTC day (dash.go)
@@ -52,7 +52,7 @@ var (
 
 // schemaVersion is the layout written by this build. Open refuses a store
 // with any other version: read models are rebuilt, never migrated.
-const schemaVersion = 16
+const schemaVersion = 17
 
 func aggregateKey(a events.Aggregate) []byte { return []byte(prefixAggregate + string(a)) }
 
