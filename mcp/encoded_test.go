@@ -112,23 +112,8 @@ func TestStdio_AnswersEncodedOnce(t *testing.T) {
 	mem := e.connect()
 	setup(t, mem, "mem")
 	for _, version := range []string{"", "2025-06-18"} {
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
-		go func() {
-			_ = e.srv.ServeStdio(context.Background(), inR, outW)
-			outW.Close()
-		}()
+		cs := stdioClient(t, e, version)
 		ctx := context.Background()
-		tr := &mcp.IOTransport{Reader: outR, Writer: inW}
-		var ct mcp.Transport = tr
-		if version != "" {
-			ct = pinVersion{tr, version}
-		}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "stdio-" + version}, nil).Connect(ctx, ct, nil)
-		if err != nil {
-			t.Fatalf("connect over stdio: %v", err)
-		}
-		t.Cleanup(func() { _ = cs.Close() })
 		call := func(tool string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
 			t.Helper()
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
@@ -165,6 +150,28 @@ func TestStdio_AnswersEncodedOnce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stdioClient connects the SDK's client to e's server over ServeStdio,
+// asking for protocol version ("": the SDK's first choice, 2026-07-28).
+func stdioClient(tb testing.TB, e *env, version string) *mcp.ClientSession {
+	tb.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		_ = e.srv.ServeStdio(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	var ct mcp.Transport = &mcp.IOTransport{Reader: outR, Writer: inW}
+	if version != "" {
+		ct = pinVersion{ct, version}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "stdio-" + version, Version: "v" + version}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		tb.Fatalf("connect over stdio: %v", err)
+	}
+	tb.Cleanup(func() { _ = cs.Close() })
+	return cs
 }
 
 // pinVersion is a client transport that asks for one protocol version in

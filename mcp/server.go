@@ -247,7 +247,7 @@ const decideFor = 5 * time.Second
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion(),
-			stateless: isStateless(ctx), client: req.ClientInfo()}
+			stateless: isStateless(ctx), client: clientOf(req)}
 		if req.Session != nil {
 			c.mcpSession = req.Session.ID()
 		}
