@@ -124,7 +124,8 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	stop := context.AfterFunc(ctx, input.shutdown)
 	defer stop()
 	rc = input
-	err := s.mcp.Run(context.WithoutCancel(ctx), &lineTransport{in: rc, out: out, log: s.log})
+	answers := newEncodedAnswers() // encoded.go
+	err := s.mcp.Run(withEncodedAnswers(context.WithoutCancel(ctx), answers), &lineTransport{in: rc, out: out, log: s.log, answers: answers})
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -246,7 +247,7 @@ const decideFor = 5 * time.Second
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion(),
-			stateless: isStateless(ctx), client: req.ClientInfo()}
+			stateless: isStateless(ctx), client: clientOf(req)}
 		if req.Session != nil {
 			c.mcpSession = req.Session.ID()
 		}
@@ -350,10 +351,7 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	case fail != nil:
 		return errorResult(fail), ev, nil
 	}
-	return &mcp.CallToolResult{
-		StructuredContent: json.RawMessage(body),
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-	}, ev, nil
+	return successResult(ctx, body), ev, nil
 }
 
 // run calls t.run, turning a panic or a non-ToolError into an internal

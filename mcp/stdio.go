@@ -64,6 +64,9 @@ type lineTransport struct {
 	in  io.ReadCloser
 	out io.Writer
 	log *slog.Logger
+	// answers, if set, are the tools' answers encoded once (encoded.go),
+	// put in place of their stand-ins as they are written.
+	answers *encodedAnswers
 }
 
 // Connect implements mcp.Transport.
@@ -72,6 +75,7 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		in:       t.in,
 		out:      t.out,
 		log:      t.log,
+		answers:  t.answers,
 		incoming: make(chan jsonrpc.Message),
 		done:     make(chan struct{}),
 		wire:     map[int64]json.RawMessage{},
@@ -84,9 +88,10 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 
 // lineConn is one stdio session's connection (mcp.Connection).
 type lineConn struct {
-	in  io.ReadCloser
-	out io.Writer
-	log *slog.Logger
+	in      io.ReadCloser
+	out     io.Writer
+	log     *slog.Logger
+	answers *encodedAnswers // nil: none
 
 	wmu sync.Mutex // one line at a time on out
 
@@ -358,6 +363,10 @@ func (c *lineConn) untrack(id jsonrpc.ID, failed bool) json.RawMessage {
 	if c.byWire[string(wire)] == n {
 		delete(c.byWire, string(wire))
 	}
+	if len(c.wire) == 0 && c.answers != nil {
+		// No call in flight: an answer still held was never written.
+		c.answers.forget()
+	}
 	if n == c.initID {
 		c.initID = -1
 		if !failed {
@@ -376,6 +385,13 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	var data []byte
 	var err error
 	if resp, ok := msg.(*jsonrpc.Response); ok {
+		if c.answers != nil && resp.Error == nil {
+			// Before untrack, which forgets the answers held once no call
+			// is in flight.
+			r := *resp
+			r.Result = c.answers.expand(resp.Result)
+			resp = &r
+		}
 		data, err = encodeResponse(resp, c.untrack(resp.ID, resp.Error != nil))
 	} else {
 		data, err = jsonrpc.EncodeMessage(msg)
