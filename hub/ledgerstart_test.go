@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/hub/hubwire"
@@ -96,5 +97,39 @@ func TestLedger_StartsFromCheckpoint(t *testing.T) {
 	th.start(t)
 	if read, cp, last := ledgerState(t, th); read != 0 || cp != last || last != 9 {
 		t.Fatalf("started again after the fill: read %d, checkpoint %d, ledger at %d; want 0, 9, 9", read, cp, last)
+	}
+}
+
+// TestLedger_MadeAgainIsAppliedAgain checks that a hub whose ledger
+// holds fewer events than its read side's checkpoint (the stream was
+// deleted and made again) applies the new ledger from its first event
+// instead of deciding on the old one's sequences.
+func TestLedger_MadeAgainIsAppliedAgain(t *testing.T) {
+	th := newTestHub(t)
+	pushFiles(t, th, "blue", ruleFile(1, 0), ruleFile(2, 0))
+	if _, cp, _ := ledgerState(t, th); cp != 2 {
+		t.Fatalf("checkpoint %d after a push of two rules, want 2", cp)
+	}
+	nc, err := th.h.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := jetstream.New(nc)
+	err = js.DeleteStream(context.Background(), hubwire.LedgerStream)
+	nc.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.stop()
+	th.start(t)
+	if read, cp, last := ledgerState(t, th); cp != 0 || last != 0 || read != 0 {
+		t.Fatalf("on a ledger made again: read %d, checkpoint %d, ledger at %d; want 0, 0, 0", read, cp, last)
+	}
+	res := pushFiles(t, th, "blue", ruleFile(1, 0), ruleFile(2, 0), ruleFile(3, 0))
+	if len(res.Published) != 1 {
+		t.Fatalf("a push on the ledger made again: %+v, want rule 3 published", res)
+	}
+	if _, cp, last := ledgerState(t, th); cp != 1 || last != 1 {
+		t.Fatalf("after the push: checkpoint %d, ledger at %d; want 1, 1", cp, last)
 	}
 }
