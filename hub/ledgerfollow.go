@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // ledgerBatch bounds the events of the hub's ledger applied in one commit.
@@ -16,9 +18,9 @@ const ledgerBatch = 1000
 // the team catalogs derived from it (deriveCatalog) until ctx ends. From
 // the event after the checkpoint on, it hands the ledger's events to the
 // models in batches, has the reactor derive the batch's catalog changes,
-// and commits the models' rows with the checkpoint; while catching up a
-// batch holds up to ledgerBatch events, then each event is committed as
-// it comes. When a batch fails, the models are loaded again from the
+// and commits the models' rows with the checkpoint, a batch of up to
+// ledgerBatch events whenever the ledger has nothing more to give right
+// now. When a batch fails, the models are loaded again from the
 // store and the ledger is read again from the checkpoint a second later:
 // the reactor is idempotent. ready is called once what the ledger held
 // when it was first read is applied.
@@ -46,9 +48,15 @@ func (h *Hub) followLedger(ctx context.Context, ready func()) {
 }
 
 // followLedgerFrom applies the ledger from the checkpoint on, until ctx
-// ends or a batch fails.
+// ends or a batch fails. It reads the ledger's stream as a natsjs.Source,
+// which says how many messages follow each one, so that a batch is
+// committed as soon as the ledger has nothing more to give right now.
 func (h *Hub) followLedgerFrom(ctx context.Context, caughtUp func()) error {
-	until, err := h.log.LastSeq(ctx)
+	src, err := natsjs.OpenSource(ctx, h.nc, hubwire.LedgerStream, natsjs.Options{})
+	if err != nil {
+		return fmt.Errorf("bind the hub's ledger: %w", err)
+	}
+	until, err := src.LastSeq(ctx)
 	if err != nil {
 		return fmt.Errorf("read the hub's ledger: %w", err)
 	}
@@ -63,14 +71,19 @@ func (h *Hub) followLedgerFrom(ctx context.Context, caughtUp func()) error {
 		caughtUp()
 	}
 	var batch []events.Event
-	return h.log.Subscribe(ctx, h.ledger.Applied()+1, func(ev events.Event) error {
+	return src.Subscribe(ctx, h.ledger.Applied()+1, func(m natsjs.Message) error {
+		var ev events.Event
+		if err := (ledgerLayout{}).DecodeStoredInto(&ev, m.Data); err != nil {
+			return &events.StoredError{Seq: m.Seq, Err: err}
+		}
+		ev.Seq = m.Seq
 		batch = append(batch, ev)
-		if len(batch) < ledgerBatch && ev.Seq < until {
+		if len(batch) < ledgerBatch && m.Pending > 0 {
 			return nil
 		}
 		err := h.applyLedger(ctx, batch)
 		batch = batch[:0]
-		if err == nil && ev.Seq >= until {
+		if err == nil && m.Seq >= until {
 			caughtUp()
 		}
 		return err
