@@ -17,7 +17,9 @@ import (
 // prefixLedger, with a registry of its own: its models fold the ledger's
 // events (ledgerItem) and are committed with its own checkpoint, the
 // ledger's last sequence applied, so that a hub starts from there
-// instead of replaying its ledger. Its models: teamSeqs, reviewOutcomes.
+// instead of replaying its ledger. Its models: teamSeqs (loaded into
+// memory: one row per team) and reviewOutcomes (on disk only: one row per
+// review), so that what a start loads does not grow with the history.
 
 // ledgerReadLayout is the version of the rows of the ledger's read side,
 // kept in its layout row. Rows of an older layout are thrown away and
@@ -67,8 +69,9 @@ type ledgerRead struct {
 	reg      engine.Registry[*ledgerItem]
 	teams    *teamSeqs
 	outcomes *reviewOutcomes
-	// view is held to apply an item to every model, and to read them
-	// together (team): a reader sees each event in all of them or in none.
+	// view is held to apply an item to every model, to commit them, and
+	// to read them together (team): a reader sees each event in all of
+	// them or in none.
 	view sync.RWMutex
 
 	mu      sync.Mutex
@@ -116,7 +119,7 @@ func (r *ledgerRead) load() error {
 	}
 	r.view.Lock()
 	r.teams.k.adopt()
-	r.outcomes.k.adopt()
+	r.outcomes.bind(engine.NewDiskRows(r.db))
 	r.view.Unlock()
 	r.mu.Lock()
 	r.applied, r.layout = cp, layout
@@ -143,10 +146,13 @@ func (r *ledgerRead) apply(it *ledgerItem) {
 // commit writes what the models applied since the last commit with the
 // checkpoint last, in one batch, and wakes who waits for it.
 func (r *ledgerRead) commit(last uint64, n int) error {
+	r.view.Lock() // a reader sees the rows written either pending or committed
 	err := r.reg.Commit(r.db, nil, func(w *engine.RowWriter) {
 		w.Set([]byte(keyLedgerCheckpoint), putUint(last))
 		w.Set([]byte(keyLedgerLayout), putUint(ledgerReadLayout))
 	}, nil)
+	r.view.Unlock()
+	r.outcomes.committed(err != nil)
 	if err != nil {
 		return fmt.Errorf("commit the read models of the hub's ledger: %w", err)
 	}

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"testing"
 
@@ -13,12 +12,24 @@ import (
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
-// applyOutcome applies the review outcome o, of type typ, at sequence seq
-// of team blue's ledger to m.
-func applyOutcome(m *reviewOutcomes, seq uint64, typ events.Type, o events.ReviewOutcomeData) {
-	data, _ := json.Marshal(o)
-	it, _ := decodeLedgerItem(&events.Event{ID: events.NewID(), Seq: seq, Type: typ, Team: "blue", Data: data})
-	m.Apply(it)
+// openLedger opens the read side of the hub's ledger in p's store, with
+// p's review queue's outcomes.
+func openLedger(t *testing.T, p *projector) *ledgerRead {
+	t.Helper()
+	r, err := openLedgerRead(p.db, p.reviews.outcomes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// applyLedger applies evs to r in one batch and commits them.
+func applyLedger(t *testing.T, r *ledgerRead, evs ...events.Event) {
+	t.Helper()
+	h := &Hub{ledger: r, logger: slog.New(slog.DiscardHandler)}
+	if err := h.applyLedger(context.Background(), evs); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // ledgerEvent is an event of team's ledger at seq.
@@ -44,12 +55,8 @@ func TestLedgerRead_FirstOutcomeWins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := openLedgerRead(p.db, p.reviews.outcomes)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := openLedger(t, p)
 		p.reviews.byID["rev-1"] = &hubwire.Review{ID: "rev-1", Team: "blue", Status: catalog.StatusInReview}
-		h := &Hub{ledger: r, logger: slog.New(slog.DiscardHandler)}
 		evs := []events.Event{
 			ledgerEvent(t, 1, "blue", events.TypeReviewDecline, events.ReviewOutcomeData{ReviewID: "rev-1", Reviewer: "ann", Reason: "no"}),
 			ledgerEvent(t, 2, "blue", events.TypeReviewAccept, events.ReviewOutcomeData{ReviewID: "rev-1", Reviewer: "bob", Revision: 7}),
@@ -57,9 +64,7 @@ func TestLedgerRead_FirstOutcomeWins(t *testing.T) {
 		}
 		at := 0
 		for _, n := range batches {
-			if err := h.applyLedger(context.Background(), evs[at:at+n]); err != nil {
-				t.Fatal(err)
-			}
+			applyLedger(t, r, evs[at:at+n]...)
 			at += n
 		}
 		check := func(when string, r *ledgerRead, q *reviewQueue) {

@@ -3,7 +3,7 @@ package hub
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
+	"sync"
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections/engine"
@@ -11,7 +11,8 @@ import (
 
 // reviewOutcomes is the one read model of the review outcomes of the
 // hub's ledger (review.accept, review.decline, review.conflict), by
-// review id, kept in rows (under prefixLedgerOutcome) and in memory: a
+// review id, kept in rows on disk only (under prefixLedgerOutcome): their
+// number grows with the hub's history, and a hub's start must not. A
 // decision reads it to know whether a review is decided, and the review
 // queue lays it over the review it serves.
 //
@@ -22,9 +23,14 @@ import (
 // read (events.Log.AppendExpecting), so of two hubs deciding at once one
 // is refused. A ledger that holds a second outcome anyway keeps its first.
 type reviewOutcomes struct {
-	k *keyed[recordedOutcome]
+	// mu guards rows, which the ledger's follower and the readers share.
+	mu   sync.Mutex
+	rows *engine.DiskRows // nil until bound to a store: no outcome
+	// fresh holds the reviews whose outcome Apply recorded since the last
+	// Write, for the store to hand to recorded once they are committed.
+	fresh []string
 	// recorded, when set, learns the id of every review whose outcome
-	// Apply recorded.
+	// was committed.
 	recorded func(reviewID string)
 }
 
@@ -42,21 +48,20 @@ type outcomeRow struct {
 	Data events.ReviewOutcomeData `json:"data"`
 }
 
-func newReviewOutcomes() *reviewOutcomes { return &reviewOutcomes{k: newKeyed[recordedOutcome]()} }
+func newReviewOutcomes() *reviewOutcomes { return &reviewOutcomes{} }
+
+// bind makes the model keep its rows in rows.
+func (m *reviewOutcomes) bind(rows *engine.DiskRows) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rows, m.fresh = rows, nil
+}
 
 func (m *reviewOutcomes) Prefixes() []string { return []string{prefixLedgerOutcome} }
+func (m *reviewOutcomes) DiskOnly() []string { return m.Prefixes() }
 
-func (m *reviewOutcomes) Load(k string, v []byte) error {
-	id, ok := strings.CutPrefix(k, prefixLedgerOutcome)
-	if !ok {
-		return fmt.Errorf("%w: %q", engine.ErrUnknownRow, k)
-	}
-	var row outcomeRow
-	if err := json.Unmarshal(v, &row); err != nil {
-		return err
-	}
-	m.k.load(id, recordedOutcome{id: row.ID, typ: row.Type, data: row.Data})
-	return nil
+func (m *reviewOutcomes) Load(k string, _ []byte) error {
+	return fmt.Errorf("%w: %q", engine.ErrUnknownRow, k)
 }
 
 // Apply records the outcome of it, unless its review has one.
@@ -64,22 +69,57 @@ func (m *reviewOutcomes) Apply(it *ledgerItem) {
 	if it.outcome == nil {
 		return
 	}
-	o := recordedOutcome{id: it.ev.ID, typ: it.ev.Type, data: *it.outcome}
-	first := m.k.update(o.data.ReviewID, func(_ recordedOutcome, decided bool) (recordedOutcome, bool) { return o, !decided })
-	if first && m.recorded != nil {
-		m.recorded(o.data.ReviewID)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := []byte(prefixLedgerOutcome + it.outcome.ReviewID)
+	if m.rows.Has(k) {
+		return
 	}
+	b, err := json.Marshal(outcomeRow{ID: it.ev.ID, Type: it.ev.Type, Data: *it.outcome})
+	if err != nil {
+		m.rows.Fail(fmt.Errorf("encode the outcome of review %s: %w", it.outcome.ReviewID, err))
+		return
+	}
+	m.rows.Set(k, b)
+	m.fresh = append(m.fresh, it.outcome.ReviewID)
 }
 
 func (m *reviewOutcomes) Write(w *engine.RowWriter) {
-	m.k.write(w, prefixLedgerOutcome, func(o recordedOutcome) []byte {
-		b, err := json.Marshal(outcomeRow{ID: o.id, Type: o.typ, Data: o.data})
-		if err != nil {
-			w.Fail(fmt.Errorf("encode the outcome of review %s: %w", o.data.ReviewID, err))
-		}
-		return b
-	})
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rows.Write(w)
+}
+
+// committed hands the reviews whose outcome was committed to recorded;
+// forgotten reports whether the batch was not committed (its outcomes
+// are applied again).
+func (m *reviewOutcomes) committed(forgotten bool) {
+	m.mu.Lock()
+	fresh := m.fresh
+	m.fresh = nil
+	m.mu.Unlock()
+	if forgotten || m.recorded == nil {
+		return
+	}
+	for _, id := range fresh {
+		m.recorded(id)
+	}
 }
 
 // get returns the outcome of review id, if the ledger records one.
-func (m *reviewOutcomes) get(id string) (recordedOutcome, bool) { return m.k.get(id) }
+func (m *reviewOutcomes) get(id string) (recordedOutcome, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.rows == nil {
+		return recordedOutcome{}, false
+	}
+	v, ok := m.rows.Get([]byte(prefixLedgerOutcome + id))
+	if !ok {
+		return recordedOutcome{}, false
+	}
+	var row outcomeRow
+	if err := json.Unmarshal(v, &row); err != nil {
+		return recordedOutcome{}, false
+	}
+	return recordedOutcome{id: row.ID, typ: row.Type, data: row.Data}, true
+}

@@ -121,15 +121,11 @@ func fillHubLedger(ctx context.Context, h *hub.Hub, n int) error {
 			return err
 		}
 	}
-	nc, err := h.Connect()
+	js, done, err := hubJetStream(h)
 	if err != nil {
 		return err
 	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return err
-	}
+	defer done()
 	now := events.FormatTime(time.Now())
 	for i := range n {
 		var typ events.Type
@@ -171,4 +167,18 @@ func fillHubLedger(ctx context.Context, h *hub.Hub, n int) error {
 		}
 	}
 	return nil
+}
+
+// hubJetStream returns JetStream in h's account, and what closes it.
+func hubJetStream(h *hub.Hub) (jetstream.JetStream, func(), error) {
+	nc, err := h.Connect()
+	if err != nil {
+		return nil, nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	return js, nc.Close, nil
 }
