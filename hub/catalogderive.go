@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -20,9 +19,10 @@ import (
 // accept appends its catalog events (the one write, which holds the whole
 // change) and the ledger's follower writes each into the bucket, at
 // most once. Every entry it writes carries the ledger sequence of its
-// event in ledgerSeqHeader, so that the follower, started again from the
-// first event (after a hub stopped between the two writes, or on another
-// hub of a cluster), skips what an entry already holds.
+// event in ledgerSeqHeader, so that the follower, started again from its
+// checkpoint (after a hub stopped between the two writes), or another hub
+// of a cluster deriving the same event, skips what an entry already
+// holds.
 const ledgerSeqHeader = "Clumsies-Hub-Ledger-Seq"
 
 // HoldCatalogEnv, when set in a hub's environment, makes the ledger's
@@ -31,33 +31,22 @@ const ledgerSeqHeader = "Clumsies-Hub-Ledger-Seq"
 // the tests kill a hub between the ledger's write and the bucket's with it.
 const HoldCatalogEnv = "CLUMSIES_TEST_HUB_HOLD_CATALOG"
 
-// followLedger applies the hub's ledger from its first event until ctx
-// ends. ready is called once it has applied what the ledger held.
-func (h *Hub) followLedger(ctx context.Context, ready func()) {
-	h.followLog(ctx, "the team catalogs", func(ev events.Event) error { return h.applyLedgerEvent(ctx, ev) }, ready)
-}
-
-// applyLedgerEvent applies event ev of the hub's ledger.
-func (h *Hub) applyLedgerEvent(ctx context.Context, ev events.Event) error {
-	var outcome *recordedOutcome
-	if _, ok := outcomeStatus(ev.Type); ok {
-		outcome = &recordedOutcome{id: ev.ID, typ: ev.Type}
-		if err := json.Unmarshal(ev.Data, &outcome.data); err != nil {
-			h.logger.Warn("the hub's ledger holds a review outcome it cannot read; skipped", "seq", ev.Seq, "err", err)
-			outcome = nil
+// deriveCatalog is the reactor of the hub's ledger that writes the team
+// catalogs' buckets: it writes the change of every catalog event of items
+// that holds the whole change into its team's bucket, in order. It runs
+// in the ledger's follow loop before the batch is committed, so its
+// checkpoint is the read side's: a hub resumes after the last event it
+// derived. It is idempotent (deriveEntry), so a batch derived again after
+// a failure writes nothing twice.
+func (h *Hub) deriveCatalog(ctx context.Context, items []*ledgerItem) error {
+	for _, it := range items {
+		if it.change == nil || !it.change.Whole {
+			continue
+		}
+		if err := h.deriveEntry(ctx, it.ev.Team, it.ev.Seq, it.ev.Type, *it.change); err != nil {
+			return err
 		}
 	}
-	if ev.Type == events.TypeHubCatalogPublish || ev.Type == events.TypeHubCatalogRemove {
-		var d events.HubCatalogData
-		if err := json.Unmarshal(ev.Data, &d); err != nil {
-			h.logger.Warn("the hub's ledger holds a catalog change it cannot read; skipped", "seq", ev.Seq, "err", err)
-		} else if d.Whole {
-			if err := h.deriveEntry(ctx, ev.Team, ev.Seq, ev.Type, d); err != nil {
-				return err
-			}
-		}
-	}
-	h.ledger.advance(ev.Seq, ev.Team, outcome)
 	return nil
 }
 

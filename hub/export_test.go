@@ -8,3 +8,15 @@ func (h *Hub) AccountReady(id string) bool { return h.accounts.ready(id) }
 
 // SetMaxNodes lowers the most active nodes h takes (MaxNodes).
 func (h *Hub) SetMaxNodes(n int) { h.maxNodes = n }
+
+// LedgerRead returns how many events of its ledger h's read side has
+// applied since h started, and its checkpoint.
+func (h *Hub) LedgerRead() (read, checkpoint uint64) {
+	h.ledger.mu.Lock()
+	defer h.ledger.mu.Unlock()
+	return h.ledger.read, h.ledger.applied
+}
+
+// LedgerRowsPrefix is the prefix of the rows of the hub ledger's read
+// side in the hub's read models.
+const LedgerRowsPrefix = prefixLedger

@@ -65,9 +65,9 @@ type Hub struct {
 	links   *linkWatcher
 	proj    *projector
 	reviews *reviewQueue
-	// log is the hub's ledger, and ledger how far its follower has come.
+	// log is the hub's ledger, and ledger its read side.
 	log     *natsjs.Log
-	ledger  *ledgerState
+	ledger  *ledgerRead
 	changes *changes
 	// reviewMu serializes review decisions within this hub.
 	reviewMu sync.Mutex
@@ -89,7 +89,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, maxNodes: MaxNodes, user: mustUserKey(), ledger: newLedgerState(), changes: newChanges()}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, maxNodes: MaxNodes, user: mustUserKey(), changes: newChanges()}
 	h.sourceWrites = &sourceWrites{write: h.writeSources}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
@@ -122,18 +122,18 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	h.proj.changed = h.changes.touch
 	h.reviews = h.proj.reviews
 	h.reviews.touched = h.changes.touch
+	if h.ledger, err = openLedgerRead(h.proj.db, h.reviews.outcomes); err != nil {
+		h.shutdown()
+		h.proj.close()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
 	wctx, stop := context.WithCancel(context.Background())
 	h.stop = stop
 	h.links = newLinkWatcher(h)
-	h.done.Add(6)
+	h.done.Add(5)
 	go func() {
 		defer h.done.Done()
 		h.watchLeadership(wctx)
-	}()
-	reviewsReady := make(chan struct{})
-	go func() {
-		defer h.done.Done()
-		h.followReviews(wctx, func() { close(reviewsReady) })
 	}()
 	ledgerReady := make(chan struct{})
 	go func() {
@@ -152,21 +152,19 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		defer h.done.Done()
 		h.proj.run(wctx, h.nc)
 	}()
-	// Decisions read the review queue, and the catalogs are derived from
-	// the hub's ledger: serve once both hold what the streams held at
-	// start (the aggregate's part of the queue is in the read models:
-	// only what the projector has not applied yet is to come).
+	// Decisions read the review queue and the ledger's read side, and the
+	// catalogs are derived from the hub's ledger: serve once both hold
+	// what the streams held at start (both keep their rows: only what
+	// was not applied yet is to come).
 	wait, cancel := context.WithTimeout(ctx, clusterWait)
 	defer cancel()
 	if _, err := h.caughtUp(wait); err != nil {
 		logger.Warn("the read models have not caught up with the aggregate yet; serving anyway", "err", err)
 	}
-	for what, ready := range map[string]chan struct{}{"the review queue": reviewsReady, "the team catalogs": ledgerReady} {
-		select {
-		case <-ready:
-		case <-wait.Done():
-			logger.Warn("not caught up with the streams yet; serving anyway", "what", what)
-		}
+	select {
+	case <-ledgerReady:
+	case <-wait.Done():
+		logger.Warn("not caught up with the hub's ledger yet; serving anyway")
 	}
 	return h, nil
 }

@@ -27,7 +27,24 @@ import (
 //	r o <nodeId> <draftId>                         the id of the draft's review in progress
 //	c <day> <team> <workspaceId> <nodeId> <member> <metric> <ruleId> <constraintId>
 //	                                               a daily counter (uint64)
+//
+// The read side of the hub's ledger (ledgerread.go) keeps its rows under
+// L, loaded by a registry of its own:
+//
+//	L cp                                           last applied sequence of the hub's ledger
+//	L layout                                       the version of its rows (ledgerReadLayout)
+//	L t <team>                                     the sequence of the team's newest event (uint64)
+//	L o <reviewId>                                 the review's outcome (JSON outcomeRow)
 const sep = "\x00"
+
+// The rows of the hub ledger's read side.
+const (
+	prefixLedger        = "L" + sep
+	keyLedgerCheckpoint = prefixLedger + "cp"
+	keyLedgerLayout     = prefixLedger + "layout"
+	prefixLedgerTeam    = prefixLedger + "t" + sep
+	prefixLedgerOutcome = prefixLedger + "o" + sep
+)
 
 var (
 	keyCheckpoint = []byte("cp")

@@ -89,6 +89,9 @@ func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool), q *rev
 	st.evidence = engine.Register(r, newEvidenceModel(db))
 	st.catalog = engine.Register(r, &catalogModel{engine.NewDiskRows(db)})
 	st.reviews = engine.Register(r, &reviewsModel{q: q})
+	// The rows of the hub ledger's read side are another registry's
+	// (ledgerRead): skipped here.
+	engine.Register(r, ledgerSideGuard{})
 	if err := r.Load(db, st.loadMeta); err != nil {
 		return nil, fmt.Errorf("load the hub's read models: %w", err)
 	}

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,9 +27,10 @@ func outcomeStatus(typ events.Type) (catalog.DraftStatus, bool) {
 // reviewQueue is the hub's read model of reviews: the fold of every
 // node's draft events (from the aggregate, a read model of the projection
 // engine kept in rows: reviewsModel) and of the hub's outcomes (from its
-// ledger, kept in memory and replayed when the hub starts). A review's
-// outcome is laid over it when it is read, so that the rows depend on the
-// aggregate only, whatever the order the two streams are read in.
+// ledger, the read model reviewOutcomes of the ledger's read side). A
+// review's outcome is laid over it when it is read, so that the rows
+// depend on the aggregate only, whatever the order the two streams are
+// read in.
 type reviewQueue struct {
 	mu     sync.Mutex
 	drafts map[string]*catalog.Draft // node + "\x00" + draft id -> the draft as its events leave it
@@ -38,7 +38,7 @@ type reviewQueue struct {
 	open   map[string]string // node + "\x00" + draft id -> the id of its review in progress
 	// outcomes holds the hub's outcomes by review id (one may be read
 	// before its review).
-	outcomes map[string]reviewOutcome
+	outcomes *reviewOutcomes
 	// touched* hold the keys of the rows changed since the model last
 	// wrote them.
 	touchedDrafts, touchedReviews, touchedOpen map[string]bool
@@ -48,15 +48,12 @@ type reviewQueue struct {
 	touched func(teams ...string)
 }
 
-type reviewOutcome struct {
-	typ events.Type
-	o   events.ReviewOutcomeData
-}
-
 func newReviewQueue() *reviewQueue {
-	return &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*hubwire.Review{}, open: map[string]string{},
-		outcomes: map[string]reviewOutcome{}, changed: make(chan struct{}),
+	q := &reviewQueue{drafts: map[string]*catalog.Draft{}, byID: map[string]*hubwire.Review{}, open: map[string]string{},
+		outcomes: newReviewOutcomes(), changed: make(chan struct{}),
 		touchedDrafts: map[string]bool{}, touchedReviews: map[string]bool{}, touchedOpen: map[string]bool{}}
+	q.outcomes.recorded = q.outcomeRecorded
+	return q
 }
 
 func (q *reviewQueue) notify(team string) {
@@ -109,15 +106,12 @@ func (q *reviewQueue) applyDraftEvent(n hubwire.Node, seq uint64, ev events.Even
 	}
 }
 
-// applyOutcome folds one of the hub's outcome events into the queue.
-func (q *reviewQueue) applyOutcome(typ events.Type, o events.ReviewOutcomeData) {
-	if _, ok := outcomeStatus(typ); !ok {
-		return
-	}
+// outcomeRecorded wakes who waits on the queue, once the outcome of
+// review id is recorded.
+func (q *reviewQueue) outcomeRecorded(id string) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.outcomes[o.ReviewID] = reviewOutcome{typ, o}
-	if r := q.byID[o.ReviewID]; r != nil {
+	if r := q.byID[id]; r != nil {
 		q.notify(r.Team)
 	}
 }
@@ -126,8 +120,8 @@ func (q *reviewQueue) applyOutcome(typ events.Type, o events.ReviewOutcomeData) 
 // the caller holds mu.
 func (q *reviewQueue) review(r *hubwire.Review) hubwire.Review {
 	c := *r
-	if o, ok := q.outcomes[r.ID]; ok {
-		setOutcome(&c, o.typ, o.o)
+	if o, ok := q.outcomes.get(r.ID); ok {
+		setOutcome(&c, o.typ, o.data)
 	}
 	return c
 }
@@ -180,28 +174,6 @@ func (q *reviewQueue) waitFor(ctx context.Context, ok func() bool) error {
 		case <-ch:
 		}
 	}
-}
-
-// followReviews keeps the hub's outcomes in the review queue: it replays
-// the hub ledger's review outcomes, then follows them, until ctx ends.
-// ready is called once the replay has caught up with what the ledger
-// held. The draft events are the projector's (reviewsModel).
-func (h *Hub) followReviews(ctx context.Context, ready func()) {
-	h.followLog(ctx, "the review queue", h.applyOutcomeEvent, ready)
-}
-
-// applyOutcomeEvent folds an event of the hub's ledger into the queue
-// when it is a review outcome.
-func (h *Hub) applyOutcomeEvent(ev events.Event) error {
-	if _, ok := outcomeStatus(ev.Type); !ok {
-		return nil
-	}
-	var o events.ReviewOutcomeData
-	if err := json.Unmarshal(ev.Data, &o); err != nil {
-		return nil
-	}
-	h.reviews.applyOutcome(ev.Type, o)
-	return nil
 }
 
 // Errors of a review decision.

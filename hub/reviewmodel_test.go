@@ -38,7 +38,7 @@ func TestReviews_KeptInRows(t *testing.T) {
 		sourced(nodeB, event(t, nodeB.Workspace, events.TypeDraftCreate, "2026-03-01", draft("tmp-2")), 1),
 		sourced(nodeB, two, 2),
 	)
-	p.reviews.applyOutcome(events.TypeReviewAccept, events.ReviewOutcomeData{ReviewID: one.ID, Reviewer: "rita", Revision: 4})
+	applyLedger(t, openLedger(t, p), ledgerEvent(t, 1, "blue", events.TypeReviewAccept, events.ReviewOutcomeData{ReviewID: one.ID, Reviewer: "rita", Revision: 4}))
 	want := p.reviews.list(nil, true)
 	if len(want) != 2 || want[0].Status == want[1].Status {
 		t.Fatalf("reviews = %+v, want two, one accepted by the hub", want)
@@ -53,9 +53,9 @@ func TestReviews_KeptInRows(t *testing.T) {
 	if p.Applied() != applied {
 		t.Fatalf("reopened at seq %d, want the checkpoint %d", p.Applied(), applied)
 	}
-	// Served from the rows: nothing was applied since the reopen. The
-	// hub's outcome comes from its ledger, replayed when the hub starts.
-	p.reviews.applyOutcome(events.TypeReviewAccept, events.ReviewOutcomeData{ReviewID: one.ID, Reviewer: "rita", Revision: 4})
+	// Served from the rows: nothing was applied since the reopen, the
+	// hub's outcome included (the ledger's read side keeps its rows).
+	openLedger(t, p)
 	if got := p.reviews.list(nil, true); !reflect.DeepEqual(got, want) {
 		t.Fatalf("reopened: reviews = %+v, want %+v", got, want)
 	}
