@@ -75,7 +75,7 @@ func openProjector(dir string, nodes func(string) (hubwire.Node, bool), logger *
 		return openProjector(dir, nodes, logger)
 	}
 	p.applied = p.st.checkpoint
-	p.folded = foldedBy(p.st.reg.Models())
+	p.folded = engine.Declared(p.st.reg.Models(), folder.Folds)
 	return p, nil
 }
 
@@ -288,20 +288,6 @@ func (p *projector) decode(msg natsjs.Message) (*hubItem, error) {
 // on a payload of a type it does not name.
 type folder interface {
 	Folds() []events.Type
-}
-
-// foldedBy returns the types whose payload one of models folds: the
-// payloads decode decodes.
-func foldedBy(models []engine.Model[*hubItem]) map[events.Type]bool {
-	out := make(map[events.Type]bool)
-	for _, m := range models {
-		if f, ok := m.(folder); ok {
-			for _, t := range f.Folds() {
-				out[t] = true
-			}
-		}
-	}
-	return out
 }
 
 // splitSubject reads hub.<team>.<ws>.<node>.<type>.

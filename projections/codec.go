@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // payloadOf decodes the payload of a successful event of a type whose
@@ -47,21 +48,8 @@ type folder interface {
 // (newState) folds; the others are counted by their envelope alone, and
 // decoding their payloads would only cost time.
 var folded = sync.OnceValue(func() map[events.Type]bool {
-	return foldedBy(newState().models.Models())
+	return engine.Declared(newState().models.Models(), folder.Folds)
 })
-
-// foldedBy returns the types whose payload one of models folds.
-func foldedBy(models []model) map[events.Type]bool {
-	out := make(map[events.Type]bool)
-	for _, m := range models {
-		if f, ok := m.(folder); ok {
-			for _, t := range f.Folds() {
-				out[t] = true
-			}
-		}
-	}
-	return out
-}
 
 // refs is what the projector reads of an attest.refer payload: the rule
 // and constraint of every ref, in order.

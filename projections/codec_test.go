@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // viaJSON decodes a refer payload the slow way, the one scanRefs must
@@ -103,7 +104,7 @@ func FuzzScanRefs(f *testing.F) {
 // registered payload decoded for the models, when a model of the registry
 // names it in Folds, or is left to its envelope.
 func TestPayloadOf_EveryType(t *testing.T) {
-	read := foldedBy(newState().models.Models())
+	read := engine.Declared(newState().models.Models(), folder.Folds)
 	if len(read) == 0 {
 		t.Fatal("no model of the registry names a type in Folds")
 	}
