@@ -19,6 +19,11 @@ func (m *countsModel) Prefixes() []string            { return []string{"c" + sep
 func (m *countsModel) DiskOnly() []string            { return m.Prefixes() }
 func (m *countsModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
 
+// Folds implements folder.
+func (m *countsModel) Folds() []events.Type {
+	return []events.Type{events.TypeRefer, events.TypeLoad}
+}
+
 func (m *countsModel) Write(w *engine.RowWriter) {
 	for c, n := range m.counts {
 		k := c.key()

@@ -53,6 +53,12 @@ func (m *evidenceModel) Load(k string, v []byte) error {
 	return nil
 }
 
+// Folds implements folder.
+func (m *evidenceModel) Folds() []events.Type {
+	return []events.Type{events.TypeCatalogReid, events.TypeRefer, events.TypeLoad, events.TypeFileEdit,
+		events.TypeToolGated, events.TypeStopBlocked, events.TypeCheck, events.TypeSessionStart, events.TypeSetup}
+}
+
 // Apply folds one successful event of a session (an attest.file_edit,
 // attest.load, attest.refer, a gate's attest.tool_gated or
 // attest.stop_blocked, the host and model of an attest.session_start, the
@@ -132,6 +138,11 @@ func (m *catalogModel) Prefixes() []string {
 func (m *catalogModel) DiskOnly() []string            { return m.Prefixes() }
 func (m *catalogModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
 func (m *catalogModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
+
+// Folds implements folder.
+func (m *catalogModel) Folds() []events.Type {
+	return []events.Type{events.TypeCatalogPublish, events.TypeCatalogRemove, events.TypeCatalogReid}
+}
 
 func (m *catalogModel) Apply(it *hubItem) {
 	if it.dup {

@@ -31,7 +31,7 @@ type hubItem struct {
 	// node's sequence take it.
 	dup bool
 	// payload is the decoded payload of a successful event whose payload
-	// a model reads (readsPayload), nil otherwise or if it does not
+	// a model folds (folder), nil otherwise or if it does not
 	// decode (the projector then counts the message as refused).
 	payload any
 }

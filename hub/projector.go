@@ -18,6 +18,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // projectorBatch bounds the messages applied in one pebble batch.
@@ -42,6 +43,8 @@ type projector struct {
 	st *hubState
 	// reviews is the review queue, a read model of st that serves reads.
 	reviews *reviewQueue
+	// folded holds the types whose payload a model of st folds (folder).
+	folded map[events.Type]bool
 
 	mu      sync.Mutex
 	applied uint64
@@ -72,6 +75,7 @@ func openProjector(dir string, nodes func(string) (hubwire.Node, bool), logger *
 		return openProjector(dir, nodes, logger)
 	}
 	p.applied = p.st.checkpoint
+	p.folded = engine.Declared(p.st.reg.Models(), folder.Folds)
 	return p, nil
 }
 
@@ -268,7 +272,7 @@ func (p *projector) decode(msg natsjs.Message) (*hubItem, error) {
 		return nil, fmt.Errorf("%w: envelope of %s says workspace %s, type %s", errForged, ev.ID, ev.WorkspaceID, ev.Type)
 	}
 	it := &hubItem{node: n, origin: origin, data: msg.Data, ev: &ev, dup: p.st.seen.has(ev.ID)}
-	if it.dup || ev.Outcome != events.OutcomeOK || !readsPayload[ev.Type] && !isDraftEvent(ev.Type) {
+	if it.dup || ev.Outcome != events.OutcomeOK || !p.folded[ev.Type] {
 		return it, nil
 	}
 	if it.payload, err = ev.Payload(); err != nil {
@@ -278,12 +282,12 @@ func (p *projector) decode(msg natsjs.Message) (*hubItem, error) {
 	return it, nil
 }
 
-// readsPayload lists the types whose payload a hub model reads, besides
-// the draft events (isDraftEvent).
-var readsPayload = map[events.Type]bool{
-	events.TypeRefer: true, events.TypeLoad: true, events.TypeFileEdit: true,
-	events.TypeToolGated: true, events.TypeStopBlocked: true, events.TypeSessionStart: true, events.TypeSetup: true, events.TypeCheck: true,
-	events.TypeCatalogPublish: true, events.TypeCatalogRemove: true, events.TypeCatalogReid: true,
+// folder is a model that reads the payloads of events: Folds names the
+// types whose payload its Apply reads (a model that reads none need not
+// implement it). TestFolds_Declared fails for a model whose rows depend
+// on a payload of a type it does not name.
+type folder interface {
+	Folds() []events.Type
 }
 
 // splitSubject reads hub.<team>.<ws>.<node>.<type>.

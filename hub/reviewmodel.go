@@ -2,6 +2,7 @@ package hub
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/clumsies/clumsies/catalog"
@@ -35,14 +36,16 @@ func (m *reviewsModel) Prefixes() []string { return []string{prefixReviews} }
 
 // Apply folds a successful draft event of a node into the queue.
 func (m *reviewsModel) Apply(it *hubItem) {
-	if it.dup || it.payload == nil || !isDraftEvent(it.ev.Type) {
+	if it.dup || it.payload == nil || !it.ev.Type.IsDraft() {
 		return
 	}
 	m.q.applyDraftEvent(it.node, it.origin, *it.ev, it.payload)
 }
 
-// isDraftEvent reports whether events of typ change a draft.
-func isDraftEvent(typ events.Type) bool { return strings.HasPrefix(string(typ), "attest.draft.") }
+// Folds implements folder: every event of the drafts aggregate.
+func (m *reviewsModel) Folds() []events.Type {
+	return slices.DeleteFunc(events.Types(), func(t events.Type) bool { return !t.IsDraft() })
+}
 
 func (m *reviewsModel) Write(w *engine.RowWriter) {
 	q := m.q

@@ -3,23 +3,31 @@ package projections
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // payloadOf decodes the payload of a successful event of a type whose
-// payload a model reads (readsPayload); it returns nil for the others,
-// and for failed calls, whose payload is a events.FailureData.
+// payload a registered model folds (folded); it returns nil for the
+// others, and for failed calls, whose payload is a events.FailureData.
 func payloadOf(ev *events.Event) (any, error) {
-	if ev.Outcome != events.OutcomeOK || !readsPayload(ev.Type) {
+	if ev.Outcome != events.OutcomeOK || !folded()[ev.Type] {
 		return nil, nil
 	}
+	return decodePayload(ev)
+}
+
+// decodePayload decodes the payload of ev as the models read it: the refs
+// of an attest.refer, the table's payload of any other type.
+func decodePayload(ev *events.Event) (any, error) {
 	if ev.Type == events.TypeRefer {
 		return decodeRefs(ev)
 	}
-	p, _ := events.NewPayload(ev.Type)
-	if len(ev.Data) == 0 {
+	p, ok := events.NewPayload(ev.Type)
+	if !ok || len(ev.Data) == 0 {
 		return p, nil
 	}
 	if err := json.Unmarshal(ev.Data, p); err != nil {
@@ -28,23 +36,20 @@ func payloadOf(ev *events.Event) (any, error) {
 	return p, nil
 }
 
-// readsPayload reports whether a model reads the payload of events of type
-// t: the events of an aggregate (the manifest, the drafts), the refs of
-// attest.refer (usage, sessions, compliance, evidence), the host and
-// secret of attest.session_start (compliance, evidence, sessions), the
-// binding of attest.setup (sessions), the items of attest.load, the paths
-// of attest.file_edit, the gates' attest.tool_gated and
-// attest.stop_blocked and the findings of attest.check (evidence), and the
-// reason of attest.reject (compliance). The others are counted by their
-// envelope alone, and decoding their payloads would only cost time.
-func readsPayload(t events.Type) bool {
-	switch t {
-	case events.TypeRefer, events.TypeSetup, events.TypeSessionStart, events.TypeLoad, events.TypeFileEdit, events.TypeToolGated, events.TypeStopBlocked,
-		events.TypeCheck, events.TypeReject:
-		return true
-	}
-	return t.Aggregate() != ""
+// folder is a model that reads the payloads of events: Folds names the
+// types whose payload its Apply reads (a model that reads none need not
+// implement it). TestFolds_Declared fails for a model whose rows depend
+// on a payload of a type it does not name.
+type folder interface {
+	Folds() []events.Type
 }
+
+// folded returns the types whose payload a model of the registry
+// (newState) folds; the others are counted by their envelope alone, and
+// decoding their payloads would only cost time.
+var folded = sync.OnceValue(func() map[events.Type]bool {
+	return engine.Declared(newState().models.Models(), folder.Folds)
+})
 
 // refs is what the projector reads of an attest.refer payload: the rule
 // and constraint of every ref, in order.

@@ -106,6 +106,11 @@ func newComplianceModel() *complianceModel {
 
 func (m *complianceModel) Prefixes() []string { return []string{prefixCompliance} }
 
+// Folds implements folder.
+func (m *complianceModel) Folds() []events.Type {
+	return []events.Type{events.TypeCatalogReid, events.TypeSessionStart, events.TypeReject, events.TypeRefer, events.TypeLoad}
+}
+
 // apply changes the model for one event. Only successful tool calls
 // count; hook events always do. What a session loaded is not kept here
 // but in its evidence row (evidence.Loads), which the gate reads: a load

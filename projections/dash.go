@@ -115,6 +115,11 @@ func newDashModel() *dashModel {
 }
 
 func (m *dashModel) Prefixes() []string { return []string{prefixDash} }
+
+// Folds implements folder.
+func (m *dashModel) Folds() []events.Type {
+	return []events.Type{events.TypeRefer, events.TypeCatalogPublish, events.TypeCatalogReid}
+}
 func (m *dashModel) DiskOnly() []string { return []string{prefixDashLog} }
 
 func logKey(prefix, id string, seq uint64) []byte {

@@ -122,6 +122,11 @@ func newDraftsModel() *draftsModel {
 func (m *draftsModel) Prefixes() []string { return []string{prefixDraft} }
 func (m *draftsModel) DiskOnly() []string { return []string{prefixDraftBody} }
 
+// Folds implements folder: every event of the drafts aggregate.
+func (m *draftsModel) Folds() []events.Type {
+	return slices.DeleteFunc(events.Types(), func(t events.Type) bool { return !t.IsDraft() })
+}
+
 // apply folds an event of the drafts aggregate with catalog.EvolveDraft,
 // the one fold of the drafts. The body an event carries goes to disk at
 // the next write; memory keeps its hash.

@@ -57,6 +57,12 @@ func newEvidenceModel() *evidenceModel {
 
 func (m *evidenceModel) Prefixes() []string { return []string{prefixEvidence} }
 
+// Folds implements folder.
+func (m *evidenceModel) Folds() []events.Type {
+	return []events.Type{events.TypeCatalogReid, events.TypeFileEdit, events.TypeToolGated, events.TypeStopBlocked,
+		events.TypeCheck, events.TypeSessionStart, events.TypeSetup, events.TypeLoad, events.TypeRefer}
+}
+
 func (m *evidenceModel) row(id string) *evidence.Row {
 	r := m.byID[id]
 	if r == nil {

@@ -142,6 +142,11 @@ func newManifestModel() *manifestModel {
 }
 
 func (m *manifestModel) Prefixes() []string { return []string{prefixManifest} }
+
+// Folds implements folder.
+func (m *manifestModel) Folds() []events.Type {
+	return []events.Type{events.TypeCatalogPublish, events.TypeCatalogRemove, events.TypeCatalogReid}
+}
 func (m *manifestModel) DiskOnly() []string { return []string{prefixBody} }
 
 func (m *manifestModel) Apply(d decoded) {

@@ -8,7 +8,8 @@ import "github.com/clumsies/clumsies/projections/engine"
 // event and write to the models of the registry (newState). Adding a
 // model is one file that implements model, a field of state, a line of
 // the registry and a line of the key layout in keys.go (TestRegistry
-// checks the last); a model that reads a payload no model read before
-// adds its type to readsPayload (codec.go): payloadOf decodes each
-// payload once for all models. Its prefix ends in '/'.
+// checks the last); a model that reads the payloads of events names
+// their types in Folds (folder, codec.go): payloadOf decodes the payloads
+// the registry's models fold, each once for all models. Its prefix ends
+// in '/'.
 type model = engine.Model[decoded]

@@ -92,6 +92,11 @@ func (s Session) Kind() events.SessionKind {
 
 func (m *sessionsModel) Prefixes() []string { return []string{prefixSession} }
 
+// Folds implements folder.
+func (m *sessionsModel) Folds() []events.Type {
+	return []events.Type{events.TypeRefer, events.TypeSetup, events.TypeSessionStart}
+}
+
 // apply counts an event for its session, whatever its outcome: a tool
 // call as a call, a hook's event as a hook (other events, reviews, count
 // in neither but move its times). Setups,

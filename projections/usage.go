@@ -80,6 +80,11 @@ func newUsageModel() *usageModel {
 
 func (m *usageModel) Prefixes() []string { return []string{prefixUsage} }
 
+// Folds implements folder.
+func (m *usageModel) Folds() []events.Type {
+	return []events.Type{events.TypeRefer, events.TypeCatalogReid}
+}
+
 // apply counts the refs of attest.refer: every ref once for its rule and
 // once for its constraint; catalog.reid moves the counts of its old id to
 // its new one.
