@@ -378,6 +378,7 @@ func TestRunner_WaitFor(t *testing.T) {
 	waitFor(t, &s.progress, 1) // a waiter ends the linger
 	src.add("calm", "still")
 	src.add("!loud") // a prompt item ends it too
+
 	deadline := time.Now().Add(time.Minute) // a failure, not a timing
 	for s.progress.Seq() < 4 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond) // polling: no WaitFor, so nobody waits
