@@ -113,16 +113,17 @@ func (st *hubState) loadMeta(k string, v []byte) error {
 	return nil
 }
 
-// writeMeta writes the meta rows of a batch that ends at the aggregate's
-// sequence last and refused bad messages.
-func (st *hubState) writeMeta(last, bad uint64) func(w *engine.RowWriter) {
-	return func(w *engine.RowWriter) {
-		if bad > 0 {
-			w.Set(keyBad, putUint(st.bad+bad))
-		}
-		w.Set(keyCheckpoint, putUint(last))
-		w.Set(keyLayout, putUint(hubLayout))
+// Registry returns the hub's models, for the engine's Committer.
+func (st *hubState) Registry() *engine.Registry[*hubItem] { return &st.reg }
+
+// WriteMeta writes the meta rows: the checkpoint, the messages refused so
+// far and the layout.
+func (st *hubState) WriteMeta(w *engine.RowWriter) {
+	if st.bad > 0 {
+		w.Set(keyBad, putUint(st.bad))
 	}
+	w.Set(keyCheckpoint, putUint(st.checkpoint))
+	w.Set(keyLayout, putUint(hubLayout))
 }
 
 // seenModel keeps the ids of the events applied (key e), for the

@@ -40,15 +40,17 @@ type projector struct {
 	logger *slog.Logger
 
 	// st is the registry of the read models; only apply uses it.
-	st *hubState
+	st        *hubState
+	committer engine.Committer[*hubItem, *hubState]
 	// reviews is the review queue, a read model of st that serves reads.
 	reviews *reviewQueue
 	// folded holds the types whose payload a model of st folds (folder).
 	folded map[events.Type]bool
 
-	mu      sync.Mutex
-	applied uint64
+	// progress is the last aggregate sequence applied.
+	progress engine.Progress
 
+	mu sync.Mutex
 	// changed, when set, learns the teams of every committed batch.
 	changed func(teams ...string)
 }
@@ -59,7 +61,10 @@ func openProjector(dir string, nodes func(string) (hubwire.Node, bool), logger *
 		return nil, fmt.Errorf("open the hub's read models: %w", err)
 	}
 	p := &projector{db: db, nodes: nodes, logger: logger, reviews: newReviewQueue()}
-	if p.st, err = loadHubState(db, nodes, p.reviews); err != nil {
+	p.committer = engine.Committer[*hubItem, *hubState]{DB: db, Load: func(db *pebble.DB) (*hubState, error) {
+		return loadHubState(db, nodes, p.reviews)
+	}}
+	if p.st, err = p.committer.Load(db); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -74,137 +79,116 @@ func openProjector(dir string, nodes func(string) (hubwire.Node, bool), logger *
 		}
 		return openProjector(dir, nodes, logger)
 	}
-	p.applied = p.st.checkpoint
+	p.progress.Set(p.st.checkpoint)
 	p.folded = engine.Declared(p.st.reg.Models(), folder.Folds)
 	return p, nil
 }
 
 // Applied returns the last aggregate sequence applied.
-func (p *projector) Applied() uint64 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.applied
-}
+func (p *projector) Applied() uint64 { return p.progress.Seq() }
 
-// run follows the aggregate from the checkpoint until ctx ends.
-func (p *projector) run(ctx context.Context, nc *nats.Conn) error {
-	for {
-		err := p.follow(ctx, nc)
-		if ctx.Err() != nil {
-			return nil
-		}
-		p.logger.Warn("hub projector: following the aggregate failed; retrying", "err", err)
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(time.Second):
-		}
-	}
-}
+// projectorRetry is the wait before the projector follows the aggregate
+// again after a failure: a read that failed, or a message of a node this
+// hub's copy of the registry does not hold yet.
+var projectorRetry = engine.Backoff{Min: time.Second, Max: 4 * time.Second}
 
-// follow applies the aggregate from the checkpoint on, read through a
-// natsjs.Source, in batches of up to projectorBatch messages, each
-// committed as soon as the aggregate has nothing more to give right now.
-// It returns when the read fails, when the aggregate stops being
-// delivered (watchStall), or when ctx ends.
-func (p *projector) follow(ctx context.Context, nc *nats.Conn) error {
-	src, err := natsjs.OpenSource(ctx, nc, hubwire.AggregateStream, natsjs.Options{})
-	if err != nil {
-		return fmt.Errorf("bind the aggregate: %w", err)
-	}
-	fctx, stop := context.WithCancel(ctx)
-	defer stop()
-	stalled := make(chan uint64, 1)
-	go p.watchStall(fctx, src, stop, stalled)
-	var batch []natsjs.Message
-	err = src.Subscribe(fctx, p.Applied()+1, func(m natsjs.Message) error {
-		batch = append(batch, m)
-		if len(batch) < projectorBatch && m.Pending > 0 {
-			return nil
-		}
-		err := p.apply(batch)
-		batch = batch[:0]
-		return err
-	})
-	select {
-	case last := <-stalled:
-		return fmt.Errorf("follow the aggregate: no progress for %s at seq %d while the aggregate holds %d; following again", stallAfter, p.Applied(), last)
-	default:
-	}
-	if err != nil {
-		return fmt.Errorf("follow the aggregate: %w", err)
-	}
-	return nil
-}
-
-// How the projector notices a consumer that stopped delivering.
+// How the projector notices a consumer that stopped delivering (see
+// engine.Stall): in a cluster, a consumer whose stream leader was killed
+// can stay silent for minutes while the new leader serves messages (seen
+// under load after a SIGKILL of the leader); a new consumer is served at
+// once.
 const (
 	stallCheck = 2 * time.Second
 	stallAfter = 6 * time.Second
 )
 
-// watchStall ends the follow (stop) when the aggregate holds messages
-// the projector has not applied and it applied none for stallAfter, until
-// ctx ends; the projector then follows again with a new consumer. In a
-// cluster, a consumer whose stream leader was killed can stay silent for
-// minutes while the new leader serves messages (seen under load after a
-// SIGKILL of the leader); a new consumer is served at once.
-func (p *projector) watchStall(ctx context.Context, src *natsjs.Source, stop func(), stalled chan<- uint64) {
-	t := time.NewTicker(stallCheck)
-	defer t.Stop()
-	applied, since := p.Applied(), time.Now()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if now := p.Applied(); now != applied {
-			applied, since = now, time.Now()
-			continue
-		}
-		if time.Since(since) < stallAfter {
-			continue
-		}
-		ictx, cancel := context.WithTimeout(ctx, stallCheck)
-		last, err := src.LastSeq(ictx)
-		cancel()
-		if err != nil || last <= applied {
-			since = time.Now() // nothing to apply, or no leader to ask yet
-			continue
-		}
-		stalled <- last
-		stop()
-		return
+// run follows the aggregate from the checkpoint until ctx ends, on the
+// engine's runner: batches of up to projectorBatch messages, each
+// committed as soon as the aggregate has nothing more to give right now;
+// after a failure, or when the aggregate stops being delivered, it
+// follows again with a new consumer.
+func (p *projector) run(ctx context.Context, nc *nats.Conn) {
+	r := engine.Runner[natsjs.Message]{
+		Seq:       func(m natsjs.Message) uint64 { return m.Seq },
+		Apply:     p.apply,
+		Progress:  &p.progress,
+		BatchSize: projectorBatch,
+		Retry:     &projectorRetry,
+		OnRetry: func(err error, wait time.Duration) {
+			p.logger.Warn("hub projector: following the aggregate failed; retrying", "err", err, "in", wait)
+		},
+		Stall: &engine.Stall{Check: stallCheck, After: stallAfter},
 	}
+	r.Run(ctx, aggregateSource{nc})
+}
+
+// aggregateSource is the aggregate as the runner's source: it binds the
+// stream anew for every read, so that a follow after a failure starts
+// from a fresh binding (and one that failed, before the stream exists,
+// is tried again).
+type aggregateSource struct{ nc *nats.Conn }
+
+func (a aggregateSource) open(ctx context.Context) (*natsjs.Source, error) {
+	src, err := natsjs.OpenSource(ctx, a.nc, hubwire.AggregateStream, natsjs.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("bind the aggregate: %w", err)
+	}
+	return src, nil
+}
+
+func (a aggregateSource) LastSeq(ctx context.Context) (uint64, error) {
+	src, err := a.open(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return src.LastSeq(ctx)
+}
+
+func (a aggregateSource) Subscribe(ctx context.Context, from uint64, fn func(natsjs.Message) error) error {
+	src, err := a.open(ctx)
+	if err != nil {
+		return err
+	}
+	if err := src.Subscribe(ctx, from, fn); err != nil {
+		return fmt.Errorf("follow the aggregate: %w", err)
+	}
+	return nil
 }
 
 // apply hands msgs to the read models and commits their rows and the
 // checkpoint in one batch. On an error nothing of the batch is kept: the
 // models are loaded again from what the store holds.
 func (p *projector) apply(msgs []natsjs.Message) error {
-	var last, bad uint64
+	st := p.st
+	var bad uint64
 	for _, msg := range msgs {
-		last = msg.Seq
+		if msg.Seq <= st.checkpoint {
+			continue
+		}
 		it, err := p.decode(msg)
 		if errors.Is(err, errNodeNotYetKnown) {
 			return errors.Join(err, p.reload()) // nothing of this batch is committed; it is applied again
 		}
 		if err != nil {
 			bad++
-			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", last, "subject", msg.Subject, "err", err)
+			p.logger.Warn("hub projector: refused a message of the aggregate", "seq", msg.Seq, "subject", msg.Subject, "err", err)
 		}
 		if it != nil {
-			p.st.reg.Apply(it)
+			st.reg.Apply(it)
 		}
+		st.checkpoint = msg.Seq
 	}
-	if err := p.st.reg.Commit(p.db, nil, p.st.writeMeta(last, bad), nil); err != nil {
-		return errors.Join(fmt.Errorf("commit the hub's read models: %w", err), p.reload())
+	if st.checkpoint == p.Applied() {
+		return nil
 	}
-	p.st.bad += bad
-	p.st.checkpoint = last
+	st.bad += bad
+	next, err := p.committer.Commit(st, nil, nil)
+	p.st = next
+	if err != nil {
+		return fmt.Errorf("commit the hub's read models: %w", err)
+	}
+	p.progress.Advance(st.checkpoint)
 	p.mu.Lock()
-	p.applied = last
 	changed := p.changed
 	p.mu.Unlock()
 	if changed != nil {
@@ -215,7 +199,7 @@ func (p *projector) apply(msgs []natsjs.Message) error {
 
 // reload throws the models' state away and loads it again from the store.
 func (p *projector) reload() error {
-	st, err := loadHubState(p.db, p.nodes, p.reviews)
+	st, err := p.committer.Reload()
 	if err != nil {
 		return err
 	}

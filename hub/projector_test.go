@@ -229,3 +229,28 @@ func dump(t *testing.T, db *pebble.DB) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestProjector_SkipsWhatItApplied checks the runner's contract (see
+// engine.Runner): messages at or before the checkpoint, which a source
+// that follows again may deliver, are skipped, and the rest of the batch
+// is applied.
+func TestProjector_SkipsWhatItApplied(t *testing.T) {
+	p := testProjector(t)
+	day := "2026-11-16"
+	applyAll(t, p, sourced(nodeA, refer(t, "ws-a", day), 1), sourced(nodeA, refer(t, "ws-a", day), 2), sourced(nodeA, refer(t, "ws-a", day), 3))
+	again := sourced(nodeA, refer(t, "ws-a", day), 4) // another event, at a sequence applied
+	again.Seq = 3
+	next := sourced(nodeA, refer(t, "ws-a", day), 5)
+	next.Seq = 4
+	if err := p.apply([]natsjs.Message{again, next}); err != nil {
+		t.Fatal(err)
+	}
+	now, _ := time.Parse(time.DateOnly, "2026-11-20")
+	st, err := p.stats(Query{Days: 30, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Totals.Events != 4 || st.Refused != 0 || p.Applied() != 4 {
+		t.Fatalf("got %d events, %d refused, applied %d; want 4, 0, 4", st.Totals.Events, st.Refused, p.Applied())
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events/natsjs"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // TestWatchStall_EndsAFollowThatAppliesNothing checks the stall watch on
@@ -46,15 +47,11 @@ func TestWatchStall_EndsAFollowThatAppliesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := testProjector(t) // applied nothing, and applies nothing
-	stopped := make(chan struct{})
-	stalled := make(chan uint64, 1)
-	go p.watchStall(ctx, src, func() { close(stopped) }, stalled)
-	select {
-	case <-stopped:
-	case <-ctx.Done():
+	last, stalled := engine.WatchStall(ctx, p.Applied, src, engine.Stall{Check: stallCheck, After: stallAfter})
+	if !stalled {
 		t.Fatal("the watch did not end a follow that applied nothing of 3 messages")
 	}
-	if last := <-stalled; last != 3 {
+	if last != 3 {
 		t.Fatalf("the watch reported last seq %d, want 3", last)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
@@ -75,14 +74,8 @@ func (h *Hub) caughtUp(ctx context.Context) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read the aggregate: %w", err)
 	}
-	t := time.NewTicker(50 * time.Millisecond)
-	defer t.Stop()
-	for h.proj.Applied() < last {
-		select {
-		case <-ctx.Done():
-			return 0, fmt.Errorf("apply the aggregate through seq %d (at %d): %w", last, h.proj.Applied(), ctx.Err())
-		case <-t.C:
-		}
+	if err := h.proj.progress.WaitFor(ctx, last); err != nil {
+		return 0, fmt.Errorf("apply the aggregate through seq %d (at %d): %w", last, h.proj.Applied(), err)
 	}
 	return h.proj.Applied(), nil
 }

@@ -10,7 +10,10 @@
 // the small internal interface of model.go, and one line of the registry
 // (newState). The projector (Apply, Run) turns ledger events into rows and
 // writes them together with the checkpoint, the sequence of the last
-// applied event, in one batch. Batches are not synced: after a
+// applied event, in one batch. The loop that follows the ledger (batches,
+// linger, waits) and the commit with its reload are the projection
+// engine's (projections/engine, which the hub's read models run on too):
+// what is this package's is the decoding of the events and the models. Batches are not synced: after a
 // crash rows and checkpoint roll back together and the projector replays
 // forward from the ledger, so every event counts exactly once.
 //

@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/clumsies/clumsies/projections/engine"
@@ -10,7 +11,7 @@ import (
 )
 
 // Checkpoint returns the sequence of the last applied event, 0 if none.
-func (s *Store) Checkpoint() uint64 { return s.checkpoint.Load() }
+func (s *Store) Checkpoint() uint64 { return s.progress.Seq() }
 
 // decoded is an event with the payload the projector needs, nil for
 // events whose payload changes no read model.
@@ -68,14 +69,13 @@ func (s *Store) Apply(evs ...events.Event) error {
 		s.st.apply(d)
 	}
 	if s.bulk != nil && !s.bulk.add(todo) {
-		s.checkpoint.Store(s.st.checkpoint)
+		s.progress.Set(s.st.checkpoint)
 		return nil
 	}
 	if err := s.commit(); err != nil {
 		return err
 	}
-	s.checkpoint.Store(s.st.checkpoint)
-	s.notify()
+	s.progress.Advance(s.st.checkpoint)
 	return nil
 }
 
@@ -109,8 +109,8 @@ func (s *Store) decode(evs []events.Event) ([]decoded, error) {
 }
 
 // commit writes the rows the models touched, and the meta rows, in one
-// batch. If that fails, it reloads the state from the store, so memory
-// matches what pebble holds. The caller holds s.mu.
+// batch. If that fails, the committer loads the state again from the
+// store, so memory matches what pebble holds. The caller holds s.mu.
 func (s *Store) commit() error {
 	var sorted *engine.SortedRows
 	if s.bulk != nil {
@@ -121,62 +121,23 @@ func (s *Store) commit() error {
 	if s.fault != nil {
 		fault = func() error { return s.fault(s.st.checkpoint) }
 	}
-	err := s.st.models.Commit(s.db, sorted, s.st.writeMeta, fault)
-	if err == nil {
+	through := s.st.checkpoint
+	st, err := s.committer.Commit(s.st, sorted, fault)
+	switch {
+	case err == nil:
 		return nil
-	}
-	err = fmt.Errorf("commit through seq %d: %w", s.st.checkpoint, err)
-	st, lerr := loadState(s.db)
-	if lerr != nil {
-		s.broken = fmt.Errorf("projections store %s is unusable after a failed commit (%w); reload failed: %w", s.dir, err, lerr)
+	case errors.Is(err, engine.ErrReload):
+		s.broken = fmt.Errorf("projections store %s is unusable after a failed commit through seq %d: %w", s.dir, through, err)
 		return s.broken
 	}
 	s.adopt(st)
-	s.checkpoint.Store(st.checkpoint) // a rebuild's Apply moved it before committing
-	return err
-}
-
-// notify wakes every WaitFor.
-func (s *Store) notify() {
-	s.waitMu.Lock()
-	close(s.applied)
-	s.applied = make(chan struct{})
-	s.waitMu.Unlock()
+	s.progress.Set(st.checkpoint) // a rebuild's Apply moved it before committing
+	return fmt.Errorf("commit through seq %d: %w", through, err)
 }
 
 // WaitFor blocks until the event with sequence seq has been applied, so a
 // caller can read its own write. It returns ctx.Err() if ctx ends first and
 // ErrClosed if the store is closed first.
 func (s *Store) WaitFor(ctx context.Context, seq uint64) error {
-	for {
-		s.waitMu.Lock()
-		wake := s.applied
-		s.waitMu.Unlock()
-		if s.Checkpoint() >= seq {
-			return nil
-		}
-		if s.closed.Load() {
-			return ErrClosed
-		}
-		if err := s.block(ctx, wake); err != nil {
-			return err
-		}
-	}
-}
-
-// block waits for wake, telling a lingering projector (see drain) that
-// somebody is waiting so that it commits at once.
-func (s *Store) block(ctx context.Context, wake <-chan struct{}) error {
-	s.waiters.Add(1)
-	defer s.waiters.Add(-1)
-	select {
-	case s.waitStart <- struct{}{}:
-	default:
-	}
-	select {
-	case <-wake:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return s.progress.WaitFor(ctx, seq)
 }

@@ -87,7 +87,7 @@ func replay(ctx context.Context, log events.Log, dir string, opts Options, total
 		progress(0, total)
 		report = func(done uint64) { progress(done, max(done, total)) }
 	}
-	err = s.pump(ctx, log.Replay, total, report)
+	err = s.runner().Pump(ctx, log.Replay, total, report)
 	if err == nil {
 		err = ctx.Err()
 	}

@@ -65,10 +65,13 @@ func (st *state) apply(d decoded) {
 	st.models.Apply(d)
 }
 
-// writeMeta puts the meta rows into w. Which rows a batch holds depends
+// Registry returns the models of st, for the engine's Committer.
+func (st *state) Registry() *engine.Registry[decoded] { return &st.models }
+
+// WriteMeta puts the meta rows into w. Which rows a batch holds depends
 // on how events were split into batches; what the store holds after it
 // commits does not.
-func (st *state) writeMeta(w *engine.RowWriter) {
+func (st *state) WriteMeta(w *engine.RowWriter) {
 	w.Set(keyEvents, encodeU64(st.events))
 	for a, seq := range st.aggregates {
 		w.Set(aggregateKey(a), encodeU64(seq))

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // Options configure a Store.
@@ -77,11 +79,10 @@ type Store struct {
 	rows   rowCache    // bodies and constraints read last (rowcache.go)
 	closed atomic.Bool // set under mu, so a reader holding mu sees an open db
 
-	checkpoint atomic.Uint64
-	waitMu     sync.Mutex
-	applied    chan struct{} // closed and replaced after each commit, and at Close
-	waiters    atomic.Int64  // callers blocked in WaitFor
-	waitStart  chan struct{} // signalled (without blocking) when a WaitFor starts to block
+	// progress is the checkpoint readers see, and their WaitFor; Close
+	// closes it with ErrClosed.
+	progress  engine.Progress
+	committer engine.Committer[decoded, *state]
 }
 
 // Open opens the store in dir, creating it if needed, and loads the read
@@ -158,13 +159,13 @@ func openLocked(dir string, opts Options, lock *pebble.Lock, bulk bool) (*Store,
 	s := &Store{
 		corrupt: corrupt,
 		dir:     dir, fault: opts.CommitFault, noChain: opts.NoChain, db: db, lock: lock, logger: opts.Logger, batchSize: opts.BatchSize,
-		applied: make(chan struct{}), waitStart: make(chan struct{}, 1),
 	}
+	s.committer = engine.Committer[decoded, *state]{DB: db, Load: loadState}
 	if bulk {
 		s.bulk = &bulkFold{maxEvents: bulkFoldBatches * opts.BatchSize}
 	}
 	s.adopt(st)
-	s.checkpoint.Store(st.checkpoint)
+	s.progress.Set(st.checkpoint)
 	return s, nil
 }
 
@@ -229,7 +230,7 @@ func (s *Store) Close() error {
 	if wasClosed {
 		return fmt.Errorf("close projections store %s: %w", s.dir, ErrClosed)
 	}
-	s.notify()
+	s.progress.Close(ErrClosed)
 	err := s.db.Close()
 	if lerr := s.lock.Close(); err == nil {
 		err = lerr

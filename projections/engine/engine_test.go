@@ -61,29 +61,19 @@ func (m *firsts) Apply(it item) {
 }
 func (m *firsts) Write(w *RowWriter) { m.rows.Write(w) }
 
+// store is the test's models (runState, runner_test.go) with their db.
 type store struct {
-	db         *pebble.DB
-	reg        Registry[item]
-	lengths    *lengths
-	checkpoint uint64
+	db *pebble.DB
+	*runState
 }
 
 func open(t *testing.T, db *pebble.DB) *store {
 	t.Helper()
-	s := &store{db: db}
-	s.lengths = Register(&s.reg, &lengths{n: map[int]uint64{}, touched: map[int]bool{}})
-	Register(&s.reg, &firsts{NewDiskRows(db)})
-	err := s.reg.Load(db, func(k string, v []byte) error {
-		if k != "cp" {
-			return ErrUnknownRow
-		}
-		s.checkpoint = binary.BigEndian.Uint64(v)
-		return nil
-	})
+	st, err := loadRunState(db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return &store{db: db, runState: st}
 }
 
 func (s *store) apply(fault error, its ...item) error {
