@@ -207,6 +207,41 @@ func TestOpen(t *testing.T) {
 		}
 	})
 
+	t.Run("DedupeWindowOfAnExistingStream", func(t *testing.T) {
+		// A stream created with another window (an earlier version's
+		// 10 minutes) gets the one Open is given, and keeps its events
+		// and its de-duplication.
+		n := startNode(t, t.TempDir(), embeddednats.SyncAlways)
+		old, err := natsjs.Open(testCtx(t), n.nc, workspace, natsjs.Options{DedupeWindow: 10 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := eventstest.Event(t, 0)
+		seq, err := old.Append(testCtx(t), ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := n.open(t)
+		js, _ := jetstream.New(n.nc)
+		st, err := js.Stream(testCtx(t), l.Stream())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := st.CachedInfo().Config
+		if got, want := cfg.Duplicates, natsjs.DefaultDedupeWindow; got != want {
+			t.Errorf("got duplicate window %v, want %v", got, want)
+		}
+		if !cfg.DenyDelete || !cfg.DenyPurge || cfg.Metadata["clumsies_schema"] == "" {
+			t.Errorf("the update changed the rest of the configuration: %+v", cfg)
+		}
+		if again, err := l.Append(testCtx(t), ev); err != nil || again != seq {
+			t.Errorf("append of the same event after the update: got seq %d, %v, want %d", again, err, seq)
+		}
+		if last, err := l.LastSeq(testCtx(t)); err != nil || last != 1 {
+			t.Errorf("LastSeq: got %d, %v, want 1", last, err)
+		}
+	})
+
 	t.Run("InvalidWorkspaceID", func(t *testing.T) {
 		n := startNode(t, t.TempDir(), embeddednats.SyncAlways)
 		if _, err := natsjs.Open(testCtx(t), n.nc, "ws.bad", natsjs.Options{}); !errors.Is(err, events.ErrMalformed) {
