@@ -62,7 +62,7 @@ func OpenLayout(ctx context.Context, nc *nats.Conn, l Layout, opts Options) (*Lo
 	if err := checkCompatible(stream.CachedInfo().Config, want); err != nil {
 		return nil, fmt.Errorf("open log %s: %w", want.Name, err)
 	}
-	if stream, err = fitDedupeWindow(ctx, js, stream, want.Duplicates); err != nil {
+	if stream, err = fitStream(ctx, js, stream, want); err != nil {
 		return nil, fmt.Errorf("open log %s: %w", want.Name, err)
 	}
 	return &Log{js: js, stream: stream, name: want.Name, layout: l, sync: opts.Sync,
