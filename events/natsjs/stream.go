@@ -27,7 +27,8 @@ func StreamName(workspaceID string) string { return "CLUMSIES_" + workspaceID }
 // through the JetStream API. The server holds the whole of the last block
 // in memory while events are written into it, and reads it in at the
 // first append after it starts: with 8 MB blocks, up to 8 MiB more in the
-// process that owns a workspace (BENCHMARKS.md, "Flat over a long run").
+// process that owns a workspace (BENCHMARKS.md, "The stream's files: 8
+// MB to 4 MB").
 const blockSizeLimit = math.MaxInt64
 
 // StreamConfig is the configuration OpenLayout creates the stream of
