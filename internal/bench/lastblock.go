@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/workspace"
@@ -114,20 +112,11 @@ func noLimitPerSubject(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	srv := &embeddednats.Server{Dir: ws.StateDir()}
-	if err := srv.Start(); err != nil {
-		return err
-	}
-	defer srv.Close()
-	nc, err := srv.Connect()
+	js, _, stop, err := startJetStream(&embeddednats.Server{Dir: ws.StateDir()})
 	if err != nil {
 		return err
 	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return err
-	}
+	defer stop()
 	st, err := js.Stream(ctx, natsjs.StreamName(ws.ID()))
 	if err != nil {
 		return err
