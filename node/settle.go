@@ -33,8 +33,14 @@ func (e *OutcomeUnknownError) OutcomeUnknown() string { return e.EventID }
 // settleWithin bounds the background settling of one append, from its
 // first attempt: within the stream's dedupe window an append of the same
 // id can never store it a second time; past it, it could. The margin
-// covers the clocks of two processes and the time an attempt takes.
-const settleWithin = natsjs.DefaultDedupeWindow - time.Minute
+// (30 s of the 2-minute window, leaving 90 s) covers an attempt in flight
+// (settleAttempt), sent before settleWithin and stored after it. The
+// processes share one machine's clock: the owner is reached through a
+// unix socket.
+const settleWithin = natsjs.DefaultDedupeWindow - 30*time.Second
+
+// settleAttempt bounds one attempt of the background settling.
+const settleAttempt = 10 * time.Second
 
 // closeSettleWait bounds how long Close waits for appends still being
 // settled in the background.
@@ -51,7 +57,7 @@ func (h *Handle) settleLater(ev events.Event, exp *events.Expectation, a appendS
 		defer h.settling.Done()
 		giveUp := a.first.Add(settleWithin)
 		for {
-			ctx, cancel := context.WithTimeout(h.settleCtx, 10*time.Second)
+			ctx, cancel := context.WithTimeout(h.settleCtx, settleAttempt)
 			seq, err := h.appendOnce(ctx, ev, exp, &a)
 			cancel()
 			switch {

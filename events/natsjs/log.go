@@ -62,6 +62,9 @@ func OpenLayout(ctx context.Context, nc *nats.Conn, l Layout, opts Options) (*Lo
 	if err := checkCompatible(stream.CachedInfo().Config, want); err != nil {
 		return nil, fmt.Errorf("open log %s: %w", want.Name, err)
 	}
+	if stream, err = fitStream(ctx, js, stream, want); err != nil {
+		return nil, fmt.Errorf("open log %s: %w", want.Name, err)
+	}
 	return &Log{js: js, stream: stream, name: want.Name, layout: l, sync: opts.Sync,
 		replicated: stream.CachedInfo().Config.Replicas > 1}, nil
 }

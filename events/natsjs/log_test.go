@@ -3,6 +3,7 @@ package natsjs_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -204,6 +205,49 @@ func TestOpen(t *testing.T) {
 		}
 		if got, want := st.CachedInfo().Config.Duplicates, time.Minute; got != want {
 			t.Errorf("got duplicate window %v, want %v", got, want)
+		}
+	})
+
+	t.Run("AnExistingStreamsSettings", func(t *testing.T) {
+		// A stream created by an earlier version (a window of 10 minutes,
+		// no limit per subject) gets the window Open is given and the
+		// limit, and keeps its events and its de-duplication.
+		n := startNode(t, t.TempDir(), embeddednats.SyncAlways)
+		js, _ := jetstream.New(n.nc)
+		earlier := natsjs.StreamConfig(natsjs.WorkspaceLayout(workspace), natsjs.Options{DedupeWindow: 10 * time.Minute})
+		earlier.MaxMsgsPerSubject = -1
+		if _, err := js.CreateStream(testCtx(t), earlier); err != nil {
+			t.Fatal(err)
+		}
+		old, err := natsjs.Open(testCtx(t), n.nc, workspace, natsjs.Options{DedupeWindow: 10 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := eventstest.Event(t, 0)
+		seq, err := old.Append(testCtx(t), ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := n.open(t)
+		st, err := js.Stream(testCtx(t), l.Stream())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := st.CachedInfo().Config
+		if got, want := cfg.Duplicates, natsjs.DefaultDedupeWindow; got != want {
+			t.Errorf("got duplicate window %v, want %v", got, want)
+		}
+		if got, want := cfg.MaxMsgsPerSubject, int64(math.MaxInt64); got != want {
+			t.Errorf("got a limit per subject of %d, want %d", got, want)
+		}
+		if !cfg.DenyDelete || !cfg.DenyPurge || cfg.Metadata["clumsies_schema"] == "" || cfg.MaxMsgs != -1 || cfg.MaxBytes != -1 {
+			t.Errorf("the update changed the rest of the configuration: %+v", cfg)
+		}
+		if again, err := l.Append(testCtx(t), ev); err != nil || again != seq {
+			t.Errorf("append of the same event after the update: got seq %d, %v, want %d", again, err, seq)
+		}
+		if last, err := l.LastSeq(testCtx(t)); err != nil || last != 1 {
+			t.Errorf("LastSeq: got %d, %v, want 1", last, err)
 		}
 	})
 

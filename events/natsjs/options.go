@@ -7,14 +7,26 @@ import (
 
 // DefaultDedupeWindow is how long JetStream remembers an event id when
 // Options.DedupeWindow is zero.
-const DefaultDedupeWindow = 10 * time.Minute
+//
+// What relies on it is the retry of an append with the same event (its id
+// is the Nats-Msg-Id): a Handle tries an append again across an owner's
+// going for node.DefaultRetryFor (10 s), within the 20 s a call waits for
+// its answer, and settles an append whose outcome is open in the
+// background until the window less a margin (node's settleWithin, 90 s
+// from the first attempt); hooks retry for 3 s. The longest of these, plus
+// the margin for an attempt still in flight, is within 2 minutes. The
+// server keeps every id of the window in memory (a couple of hundred
+// bytes each), so the window is also what a busy serving process holds
+// for the ids: the rate of appends times the window.
+const DefaultDedupeWindow = 2 * time.Minute
 
 // Options tune Open. The zero value is ready to use.
 type Options struct {
 	// DedupeWindow is how long an appended event id is remembered: an
 	// Append of the same id within the window stores nothing and returns
-	// the original sequence. Zero means DefaultDedupeWindow. It applies
-	// when Open creates the stream; an existing stream keeps its window.
+	// the original sequence. Zero means DefaultDedupeWindow. Open creates
+	// the stream with it, and sets it on an existing stream that has
+	// another.
 	DedupeWindow time.Duration
 	// Domain is the JetStream domain to talk to; empty means the local
 	// one.

@@ -2,6 +2,7 @@ package natsjs
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -18,6 +19,18 @@ const schemaKey = "clumsies_schema"
 // the name is a valid stream name.
 func StreamName(workspaceID string) string { return "CLUMSIES_" + workspaceID }
 
+// blockSizeLimit is the stream's limit of messages per subject, one that
+// no ledger reaches (it would discard a subject's oldest events past it,
+// and the stream refuses deletes). It is there for nats-server's choice of
+// the size of the stream's files: 8 MB blocks for a stream without limits,
+// 4 MB for one with a limit per subject, and no other way to set it
+// through the JetStream API. The server holds the whole of the last block
+// in memory while events are written into it, and reads it in at the
+// first append after it starts: with 8 MB blocks, up to 8 MiB more in the
+// process that owns a workspace (BENCHMARKS.md, "The stream's files: 8
+// MB to 4 MB").
+const blockSizeLimit = math.MaxInt64
+
 // StreamConfig is the configuration OpenLayout creates the stream of
 // layout l with: the layout's, an append-only stream of files kept
 // forever, marked with the schema version. A server that makes the stream
@@ -27,6 +40,7 @@ func StreamConfig(l Layout, opts Options) jetstream.StreamConfig {
 	c := l.Stream()
 	c.Storage, c.Retention, c.Discard = jetstream.FileStorage, jetstream.LimitsPolicy, jetstream.DiscardOld
 	c.MaxMsgs, c.MaxBytes, c.MaxAge = -1, -1, 0
+	c.MaxMsgsPerSubject = blockSizeLimit
 	c.Duplicates = opts.dedupeWindow()
 	c.DenyDelete, c.DenyPurge = true, true
 	if c.Metadata == nil {

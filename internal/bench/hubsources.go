@@ -31,20 +31,11 @@ func benchHubSources(ctx context.Context, b *bench) error {
 	if b.quick {
 		sizes = []int{250, 500, 1000}
 	}
-	srv := &embeddednats.Server{Dir: b.tempDir("sources"), Sync: embeddednats.SyncInterval, Domain: hubwire.Domain}
-	if err := srv.Start(); err != nil {
-		return err
-	}
-	defer srv.Close()
-	nc, err := srv.Connect()
+	js, nc, stop, err := startJetStream(&embeddednats.Server{Dir: b.tempDir("sources"), Sync: embeddednats.SyncInterval, Domain: hubwire.Domain})
 	if err != nil {
 		return err
 	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return err
-	}
+	defer stop()
 	b.printf("## Sources per aggregate\n\nThe aggregate's configuration as a hub writes it (`hub.AggregateConfig`), with one source per node, written to an embedded server with the hub's payload limit (%d MiB, `max_payload` of the client: %d B); each write adds one node, as a join does; the median of %d writes. hub.MaxNodes is %d. Load average at the start: %s.\n\n", 8, nc.MaxPayload(), sourcesWrites, hub.MaxNodes, loadAvg())
 	b.printf("| sources | configuration | per source | one write of the sources (median) | stream info (with every source's state) |\n|---|---|---|---|---|\n")
 	var nodes []hubwire.Node

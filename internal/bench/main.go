@@ -53,7 +53,7 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, lean, longrun, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, checks, liveedit, hub, hubscale, hubsources, hubstart, teamcatalog, chain, export, dashboard, attest")
+	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, lean, longrun, lastblock, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, checks, liveedit, hub, hubscale, hubsources, hubstart, teamcatalog, chain, export, dashboard, attest")
 	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
 	longRun := flag.Duration("longrun", 3*time.Minute, "how long the longrun section serves (30m for the long run; 1m with -quick unless set)")
 	longEvery := flag.Duration("longrun-every", 30*time.Second, "how often the longrun section samples serve's memory")
@@ -104,6 +104,7 @@ func main() {
 		{"otel", benchOTel},
 		{"lean", benchLean},
 		{"longrun", benchLongRun},
+		{"lastblock", benchLastBlock},
 		{"catalog", benchCatalog},
 		{"growth", benchGrowth},
 		{"concurrency", benchConcurrency},

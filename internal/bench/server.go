@@ -71,3 +71,23 @@ func (b *bench) tempDir(name string) string {
 	}
 	return dir
 }
+
+// startJetStream starts srv and returns a JetStream context on a
+// connection to it, and a func that closes both.
+func startJetStream(srv *embeddednats.Server) (jetstream.JetStream, *nats.Conn, func(), error) {
+	if err := srv.Start(); err != nil {
+		return nil, nil, nil, err
+	}
+	nc, err := srv.Connect()
+	if err != nil {
+		srv.Close()
+		return nil, nil, nil, err
+	}
+	stop := func() { nc.Close(); srv.Close() }
+	js, err := jetstream.New(nc)
+	if err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	return js, nc, stop, nil
+}
