@@ -131,12 +131,14 @@ func (h *Hub) kick(ctx context.Context, ids ...string) error {
 
 // syncRegistry applies a change of the registry, made here or at another
 // hub of the cluster: the accounts of new nodes, the aggregate's sources,
-// and the links of revoked nodes.
+// and the links of revoked nodes. It does not wait for the other hubs to
+// set up the new accounts (peers.go): the sources are written again once
+// they have.
 func (h *Hub) syncRegistry(ctx context.Context) error {
 	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 		return err
 	}
-	h.shareAccounts(ctx)
+	h.sourceOnceShared(h.shareAccounts())
 	if err := h.sourceWrites.sync(ctx); err != nil {
 		return err
 	}
@@ -200,7 +202,11 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name stri
 	if err := h.accounts.add(n); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
-	h.shareAccount(ctx, n.ID)
+	select {
+	case <-h.shareAccount(n.ID):
+	case <-ctx.Done():
+		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, ctx.Err())
+	}
 	if err := h.sourceWrites.sync(ctx); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
