@@ -203,9 +203,6 @@ func (r *scaleRun) close() {
 	}
 }
 
-// rss is the hubs' resident memory in KiB, summed.
-func (r *scaleRun) rss() int64 { return r.rssEach().total() }
-
 // rssEach is each hub's resident memory in KiB, read at once.
 func (r *scaleRun) rssEach() rssSample {
 	out := make(rssSample, len(r.hubs))
