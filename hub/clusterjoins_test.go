@@ -53,3 +53,29 @@ func TestCluster_JoinsAtOnceConfirmedByPeers(t *testing.T) {
 		}
 	}
 }
+
+// TestCluster_JoinWhileAnotherHubWritesSources joins a node at one hub
+// while every write of the aggregate's sources at another hub is held:
+// that hub still sets up the node's account and confirms it, and the
+// join does not wait out its bound. The registry's watch used to wait
+// for each write of the sources it asked for; behind a slow write (a
+// long source list in a loaded cluster) it fell behind, the joins at
+// the other hubs waited out their bound for it, and the nodes were
+// sourced before it knew their accounts (nats-server#8560).
+func TestCluster_JoinWhileAnotherHubWritesSources(t *testing.T) {
+	w := &warnings{}
+	hubs := newTestClusterLogged(t, slog.New(w))
+	release := hubs[1].h.HoldSources()
+	sn := inviteNode(t, hubs[0], "red")
+	err := joinAt(hubs[0], sn)
+	release()
+	if err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	if !hubs[1].h.AccountReady(sn.tn.id.NodeID) {
+		t.Fatalf("hub 2 has not set up the account of %s when its join answered", sn.tn.id.NodeID)
+	}
+	if n := w.count("may miss the node's link"); n > 0 {
+		t.Fatalf("the join's wait for the other hubs ended on its bound: %v", w.msgs)
+	}
+}

@@ -8,3 +8,11 @@ func (h *Hub) AccountReady(id string) bool { return h.accounts.ready(id) }
 
 // SetMaxNodes lowers the most active nodes h takes (MaxNodes).
 func (h *Hub) SetMaxNodes(n int) { h.maxNodes = n }
+
+// HoldSources holds h's lock on the aggregate's sources until release
+// is called: every write of the sources at h waits meanwhile, as behind
+// a slow write of a long list.
+func (h *Hub) HoldSources() (release func()) {
+	h.ctrl.Lock()
+	return h.ctrl.Unlock
+}

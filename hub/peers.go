@@ -205,23 +205,24 @@ func (h *Hub) shareAccounts() <-chan struct{} {
 	return all
 }
 
-// sourceOnceShared writes the aggregate's sources again once shared is
-// closed (shareAccounts), so that the nodes it waited for are sourced.
-func (h *Hub) sourceOnceShared(shared <-chan struct{}) {
-	if shared == nil {
-		return
-	}
+// writeSourcesAfter writes the aggregate's sources, without waiting for
+// the write, once after is closed (shareAccounts: the nodes it waited for
+// are then sourced), or at once if after is nil. A failed write is
+// logged; the next change of the registry writes again.
+func (h *Hub) writeSourcesAfter(after <-chan struct{}) {
 	p := h.shares
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.start(func() {
-		select {
-		case <-shared:
-		case <-p.ctx.Done():
-			return
+		if after != nil {
+			select {
+			case <-after:
+			case <-p.ctx.Done():
+				return
+			}
 		}
 		if err := h.sourceWrites.sync(p.ctx); err != nil && p.ctx.Err() == nil {
-			h.logger.Warn("write the aggregate's sources once the cluster knows the new nodes", "err", err)
+			h.logger.Warn("write the aggregate's sources after a change of the registry", "err", err)
 		}
 	})
 }
