@@ -29,6 +29,9 @@ import (
 // leaves it out.
 type accounts struct {
 	ns *server.Server
+	// onAdd is told of each account added once the hub's connection is
+	// up (announceAccount); nil before.
+	onAdd func(id string)
 
 	mu    sync.Mutex
 	added map[string]bool // node id -> its account is set up
@@ -58,16 +61,25 @@ func (a *accounts) isShared(id string) bool {
 
 // add sets up the account of node n, once; adding it again does nothing.
 func (a *accounts) add(n hubwire.Node) error {
+	added, err := a.addOnce(n)
+	if added && a.onAdd != nil {
+		a.onAdd(n.ID)
+	}
+	return err
+}
+
+// addOnce is add under mu; it reports whether it set the account up.
+func (a *accounts) addOnce(n hubwire.Node) (bool, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.added[n.ID] {
-		return nil
+		return false, nil
 	}
 	if err := a.setUp(n); err != nil {
-		return fmt.Errorf("add the account of %s: %w", n.ID, err)
+		return false, fmt.Errorf("add the account of %s: %w", n.ID, err)
 	}
 	a.added[n.ID] = true
-	return nil
+	return true, nil
 }
 
 // addAll adds the accounts of the active nodes of nodes.

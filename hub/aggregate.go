@@ -131,14 +131,20 @@ func (h *Hub) kick(ctx context.Context, ids ...string) error {
 
 // syncRegistry applies a change of the registry, made here or at another
 // hub of the cluster: the accounts of new nodes, the aggregate's sources,
-// and the links of revoked nodes.
+// and the links of revoked nodes. It waits neither for the other hubs to
+// set up the new accounts (peers.go) nor for the write of the sources
+// (writeSourcesAfter): the registry's watch, which calls it, is what sets
+// up the accounts of the nodes joined at other hubs, and a watch held by
+// a write of a long source list (seconds at a few hundred sources in a
+// loaded cluster) fell behind the joins, so that the other hubs' joins
+// waited out their bound for it and sourced nodes this hub did not know.
 func (h *Hub) syncRegistry(ctx context.Context) error {
 	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 		return err
 	}
-	h.shareAccounts(ctx)
-	if err := h.sourceWrites.sync(ctx); err != nil {
-		return err
+	h.writeSourcesAfter(nil)
+	if shared := h.shareAccounts(); shared != nil {
+		h.writeSourcesAfter(shared)
 	}
 	for _, n := range h.reg.nodes() {
 		if !n.Active() {
@@ -200,7 +206,11 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name stri
 	if err := h.accounts.add(n); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
-	h.shareAccount(ctx, n.ID)
+	select {
+	case <-h.shareAccount(n.ID):
+	case <-ctx.Done():
+		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, ctx.Err())
+	}
 	if err := h.sourceWrites.sync(ctx); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}

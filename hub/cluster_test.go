@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"testing"
@@ -17,10 +18,16 @@ import (
 // JetStream does not come up is made again on other ports.
 func newTestCluster(t *testing.T) []*testHub {
 	t.Helper()
+	return newTestClusterLogged(t, testLogger())
+}
+
+// newTestClusterLogged is newTestCluster with the hubs logging to logger.
+func newTestClusterLogged(t *testing.T, logger *slog.Logger) []*testHub {
+	t.Helper()
 	var err error
 	for range 3 {
 		var hubs []*testHub
-		if hubs, err = tryTestCluster(t); err == nil {
+		if hubs, err = tryTestCluster(t, logger); err == nil {
 			return hubs
 		}
 		t.Logf("the cluster did not come up, trying other ports: %v", err)
@@ -29,7 +36,7 @@ func newTestCluster(t *testing.T) []*testHub {
 	return nil
 }
 
-func tryTestCluster(t *testing.T) ([]*testHub, error) {
+func tryTestCluster(t *testing.T, logger *slog.Logger) ([]*testHub, error) {
 	t.Helper()
 	routes := []string{}
 	for range 3 {
@@ -60,7 +67,7 @@ func tryTestCluster(t *testing.T) ([]*testHub, error) {
 	errs := make([]error, 3)
 	for i, th := range hubs {
 		wg.Go(func() {
-			h, err := hub.Start(context.Background(), th.cfg, testLogger())
+			h, err := hub.Start(context.Background(), th.cfg, logger)
 			th.h, errs[i] = h, err
 		})
 	}

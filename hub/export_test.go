@@ -20,3 +20,11 @@ func (h *Hub) LedgerRead() (read, checkpoint uint64) {
 // LedgerRowsPrefix is the prefix of the rows of the hub ledger's read
 // side in the hub's read models.
 const LedgerRowsPrefix = prefixLedger
+
+// HoldSources holds h's lock on the aggregate's sources until release
+// is called: every write of the sources at h waits meanwhile, as behind
+// a slow write of a long list.
+func (h *Hub) HoldSources() (release func()) {
+	h.ctrl.Lock()
+	return h.ctrl.Unlock
+}

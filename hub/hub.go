@@ -40,6 +40,9 @@ type Hub struct {
 	ctrl sync.Mutex
 	// accounts adds the nodes' accounts to the running server.
 	accounts *accounts
+	// shares waits for the other hubs of a cluster to set up the nodes'
+	// accounts (peers.go).
+	shares *peerShares
 	// sourceWrites coalesces the writes of the aggregate's sources.
 	sourceWrites *sourceWrites
 	// written is the source list this hub wrote last (setSources), under
@@ -89,7 +92,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
-	h := &Hub{cfg: cfg, logger: logger, reg: reg, maxNodes: MaxNodes, user: mustUserKey(), changes: newChanges()}
+	h := &Hub{cfg: cfg, logger: logger, reg: reg, maxNodes: MaxNodes, user: mustUserKey(), changes: newChanges(), shares: newPeerShares()}
 	h.sourceWrites = &sourceWrites{write: h.writeSources}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
@@ -240,6 +243,7 @@ func (h *Hub) startServer() error {
 		return err
 	}
 	h.ns, h.nc, h.js = ns, nc, js
+	h.accounts.onAdd = h.announceAccount
 	return nil
 }
 
@@ -260,7 +264,15 @@ func (h *Hub) attachRegistry(ctx context.Context) error {
 				if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 					return err
 				}
-				h.shareAccounts(ctx)
+				// The first write of the sources (ensureAggregate)
+				// then names these nodes too.
+				if shared := h.shareAccounts(); shared != nil {
+					select {
+					case <-shared:
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				}
 			}
 			return nil
 		}
@@ -308,6 +320,7 @@ func (h *Hub) Close() error {
 }
 
 func (h *Hub) shutdown() {
+	h.shares.close()
 	if h.nc != nil {
 		h.nc.Close()
 	}

@@ -21,23 +21,42 @@ type stormNode struct {
 // inviteNode makes a workspace clone and an invite for it.
 func inviteNode(tb testing.TB, th *testHub, team string) *stormNode {
 	tb.Helper()
-	ws, _, err := workspace.Init(filepath.Join(tb.TempDir(), "repo"))
+	sn, err := newInvited(tb.TempDir(), th, team)
 	if err != nil {
 		tb.Fatal(err)
+	}
+	return sn
+}
+
+// inviteNodeErr is inviteNode for a goroutine of the test: it marks the
+// test failed, and returns nil, if the invite fails.
+func inviteNodeErr(tb testing.TB, th *testHub, team string) *stormNode {
+	sn, err := newInvited(tb.TempDir(), th, team)
+	if err != nil {
+		tb.Errorf("invite: %v", err)
+	}
+	return sn
+}
+
+// newInvited makes a workspace clone in dir and an invite for it.
+func newInvited(dir string, th *testHub, team string) (*stormNode, error) {
+	ws, _, err := workspace.Init(filepath.Join(dir, "repo"))
+	if err != nil {
+		return nil, err
 	}
 	id, err := hublink.NewIdentity()
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	token, err := th.h.Invite(context.Background(), ws.ID(), team, "ann")
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	jt, err := hubwire.ParseJoinToken(token)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
-	return &stormNode{tn: &testNode{ws: ws, id: id, url: jt.Leaf}, secret: jt.Secret}
+	return &stormNode{tn: &testNode{ws: ws, id: id, url: jt.Leaf}, secret: jt.Secret}, nil
 }
 
 // joinAll joins nodes at once and fails the test if any join fails.
@@ -123,4 +142,15 @@ func TestJoin_Storm(t *testing.T) {
 			t.Errorf("node %s: %d events in the aggregate, want %d", id, got[id], n)
 		}
 	}
+}
+
+// joinAt joins sn at th, once; a nil sn (its invite failed) is not
+// joined.
+func joinAt(th *testHub, sn *stormNode) error {
+	if sn == nil {
+		return nil
+	}
+	pub, _ := sn.tn.id.PublicKey()
+	_, err := th.h.Join(context.Background(), sn.secret, sn.tn.id.NodeID, pub, sn.tn.ws.ID(), "")
+	return err
 }

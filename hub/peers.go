@@ -16,13 +16,23 @@ import (
 // the node id, and a hub that has set it up answers with its server name.
 const accountsSubject = "clumsieshub.accounts"
 
+// readySubject is where the answers about node id's account go: the
+// asker names it as the question's reply subject, and a hub announces
+// there, with its server name, each account it sets up after a change of
+// the registry. A hub asked before it had the account answers as soon as
+// it has it, not when it is asked again.
+func readySubject(id string) string { return accountsSubject + ".ready." + id }
+
 // How a join waits for the other hubs of its cluster.
 const (
 	// peersWait bounds the wait; a join answers after it even if a hub
 	// has not confirmed (it logs which).
 	peersWait = 10 * time.Second
-	// peersRound is how long each round of the question collects answers.
-	peersRound = 250 * time.Millisecond
+	// peersAskAgain is how long the asker waits for answers before it
+	// asks again: the hubs announce what they set up, so asking again
+	// only covers a question or an announcement lost on the way (a
+	// route down for a moment, a hub of an older release).
+	peersAskAgain = time.Second
 )
 
 // answerAccounts answers the other hubs' accountsSubject questions until
@@ -39,6 +49,14 @@ func (h *Hub) answerAccounts() error {
 	return nil
 }
 
+// announceAccount tells the hubs waiting for node id's account that this
+// one has set it up.
+func (h *Hub) announceAccount(id string) {
+	if h.nc != nil {
+		_ = h.nc.Publish(readySubject(id), []byte(h.ns.Name())) // the askers ask again
+	}
+}
+
 // awaitPeers returns once every hub routed to this one has set up node
 // id's account, or fails after peersWait naming those that have not. A
 // hub that receives interest in an account it does not know yet drops
@@ -52,18 +70,23 @@ func (h *Hub) awaitPeers(ctx context.Context, id string) error {
 	if len(peers) == 0 {
 		return nil
 	}
-	inbox := h.nc.NewInbox()
-	sub, err := h.nc.SubscribeSync(inbox)
+	// Subscribed before the question is sent: the subscription's interest
+	// reaches each peer before the question does (one route carries the
+	// hub's account), so neither an answer nor an announcement is lost.
+	sub, err := h.nc.SubscribeSync(readySubject(id))
 	if err != nil {
 		return fmt.Errorf("ask the cluster about %s's account: %w", id, err)
 	}
 	defer sub.Unsubscribe()
 	deadline := time.Now().Add(peersWait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if err := h.nc.PublishRequest(accountsSubject, inbox, []byte(id)); err != nil {
+		if err := h.nc.PublishRequest(accountsSubject, readySubject(id), []byte(id)); err != nil {
 			return fmt.Errorf("ask the cluster about %s's account: %w", id, err)
 		}
-		round := time.Now().Add(peersRound)
+		round := time.Now().Add(peersAskAgain)
+		if round.After(deadline) {
+			round = deadline
+		}
 		for len(peers) > 0 {
 			m, err := sub.NextMsg(time.Until(round))
 			if err != nil {
@@ -79,32 +102,6 @@ func (h *Hub) awaitPeers(ctx context.Context, id string) error {
 		}
 	}
 	return fmt.Errorf("hubs %v have not set up the account of %s after %s", peers, id, peersWait)
-}
-
-// shareAccount waits until every routed hub has set up node id's account
-// (awaitPeers), then lets the aggregate source the node. Setting up a
-// source makes the stream leader subscribe in the node's account, and a
-// hub that hears of that interest before it knows the account drops it
-// for good: every write of the sources names only nodes known everywhere.
-// A hub that has not confirmed after peersWait is logged, and the node is
-// sourced anyway.
-func (h *Hub) shareAccount(ctx context.Context, id string) {
-	if h.accounts.isShared(id) {
-		return
-	}
-	if err := h.awaitPeers(ctx, id); err != nil {
-		h.logger.Warn("a hub of the cluster may miss the node's link until the link is made again", "node", id, "err", err)
-	}
-	h.accounts.share(id)
-}
-
-// shareAccounts is shareAccount for every active node of the registry.
-func (h *Hub) shareAccounts(ctx context.Context) {
-	for _, n := range h.reg.nodes() {
-		if n.Active() {
-			h.shareAccount(ctx, n.ID)
-		}
-	}
 }
 
 // routedPeers are the names of the hubs this one has routes to now.

@@ -77,6 +77,9 @@ const (
 type registry struct {
 	file string
 	kv   jetstream.KeyValue
+	// js is the hub's JetStream, for reads at the bucket's leader
+	// (registryinvite.go).
+	js jetstream.JetStream
 	// copy writes registry.json behind the changes.
 	copy *localCopy
 
@@ -119,7 +122,7 @@ func (r *registry) attach(ctx context.Context, js jetstream.JetStream, replicas 
 	if err != nil {
 		return false, fmt.Errorf("open the registry bucket: %w", err)
 	}
-	r.kv = kv
+	r.kv, r.js = kv, js
 	keys, err := kv.ListKeys(ctx)
 	if err != nil {
 		return false, fmt.Errorf("list the registry: %w", err)
@@ -322,15 +325,12 @@ func (r *registry) addInvite(ctx context.Context, team, ws, member string, now t
 // of a cluster, say), one wins.
 func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name string, now time.Time) (hubwire.Node, error) {
 	key := keyInvitePrefix + hashSecret(secret)
-	e, err := r.kv.Get(ctx, key)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return hubwire.Node{}, ErrBadInvite
-	}
+	value, rev, err := r.readInvite(ctx, key)
 	if err != nil {
-		return hubwire.Node{}, fmt.Errorf("read the invite: %w", err)
+		return hubwire.Node{}, err
 	}
 	var in invite
-	if err := json.Unmarshal(e.Value(), &in); err != nil {
+	if err := json.Unmarshal(value, &in); err != nil {
 		return hubwire.Node{}, fmt.Errorf("read the invite: %w", err)
 	}
 	if subtle.ConstantTimeCompare([]byte(in.Hash), []byte(hashSecret(secret))) != 1 {
@@ -357,7 +357,7 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 	}
 	in.Used = true
 	b, _ := json.Marshal(in)
-	if _, err := r.kv.Update(ctx, key, b, e.Revision()); err != nil {
+	if _, err := r.kv.Update(ctx, key, b, rev); err != nil {
 		if errors.Is(err, jetstream.ErrKeyExists) {
 			return hubwire.Node{}, ErrBadInvite
 		}

@@ -20,8 +20,9 @@ const (
 	// the bench dials from loopback.
 	scaleJoinRequests = 8
 	// scaleStormJoins is the join storm's requests in flight: under the
-	// API's 64 connections per client address.
-	scaleStormJoins = 48
+	// API's 64 connections per client address, which the storm's nodes
+	// share with the probe's and the bench's other requests.
+	scaleStormJoins = 32
 	// scaleStarts bounds the node servers starting at once in the bench
 	// process: a thousand at once timed out their own in-process
 	// connections on 2 cores.
@@ -72,7 +73,8 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 		return err
 	}
 	time.Sleep(2 * time.Second) // let the hubs settle before reading their memory
-	fresh := r.rss()
+	freshEach := r.rssEach()
+	fresh := freshEach.total()
 	regStart := time.Now()
 	joins, err := r.register(ctx, n)
 	if err != nil {
@@ -81,27 +83,30 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	registered := time.Since(regStart)
 	k := min(100, max(1, n/10))
 	early, late := joins[:k], joins[n-k:]
-	joined := r.rss()
+	joinedEach := r.rssEach()
+	joined := joinedEach.total()
 	if k := b.unknownInvites.Swap(0); k > 0 {
 		b.printf("| joins answered \"join token unknown\" right after their invite, asked again a second later | %d |\n", k)
 	}
-	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first %d p50 %.0f ms, p99 %.0f ms; of the last %d p50 %.0f ms, p99 %.0f ms; hub RSS %.0f MiB at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), k, ms(percentile(early, 50)), ms(percentile(early, 99)), k, ms(percentile(late, 50)), ms(percentile(late, 99)), mib(joined))
+	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first %d p50 %.0f ms, p99 %.0f ms; of the last %d p50 %.0f ms, p99 %.0f ms (last/first %.2fx at p50, %.2fx at p99); hub RSS %s at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), k, ms(percentile(early, 50)), ms(percentile(early, 99)), k, ms(percentile(late, 50)), ms(percentile(late, 99)), ratio(percentile(late, 50), percentile(early, 50)), ratio(percentile(late, 99), percentile(early, 99)), joinedEach)
 	b.printf("| join cost by tenth of the joins, in the order sent: p50 / p99 ms | %s |\n", joinCurve(joins))
 	if err := r.restartHubs(); err != nil {
 		return err
 	}
 	time.Sleep(2 * time.Second)
-	before := r.rss()
-	b.printf("| hub RSS after the joins; the hubs restarted with the same %d nodes registered, none linked | %.0f MiB; %.0f MiB (%.2fx) |\n", n, mib(joined), mib(before), float64(before)/float64(joined))
+	beforeEach := r.rssEach()
+	before := beforeEach.total()
+	b.printf("| hub RSS after the joins; the hubs restarted with the same %d nodes registered, none linked | %s; %s (%.2fx) |\n", n, joinedEach, beforeEach, float64(before)/float64(joined))
 	storm, linked, err := r.linkStorm(ctx)
 	if err != nil {
 		return fmt.Errorf("link storm: %w", err)
 	}
-	after := r.rss()
+	afterEach := r.rssEach()
+	after := afterEach.total()
 	b.printf("| link storm: the hubs restarted, then every node starts (%d at once in the bench process), dials and appends %d events | all linked %.1f s, all %d events in the hubs' read models %.1f s (%.1f s after the last link) |\n", scaleStarts, scaleJoinEvents, linked.Seconds(), n*scaleJoinEvents, storm.Seconds(), (storm - linked).Seconds())
-	b.printf("| hub RSS: fresh; restarted with %d nodes registered, none linked; all linked | %.0f, %.0f, %.0f MiB |\n", n, mib(fresh), mib(before), mib(after))
+	b.printf("| hub RSS: fresh; restarted with %d nodes registered, none linked; all linked | %s; %s; %s |\n", n, freshEach, beforeEach, afterEach)
 	b.printf("| hub RSS per node over the fresh hub, all linked; of the links alone | %.2f MiB; %.2f MiB |\n", mib(after-fresh)/float64(n), mib(after-before)/float64(n))
-	if err := r.joinStorm(ctx, max(10, n/10)); err != nil {
+	if err := r.joinStorm(ctx, max(10, n/10), scaleStormJoins); err != nil {
 		return fmt.Errorf("join storm: %w", err)
 	}
 	idle := 60 * time.Second
@@ -117,7 +122,7 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	if err != nil {
 		return fmt.Errorf("steady load: %w", err)
 	}
-	b.printf("| append to visible in the hub's read models (node status), %d ev/s from every node (%d ev/s), %s, %d probes (one every %s at most, each at the next node) | p50 %.1f ms, p99 %.1f ms; hub RSS after it %.0f MiB |\n", scaleRate, n*scaleRate, steadyFor, len(lat), scaleProbeEvery, ms(percentile(lat, 50)), ms(percentile(lat, 99)), mib(r.rss()))
+	b.printf("| append to visible in the hub's read models (node status), %d ev/s from every node (%d ev/s), %s, %d probes (one every %s at most, each at the next node) | p50 %.1f ms, p99 %.1f ms; hub RSS after it %s |\n", scaleRate, len(r.nodes)*scaleRate, steadyFor, len(lat), scaleProbeEvery, ms(percentile(lat, 50)), ms(percentile(lat, 99)), r.rssEach())
 	per := 100
 	if b.quick {
 		per = 20
@@ -136,6 +141,14 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 		return r.soak(ctx, b.hubSoak)
 	}
 	return nil
+}
+
+// ratio is a / b, 0 if b is 0.
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
 }
 
 // joinCurve gives the p50 and p99 of each tenth of joins, in order.
@@ -190,20 +203,43 @@ func (r *scaleRun) close() {
 	}
 }
 
-// rss is the hubs' resident memory in KiB, summed.
-func (r *scaleRun) rss() int64 {
-	var sum int64
-	for _, hp := range r.hubs {
-		sum += hp.rss()
+// rssEach is each hub's resident memory in KiB, read at once.
+func (r *scaleRun) rssEach() rssSample {
+	out := make(rssSample, len(r.hubs))
+	for i, hp := range r.hubs {
+		out[i] = hp.rss()
+	}
+	return out
+}
+
+// rssSample is the resident memory of each hub of a run, in KiB.
+type rssSample []int64
+
+func (s rssSample) total() (sum int64) {
+	for _, k := range s {
+		sum += k
 	}
 	return sum
+}
+
+// String is the sum in MiB, and with several hubs each hub's in brackets.
+func (s rssSample) String() string {
+	out := fmt.Sprintf("%.0f MiB", mib(s.total()))
+	if len(s) > 1 {
+		each := make([]string, len(s))
+		for i, k := range s {
+			each[i] = fmt.Sprintf("%.0f", mib(k))
+		}
+		out += " (" + strings.Join(each, ", ") + ")"
+	}
+	return out
 }
 
 // register joins n nodes through the hubs' API, at most
 // scaleJoinRequests at once, none of them linked yet; it returns the time
 // of each join, in the order the joins were sent.
 func (r *scaleRun) register(ctx context.Context, n int) ([]time.Duration, error) {
-	nodes, took, err := r.join(ctx, n, scaleJoinRequests)
+	nodes, took, err := r.join(ctx, n, scaleJoinRequests, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -213,8 +249,11 @@ func (r *scaleRun) register(ctx context.Context, n int) ([]time.Duration, error)
 
 // join joins n new nodes through the hubs' API, at most inFlight at
 // once, and returns them with the time of each join, in the order the
-// joins were sent.
-func (r *scaleRun) join(ctx context.Context, n, inFlight int) ([]*leafNode, []time.Duration, error) {
+// joins were sent. New node i joins at the hub of the run's node it will
+// be (hub (len(r.nodes)+i) mod the hubs), and then, if not nil, runs
+// then (outside the time of its join).
+func (r *scaleRun) join(ctx context.Context, n, inFlight int, then func(*leafNode) error) ([]*leafNode, []time.Duration, error) {
+	offset := len(r.nodes)
 	sem := make(chan struct{}, inFlight)
 	nodes := make([]*leafNode, n)
 	took := make([]time.Duration, n)
@@ -231,8 +270,11 @@ func (r *scaleRun) join(ctx context.Context, n, inFlight int) ([]*leafNode, []ti
 			jctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 			defer cancel()
 			start := time.Now()
-			nodes[i], errs[i] = joinLeaf(jctx, r.b, r.hubs[i%len(r.hubs)], "bench")
+			nodes[i], errs[i] = joinLeaf(jctx, r.b, r.hubs[(offset+i)%len(r.hubs)], "bench")
 			took[k] = time.Since(start)
+			if errs[i] == nil && then != nil {
+				errs[i] = then(nodes[i])
+			}
 		}()
 	}
 	wg.Wait()
@@ -240,20 +282,6 @@ func (r *scaleRun) join(ctx context.Context, n, inFlight int) ([]*leafNode, []ti
 		return nil, nil, err
 	}
 	return nodes, took, nil
-}
-
-// joinStorm joins k more nodes at once (scaleStormJoins requests in
-// flight) while every node of the run is linked, and reports it; the new
-// nodes stay offline and out of the run's later phases.
-func (r *scaleRun) joinStorm(ctx context.Context, k int) error {
-	start := time.Now()
-	_, took, err := r.join(ctx, k, scaleStormJoins)
-	if err != nil {
-		return err
-	}
-	all := time.Since(start)
-	r.b.printf("| join storm: %d more nodes join at once (%d requests in flight) while the %d others are linked | all in %.1f s (%.1f joins/s); a join p50 %.0f ms, p99 %.0f ms; hub RSS %.0f MiB after |\n", k, scaleStormJoins, len(r.nodes), all.Seconds(), float64(k)/all.Seconds(), ms(percentile(took, 50)), ms(percentile(took, 99)), mib(r.rss()))
-	return nil
 }
 
 // restartHubs stops the hubs and starts them again: their servers then
