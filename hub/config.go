@@ -47,6 +47,9 @@ type Config struct {
 	LeafCompression bool `toml:"leaf_compression"`
 
 	dir string // the folder holding hub.toml
+	// projections, when set, is the folder of the read models instead of
+	// projections in the data folder: a rebuild fills new ones beside.
+	projections string
 }
 
 // TLSConfig is the [tls] table.

@@ -113,6 +113,12 @@ func (st *hubState) loadMeta(k string, v []byte) error {
 	return nil
 }
 
+// folded returns the types whose payload a model of st folds (folder):
+// the projector's decoder decodes those alone.
+func (st *hubState) folded() map[events.Type]bool {
+	return engine.Declared(st.reg.Models(), folder.Folds)
+}
+
 // Registry returns the hub's models, for the engine's Committer.
 func (st *hubState) Registry() *engine.Registry[*hubItem] { return &st.reg }
 

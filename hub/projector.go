@@ -80,7 +80,7 @@ func openProjector(dir string, nodes func(string) (hubwire.Node, bool), logger *
 		return openProjector(dir, nodes, logger)
 	}
 	p.progress.Set(p.st.checkpoint)
-	p.folded = engine.Declared(p.st.reg.Models(), folder.Folds)
+	p.folded = p.st.folded()
 	return p, nil
 }
 

@@ -5,22 +5,32 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
+
 	"github.com/clumsies/clumsies/hub/hubwire"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
-// projectionsDir is the folder of the hub's read models.
-func projectionsDir(cfg *Config) string { return filepath.Join(cfg.DataDir(), "projections") }
+// projectionsDir is the folder of the hub's read models: projections in
+// the data folder, or the folder a rebuild fills beside it.
+func projectionsDir(cfg *Config) string {
+	if cfg.projections != "" {
+		return cfg.projections
+	}
+	return filepath.Join(cfg.DataDir(), "projections")
+}
 
-// Rebuild throws away the read models of the stopped hub of cfg and has
-// them apply the aggregate again from its first message: the counters,
+// Rebuild replaces the read models of the stopped hub of cfg by new ones
+// that apply the aggregate again from its first message: the counters,
 // the chains, the evidence and the review queue come back as the hub had
-// kept them (the projector is deterministic). It returns the aggregate
-// sequence applied. The hub must not be running: its read models are
-// locked while it runs, and Rebuild then fails without changing them.
-// On an error the read models before the rebuild are put back.
+// kept them (the projector is deterministic). The new read models are
+// filled beside the old ones, by the hub started on them, and take their
+// place once complete (engine.RebuildBeside); on an error the old ones
+// stay. It returns the aggregate sequence applied. The hub must not be
+// running: its read models are locked while it runs, and Rebuild then
+// fails without changing them.
 func Rebuild(ctx context.Context, cfg *Config, logger *slog.Logger) (uint64, error) {
 	dir := projectionsDir(cfg)
 	p, err := openProjector(dir, nil, slog.New(slog.DiscardHandler))
@@ -30,19 +40,18 @@ func Rebuild(ctx context.Context, cfg *Config, logger *slog.Logger) (uint64, err
 	if err := p.close(); err != nil {
 		return 0, fmt.Errorf("rebuild the hub's read models: %w", err)
 	}
-	old := dir + ".old"
-	if err := os.RemoveAll(old); err != nil {
-		return 0, fmt.Errorf("rebuild the hub's read models: %w", err)
-	}
-	if err := os.Rename(dir, old); err != nil {
-		return 0, fmt.Errorf("rebuild the hub's read models: %w", err)
-	}
-	applied, err := replayAggregate(ctx, cfg, logger)
+	var applied uint64
+	err = engine.RebuildBeside(ctx, vfs.Default, dir, func(ctx context.Context, next string) error {
+		beside := *cfg
+		beside.projections = next
+		var err error
+		applied, err = replayAggregate(ctx, &beside, logger)
+		return err
+	})
 	if err != nil {
-		restore := errors.Join(os.RemoveAll(dir), os.Rename(old, dir))
-		return 0, errors.Join(fmt.Errorf("rebuild the hub's read models: %w", err), restore)
+		return 0, fmt.Errorf("rebuild the hub's read models: %w", err)
 	}
-	return applied, os.RemoveAll(old)
+	return applied, nil
 }
 
 // replayAggregate starts the hub of cfg and waits until its projector

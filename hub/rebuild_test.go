@@ -3,7 +3,9 @@ package hub_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -54,7 +56,7 @@ func waitApplied(t *testing.T, th *testHub, want uint64) {
 // aggregate grew (in batches as its nodes sent them, across a restart)
 // and those `hub rebuild` applies again from the aggregate's first
 // message hold the same rows, and that Rebuild refuses while the hub
-// runs.
+// runs, and that one that fails leaves the read models as they were.
 func TestRebuild_SameRows(t *testing.T) {
 	th := newTestHub(t)
 	a := joinNode(t, th, "red", "")
@@ -74,6 +76,22 @@ func TestRebuild_SameRows(t *testing.T) {
 	b.close()
 	th.stop()
 	kept := projectionRows(t, th)
+
+	// A rebuild that fails (here its context has ended) leaves the read
+	// models as they were, and nothing beside them.
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := hub.Rebuild(ended, th.cfg, nil); err == nil {
+		t.Fatal("Rebuild succeeded with its context ended")
+	}
+	if after := projectionRows(t, th); !bytes.Equal(after, kept) {
+		t.Fatalf("a failed rebuild changed the read models:\nafter:\n%s\nkept:\n%s", after, kept)
+	}
+	for _, beside := range []string{".new", ".old"} {
+		if _, err := os.Stat(filepath.Join(th.cfg.DataDir(), "projections"+beside)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("projections%s is there after a failed rebuild (%v)", beside, err)
+		}
+	}
 
 	applied, err := hub.Rebuild(context.Background(), th.cfg, nil)
 	if err != nil {

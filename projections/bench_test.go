@@ -9,6 +9,7 @@ import (
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/foldcase"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -46,7 +47,7 @@ func workload(tb testing.TB, n int) []events.Event {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		ev.SessionID, ev.Tool, ev.DurationUs = fmt.Sprintf("session-%d", i%200), toolOf[t], int64(100+i%900)
+		ev.SessionID, ev.Tool, ev.DurationUs = fmt.Sprintf("session-%d", i%200), foldcase.Tool(t), int64(100+i%900)
 		b, err := events.Encode(ev)
 		if err != nil {
 			tb.Fatal(err)

@@ -15,7 +15,7 @@ import (
 func TestConform(t *testing.T) {
 	var cases []projections.ConformCase
 	for _, c := range foldcase.Read(t, "testdata/fold") {
-		cases = append(cases, projections.ConformCase{Name: c.Name, Events: foldEvents(t, c)})
+		cases = append(cases, projections.ConformCase{Name: c.Name, Events: foldcase.Events(t, workspace, c)})
 	}
 	enginetest.Run(t, projections.ConformanceFixture(cases, renderAnswers))
 }

@@ -2,27 +2,15 @@ package projections_test
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"testing"
 
-	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/internal/foldcase"
 	"github.com/clumsies/clumsies/projections"
 )
 
 var update = flag.Bool("update", false, "rewrite the read models of testdata/fold/*.txtar")
-
-// foldLine is one event of a fold case: the envelope fields that matter,
-// with defaults (outcome ok; session, tool and times filled in by the
-// ledger helper).
-type foldLine struct {
-	Type    events.Type     `json:"type"`
-	Session *string         `json:"session,omitempty"`
-	Code    string          `json:"code,omitempty"`
-	Data    json.RawMessage `json:"data"`
-}
 
 // TestFold is the data-driven test of the projector: each file of
 // testdata/fold holds an event sequence ("events": one JSON line each,
@@ -33,7 +21,7 @@ type foldLine struct {
 func TestFold(t *testing.T) {
 	for _, c := range foldcase.Read(t, "testdata/fold") {
 		t.Run(c.Name, func(t *testing.T) {
-			evs := foldEvents(t, c)
+			evs := foldcase.Events(t, workspace, c)
 			whole, perEvent := openMem(t), openMem(t)
 			apply(t, whole, evs...)
 			for _, ev := range evs {
@@ -53,7 +41,7 @@ func TestFold(t *testing.T) {
 func TestFold_EveryType(t *testing.T) {
 	folded := map[events.Type]bool{}
 	for _, c := range foldcase.Read(t, "testdata/fold") {
-		for _, ev := range foldEvents(t, c) {
+		for _, ev := range foldcase.Events(t, workspace, c) {
 			folded[ev.Type] = true
 		}
 	}
@@ -62,46 +50,6 @@ func TestFold_EveryType(t *testing.T) {
 			t.Errorf("no case of testdata/fold has an event of type %s", typ)
 		}
 	}
-}
-
-// foldEvents appends the events of a case to a ledger and returns them
-// with their sequences.
-func foldEvents(tb testing.TB, c foldcase.Case) []events.Event {
-	tb.Helper()
-	l := newLedger(tb)
-	for _, fl := range foldcase.Lines[foldLine](tb, c) {
-		var opts []option
-		if fl.Session != nil {
-			opts = append(opts, inSession(*fl.Session))
-		}
-		if fl.Code != "" {
-			opts = append(opts, failed(fl.Code))
-		}
-		var payload any = fl.Data
-		if fl.Type == events.TypeCatalogPublish {
-			payload = withHash(tb, fl.Data)
-		}
-		l.add(fl.Type, payload, opts...)
-	}
-	return l.all()
-}
-
-// withHash fills in the hash of a catalog.publish payload from its body,
-// so cases need not spell hashes out.
-func withHash(tb testing.TB, raw json.RawMessage) json.RawMessage {
-	tb.Helper()
-	var p events.PublishData
-	if err := json.Unmarshal(raw, &p); err != nil {
-		tb.Fatal(err)
-	}
-	if p.Hash == "" {
-		p.Hash = content.Hash([]byte(p.Body))
-	}
-	out, err := json.Marshal(p)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return out
 }
 
 // renderModels renders every read model of s as indented JSON.

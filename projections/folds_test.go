@@ -6,16 +6,21 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/foldcase"
 	"github.com/clumsies/clumsies/projections/engine"
-	"github.com/clumsies/clumsies/projections/engine/foldtest"
+	"github.com/clumsies/clumsies/projections/engine/enginetest"
 )
 
-// workspaceStore is how foldtest builds and strips the workspace's
-// models and items.
-var workspaceStore = foldtest.Store[decoded]{
+// workspaceStore is how enginetest.CheckDeclared builds the workspace's
+// models, derives what they declare as the decoder does (folded), and
+// strips its items.
+var workspaceStore = enginetest.Declaring[decoded, events.Type]{
 	Models: func(*pebble.DB) []engine.Model[decoded] { return newState().models.Models() },
-	Type:   func(d decoded) events.Type { return d.ev.Type },
-	Strip:  func(d decoded) decoded { d.payload = nil; return d },
+	Declared: func(models []engine.Model[decoded]) map[events.Type]bool {
+		return engine.Declared(models, folder.Folds)
+	},
+	Kind:  func(d decoded) events.Type { return d.ev.Type },
+	Strip: func(d decoded) decoded { d.payload = nil; return d },
 }
 
 // fullyDecoded returns evs with the payload of every successful event
@@ -41,9 +46,9 @@ func fullyDecoded(tb testing.TB, evs []events.Event) []decoded {
 // it reads, so that the decoder, which decodes only those, hands it every
 // payload it needs. The events are those of the fold cases.
 func TestFolds_Declared(t *testing.T) {
-	for _, c := range foldtest.Cases(t, "testdata/fold") {
+	for _, c := range foldcase.Read(t, "testdata/fold") {
 		t.Run(c.Name, func(t *testing.T) {
-			foldtest.Check(t, workspaceStore, fullyDecoded(t, c.Events))
+			enginetest.CheckDeclared(t, workspaceStore, fullyDecoded(t, foldcase.Events(t, "ws-folds", c)))
 		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/internal/foldcase"
 	"github.com/clumsies/clumsies/projections"
 )
 
@@ -48,27 +49,13 @@ func took(us int64) option { return func(ev *events.Event) { ev.DurationUs = us 
 // at sets the time of an event.
 func at(t string) option { return func(ev *events.Event) { ev.Time = t } }
 
-var toolOf = map[events.Type]string{
-	events.TypeSetup: "memsetup", events.TypeDiscover: "memdisc", events.TypeLoad: "memload",
-	events.TypeRefer: "memref", events.TypeAgentReport: "agentreport", events.TypeReject: "agentrejected",
-	events.TypeDraftCreate: "artifact", events.TypeDraftUpdate: "artifact", events.TypeDraftRename: "artifact",
-	events.TypeDraftDelete: "artifact", events.TypeDraftDiscard: "artifact", events.TypeArtifactError: "artifact",
-}
-
 // add appends an event of type t and returns it with its sequence. Tool
 // events get their tool, session "s1" and a duration of 10µs unless an
 // option says otherwise.
 func (l *ledger) add(t events.Type, payload any, opts ...option) events.Event {
 	l.tb.Helper()
-	ev, err := events.New(workspace, t, payload)
-	if err != nil {
-		l.tb.Fatalf("new %s event: %v", t, err)
-	}
-	ev.Time = events.FormatTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).Add(time.Duration(l.n) * time.Second))
+	ev := foldcase.NewEvent(l.tb, workspace, l.n, t, payload)
 	l.n++
-	if tool, ok := toolOf[t]; ok {
-		ev.Tool, ev.SessionID, ev.DurationUs = tool, "s1", 10
-	}
 	for _, o := range opts {
 		o(&ev)
 	}

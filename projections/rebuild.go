@@ -12,6 +12,7 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/internal/gcpace"
+	"github.com/clumsies/clumsies/projections/engine"
 )
 
 // lockFile is the name of the lock file pebble keeps in its directory.
@@ -23,11 +24,11 @@ const lockFile = "LOCK"
 // returns the new store, open.
 //
 // When dir holds a store, the replay goes into a folder beside it
-// (dir.rebuild) and replaces dir only once it is complete: a rebuild that
-// fails (the log ends early, the disk fills up) leaves the old read models
-// as they were. The swap is two renames; a crash between them leaves no
-// store at dir, and the next Open starts from an empty one, which replays
-// the log.
+// (engine.RebuildBeside: dir.new) and replaces dir only once it is
+// complete: a rebuild that fails (the log ends early, the disk fills up)
+// leaves the old read models as they were. The swap is two renames; a
+// crash between them leaves no store at dir, and the next Open starts
+// from an empty one, which replays the log.
 //
 // A rebuild is a bulk job: while it replays, the garbage collector of the
 // process runs less often (gcpace.Bulk), for some more memory.
@@ -49,17 +50,16 @@ func Rebuild(ctx context.Context, log events.Log, dir string, opts Options, prog
 	if err != nil {
 		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
 	}
-	target := dir
-	if held {
-		target = dir + ".rebuild"
-	}
-	if err := replay(ctx, log, target, opts, total, progress); err != nil {
-		return nil, err
+	fill := func(ctx context.Context, target string) error {
+		return replay(ctx, log, target, opts, total, progress)
 	}
 	if held {
-		if err := swap(dir, target, opts.FS); err != nil {
-			return nil, fmt.Errorf("rebuild %s: %w", dir, err)
-		}
+		err = engine.RebuildBeside(ctx, opts.FS, dir, fill)
+	} else {
+		err = fill(ctx, dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rebuild %s: %w", dir, err)
 	}
 	s, err := Open(dir, opts)
 	if err != nil {
@@ -76,11 +76,11 @@ func replay(ctx context.Context, log events.Log, dir string, opts Options, total
 	defer endBulk()
 	lock, err := drop(dir, opts.FS)
 	if err != nil {
-		return fmt.Errorf("rebuild %s: %w", dir, err)
+		return err
 	}
 	s, err := openLocked(dir, opts, lock, true)
 	if err != nil {
-		return fmt.Errorf("rebuild %s: %w", dir, err)
+		return err
 	}
 	var report func(uint64)
 	if progress != nil {
@@ -99,10 +99,10 @@ func replay(ctx context.Context, log events.Log, dir string, opts Options, total
 	}
 	if err != nil {
 		s.Close()
-		return fmt.Errorf("rebuild %s: %w", dir, err)
+		return err
 	}
 	if err := s.Close(); err != nil {
-		return fmt.Errorf("rebuild %s: close the new read models: %w", dir, err)
+		return fmt.Errorf("close the new read models: %w", err)
 	}
 	return nil
 }
@@ -134,25 +134,6 @@ func holdsStore(dir string, fsys vfs.FS) (bool, error) {
 	}
 	lock.Close()
 	return len(names) > 1 || len(names) == 1 && names[0] != lockFile, nil
-}
-
-// swap puts the complete store in next where the store in dir is, and
-// removes the old one.
-func swap(dir, next string, fsys vfs.FS) error {
-	old := dir + ".old"
-	if err := fsys.RemoveAll(old); err != nil {
-		return fmt.Errorf("remove %s: %w", old, err)
-	}
-	if err := fsys.Rename(dir, old); err != nil {
-		return fmt.Errorf("move the old read models aside: %w", err)
-	}
-	if err := fsys.Rename(next, dir); err != nil {
-		return fmt.Errorf("move the new read models into place: %w", err)
-	}
-	if err := fsys.RemoveAll(old); err != nil {
-		return fmt.Errorf("remove the old read models: %w", err)
-	}
-	return nil
 }
 
 // drop locks dir and removes everything in it but the lock file, and

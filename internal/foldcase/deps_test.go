@@ -7,5 +7,5 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", "golang.org/x/tools/txtar")
+	archtest.AllowImports(t, ".", archtest.Module+"/events", archtest.Module+"/content", "golang.org/x/tools/txtar")
 }

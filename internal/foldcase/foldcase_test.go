@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/events"
 )
 
 type line struct {
@@ -72,4 +75,49 @@ func (r *recorder) Helper() {}
 func (r *recorder) Fatalf(format string, args ...any) {
 	r.msg = fmt.Sprintf(format, args...)
 	runtime.Goexit()
+}
+
+// Events makes the events a workspace case stands for: in order with
+// their sequences and stored bytes, tool calls of their tool in session
+// s1 unless the line names one, failed calls with their code, and a
+// catalog.publish with the hash of its body.
+func TestEvents(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "ws.txtar", `-- events --
+{"type":"catalog.publish","data":{"id":"r1","kind":"rule","path":"rules/a.md","name":"a","body":"Body."}}
+{"type":"attest.load","data":{"items":[]}}
+{"type":"attest.load","session":"s2","code":"bad_request","data":{}}
+`)
+	evs := Events(t, "ws-cases", Read(t, dir)[0])
+	if len(evs) != 3 {
+		t.Fatalf("%d events, want 3", len(evs))
+	}
+	for i, ev := range evs {
+		if ev.Seq != uint64(i+1) || len(ev.Raw) == 0 || ev.WorkspaceID != "ws-cases" {
+			t.Errorf("event %d: seq %d, %d stored bytes, workspace %q", i, ev.Seq, len(ev.Raw), ev.WorkspaceID)
+		}
+	}
+	p, err := evs[0].Payload()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := p.(*events.PublishData).Hash; h != content.Hash([]byte("Body.")) {
+		t.Errorf("publish hash %q, want the body's", h)
+	}
+	if ev := evs[1]; ev.Tool != "memload" || ev.SessionID != "s1" || ev.Outcome != events.OutcomeOK {
+		t.Errorf("load: tool %q, session %q, outcome %q", ev.Tool, ev.SessionID, ev.Outcome)
+	}
+	if ev := evs[2]; ev.SessionID != "s2" || ev.Outcome != events.OutcomeError || ev.ErrorCode != "bad_request" {
+		t.Errorf("failed load: session %q, outcome %q, code %q", ev.SessionID, ev.Outcome, ev.ErrorCode)
+	}
+}
+
+// Every type a tool call records has its tool's name, so that no tool
+// event of a case is of no tool.
+func TestTool_EveryToolType(t *testing.T) {
+	for _, typ := range events.Types() {
+		if typ.IsTool() != (Tool(typ) != "") {
+			t.Errorf("%s: tool call %v, tool %q", typ, typ.IsTool(), Tool(typ))
+		}
+	}
 }

@@ -7,5 +7,5 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", "github.com/cockroachdb/pebble/v2")
+	archtest.AllowImports(t, ".", "github.com/cockroachdb/pebble/v2", "github.com/cockroachdb/pebble/v2/vfs")
 }

@@ -6,8 +6,10 @@
 // models after a failed one (Committer), the union of what the models
 // declare to their store (Declared), and the runner (Runner) that keeps a
 // store current with a source: the feed, the batches, the linger, the
-// waits for a sequence (Progress), the retries and the stall watch.
-// It imports only pebble and the standard library; what an item is (a
-// workspace event, a message of the hub's aggregate), how it is decoded
-// and where it comes from is the store's business.
+// waits for a sequence (Progress), the retries and the stall watch; and
+// the rebuild of a store beside the old one, then the swap
+// (RebuildBeside). It imports only pebble, pebble's vfs and the standard
+// library; what an item is (a workspace event, a message of the hub's
+// aggregate), how it is decoded and where it comes from is the store's
+// business.
 package engine

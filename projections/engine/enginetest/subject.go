@@ -57,9 +57,17 @@ func (s *subject[T]) answer(tb testing.TB, db *pebble.DB, models []engine.Model[
 // rows (Dump).
 func (s *subject[T]) oneBatch(tb testing.TB) string {
 	tb.Helper()
+	db, _ := s.foldOnce(tb)
+	return dump(tb, db)
+}
+
+// foldOnce applies every item in one batch to a new store and returns
+// its database and the subject's registry.
+func (s *subject[T]) foldOnce(tb testing.TB) (*pebble.DB, *engine.Registry[T]) {
+	tb.Helper()
 	db := memDB(tb)
 	_, reg := s.open(tb, db)
 	s.applyAll(reg, s.items(tb))
 	mustCommit(tb, db, reg, nil)
-	return dump(tb, db)
+	return db, reg
 }

@@ -116,10 +116,7 @@ func testDeterministic[T any](tb testing.TB, s *subject[T], ref string) error {
 }
 
 func testRowsUnderPrefixes[T any](tb testing.TB, s *subject[T], _ string) error {
-	db := memDB(tb)
-	_, reg := s.open(tb, db)
-	s.applyAll(reg, s.items(tb))
-	mustCommit(tb, db, reg, nil)
+	db, reg := s.foldOnce(tb)
 	prefixes := prefixesOf(reg.Models()[0])
 	for _, k := range keys(tb, db) {
 		if !hasAnyPrefix(k, prefixes) {
