@@ -10,7 +10,7 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/projections/engine"
 )
 

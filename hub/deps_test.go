@@ -8,7 +8,7 @@ import (
 )
 
 func TestImportRules(t *testing.T) {
-	archtest.AllowImports(t, ".", archtest.Module+"/hub/hubwire", archtest.Module+"/events", archtest.Module+"/events/natsjs", archtest.Module+"/evidence", archtest.Module+"/content", archtest.Module+"/catalog", archtest.Module+"/dayrange", archtest.Module+"/ledger", archtest.Module+"/projections/engine",
+	archtest.AllowImports(t, ".", archtest.Module+"/hub/hubwire", archtest.Module+"/events", archtest.Module+"/events/natsjs", archtest.Module+"/evidence", archtest.Module+"/content", archtest.Module+"/catalog", archtest.Module+"/dayrange", archtest.Module+"/proof/ledger", archtest.Module+"/projections/engine",
 		archtest.Module+"/textdiff",
 		"github.com/nats-io/nats-server/v2/server", "github.com/nats-io/nats.go/...", "github.com/nats-io/nkeys",
 		"github.com/cockroachdb/pebble/v2", "github.com/cockroachdb/pebble/v2/vfs", "github.com/BurntSushi/toml")

@@ -10,5 +10,5 @@ import (
 // hub, its metrics and its dashboard.
 func TestImportRules(t *testing.T) {
 	archtest.AllowImports(t, ".",
-		archtest.Module+"/hub", archtest.Module+"/hub/hubwire", archtest.Module+"/metrics", archtest.Module+"/ui")
+		archtest.Module+"/hub", archtest.Module+"/hub/hubwire", archtest.Module+"/views/metrics", archtest.Module+"/views/ui")
 }

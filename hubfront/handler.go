@@ -9,8 +9,8 @@ import (
 
 	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/metrics"
-	"github.com/clumsies/clumsies/ui"
+	"github.com/clumsies/clumsies/views/metrics"
+	"github.com/clumsies/clumsies/views/ui"
 )
 
 // Handler is the hub's HTTP front: its API under /api/, its metrics at

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
 )
 

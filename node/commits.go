@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/clumsies/clumsies/commitcheck"
-	"github.com/clumsies/clumsies/dash"
-	"github.com/clumsies/clumsies/gitrepo"
+	"github.com/clumsies/clumsies/proof/commitcheck"
+	"github.com/clumsies/clumsies/views/dash"
+	"github.com/clumsies/clumsies/proof/gitrepo"
 )
 
 // DefaultCommits is how many of the branch's last commits the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/projections"
 )
 

@@ -13,10 +13,10 @@ import (
 func TestImportRules(t *testing.T) {
 	archtest.AllowImports(t, ".",
 		archtest.Module+"/events", archtest.Module+"/events/natsjs", archtest.Module+"/content", archtest.Module+"/catalog",
-		archtest.Module+"/projections", archtest.Module+"/ledger", archtest.Module+"/workspace",
-		archtest.Module+"/embedded-nats", archtest.Module+"/contentwatch", archtest.Module+"/dash",
+		archtest.Module+"/projections", archtest.Module+"/proof/ledger", archtest.Module+"/workspace",
+		archtest.Module+"/embedded-nats", archtest.Module+"/contentwatch", archtest.Module+"/views/dash",
 		archtest.Module+"/internal/gcpace", archtest.Module+"/treecheck", archtest.Module+"/rulecheck",
-		archtest.Module+"/commitcheck", archtest.Module+"/gitrepo",
+		archtest.Module+"/proof/commitcheck", archtest.Module+"/proof/gitrepo",
 		"github.com/nats-io/nats-server/v2/server", "github.com/nats-io/nats.go/...",
 		"github.com/cockroachdb/pebble/v2/...", "golang.org/x/sync/errgroup", "golang.org/x/sys/unix",
 	)

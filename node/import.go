@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // Import stores an export (ledger.Export's format, read from what open

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
 )
 

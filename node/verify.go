@@ -9,7 +9,7 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/projections"
 )
 

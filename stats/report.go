@@ -1,7 +1,7 @@
 package stats
 
 import (
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/evidence"
 	"github.com/clumsies/clumsies/node"
@@ -16,7 +16,7 @@ type Report struct {
 	// folder's); set by the caller, which knows the workspace.
 	WorkspaceName string `json:"workspaceName,omitempty"`
 	// Range is the range of days counted (--since, --until, --days):
-	// absent for all time. See dash/ranged.go for what it holds.
+	// absent for all time. See views/dash/ranged.go for what it holds.
 	Range  *dayrange.Range `json:"range,omitempty"`
 	Events uint64          `json:"events"`
 	// Sessions counts the sessions set up (a successful memsetup bound

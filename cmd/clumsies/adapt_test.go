@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 	"github.com/clumsies/clumsies/internal/testbin"
 )
 

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/clumsies/clumsies/attest"
-	"github.com/clumsies/clumsies/commitcheck"
+	"github.com/clumsies/clumsies/proof/attest"
+	"github.com/clumsies/clumsies/proof/commitcheck"
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 )
 

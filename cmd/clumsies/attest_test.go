@@ -14,7 +14,7 @@ import (
 	"github.com/secure-systems-lab/go-securesystemslib/signerverifier"
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/proof/attest"
 )
 
 // attestWork plays the agents' work behind the attestation tests, through

@@ -12,7 +12,7 @@ import (
 
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 
-	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/internal/testbin"
 )
 

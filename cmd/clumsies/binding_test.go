@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/clumsies/clumsies/workspace"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"

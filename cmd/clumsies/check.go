@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/clumsies/clumsies/attest"
-	"github.com/clumsies/clumsies/commitcheck"
-	"github.com/clumsies/clumsies/gitrepo"
+	"github.com/clumsies/clumsies/proof/attest"
+	"github.com/clumsies/clumsies/proof/commitcheck"
+	"github.com/clumsies/clumsies/proof/gitrepo"
 )
 
 // CheckCommand judges a range of commits against the workspace's policy.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/proof/attest"
 )
 
 // TestCheck_RuleFindings: clumsies check runs the pattern checks of the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/clumsies/clumsies/stats"
 )

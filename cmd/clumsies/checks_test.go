@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 	"github.com/clumsies/clumsies/mcp"
 )
 

@@ -7,9 +7,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/clumsies/clumsies/attest"
-	"github.com/clumsies/clumsies/commitcheck"
-	"github.com/clumsies/clumsies/gitrepo"
+	"github.com/clumsies/clumsies/proof/attest"
+	"github.com/clumsies/clumsies/proof/commitcheck"
+	"github.com/clumsies/clumsies/proof/gitrepo"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
 )

@@ -10,8 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/clumsies/clumsies/attest"
-	"github.com/clumsies/clumsies/commitcheck"
+	"github.com/clumsies/clumsies/proof/attest"
+	"github.com/clumsies/clumsies/proof/commitcheck"
 	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/testbin"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/internal/testbin"
 )

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/testbin"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/workspace"
 )

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
 )
 

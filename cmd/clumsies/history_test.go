@@ -10,7 +10,7 @@ import (
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // historyRule is the rule of historyWorkspace, with two constraints.

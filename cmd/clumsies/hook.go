@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clumsies/clumsies/adapt"
-	"github.com/clumsies/clumsies/hooks"
+	"github.com/clumsies/clumsies/agent/adapt"
+	"github.com/clumsies/clumsies/agent/hooks"
 )
 
 // HookCommand is what a host's hooks run: `clumsies hook EVENT --host

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 )
 
 // capturedID is the session id in each host's captured hook inputs.
@@ -17,11 +17,11 @@ var capturedID = map[string]string{
 }
 
 // captured reads a hook input exactly as a real host sent it
-// (adapt/testdata/captured/<host>/<name>.json), moved to workspace dir and
+// (agent/adapt/testdata/captured/<host>/<name>.json), moved to workspace dir and
 // to session id.
 func captured(tb testing.TB, host, name, dir, id string) []byte {
 	tb.Helper()
-	b := mustRead(tb, filepath.Join("..", "..", "adapt", "testdata", "captured", host, name+".json"))
+	b := mustRead(tb, filepath.Join("..", "..", "agent", "adapt", "testdata", "captured", host, name+".json"))
 	b = bytes.ReplaceAll(b, []byte("/home/dev/project"), []byte(dir))
 	return bytes.ReplaceAll(b, []byte(capturedID[host]), []byte(id))
 }

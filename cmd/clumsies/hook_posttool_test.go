@@ -11,14 +11,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/adapt"
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/agent/adapt"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/clumsies/clumsies/treecheck"
 )
 
 // TestHook_PostToolEvidence runs every host's post-tool inputs
-// (adapt/testdata/<host>/post-tool*.json) through the built binary with
+// (agent/adapt/testdata/<host>/post-tool*.json) through the built binary with
 // `clumsies serve` owning the workspace, each after the files it names
 // were written: each file-changing tool use is one attest.file_edit with
 // the changed paths relative to the workspace (outside ones as
@@ -45,7 +45,7 @@ func TestHook_PostToolEvidence(t *testing.T) {
 		"gemini-cli/post-tool":           {"api/handler.go"},
 		"opencode/post-tool":             {"(outside)"},
 	}
-	files, err := filepath.Glob(filepath.Join("..", "..", "adapt", "testdata", "*", "post-tool*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "agent", "adapt", "testdata", "*", "post-tool*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no post-tool inputs: %v", err)
 	}

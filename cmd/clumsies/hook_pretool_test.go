@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 )
 
 // scopedWorkspace is a workspace with a rule for api/**/*.go and the gate

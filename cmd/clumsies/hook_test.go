@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 	"github.com/clumsies/clumsies/internal/testbin"
 )
 
@@ -234,7 +234,7 @@ func TestHook_Hosts(t *testing.T) {
 			continue // a host adapt wires no hook for
 		}
 		input := func(ev adapt.Event) []byte {
-			b, err := os.ReadFile(filepath.Join("..", "..", "adapt", "testdata", h.Name, string(ev)+".json"))
+			b, err := os.ReadFile(filepath.Join("..", "..", "agent", "adapt", "testdata", h.Name, string(ev)+".json"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -276,7 +276,7 @@ func TestHook_Hosts(t *testing.T) {
 	if err := os.WriteFile(cfg, bytes.Replace(b, []byte("record_prompts = false"), []byte("record_prompts = true"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runHook(t, dir, "codex", adapt.UserPrompt, bytes.ReplaceAll(mustRead(t, "../../adapt/testdata/codex/user-prompt.json"), []byte("/home/ana/shop"), []byte(dir)))
+	runHook(t, dir, "codex", adapt.UserPrompt, bytes.ReplaceAll(mustRead(t, "../../agent/adapt/testdata/codex/user-prompt.json"), []byte("/home/ana/shop"), []byte(dir)))
 	evs := eventLines(t, dir, "--type", "attest.user_prompt")
 	if data := evs[len(evs)-1]["data"].(map[string]any); data["text"] != "Add a retry to the payment client" {
 		t.Fatalf("with record_prompts = true got %v, want the text kept", data)

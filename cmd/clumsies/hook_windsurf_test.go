@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 )
 
 // TestHook_WindsurfGateExitsTwo plays Windsurf's pre_write_code
-// (adapt/testdata/windsurf/pre-tool.json) against the built binary in
+// (agent/adapt/testdata/windsurf/pre-tool.json) against the built binary in
 // block mode: Windsurf reads a refusal from the exit status alone, so the
 // hook exits 2 with the reason on stderr, which its agent reads, naming
 // the memload call and the session id to set up with. A file no rule
@@ -18,7 +18,7 @@ import (
 func TestHook_WindsurfGateExitsTwo(t *testing.T) {
 	dir := scopedWorkspace(t, "block")
 	mustRun(t, dir, "publish")
-	raw := bytes.ReplaceAll(mustRead(t, filepath.Join("..", "..", "adapt", "testdata", "windsurf", "pre-tool.json")),
+	raw := bytes.ReplaceAll(mustRead(t, filepath.Join("..", "..", "agent", "adapt", "testdata", "windsurf", "pre-tool.json")),
 		[]byte("/home/ana/shop"), []byte(dir))
 	in, err := adapt.Lookup("windsurf")
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/clumsies/clumsies/web"
+	"github.com/clumsies/clumsies/views/web"
 )
 
 // httpTokenFile is the state file that keeps the token of the HTTP

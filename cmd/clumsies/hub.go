@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/web"
+	"github.com/clumsies/clumsies/views/web"
 )
 
 // HubCommand dispatches `clumsies hub <subcommand>`.

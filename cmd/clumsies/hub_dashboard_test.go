@@ -18,7 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/testbin"

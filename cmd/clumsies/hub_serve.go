@@ -11,7 +11,7 @@ import (
 
 	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/hubfront"
-	"github.com/clumsies/clumsies/web"
+	"github.com/clumsies/clumsies/views/web"
 )
 
 // HubInitCommand writes a hub's config and admin token.

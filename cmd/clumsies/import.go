@@ -10,7 +10,7 @@ import (
 	"time"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
 )
 

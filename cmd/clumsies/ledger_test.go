@@ -16,7 +16,7 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/internal/jsblock"
 	"github.com/clumsies/clumsies/internal/testbin"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/workspace"
 )
 

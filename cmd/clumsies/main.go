@@ -22,7 +22,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 	"github.com/clumsies/clumsies/workspace"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/history"
 	"github.com/clumsies/clumsies/internal/testbin"
 )

@@ -14,10 +14,10 @@ import (
 	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/mcp/frame"
-	"github.com/clumsies/clumsies/metrics"
+	"github.com/clumsies/clumsies/views/metrics"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/telemetry"
-	"github.com/clumsies/clumsies/web"
+	"github.com/clumsies/clumsies/views/web"
 	"github.com/clumsies/clumsies/workspace"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/dash"
+	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/testbin"
 )

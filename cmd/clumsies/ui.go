@@ -7,11 +7,11 @@ import (
 	"log/slog"
 	"syscall"
 
-	"github.com/clumsies/clumsies/live"
-	"github.com/clumsies/clumsies/metrics"
+	"github.com/clumsies/clumsies/views/live"
+	"github.com/clumsies/clumsies/views/metrics"
 	"github.com/clumsies/clumsies/node"
-	"github.com/clumsies/clumsies/ui"
-	"github.com/clumsies/clumsies/web"
+	"github.com/clumsies/clumsies/views/ui"
+	"github.com/clumsies/clumsies/views/web"
 )
 
 // DefaultUIAddr is where `clumsies ui` listens unless told otherwise.

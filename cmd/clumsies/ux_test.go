@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/adapt"
+	"github.com/clumsies/clumsies/agent/adapt"
 )
 
 // TestCLI_Newcomer: what a newcomer meets on the command line says the

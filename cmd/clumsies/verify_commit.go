@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/clumsies/clumsies/attest"
-	"github.com/clumsies/clumsies/commitcheck"
-	"github.com/clumsies/clumsies/gitrepo"
+	"github.com/clumsies/clumsies/proof/attest"
+	"github.com/clumsies/clumsies/proof/commitcheck"
+	"github.com/clumsies/clumsies/proof/gitrepo"
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 )
 

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/clumsies/clumsies/attest"
+	"github.com/clumsies/clumsies/proof/attest"
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events"
 )

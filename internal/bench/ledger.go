@@ -11,7 +11,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/workspace"

@@ -12,7 +12,7 @@ import (
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/ledger"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // Options shape a history.
