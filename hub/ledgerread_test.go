@@ -16,7 +16,7 @@ import (
 // p's review queue's outcomes.
 func openLedger(t *testing.T, p *projector) *ledgerRead {
 	t.Helper()
-	r, err := openLedgerRead(p.db, p.reviews.outcomes)
+	r, err := openLedgerRead(p.db, p.reviews.outcomes, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func openLedger(t *testing.T, p *projector) *ledgerRead {
 func applyLedger(t *testing.T, r *ledgerRead, evs ...events.Event) {
 	t.Helper()
 	h := &Hub{ledger: r, logger: slog.New(slog.DiscardHandler)}
-	if err := h.applyLedger(context.Background(), evs); err != nil {
+	if err := r.apply(context.Background(), evs, h.deriveCatalog); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -90,7 +90,7 @@ func TestLedgerRead_FirstOutcomeWins(t *testing.T) {
 		}
 		q := newReviewQueue()
 		q.byID["rev-1"] = &hubwire.Review{ID: "rev-1", Team: "blue", Status: catalog.StatusInReview}
-		r, err = openLedgerRead(db, q.outcomes)
+		r, err = openLedgerRead(db, q.outcomes, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}
