@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/clumsies/clumsies/events"
@@ -44,7 +43,8 @@ func (h *Hub) followLedger(ctx context.Context) {
 }
 
 // resumeLedgerRead opens the ledger's read side in the hub's read models'
-// store and returns the ledger's last sequence. Before anything follows
+// store and returns the ledger's last sequence (0 if the ledger does not
+// answer: the start then waits for none of it). Before anything follows
 // the ledger, a ledger that holds fewer events than the checkpoint (made
 // again) has the read side filled again from its first event, as the
 // runner does at every follow: a hub that starts serves nothing decided
@@ -58,7 +58,9 @@ func (h *Hub) resumeLedgerRead(ctx context.Context) (last uint64, err error) {
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("read the hub's ledger: %w", err)
+		// The runner checks again at its first follow (Behind).
+		h.logger.Warn("the hub's ledger did not answer at start; its read side follows it from the checkpoint once it does", "err", err)
+		return 0, nil
 	}
 	if last < h.ledger.Applied() {
 		return last, h.ledger.rewind(last)
