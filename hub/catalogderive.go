@@ -33,11 +33,11 @@ const HoldCatalogEnv = "CLUMSIES_TEST_HUB_HOLD_CATALOG"
 
 // deriveCatalog is the reactor of the hub's ledger that writes the team
 // catalogs' buckets: it writes the change of every catalog event of items
-// that holds the whole change into its team's bucket, in order. It runs
-// in the ledger's follow loop before the batch is committed, so its
-// checkpoint is the read side's: a hub resumes after the last event it
-// derived. It is idempotent (deriveEntry), so a batch derived again after
-// a failure writes nothing twice.
+// that holds the whole change into its team's bucket, in order. The
+// ledger's runner (followLedger) runs it on each batch before the batch
+// is committed, so its checkpoint is the read side's: a hub resumes after
+// the last event it derived. It is idempotent (deriveEntry), so a batch
+// derived again after a failure writes nothing twice.
 func (h *Hub) deriveCatalog(ctx context.Context, items []*ledgerItem) error {
 	for _, it := range items {
 		if it.change == nil || !it.change.Whole {
@@ -154,7 +154,10 @@ func (h *Hub) catchUp(ctx context.Context) error {
 func (h *Hub) applied(ctx context.Context, seq uint64) error {
 	wctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	return h.ledger.waitApplied(wctx, seq)
+	if err := h.ledger.progress.WaitFor(wctx, seq); err != nil {
+		return fmt.Errorf("wait for the hub's ledger to be applied up to %d: %w", seq, err)
+	}
+	return nil
 }
 
 // entryRevision returns the revision of the entry of object id in team's

@@ -12,9 +12,7 @@ func (h *Hub) SetMaxNodes(n int) { h.maxNodes = n }
 // LedgerRead returns how many events of its ledger h's read side has
 // applied since h started, and its checkpoint.
 func (h *Hub) LedgerRead() (read, checkpoint uint64) {
-	h.ledger.mu.Lock()
-	defer h.ledger.mu.Unlock()
-	return h.ledger.read, h.ledger.applied
+	return h.ledger.read.Load(), h.ledger.Applied()
 }
 
 // LedgerRowsPrefix is the prefix of the rows of the hub ledger's read

@@ -125,7 +125,8 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	h.proj.changed = h.changes.touch
 	h.reviews = h.proj.reviews
 	h.reviews.touched = h.changes.touch
-	if h.ledger, err = openLedgerRead(h.proj.db, h.reviews.outcomes); err != nil {
+	ledgerLast, err := h.resumeLedgerRead(ctx)
+	if err != nil {
 		h.shutdown()
 		h.proj.close()
 		return nil, fmt.Errorf("start hub: %w", err)
@@ -138,10 +139,9 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		defer h.done.Done()
 		h.watchLeadership(wctx)
 	}()
-	ledgerReady := make(chan struct{})
 	go func() {
 		defer h.done.Done()
-		h.followLedger(wctx, func() { close(ledgerReady) })
+		h.followLedger(wctx)
 	}()
 	go func() {
 		defer h.done.Done()
@@ -164,10 +164,8 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if _, err := h.caughtUp(wait); err != nil {
 		logger.Warn("the read models have not caught up with the aggregate yet; serving anyway", "err", err)
 	}
-	select {
-	case <-ledgerReady:
-	case <-wait.Done():
-		logger.Warn("not caught up with the hub's ledger yet; serving anyway")
+	if err := h.ledger.progress.WaitFor(wait, ledgerLast); err != nil {
+		logger.Warn("not caught up with the hub's ledger yet; serving anyway", "err", err)
 	}
 	return h, nil
 }

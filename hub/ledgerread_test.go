@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 // p's review queue's outcomes.
 func openLedger(t *testing.T, p *projector) *ledgerRead {
 	t.Helper()
-	r, err := openLedgerRead(p.db, p.reviews.outcomes)
+	r, err := openLedgerRead(p.db, p.reviews.outcomes, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func openLedger(t *testing.T, p *projector) *ledgerRead {
 func applyLedger(t *testing.T, r *ledgerRead, evs ...events.Event) {
 	t.Helper()
 	h := &Hub{ledger: r, logger: slog.New(slog.DiscardHandler)}
-	if err := h.applyLedger(context.Background(), evs); err != nil {
+	if err := r.apply(context.Background(), evs, h.deriveCatalog); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -90,11 +91,48 @@ func TestLedgerRead_FirstOutcomeWins(t *testing.T) {
 		}
 		q := newReviewQueue()
 		q.byID["rev-1"] = &hubwire.Review{ID: "rev-1", Team: "blue", Status: catalog.StatusInReview}
-		r, err = openLedgerRead(db, q.outcomes)
+		r, err = openLedgerRead(db, q.outcomes, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}
 		check("opened again", r, q)
 		db.Close()
+	}
+}
+
+// TestLedgerRead_FailedReactorKeepsNothing has the reactor fail on a
+// batch: nothing of it is kept (the checkpoint, the teams' sequences and
+// the outcomes are as before it), and the same batch applied again
+// counts once.
+func TestLedgerRead_FailedReactorKeepsNothing(t *testing.T) {
+	p, err := openProjector(t.TempDir(), func(string) (hubwire.Node, bool) { return hubwire.Node{}, false }, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	r := openLedger(t, p)
+	first := ledgerEvent(t, 1, "blue", events.TypeReviewAccept, events.ReviewOutcomeData{ReviewID: "rev-1", Reviewer: "ann", Revision: 3})
+	applyLedger(t, r, first)
+	batch := []events.Event{
+		ledgerEvent(t, 2, "blue", events.TypeReviewDecline, events.ReviewOutcomeData{ReviewID: "rev-2", Reviewer: "bob", Reason: "no"}),
+		ledgerEvent(t, 3, "red", events.TypeReviewAccept, events.ReviewOutcomeData{ReviewID: "rev-3", Reviewer: "cy", Revision: 1}),
+	}
+	fault := errors.New("catalog bucket unreachable")
+	err = r.apply(context.Background(), batch, func(context.Context, []*ledgerItem) error { return fault })
+	if !errors.Is(err, fault) {
+		t.Fatalf("apply with a failing reactor = %v, want %v", err, fault)
+	}
+	blue, _, _ := r.team("blue", "")
+	red, _, _ := r.team("red", "")
+	_, _, decided := r.team("blue", "rev-2")
+	if r.Applied() != 1 || blue != 1 || red != 0 || decided {
+		t.Fatalf("after a failed batch: applied %d, blue at %d, red at %d, rev-2 decided %v; want 1, 1, 0, false", r.Applied(), blue, red, decided)
+	}
+	applyLedger(t, r, batch...)
+	blue, _, _ = r.team("blue", "")
+	red, o, decided := r.team("red", "rev-3")
+	if r.Applied() != 3 || blue != 2 || red != 3 || !decided || o.data.Reviewer != "cy" || r.read.Load() != 3 {
+		t.Fatalf("the batch again: applied %d, blue at %d, red at %d, rev-3 decided %v as %+v, %d events read; want 3, 2, 3, cy's accept, 3 read",
+			r.Applied(), blue, red, decided, o, r.read.Load())
 	}
 }

@@ -6,10 +6,13 @@
 // models after a failed one (Committer), the union of what the models
 // declare to their store (Declared), and the runner (Runner) that keeps a
 // store current with a source: the feed, the batches, the linger, the
-// waits for a sequence (Progress), the retries and the stall watch; and
-// the rebuild of a store beside the old one, then the swap
-// (RebuildBeside). It imports only pebble, pebble's vfs and the standard
-// library; what an item is (a workspace event, a message of the hub's
-// aggregate), how it is decoded and where it comes from is the store's
-// business.
+// waits for a sequence (Progress), the retries, the stall watch and the
+// start again from a source made again (Behind); and the rebuild of a
+// store beside the old one, then the swap (RebuildBeside). One runner
+// drives every store: the workspace's, the hub aggregate's projector and
+// the hub ledger's read side. It imports only pebble, pebble's vfs and the
+// standard library; what an item is (a workspace event, a message of the
+// hub's aggregate, an event of the hub's ledger), how it is decoded, what
+// a store does with a batch before its commit (the hub's catalog reactor)
+// and where the items come from is the store's business.
 package engine

@@ -31,6 +31,10 @@ import (
 //     item for which Prompt is false may wait up to Linger for more before
 //     its batch is committed, unless somebody waits (WaitFor) or a prompt
 //     item comes.
+//   - A subscription starts from the checkpoint, unless the source holds
+//     fewer items than it (the source was made again): then Behind, if
+//     set, empties the store and moves Progress back (Set), and the
+//     subscription starts from there.
 //   - A subscription ends when the source fails, Apply fails, the stall
 //     watch (Stall) finds no progress while the source holds more, or ctx
 //     ends. Without Retry, Run returns then; with Retry, it subscribes
@@ -58,6 +62,14 @@ type Runner[T any] struct {
 	Retry *Backoff
 	// OnRetry, if set, learns the error Run retries after, and the wait.
 	OnRetry func(err error, wait time.Duration)
+	// Behind, if set, is called when a subscription starts and the
+	// source's last sequence, last, is before the checkpoint: the source
+	// was made again, and the items applied are not its items. It throws
+	// away what the store applied and Sets Progress to what it keeps (0:
+	// nothing), so that the subscription delivers the source from there.
+	// Without it, the runner follows from the checkpoint, and applies
+	// only what the source comes to hold past it.
+	Behind func(last uint64) error
 	// Stall, if set, ends a subscription that makes no progress while the
 	// source holds more (see Stall); Run then subscribes again.
 	Stall *Stall
@@ -117,6 +129,11 @@ func (r *Runner[T]) follow(ctx context.Context, src Source[T]) error {
 			return ctx.Err()
 		}
 		return fmt.Errorf("read last sequence: %w", err)
+	}
+	if r.Behind != nil && known < r.Progress.Seq() {
+		if err := r.Behind(known); err != nil {
+			return fmt.Errorf("start again from a source made again (it ends at %d, the checkpoint is %d): %w", known, r.Progress.Seq(), err)
+		}
 	}
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()

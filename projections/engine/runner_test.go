@@ -325,9 +325,15 @@ func TestRunner_RetriesAfterSourceError(t *testing.T) {
 // oneCommit returns the rows of runWords applied in one commit.
 func oneCommit(t *testing.T) string {
 	t.Helper()
+	return commitOf(t, runWords...)
+}
+
+// commitOf returns the rows of words applied in one commit.
+func commitOf(t *testing.T, words ...string) string {
+	t.Helper()
 	s := openRunStore(t, memDB(t))
 	var all []item
-	for i, w := range runWords {
+	for i, w := range words {
 		all = append(all, item{uint64(i + 1), w})
 	}
 	if err := s.apply(all); err != nil {
@@ -401,5 +407,46 @@ func TestRunner_WaitFor(t *testing.T) {
 	}
 	if err := s.progress.WaitFor(context.Background(), 4); err != nil {
 		t.Fatalf("wait for an applied seq after Close = %v", err)
+	}
+}
+
+// TestRunner_BehindStartsAgain follows a source, then one made again
+// that holds fewer items than the checkpoint: Behind learns the new
+// source's last sequence, the store throws its rows away, and the runner
+// applies the new source from its first item, as a new store would.
+func TestRunner_BehindStartsAgain(t *testing.T) {
+	s := openRunStore(t, memDB(t))
+	stop := running(t, s.runner(4), newMemSource(runWords...))
+	waitFor(t, &s.progress, uint64(len(runWords)))
+	stop()
+
+	again := []string{"one", "three", "five"}
+	r := s.runner(4)
+	behind := make(chan uint64, 1)
+	r.Behind = func(last uint64) error {
+		if err := s.db.DeleteRange([]byte{}, []byte{0xff}, pebble.Sync); err != nil {
+			return err
+		}
+		st, err := s.committer.Reload()
+		if err != nil {
+			return err
+		}
+		s.st = st
+		s.progress.Set(0)
+		behind <- last
+		return nil
+	}
+	running(t, r, newMemSource(again...))
+	select {
+	case last := <-behind:
+		if last != uint64(len(again)) {
+			t.Fatalf("Behind learned the source ends at %d, want %d", last, len(again))
+		}
+	case <-time.After(time.Minute): // a failure, not a timing
+		t.Fatalf("Behind not called for a source of %d items under a checkpoint at %d", len(again), s.progress.Seq())
+	}
+	waitFor(t, &s.progress, uint64(len(again)))
+	if got, want := dump(t, s.db), commitOf(t, again...); got != want {
+		t.Fatalf("rows after the source was made again:\n%s\nwant (its items in one commit):\n%s", got, want)
 	}
 }
