@@ -10,8 +10,8 @@ import (
 
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/projections/engine"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // The hub keeps, per node, the hash chain of the node's ledger as the hub

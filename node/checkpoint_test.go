@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // TestHandle_Checkpoints runs an owner that checkpoints every 5 events

@@ -8,8 +8,8 @@ import (
 	"net/http"
 
 	"github.com/clumsies/clumsies/proof/commitcheck"
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/proof/gitrepo"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // DefaultCommits is how many of the branch's last commits the

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // Dash answers a page of the dashboard's API from the owner's read

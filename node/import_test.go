@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // An export imported into the workspace's emptied ledger restores it:

@@ -10,8 +10,8 @@ import (
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/internal/jsblock"
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/workspace"
 )
 

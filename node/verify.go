@@ -9,8 +9,8 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // Report is the outcome of Verify. Problems is empty when everything agrees.

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/workspace"
 )
 

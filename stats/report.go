@@ -1,11 +1,11 @@
 package stats
 
 import (
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/dayrange"
 	"github.com/clumsies/clumsies/evidence"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // Report is the stable shape of `clumsies stats --json`. Fields may be

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/clumsies/clumsies/agent/adapt"
+	"github.com/clumsies/clumsies/agent/hooks"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/evidence"
-	"github.com/clumsies/clumsies/agent/hooks"
 )
 
 // checkedRule is a rule over src/api/** whose check forbids a bare 500

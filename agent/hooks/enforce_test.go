@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/clumsies/clumsies/agent/adapt"
-	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/agent/hooks"
+	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/workspace"

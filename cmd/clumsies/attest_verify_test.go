@@ -12,8 +12,8 @@ import (
 
 	"github.com/secure-systems-lab/go-securesystemslib/dsse"
 
-	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/proof/attest"
 )
 
 // verdict is one element of verify commit --json.

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/clumsies/clumsies/stats"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // checkChecksPage checks the rule's page of the dashboard against

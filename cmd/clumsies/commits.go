@@ -7,10 +7,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/proof/commitcheck"
 	"github.com/clumsies/clumsies/proof/gitrepo"
-	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/workspace"
 )
 

@@ -10,10 +10,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/clumsies/clumsies/proof/attest"
-	"github.com/clumsies/clumsies/proof/commitcheck"
 	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/proof/attest"
+	"github.com/clumsies/clumsies/proof/commitcheck"
 )
 
 // apiStatus GETs base+path and returns the answer's status and body.

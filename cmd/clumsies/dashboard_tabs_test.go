@@ -8,9 +8,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // openTabs opens n tabs of b at base, the first at first (with the

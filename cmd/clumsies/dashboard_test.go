@@ -15,9 +15,9 @@ import (
 	"github.com/chromedp/chromedp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // demoWorkspace runs `clumsies demo --keep` and returns the workspace it

@@ -7,8 +7,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // ExportCommand writes the ledger as compressed JSON lines.

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/clumsies/clumsies/agent/adapt"
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/clumsies/clumsies/treecheck"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestHook_PostToolEvidence runs every host's post-tool inputs

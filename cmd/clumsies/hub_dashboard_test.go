@@ -18,10 +18,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/browser"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // adminToken reads the hub's admin token from its folder.

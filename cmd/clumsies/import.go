@@ -10,8 +10,8 @@ import (
 	"time"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 // ImportCommand stores an export into this workspace's ledger and

@@ -14,9 +14,9 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/internal/history"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // screenshotDays is the history `make screenshots` shoots; the test

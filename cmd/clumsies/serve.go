@@ -14,9 +14,9 @@ import (
 	"github.com/clumsies/clumsies/internal/gcpace"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/mcp/frame"
-	"github.com/clumsies/clumsies/views/metrics"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/telemetry"
+	"github.com/clumsies/clumsies/views/metrics"
 	"github.com/clumsies/clumsies/views/web"
 	"github.com/clumsies/clumsies/workspace"
 )

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/internal/testbin"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestSessionKinds_OneMeaning has a workspace joined to a hub run two

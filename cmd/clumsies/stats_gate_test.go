@@ -13,10 +13,10 @@ import (
 
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/internal/testbin"
 	"github.com/clumsies/clumsies/proof/ledger"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // gatePath is the rule of gateWorkspace: it applies to api/**.

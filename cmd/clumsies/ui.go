@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"syscall"
 
+	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/views/live"
 	"github.com/clumsies/clumsies/views/metrics"
-	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/views/ui"
 	"github.com/clumsies/clumsies/views/web"
 )

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/clumsies/clumsies/proof/attest"
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/proof/attest"
 )
 
 // benchAttest measures what `clumsies attest` costs on a ledger of the

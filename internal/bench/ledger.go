@@ -11,9 +11,9 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/node"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/workspace"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/proof/attest"
 )
 
 const ws = "ws-attest"

@@ -3,8 +3,8 @@ package attest_test
 import (
 	"testing"
 
-	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/proof/attest"
 )
 
 // TestAttribute_Bound: the predicate says how each of its sessions was

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/proof/attest"
 )
 
 // published is the predicate's JSON Schema, relative to this package.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/proof/gitrepo"
 )
 

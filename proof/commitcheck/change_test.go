@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clumsies/clumsies/internal/gittest"
 	"github.com/clumsies/clumsies/proof/commitcheck"
 	"github.com/clumsies/clumsies/proof/gitrepo"
-	"github.com/clumsies/clumsies/internal/gittest"
 )
 
 var git = gittest.Git

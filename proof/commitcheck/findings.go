@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/catalog"
 	"github.com/clumsies/clumsies/content"
+	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/proof/gitrepo"
 	"github.com/clumsies/clumsies/rulecheck"
 	"github.com/clumsies/clumsies/workspace"

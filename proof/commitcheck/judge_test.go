@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/clumsies/clumsies/internal/gittest"
 	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/proof/commitcheck"
 	"github.com/clumsies/clumsies/proof/gitrepo"
-	"github.com/clumsies/clumsies/internal/gittest"
 	"github.com/clumsies/clumsies/workspace"
 )
 

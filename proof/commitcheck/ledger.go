@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/proof/attest"
 	"github.com/clumsies/clumsies/proof/gitrepo"
 	"github.com/clumsies/clumsies/workspace"
 )

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/clumsies/clumsies/proof/gitrepo"
 	"github.com/clumsies/clumsies/internal/gittest"
+	"github.com/clumsies/clumsies/proof/gitrepo"
 )
 
 // TestLog: a branch's last commits newest first with their parents,

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/clumsies/clumsies/proof/gitrepo"
 	"github.com/clumsies/clumsies/internal/gittest"
+	"github.com/clumsies/clumsies/proof/gitrepo"
 )
 
 var git = gittest.Git

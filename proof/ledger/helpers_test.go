@@ -16,8 +16,8 @@ import (
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/eventstest"
 	"github.com/clumsies/clumsies/events/natsjs"
-	"github.com/clumsies/clumsies/proof/ledger"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/proof/ledger"
 )
 
 const ws = eventstest.WorkspaceID

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestAnswer_Gate: what the gates recorded is on every page that shows

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/projections/projectionstest"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // testLedger is a workspace's ledger and read models for a test: the

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // appended are the events a test appended, by sequence: dash.Events.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestWho_HostAndModel: a hooked session shows the host and model its

@@ -12,8 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // Source is what the metrics read: a node.Handle.

@@ -3,8 +3,8 @@ package metrics
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/projections"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // The usage metrics: what agents did with the rules, as the read models

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestAPI_Types: GET /api/types lists every type of a workspace's ledger,

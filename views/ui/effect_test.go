@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestBrowser_RuleEffectiveness has a rule loaded and claimed twice by a

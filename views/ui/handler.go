@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/dayrange"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // Backend answers the API's pages: a node.Handle, in the owner or through

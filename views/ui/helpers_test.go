@@ -13,12 +13,12 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/clumsies/clumsies/content"
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/internal/browser"
-	"github.com/clumsies/clumsies/views/live"
 	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/projections/projectionstest"
+	"github.com/clumsies/clumsies/views/dash"
+	"github.com/clumsies/clumsies/views/live"
 	"github.com/clumsies/clumsies/views/ui"
 )
 

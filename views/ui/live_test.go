@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestBrowser_LiveTypes opens the Live page, with the ledger's live

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestBrowser_SessionsByHost has three sessions: one a claude-code hook

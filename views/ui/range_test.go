@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestBrowser_RangeBar has setups 2 and 20 days ago, and picks ranges in

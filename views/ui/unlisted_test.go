@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clumsies/clumsies/views/dash"
 	"github.com/clumsies/clumsies/events"
+	"github.com/clumsies/clumsies/views/dash"
 )
 
 // TestBrowser_RemovedRuleRows publishes two rules, refers to both and

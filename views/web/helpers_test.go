@@ -17,9 +17,9 @@ import (
 
 	"github.com/clumsies/clumsies/content"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/views/live"
 	"github.com/clumsies/clumsies/mcp"
 	"github.com/clumsies/clumsies/projections/projectionstest"
+	"github.com/clumsies/clumsies/views/live"
 	"github.com/clumsies/clumsies/views/web"
 )
 
