@@ -500,7 +500,11 @@ function refreshSoon() {
   pending = setTimeout(() => { pending = null; show(true); }, 400);
 }
 
-function follow() {
+// follow keeps the page current with the ledger's events; draw, if
+// given, draws the page once the last sequence known to the page
+// (known below) has been read, so that the page's data is at least as
+// new as known and no event between them goes unseen.
+function follow(draw) {
   const status = document.getElementById("status");
   // The Live page starts with the last 50 events; the others only need to
   // know that something happened. Events up to known were on the page
@@ -521,9 +525,11 @@ function follow() {
         if (r.name !== "live" && !(pages[r.name] && pages[r.name].still) && e.seq > known) refreshSoon();
       }});
   };
-  window.addEventListener("pageshow", (e) => { if (e.persisted) { show(true); follow(); } });
+  window.addEventListener("pageshow", (e) => { if (e.persisted) follow(() => show(true)); }, {once: true});
+  const drawn = () => { if (draw) draw(); };
   eventTypes().catch(() => []).then((types) =>
-    api("overview").then((d) => start(Math.max(1, d.lastSeq - 49), d.lastSeq, types)).catch(() => start(0, 0, types)));
+    api("overview").then((d) => { drawn(); start(Math.max(1, d.lastSeq - 49), d.lastSeq, types); })
+      .catch(() => { drawn(); start(0, 0, types); }));
 }
 
 document.addEventListener("click", (e) => {
@@ -730,6 +736,5 @@ if (document.body.dataset.app === "hub") {
   window.addEventListener("pageshow", (e) => { if (e.persisted) { showHub(); followHub(); } });
   setInterval(again, 120000);
 } else {
-  show(false);
-  follow();
+  follow(() => show(false));
 }
