@@ -49,11 +49,55 @@ func (b *bench) printf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, format, args...)
 }
 
+// sections are the sections of make bench, in the order they run.
+var sections = []section{
+	// coldstart runs first: a child's peak RSS (getrusage) counts the
+	// memory of the parent it was forked from, so it is measured while
+	// this process is still small.
+	{"coldstart", benchColdStart},
+	{"startup", benchStartup},
+	{"append", benchAppend},
+	{"rebuild", benchRebuild},
+	{"latency", benchLatency},
+	{"otel", benchOTel},
+	{"lean", benchLean},
+	{"longrun", benchLongRun},
+	{"lastblock", benchLastBlock},
+	{"catalog", benchCatalog},
+	{"growth", benchGrowth},
+	{"concurrency", benchConcurrency},
+	{"takeover", benchTakeover},
+	{"hook", benchHook},
+	{"pretool", benchPreTool},
+	{"posttool", benchPostTool},
+	{"enforce", benchEnforce},
+	{"checks", benchChecks},
+	{"liveedit", benchLiveEdit},
+	{"hub", benchHub},
+	{"hubscale", benchHubScale},
+	{"hubsources", benchHubSources},
+	{"hubstart", benchHubStart},
+	{"teamcatalog", benchTeamCatalog},
+	{"chain", benchChain},
+	{"export", benchExport},
+	{"dashboard", benchDashboard},
+	{"attest", benchAttest},
+}
+
+// sectionNames returns the names of the sections, in order.
+func sectionNames() []string {
+	names := make([]string, len(sections))
+	for i, s := range sections {
+		names[i] = s.name
+	}
+	return names
+}
+
 func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
-	only := flag.String("only", "", "comma-separated sections to run: append, rebuild, coldstart, startup, latency, otel, lean, longrun, lastblock, catalog, growth, concurrency, takeover, hook, pretool, posttool, enforce, checks, liveedit, hub, hubscale, hubsources, hubstart, teamcatalog, chain, export, dashboard, attest")
+	only := flag.String("only", "", "comma-separated sections to run: "+strings.Join(sectionNames(), ", "))
 	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
 	longRun := flag.Duration("longrun", 3*time.Minute, "how long the longrun section serves (30m for the long run; 1m with -quick unless set)")
 	longEvery := flag.Duration("longrun-every", 30*time.Second, "how often the longrun section samples serve's memory")
@@ -92,40 +136,12 @@ func main() {
 	if b.echo, err = buildEcho(tmp); err != nil {
 		fail(err)
 	}
-	sections := []section{
-		// coldstart runs first: a child's peak RSS (getrusage) counts the
-		// memory of the parent it was forked from, so it is measured while
-		// this process is still small.
-		{"coldstart", benchColdStart},
-		{"startup", benchStartup},
-		{"append", benchAppend},
-		{"rebuild", benchRebuild},
-		{"latency", benchLatency},
-		{"otel", benchOTel},
-		{"lean", benchLean},
-		{"longrun", benchLongRun},
-		{"lastblock", benchLastBlock},
-		{"catalog", benchCatalog},
-		{"growth", benchGrowth},
-		{"concurrency", benchConcurrency},
-		{"takeover", benchTakeover},
-		{"hook", benchHook},
-		{"pretool", benchPreTool},
-		{"posttool", benchPostTool},
-		{"enforce", benchEnforce},
-		{"checks", benchChecks},
-		{"liveedit", benchLiveEdit},
-		{"hub", benchHub},
-		{"hubscale", benchHubScale},
-		{"hubsources", benchHubSources},
-		{"hubstart", benchHubStart},
-		{"teamcatalog", benchTeamCatalog},
-		{"chain", benchChain},
-		{"export", benchExport},
-		{"dashboard", benchDashboard},
-		{"attest", benchAttest},
-	}
 	want := strings.Split(*only, ",")
+	for _, w := range want {
+		if *only != "" && !slices.Contains(sectionNames(), w) {
+			fail(fmt.Errorf("-only: no section %q; the sections are %s", w, strings.Join(sectionNames(), ", ")))
+		}
+	}
 	b.printf("# make bench: %s, %s/%s, %d CPUs, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	for _, s := range sections {
 		if *only != "" && !slices.Contains(want, s.name) {
