@@ -480,6 +480,13 @@ async function show(refresh) {
     afterRender(app);
     document.title = `${page.title} · clumsies`;
     app.dataset.loaded = String(Number(app.dataset.loaded || 0) + 1);
+    // A page shows the ledger up to the read models' checkpoint, which
+    // may trail the stream (its events came over the stream already):
+    // ask again until it has caught up, less often the longer it trails.
+    if (d && typeof d.applied === "number" && d.applied < d.lastSeq) {
+      setTimeout(refreshSoon, behindWait);
+      behindWait = Math.min(behindWait * 2, 10000);
+    } else behindWait = 100;
   } catch (err) {
     app.replaceChildren(h("h1", {}, page.title), h("p", {class: "err"}, String(err.message || err)),
       h("p", {}, h("a", {href: "/"}, "Back to the overview")));
@@ -495,6 +502,7 @@ function current(a, on) {
 }
 
 let pending = null;
+let behindWait = 100; // ms before a page that trails the stream asks again
 function refreshSoon() {
   if (pending) return;
   pending = setTimeout(() => { pending = null; show(true); }, 400);
@@ -507,8 +515,9 @@ function refreshSoon() {
 function follow(draw) {
   const status = document.getElementById("status");
   // The Live page starts with the last 50 events; the others only need to
-  // know that something happened. Events up to known were on the page
-  // when it loaded: only later ones redraw it. The stream is shared by
+  // know that something happened. Events up to known (the read models'
+  // checkpoint, which a page shows) were on the page when it loaded: only
+  // later ones redraw it. The stream is shared by
   // the browser's tabs (live.js), which may hand an event on twice.
   const start = (from, known, types) => {
     let seen = 0;
@@ -528,7 +537,7 @@ function follow(draw) {
   window.addEventListener("pageshow", (e) => { if (e.persisted) follow(() => show(true)); }, {once: true});
   const drawn = () => { if (draw) draw(); };
   eventTypes().catch(() => []).then((types) =>
-    api("overview").then((d) => { drawn(); start(Math.max(1, d.lastSeq - 49), d.lastSeq, types); })
+    api("overview").then((d) => { drawn(); start(Math.max(1, d.lastSeq - 49), Math.min(d.applied, d.lastSeq), types); })
       .catch(() => { drawn(); start(0, 0, types); }));
 }
 
