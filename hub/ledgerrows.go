@@ -82,14 +82,3 @@ type ledgerSideRows struct{ *pebble.DB }
 func (r ledgerSideRows) NewIter(*pebble.IterOptions) (*pebble.Iterator, error) {
 	return r.DB.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixLedger), UpperBound: engine.PrefixEnd(prefixLedger)})
 }
-
-// ledgerSideGuard is registered with the aggregate's models (hubState)
-// so that their registry skips the rows of the hub ledger's read side,
-// which another registry (ledgerRead) loads and writes.
-type ledgerSideGuard struct{}
-
-func (ledgerSideGuard) Prefixes() []string            { return []string{prefixLedger} }
-func (ledgerSideGuard) DiskOnly() []string            { return []string{prefixLedger} }
-func (ledgerSideGuard) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
-func (ledgerSideGuard) Apply(*hubItem)                {}
-func (ledgerSideGuard) Write(*engine.RowWriter)       {}

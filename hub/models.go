@@ -91,7 +91,7 @@ func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool), q *rev
 	st.reviews = engine.Register(r, &reviewsModel{q: q})
 	// The rows of the hub ledger's read side are another registry's
 	// (ledgerRead): skipped here.
-	engine.Register(r, ledgerSideGuard{})
+	r.Foreign(prefixLedger)
 	if err := r.Load(db, st.loadMeta); err != nil {
 		return nil, fmt.Errorf("load the hub's read models: %w", err)
 	}

@@ -157,3 +157,38 @@ func TestRegistry_FailedCommitKeepsNothing(t *testing.T) {
 		t.Fatalf("words starting with a: %d, want 2", n)
 	}
 }
+
+// TestRegistry_ForeignRowsSkipped checks Foreign: rows another registry
+// keeps in the same store reach neither a model's Load nor meta, which
+// would refuse them as unknown.
+func TestRegistry_ForeignRowsSkipped(t *testing.T) {
+	db, err := pebble.Open(t.TempDir(), &pebble.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, k := range []string{"len/0003", "other/a", "other/b", "zz"} {
+		if err := db.Set([]byte(k), binary.BigEndian.AppendUint64(nil, 2), pebble.Sync); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func(foreign bool) ([]string, error) {
+		var r Registry[item]
+		m := Register(&r, &lengths{n: map[int]uint64{}, touched: map[int]bool{}})
+		if foreign {
+			r.Foreign("other/")
+		}
+		var meta []string
+		err := r.Load(db, func(k string, _ []byte) error { meta = append(meta, k); return nil })
+		if err == nil && m.n[3] != 2 {
+			t.Fatalf("model loaded %v, want length 3 counted 2", m.n)
+		}
+		return meta, err
+	}
+	if meta, err := load(false); err != nil || fmt.Sprint(meta) != "[other/a other/b zz]" {
+		t.Fatalf("without Foreign: meta got %v, %v; want the other registry's rows handed to meta", meta, err)
+	}
+	if meta, err := load(true); err != nil || fmt.Sprint(meta) != "[zz]" {
+		t.Fatalf("with Foreign: meta got %v, %v; want only zz", meta, err)
+	}
+}

@@ -20,7 +20,7 @@ type Registry[T any] struct {
 type owner[T any] struct {
 	prefix   string
 	m        Model[T]
-	diskOnly bool // the rows under prefix are not loaded
+	diskOnly bool // the rows under prefix are not loaded (m is nil for another registry's rows)
 }
 
 // Register adds m to r and returns it, so that a store keeps the typed
@@ -36,6 +36,14 @@ func Register[T any, M Model[T]](r *Registry[T], m M) M {
 		}
 	}
 	return m
+}
+
+// Foreign marks the rows under prefix as another registry's, kept in the
+// same store (the hub keeps its ledger's read side beside the aggregate's
+// models): Load skips them, and no model or meta row of r may lie under
+// prefix.
+func (r *Registry[T]) Foreign(prefix string) {
+	r.owners = append(r.owners, owner[T]{prefix: prefix, diskOnly: true})
 }
 
 // Models returns the models in registry order.
