@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
@@ -63,12 +64,7 @@ func (k *keyed[V]) adopt() {
 func (k *keyed[V]) write(w *engine.RowWriter, prefix string, enc func(V) []byte) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	keys := make([]string, 0, len(k.touched))
-	for key := range k.touched {
-		keys = append(keys, key)
-	}
-	slices.Sort(keys)
-	for _, key := range keys {
+	for _, key := range slices.Sorted(maps.Keys(k.touched)) {
 		w.Set([]byte(prefix+key), enc(k.m[key]))
 	}
 	clear(k.touched)

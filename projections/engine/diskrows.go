@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -83,12 +84,7 @@ func (r *DiskRows) Write(w *RowWriter) {
 	if r.err != nil {
 		w.Fail(r.err)
 	}
-	keys := make([]string, 0, len(r.pending))
-	for k := range r.pending {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r.pending)) {
 		if p := r.pending[k]; p.del {
 			w.Del([]byte(k))
 		} else {
