@@ -119,7 +119,7 @@ func (s *script) run() error {
 	}
 	for _, it := range res["items"].([]any) {
 		m, _ := it.(map[string]any)
-		fmt.Fprintf(s.out, "   %-9v %-28v %v hasDraft=%v\n", m["kind"], m["path"], m["id"], m["hasDraft"])
+		fmt.Fprintf(s.out, "   %-9v %-28v %v hasDraft=%v\n", m["kind"], m["path"], m["id"], m["hasDraft"] == true)
 	}
 	_, err = s.call("agentreport", map[string]any{"summary": "Made the export stream rows; added a regression test."}, "turn closed")
 	return err

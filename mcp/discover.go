@@ -50,7 +50,7 @@ func (s *Server) discoverTool() *tool {
 				optional("group", str("First folder of the path, when it has one.")),
 				required("hash", str("Current content hash (of the draft, when there is one).")),
 				optional("description", str("What the item is about, when known.")),
-				required("hasDraft", boolean("Whether a local draft changes this item.")),
+				optional("hasDraft", boolean("True when a local draft changes this item; absent means false.")),
 				optional("draftStatus", enum("Where the item's draft is: draft (yours to change), in_review (wait for the review), "+
 					"or how the last one ended: applied, declined or conflicted (see draftReason; you may stage a new draft). Absent when it never had a draft.",
 					string(catalog.StatusDraft), string(catalog.StatusInReview), string(catalog.StatusApplied),
@@ -58,6 +58,9 @@ func (s *Server) discoverTool() *tool {
 				optional("draftReason", str("Why the last draft was declined or conflicted.")),
 				optional("paths", array("The files this rule or workflow applies to, as globs (** spans folders, * and ? stay within one); absent when it applies to no file in particular.", str(""), 0)),
 				optional("matched", array("Which of the paths you passed this item applies to; present only on the items in scope for them, which come first.", str(""), 1)),
+				optional("source", enum(`Where the item comes from: "team" for the team's catalog at the hub; absent means "repo", the repository's content tree.`, "repo", "team")),
+				optional("revision", integer("A team item's revision.")),
+				optional("shadows", str("The id of the repository item at the same path that this team item hides.")),
 			), 0)),
 			required("total", integer("How many items matched the filters, in all pages.")),
 			optional("inScope", integer("When you passed paths: how many of the matching items are in scope for them (they come first).")),
@@ -86,14 +89,15 @@ type discoverItem struct {
 	Group       string       `json:"group,omitempty"`
 	Hash        string       `json:"hash"`
 	Description string       `json:"description,omitempty"`
-	HasDraft    bool         `json:"hasDraft"`
+	HasDraft    bool         `json:"hasDraft,omitempty"` // absent means false
 	DraftStatus string       `json:"draftStatus,omitempty"`
 	DraftReason string       `json:"draftReason,omitempty"`
 	Paths       []string     `json:"paths,omitempty"`   // the item's globs
 	Matched     []string     `json:"matched,omitempty"` // the call's paths they match
-	// Source is "repo" (the repository's content tree) or "team" (the
-	// team's catalog at the hub); Revision is a team object's revision.
-	Source   string `json:"source"`
+	// Source is "team" for the team's catalog at the hub, absent for the
+	// repository's content tree ("repo", which memload says in full);
+	// Revision is a team object's revision.
+	Source   string `json:"source,omitempty"`
 	Revision uint64 `json:"revision,omitempty"`
 	// Shadows is the repository object a team object at the same path
 	// hides: the team object wins.
@@ -106,6 +110,15 @@ func sourceOf(it projections.Item) string {
 		return "repo"
 	}
 	return it.Source
+}
+
+// discoverSource is an item's source as memdisc says it: "" for the
+// repository's, which the output schema names as the default.
+func discoverSource(it projections.Item) string {
+	if src := sourceOf(it); src != "repo" {
+		return src
+	}
+	return ""
 }
 
 func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
@@ -176,7 +189,7 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 			ID: it.ID, Kind: it.Kind, Path: it.Path, Name: it.Name, Group: it.Group,
 			Hash: it.Hash, Description: it.Description, HasDraft: it.HasDraft,
 			DraftStatus: string(it.DraftStatus), DraftReason: it.DraftReason,
-			Source: sourceOf(it), Revision: it.Revision, Shadows: it.Shadows,
+			Source: discoverSource(it), Revision: it.Revision, Shadows: it.Shadows,
 			Paths: it.Paths, Matched: matched[i],
 		})
 	}

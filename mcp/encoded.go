@@ -24,8 +24,9 @@ import (
 // same bytes the SDK would have written (TestEncoded_SameBytesAsSDK). Other
 // transports (HTTP, in memory) get the result the SDK encodes.
 
-// encodedMarker begins both stand-ins. A real answer's text block begins
-// with its JSON ("{"), so it cannot be taken for one.
+// encodedMarker begins both stand-ins. Only stand-ins are handed to the
+// SDK over stdio, and a real answer's text block begins with its JSON
+// ("{") or a listing's first line, never with the marker.
 const encodedMarker = "clumsies.encoded:"
 
 // encodedKey is the context key of a connection's encodedAnswers.
@@ -56,17 +57,22 @@ func withEncodedAnswers(ctx context.Context, a *encodedAnswers) context.Context 
 }
 
 // successResult is a successful call's answer for body, the result's
-// JSON: over stdio a stand-in for body encoded once, elsewhere body as
-// structuredContent and as text.
-func successResult(ctx context.Context, body []byte) *mcp.CallToolResult {
+// JSON, and text, its text block: nil for the JSON copy (see modelText
+// for the answers that write one for the model instead). Over stdio it is
+// a stand-in for both encoded once, elsewhere body as structuredContent
+// and text (or body) as text.
+func successResult(ctx context.Context, body, text []byte) *mcp.CallToolResult {
+	if text == nil {
+		text = body
+	}
 	a, _ := ctx.Value(encodedKey{}).(*encodedAnswers)
 	if a == nil {
 		return &mcp.CallToolResult{
 			StructuredContent: json.RawMessage(body),
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
 		}
 	}
-	n := a.put(encodedAnswer{structured: body, text: appendJSONString(make([]byte, 0, len(body)+len(body)/8+2), body)})
+	n := a.put(encodedAnswer{structured: body, text: appendJSONString(make([]byte, 0, len(text)+len(text)/8+2), text)})
 	num := strconv.FormatUint(n, 10)
 	return &mcp.CallToolResult{
 		StructuredContent: json.RawMessage(`{"` + encodedMarker + `":` + num + `}`),
@@ -142,21 +148,34 @@ func (a *encodedAnswers) expand(result []byte) []byte {
 	return append(out, result[structAt+len(structStub):]...)
 }
 
-// appendJSONString appends body, compact JSON as encoding/json writes it,
-// as a JSON string. Such JSON holds no control character and no invalid
-// UTF-8 (encoding/json escapes them, and U+2028, U+2029, <, > and &), so
-// only its quotes and backslashes need escaping.
+// appendJSONString appends body as a JSON string, as the SDK writes a
+// text block (TextContent's MarshalJSON: encoding/json, which escapes <, >
+// and &). body is compact JSON as encoding/json writes it, or a text block
+// written for the model (modelText); neither holds a control character
+// other than the newlines between a text's lines, invalid UTF-8, U+2028 or
+// U+2029 (encoding/json escapes them in JSON, and appendLine leaves them
+// out of a text's lines), so only quotes, backslashes, newlines and <, >
+// and & need escaping.
 func appendJSONString(dst, body []byte) []byte {
 	dst = append(dst, '"')
 	for len(body) > 0 {
-		i := bytes.IndexAny(body, `"\`)
+		i := bytes.IndexAny(body, "\"\\\n<>&")
 		if i < 0 {
 			dst = append(dst, body...)
 			break
 		}
 		dst = append(dst, body[:i]...)
-		dst = append(dst, '\\', body[i])
+		switch c := body[i]; c {
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '<', '>', '&':
+			dst = append(dst, '\\', 'u', '0', '0', hexDigit[c>>4], hexDigit[c&0xf])
+		default:
+			dst = append(dst, '\\', c)
+		}
 		body = body[i+1:]
 	}
 	return append(dst, '"')
 }
+
+const hexDigit = "0123456789abcdef"

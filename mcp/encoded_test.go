@@ -28,51 +28,69 @@ func sdkEncoding(tb testing.TB, r *mcp.CallToolResult) []byte {
 
 // TestEncoded_SameBytesAsSDK checks that an answer encoded once and put in
 // place of its stand-ins is, byte for byte, what the SDK writes for the
-// same answer, whatever its strings hold.
+// same answer, whatever its strings hold: with the JSON copy as text, and
+// with a listing written for the model.
 func TestEncoded_SameBytesAsSDK(t *testing.T) {
+	nasty := `say "hi" \ back\slash \" <a href='x'>&amp;</a> é 😀 ` + "\u2028 \u2029 \t\n\r\x01 \x7f \xff\xfe"
 	values := []any{
 		map[string]any{},
 		map[string]any{"items": []any{}, "total": 0, "truncated": false},
 		map[string]any{"q": `say "hi" \ back\slash \"`, "html": "<a href='x'>&amp;</a>", "u": "é 😀 \u2028 \u2029 \t\n\r\x01 \x7f"},
 		map[string]any{"bad": "\xff\xfe", "nested": []any{map[string]any{"clumsies.encoded:1": "clumsies.encoded:1"}}},
-		discoverResult{Items: []discoverItem{{ID: "p-1", Kind: "rule", Path: "go/A.md", Name: "A", Hash: "sha256:00", Description: `a "quoted" rule`, Source: "repo"}}, Total: 1},
+		discoverResult{Items: []discoverItem{{ID: "p-1", Kind: "rule", Path: "go/A.md", Name: "A", Hash: "sha256:00", Description: `a "quoted" rule`}}, Total: 1},
+		discoverResult{Items: []discoverItem{{ID: "p-1", Kind: "rule", Path: "go/" + nasty + ".md", Name: nasty, Hash: "sha256:00",
+			Description: nasty, DraftStatus: "declined", DraftReason: nasty, Source: "team", Shadows: nasty, Paths: []string{nasty}, Matched: []string{nasty}}},
+			Total: 2, Truncated: true, NextCursor: "eyJ"},
 	}
 	for i, v := range values {
 		body, err := json.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, meta := range []mcp.Meta{nil, {"io.modelcontextprotocol/serverInfo": map[string]any{"name": "clumsies"}}} {
-			want := &mcp.CallToolResult{
-				Meta:              meta,
-				StructuredContent: json.RawMessage(body),
-				Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		texts := [][]byte{nil}
+		if m, ok := v.(modelText); ok {
+			texts = append(texts, m.appendText(nil))
+		}
+		for _, text := range texts {
+			wantText := text
+			if text == nil {
+				wantText = body
 			}
-			a := newEncodedAnswers()
-			stand := successResult(withEncodedAnswers(context.Background(), a), body)
-			stand.Meta = meta
-			standIn := sdkEncoding(t, stand)
-			if bytes.Contains(standIn, body) && len(body) > 2 {
-				t.Fatalf("value %d: the stand-in holds the answer itself: %s", i, standIn)
-			}
-			got, wantBytes := a.expand(standIn), sdkEncoding(t, want)
-			if !bytes.Equal(got, wantBytes) {
-				t.Fatalf("value %d, meta %v:\n got %s\nwant %s", i, meta != nil, got, wantBytes)
-			}
-			if len(a.m) != 0 {
-				t.Fatalf("value %d: %d answers still held after they were written", i, len(a.m))
-			}
-			// Written once, it is gone: a second expansion changes nothing.
-			if again := a.expand(standIn); !bytes.Equal(again, standIn) {
-				t.Fatalf("value %d: a stand-in was expanded twice", i)
+			for _, meta := range []mcp.Meta{nil, {"io.modelcontextprotocol/serverInfo": map[string]any{"name": "clumsies"}}} {
+				want := &mcp.CallToolResult{
+					Meta:              meta,
+					StructuredContent: json.RawMessage(body),
+					Content:           []mcp.Content{&mcp.TextContent{Text: string(wantText)}},
+				}
+				a := newEncodedAnswers()
+				stand := successResult(withEncodedAnswers(context.Background(), a), body, text)
+				stand.Meta = meta
+				standIn := sdkEncoding(t, stand)
+				if bytes.Contains(standIn, body) && len(body) > 2 {
+					t.Fatalf("value %d: the stand-in holds the answer itself: %s", i, standIn)
+				}
+				got, wantBytes := a.expand(standIn), sdkEncoding(t, want)
+				if !bytes.Equal(got, wantBytes) {
+					t.Fatalf("value %d, text %q, meta %v:\n got %s\nwant %s", i, text, meta != nil, got, wantBytes)
+				}
+				if len(a.m) != 0 {
+					t.Fatalf("value %d: %d answers still held after they were written", i, len(a.m))
+				}
+				// Written once, it is gone: a second expansion changes nothing.
+				if again := a.expand(standIn); !bytes.Equal(again, standIn) {
+					t.Fatalf("value %d: a stand-in was expanded twice", i)
+				}
 			}
 		}
 	}
 	// Without the connection's answers (HTTP, in memory) the result holds
 	// the answer itself.
 	body := []byte(`{"a":"b"}`)
-	if got, want := sdkEncoding(t, successResult(context.Background(), body)), `{"content":[{"type":"text","text":"{\"a\":\"b\"}"}],"structuredContent":{"a":"b"}}`; string(got) != want {
+	if got, want := sdkEncoding(t, successResult(context.Background(), body, nil)), `{"content":[{"type":"text","text":"{\"a\":\"b\"}"}],"structuredContent":{"a":"b"}}`; string(got) != want {
 		t.Fatalf("without stdio: got %s, want %s", got, want)
+	}
+	if got, want := sdkEncoding(t, successResult(context.Background(), body, []byte("a listing"))), `{"content":[{"type":"text","text":"a listing"}],"structuredContent":{"a":"b"}}`; string(got) != want {
+		t.Fatalf("without stdio, with a listing: got %s, want %s", got, want)
 	}
 }
 
@@ -83,7 +101,7 @@ func TestEncoded_ForgottenWhenNotWritten(t *testing.T) {
 	a := newEncodedAnswers()
 	c := &lineConn{out: io.Discard, answers: a, wire: map[int64]json.RawMessage{}, byWire: map[string]int64{}, initID: -1}
 	first, second := c.track(json.RawMessage("1"), "tools/call"), c.track(json.RawMessage("2"), "tools/call")
-	successResult(withEncodedAnswers(context.Background(), a), []byte(`{"x":1}`))
+	successResult(withEncodedAnswers(context.Background(), a), []byte(`{"x":1}`), nil)
 	// The first call is answered with an error: the second is in flight,
 	// so what it may have left is kept.
 	if err := c.Write(context.Background(), &jsonrpc.Response{ID: first, Error: &jsonrpc.Error{Code: -32800, Message: "cancelled"}}); err != nil {
@@ -102,16 +120,18 @@ func TestEncoded_ForgottenWhenNotWritten(t *testing.T) {
 
 // TestStdio_AnswersEncodedOnce calls every kind of answer over stdio with
 // the SDK's client, at the protocol it asks for first (2026-07-28: the
-// result carries resultType and _meta) and at 2025-06-18, and checks each
+// result carries resultType and _meta), at 2025-06-18 (the first with
+// structuredContent) and at 2025-03-26 (before it), and checks each
 // against the same call in memory: same structuredContent, and the text
-// block is that JSON.
+// block is that JSON, or memdisc's listing of it for a client that has
+// structuredContent.
 func TestStdio_AnswersEncodedOnce(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.publish("rules/go/ERRORS.md", "# Errors\n\nWrap \"errors\" with <context> & care.\n\n## Wrap\n\nWrap them.\n")
 	e.publish("context/arch/overview.md", "# Architecture\n\nThe importer reads CSV \\ writes Parquet.\n")
 	mem := e.connect()
 	setup(t, mem, "mem")
-	for _, version := range []string{"", "2025-06-18"} {
+	for _, version := range []string{"", "2025-06-18", "2025-03-26"} {
 		cs := stdioClient(t, e, version)
 		ctx := context.Background()
 		call := func(tool string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
@@ -144,16 +164,37 @@ func TestStdio_AnswersEncodedOnce(t *testing.T) {
 				t.Fatalf("%s %v (protocol %q) over stdio:\n got %v\nwant %v", c.tool, c.args, version, got, want)
 			}
 			text := res.Content[0].(*mcp.TextContent).Text
+			if strings.Contains(text, encodedMarker) {
+				t.Fatalf("%s (protocol %q): the text block %q holds a stand-in", c.tool, version, text)
+			}
+			if c.tool == "memdisc" && version != "2025-03-26" {
+				if want := listingOf(t, got); text != want {
+					t.Fatalf("memdisc (protocol %q): the text block\n%s\nis not the listing of the structured answer\n%s", version, text, want)
+				}
+				continue
+			}
 			var fromText map[string]any
-			if err := json.Unmarshal([]byte(text), &fromText); err != nil || !reflect.DeepEqual(fromText, got) || strings.Contains(text, encodedMarker) {
+			if err := json.Unmarshal([]byte(text), &fromText); err != nil || !reflect.DeepEqual(fromText, got) {
 				t.Fatalf("%s (protocol %q): the text block %q is not the structured answer's JSON (%v)", c.tool, version, text, err)
 			}
 		}
 	}
 }
 
+// listingOf returns memdisc's listing of its structured answer.
+func listingOf(tb testing.TB, structured map[string]any) string {
+	tb.Helper()
+	b, _ := json.Marshal(structured)
+	var r discoverResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		tb.Fatalf("memdisc's answer %s: %v", b, err)
+	}
+	return string(r.appendText(nil))
+}
+
 // stdioClient connects the SDK's client to e's server over ServeStdio,
-// asking for protocol version ("": the SDK's first choice, 2026-07-28).
+// asking for protocol version ("": the SDK's first choice, 2026-07-28,
+// through server/discover; an older one through initialize).
 func stdioClient(tb testing.TB, e *env, version string) *mcp.ClientSession {
 	tb.Helper()
 	inR, inW := io.Pipe()
@@ -162,46 +203,14 @@ func stdioClient(tb testing.TB, e *env, version string) *mcp.ClientSession {
 		_ = e.srv.ServeStdio(context.Background(), inR, outW)
 		outW.Close()
 	}()
-	var ct mcp.Transport = &mcp.IOTransport{Reader: outR, Writer: inW}
-	if version != "" {
-		ct = pinVersion{ct, version}
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "stdio-" + version, Version: "v" + version}, nil).Connect(context.Background(), ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "stdio-" + version, Version: "v" + version}, nil).
+		Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		tb.Fatalf("connect over stdio: %v", err)
 	}
+	if got := cs.InitializeResult().ProtocolVersion; version != "" && got != version {
+		tb.Fatalf("connect over stdio: asked for protocol %s, got %s", version, got)
+	}
 	tb.Cleanup(func() { _ = cs.Close() })
 	return cs
-}
-
-// pinVersion is a client transport that asks for one protocol version in
-// initialize.
-type pinVersion struct {
-	mcp.Transport
-	version string
-}
-
-func (p pinVersion) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := p.Transport.Connect(ctx)
-	return pinConn{c, p.version}, err
-}
-
-type pinConn struct {
-	mcp.Connection
-	version string
-}
-
-func (p pinConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if r, ok := msg.(*jsonrpc.Request); ok && r.Method == "initialize" {
-		var params map[string]any
-		if err := json.Unmarshal(r.Params, &params); err != nil {
-			return err
-		}
-		params["protocolVersion"] = p.version
-		b, _ := json.Marshal(params)
-		r2 := *r
-		r2.Params = b
-		msg = &r2
-	}
-	return p.Connection.Write(ctx, msg)
 }

@@ -351,7 +351,7 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	case fail != nil:
 		return errorResult(fail), ev, nil
 	}
-	return successResult(ctx, body), ev, nil
+	return successResult(ctx, body, textFor(result, c.protocol)), ev, nil
 }
 
 // run calls t.run, turning a panic or a non-ToolError into an internal

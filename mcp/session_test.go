@@ -149,7 +149,7 @@ func TestSession_Full(t *testing.T) {
 			t.Errorf("memdisc %s: got %v, want path %s", id, disc[id], want)
 		}
 	}
-	if disc[tmp]["hasDraft"] != true || disc[rule]["hasDraft"] != true || disc[ctxID]["hasDraft"] != false {
+	if disc[tmp]["hasDraft"] != true || disc[rule]["hasDraft"] != true || disc[ctxID]["hasDraft"] != nil {
 		t.Errorf("memdisc hasDraft: got %v", disc)
 	}
 	// The rule's constraints stay those of the rule in force until its

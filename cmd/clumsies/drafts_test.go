@@ -176,7 +176,7 @@ func TestDrafts_ApplyWithServeRunning(t *testing.T) {
 		return items["go/NEW.md"] != nil && items["py/B.md"] != nil && !oldB && !c &&
 			items["go/A.md"]["hash"] == content.Hash([]byte(bodyA))
 	})
-	if items["go/A.md"]["id"] != idA || items["py/B.md"]["id"] != idB || items["go/A.md"]["hasDraft"] != false {
+	if items["go/A.md"]["id"] != idA || items["py/B.md"]["id"] != idB || items["go/A.md"]["hasDraft"] != nil {
 		t.Fatalf("published items %v: want %s kept for the update, %s for the rename, no draft left", items, idA, idB)
 	}
 	if s := items["go/A.md"]["draftStatus"]; s != "applied" {
@@ -262,7 +262,7 @@ func TestDrafts_ConflictAndDeclineWithoutOwner(t *testing.T) {
 	_, cl = serve(t, dir)
 	setup(t, cl, "agent-2")
 	items = itemsByPath(t, cl)
-	if b := items["go/B.md"]; b["draftStatus"] != "declined" || b["draftReason"] != "brief is enough" || b["hasDraft"] != false {
+	if b := items["go/B.md"]; b["draftStatus"] != "declined" || b["draftReason"] != "brief is enough" || b["hasDraft"] != nil {
 		t.Fatalf("memdisc of the declined rule: %v", b)
 	}
 	if a := items["go/A.md"]; a["draftStatus"] != "conflicted" || !strings.Contains(fmt.Sprint(a["draftReason"]), "changed since") {
