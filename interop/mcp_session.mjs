@@ -79,10 +79,19 @@ try {
   expect(setup.sessionId === SESSION, "memsetup", `want sessionId ${SESSION}`, setup);
   print("memsetup", { sessionId: setup.sessionId, workspaceId: setup.workspaceId });
 
-  const disc = await call(client, "memdisc", {});
+  const discRes = await client.callTool({ name: "memdisc", arguments: {} });
+  const disc = discRes.structuredContent;
+  expect(!discRes.isError && disc && typeof disc === "object", "memdisc", "want structuredContent", discRes);
   const workflow = (disc.items ?? []).find((it) => it.kind === "workflow");
   expect(workflow, "memdisc", "want a workflow", disc);
-  print("memdisc", { items: disc.items.length, workflow: workflow.id });
+  // The client has structuredContent (it asks for 2025-11-25): the text
+  // block is a listing for the model, a first line then one line per item,
+  // beginning with its id, kind and path.
+  const lines = (discRes.content?.[0]?.text ?? "").split("\n");
+  expect(lines.length === disc.items.length + 1 && lines[0].startsWith(`Listed ${disc.items.length} of ${disc.total} `) &&
+    disc.items.every((it, i) => lines[i + 1].startsWith(`${it.id} ${it.kind} ${it.path}`)),
+    "memdisc", "want the listing as text, one line per item", discRes.content);
+  print("memdisc", { items: disc.items.length, workflow: workflow.id, textLines: lines.length });
 
   const load = await call(client, "memload", { ids: [workflow.id], knownHashes: { [workflow.id]: "" } });
   const item = load.items?.[0];
