@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 
 // appendText implements modelText.
 func (r discoverResult) appendText(dst []byte) []byte {
+	dst = slices.Grow(dst, r.textSize())
 	if n := len(r.Items); n == 0 && r.Total == 0 {
 		dst = append(dst, "No item matched."...)
 	} else {
@@ -42,6 +44,23 @@ func (r discoverResult) appendText(dst []byte) []byte {
 		dst = r.Items[i].appendLine(append(dst, '\n'))
 	}
 	return dst
+}
+
+// textSize is about how many bytes appendText writes: the first line and,
+// per item, its strings and the words around them.
+func (r *discoverResult) textSize() int {
+	n := 320
+	for i := range r.Items {
+		it := &r.Items[i]
+		n += len(it.ID) + len(it.Kind) + len(it.Path) + len(it.Description) + len(it.DraftReason) + len(it.Shadows) + 24
+		for _, p := range it.Paths {
+			n += len(p) + 2
+		}
+		for _, p := range it.Matched {
+			n += len(p) + 2
+		}
+	}
+	return n
 }
 
 // appendLine appends the item's line.

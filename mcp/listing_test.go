@@ -118,3 +118,20 @@ func TestMemdisc_TextForModel(t *testing.T) {
 		t.Fatalf("the last page:\n%s\nwant no cursor", text)
 	}
 }
+
+// TestListing_OneAllocation checks that the listing is written into one
+// buffer made large enough at once, not grown line by line.
+func TestListing_OneAllocation(t *testing.T) {
+	r := discoverResult{Total: 1000, Truncated: true, NextCursor: "eyJyIjoxLCJwIjoicnVsZXMvZzQ5L1JVTEUwOTgwLm1kIiwiaSI6InAtMDAifQ"}
+	for i := range 50 {
+		r.Items = append(r.Items, discoverItem{ID: "p-0123456789abcdef0123456789abcdef", Kind: "rule", Path: "g49/RULE0980.md", Name: "RULE0980", Group: "g49",
+			Description: "How the team handles concern number 980 in group 80 (audited).", HasDraft: i%7 == 0, Paths: []string{"api/**/*.go"}})
+	}
+	var text []byte
+	if allocs := testing.AllocsPerRun(20, func() { text = r.appendText(nil) }); allocs != 1 {
+		t.Fatalf("the listing of 50 items took %.0f allocations, want 1", allocs)
+	}
+	if lines := strings.Count(string(text), "\n"); lines != 50 {
+		t.Fatalf("the listing has %d item lines, want 50", lines)
+	}
+}

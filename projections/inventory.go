@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/clumsies/clumsies/content"
 )
 
 // inventory is the set of published objects in listing order. It is built
@@ -23,7 +25,7 @@ func (m *manifestModel) inventory() *inventory {
 	for _, o := range m.objects {
 		objs = append(objs, o)
 	}
-	slices.SortFunc(objs, compareObjects)
+	sortObjects(objs)
 	inv := &inventory{objects: objs}
 	m.inv.Store(inv)
 	return inv
@@ -33,4 +35,27 @@ func (m *manifestModel) inventory() *inventory {
 // path and id.
 func compareObjects(a, b *object) int {
 	return cmp.Or(cmp.Compare(a.ns().Rank(), b.ns().Rank()), strings.Compare(a.Path(), b.Path()), strings.Compare(a.ID(), b.ID()))
+}
+
+// sortObjects sorts objs as compareObjects orders them, reading each
+// object's namespace, path and id once rather than at every comparison
+// (an object's fields are read by walking its head): memdisc's query
+// sorts its hits on every call.
+func sortObjects(objs []*object) {
+	type keyed struct {
+		rank     int
+		path, id string
+		o        *object
+	}
+	keys := make([]keyed, len(objs))
+	for i, o := range objs {
+		f := o.fields()
+		keys[i] = keyed{content.NamespaceOf(content.Kind(f[fieldKind])).Rank(), f[fieldPath], f[fieldID], o}
+	}
+	slices.SortFunc(keys, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), strings.Compare(a.path, b.path), strings.Compare(a.id, b.id))
+	})
+	for i := range keys {
+		objs[i] = keys[i].o
+	}
 }
