@@ -313,7 +313,9 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	var body []byte
 	if fail == nil {
 		var err error
-		if body, err = json.Marshal(result); err != nil {
+		if a, ok := result.(jsonAppender); ok {
+			body = a.appendJSON(nil)
+		} else if body, err = json.Marshal(result); err != nil {
 			fail = classify(fmt.Errorf("encode %s result: %w", t.name, err), s.log, t.name)
 		}
 	}
@@ -352,6 +354,12 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 		return errorResult(fail), ev, nil
 	}
 	return successResult(ctx, body, textFor(result, c.protocol)), ev, nil
+}
+
+// jsonAppender is a result that encodes itself: the bytes encoding/json
+// would write, appended to dst.
+type jsonAppender interface {
+	appendJSON(dst []byte) []byte
 }
 
 // run calls t.run, turning a panic or a non-ToolError into an internal
