@@ -37,18 +37,38 @@ func (r *discoverResult) appendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// jsonSize is about how many bytes appendJSON writes.
+// jsonSize is about how many bytes appendJSON writes, strings that need
+// no escaping assumed (one that does grows the buffer once).
 func (r *discoverResult) jsonSize() int {
-	n := 128 + len(r.NextCursor) + len(r.Hint)
+	n := 80 + len(r.NextCursor) + len(r.Hint)
 	for i := range r.Items {
 		it := &r.Items[i]
-		n += 160 + len(it.ID) + len(it.Kind) + 2*len(it.Path) + len(it.Group) + len(it.Hash) + len(it.Description) +
-			len(it.DraftStatus) + len(it.DraftReason) + len(it.Source) + len(it.Shadows)
-		for _, p := range it.Paths {
-			n += len(p) + 3
+		// Each member's name, quotes and comma, and its value.
+		n += 50 + len(it.ID) + len(it.Kind) + len(it.Path) + len(it.Name) + len(it.Hash)
+		for _, opt := range [...]struct {
+			name  int
+			value string
+		}{{11, it.Group}, {17, it.Description}, {17, it.DraftStatus}, {17, it.DraftReason}, {12, it.Source}, {12, it.Shadows}} {
+			if opt.value != "" {
+				n += opt.name + len(opt.value)
+			}
 		}
-		for _, p := range it.Matched {
-			n += len(p) + 3
+		if it.HasDraft {
+			n += 16
+		}
+		if it.Revision != 0 {
+			n += 32
+		}
+		for _, list := range [...]struct {
+			name   int
+			values []string
+		}{{11, it.Paths}, {13, it.Matched}} {
+			if len(list.values) > 0 {
+				n += list.name
+			}
+			for _, v := range list.values {
+				n += len(v) + 3
+			}
 		}
 	}
 	return n

@@ -64,7 +64,11 @@ func TestDiscoverJSON_OneAllocation(t *testing.T) {
 			Hash: "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Description: "How the team handles concern number 980 in group 80 (audited).",
 			HasDraft: i%7 == 0, Paths: []string{"api/**/*.go"}})
 	}
-	if allocs := testing.AllocsPerRun(20, func() { r.appendJSON(nil) }); allocs != 1 {
+	var got []byte
+	if allocs := testing.AllocsPerRun(20, func() { got = r.appendJSON(nil) }); allocs != 1 {
 		t.Fatalf("the answer of 50 items took %.0f allocations, want 1", allocs)
+	}
+	if cap(got) > len(got)*5/4 {
+		t.Fatalf("the answer of %d bytes was written into a buffer of %d: want at most a quarter more", len(got), cap(got))
 	}
 }

@@ -131,6 +131,9 @@ func TestListing_OneAllocation(t *testing.T) {
 	if allocs := testing.AllocsPerRun(20, func() { text = r.appendText(nil) }); allocs != 1 {
 		t.Fatalf("the listing of 50 items took %.0f allocations, want 1", allocs)
 	}
+	if cap(text) > len(text)*5/4 {
+		t.Fatalf("the listing of %d bytes was written into a buffer of %d: want at most a quarter more", len(text), cap(text))
+	}
 	if lines := strings.Count(string(text), "\n"); lines != 50 {
 		t.Fatalf("the listing has %d item lines, want 50", lines)
 	}
