@@ -1,11 +1,9 @@
 package main_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,34 +63,8 @@ func TestServe_MemdiscTextByProtocol(t *testing.T) {
 // structuredContent.
 func memdiscOverStdio(t *testing.T, dir, version string) (string, map[string]any) {
 	t.Helper()
-	cmd := exec.Command(binary, "serve", "--workspace", dir)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { stdin.Close(); cmd.Wait() }()
-	lines := bufio.NewReader(stdout)
-	ask := func(s string) map[string]any {
-		if _, err := io.WriteString(stdin, s+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		line, err := lines.ReadString('\n')
-		if err != nil {
-			t.Fatalf("read an answer to %s: %v", s, err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("answer %q: %v", line, err)
-		}
-		return m
-	}
+	_, ask, stdin, _ := stdioSession(t, dir)
+	defer stdin.Close()
 	init := ask(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, version))
 	if got := init["result"].(map[string]any)["protocolVersion"]; got != version {
 		t.Fatalf("initialize at %s: the server chose %v", version, got)
