@@ -17,6 +17,13 @@
 // registered with the low-level Server.AddTool and decode their arguments
 // themselves (decode.go), so that argument errors are structured too.
 //
+// A successful answer carries its JSON as structuredContent and again as
+// a text block, as the MCP specification asks for backwards
+// compatibility; memdisc writes its text block for the model instead (a
+// listing, one line per item) for clients of 2025-06-18 and later, which
+// read the structure from structuredContent (modeltext.go, listing.go).
+// Over stdio the answer is encoded once (encoded.go).
+//
 // Client connects a real MCP client to a Server in memory, for the demo,
 // benchmarks and tests, so that no other package needs the SDK.
 package mcp
