@@ -127,10 +127,7 @@ func (e *Exporter) work(ctx context.Context) {
 	for {
 		select {
 		case f := <-e.queue:
-			e.record(f)
-			if e.spans.n >= e.sched.size {
-				e.warn(e.sendSpans(ctx))
-			}
+			e.record(ctx, f)
 		case <-due:
 			e.warn(e.sendSpans(ctx))
 		case <-metricTicker.C:
@@ -155,10 +152,7 @@ func (e *Exporter) drain(ctx context.Context) {
 	for {
 		select {
 		case f := <-e.queue:
-			e.record(f)
-			if e.spans.n >= e.sched.size {
-				e.warn(e.sendSpans(ctx))
-			}
+			e.record(ctx, f)
 		default:
 			e.err = e.sendSpans(ctx)
 			if err := e.sendMetrics(ctx); err != nil {
@@ -169,13 +163,17 @@ func (e *Exporter) drain(ctx context.Context) {
 	}
 }
 
-// record makes the span of a call, into the batch, and counts it.
-func (e *Exporter) record(f *finished) {
+// record makes the span of a call, into the batch, and counts it; a
+// batch that is full is sent.
+func (e *Exporter) record(ctx context.Context, f *finished) {
 	a := callAttributes(f.rec)
 	if s, sampled := spanOf(f, a); sampled {
 		e.spans.add(s)
 	}
 	e.in.count(f, a)
+	if e.spans.n >= e.sched.size {
+		e.warn(e.sendSpans(ctx))
+	}
 }
 
 // sendSpans sends the batch, if it holds spans, and empties it.
