@@ -81,7 +81,7 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| `clumsies version` peak RSS MiB (median of 5) | %.1f | | | near 22 MiB (≤ 23): %s |\n", float64(version)/1024, verdict(version <= 23*1024))
 	b.printf("| serve peak RSS MiB, telemetry off | %.1f | | | ≤ 45 MiB: %s |\n", float64(r.rssOff)/1024, verdict(r.rssOff <= 45*1024))
 	b.printf("| of which: peak once open (memsetup, memdisc); after the memloads RssAnon / RssFile | %.1f; %.1f / %.1f | | | |\n", float64(r.openOff)/1024, float64(r.anon[0])/1024, float64(r.file[0])/1024)
-	b.printf("| serve peak RSS MiB, telemetry on | %.1f | %.1f (off) | +%.1f MiB | ≤ +1 MiB: %s |\n", float64(r.rssOn)/1024, float64(r.rssOff)/1024, float64(r.rssOn-r.rssOff)/1024, verdict(r.rssOn-r.rssOff <= 1024))
+	b.printf("| serve peak RSS MiB, telemetry on | %.1f | %.1f (off) | %+.1f MiB | ≤ +1 MiB: %s |\n", float64(r.rssOn)/1024, float64(r.rssOff)/1024, float64(r.rssOn-r.rssOff)/1024, verdict(r.rssOn-r.rssOff <= 1024))
 	b.printf("| of which: after the memloads RssAnon / RssFile, on vs off | %.1f / %.1f | %.1f / %.1f | %+.1f / %+.1f MiB | |\n", float64(r.anon[1])/1024, float64(r.file[1])/1024, float64(r.anon[0])/1024, float64(r.file[0])/1024, float64(r.anon[1]-r.anon[0])/1024, float64(r.file[1]-r.file[0])/1024)
 	disc, echo := percentile(r.lat["memdisc"], 50), percentile(r.lat["echo"], 50)
 	b.printf("| memdisc (%d hits, %.1f KiB) p50 µs vs echo | %.0f | %.0f | %.2fx | ≤ 2.5x: %s |\n", leanRules/leanEvery, float64(r.discSize)/1024, us(disc), us(echo), float64(disc)/float64(echo), verdict(float64(disc) <= 2.5*float64(echo)))
