@@ -218,14 +218,9 @@ func isEmpty(db *pebble.DB) (bool, error) {
 	return empty, errors.Join(it.Error(), it.Close())
 }
 
-// Close waits for a running Apply, flushes pebble's memtable, closes the
-// database, releases the directory and wakes every WaitFor, which then
+// Close waits for a running Apply, closes the database (pebble syncs its
+// log on close), releases the directory and wakes every WaitFor, which then
 // returns ErrClosed. A second Close returns an error wrapping ErrClosed.
-// The flush leaves the next Open no log to replay: replaying one fills
-// a memtable that pebble keeps afterwards for reuse, up to 1 MiB of every
-// serving process's memory (BENCHMARKS.md, "Serve's memory and the long
-// run (issue 35)"). A flush that fails leaves the log, which the next
-// Open replays as before.
 func (s *Store) Close() error {
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
@@ -236,9 +231,6 @@ func (s *Store) Close() error {
 		return fmt.Errorf("close projections store %s: %w", s.dir, ErrClosed)
 	}
 	s.progress.Close(ErrClosed)
-	if ferr := s.db.Flush(); ferr != nil {
-		s.logger.Debug("projections: flush before close", "dir", s.dir, "err", ferr)
-	}
 	err := s.db.Close()
 	if lerr := s.lock.Close(); err == nil {
 		err = lerr
