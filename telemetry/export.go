@@ -115,8 +115,9 @@ func (e *Exporter) Shutdown(ctx context.Context) error {
 
 // work turns queued calls into spans and counts, and sends them on the
 // schedule, until Shutdown; then it drains the queue and sends the rest.
-// A batch of spans is sent when it is full, or batchDelay after its first
-// span; while a request is under way the calls wait in the queue.
+// A batch of spans is sent when it is full (batchSize spans or
+// batchBytes), or batchDelay after its first span; while a request is
+// under way the calls wait in the queue.
 func (e *Exporter) work(ctx context.Context) {
 	defer close(e.done)
 	spanTimer := time.NewTimer(e.sched.delay)
@@ -171,7 +172,7 @@ func (e *Exporter) record(ctx context.Context, f *finished) {
 		e.spans.add(s)
 	}
 	e.in.count(f, a)
-	if e.spans.n >= e.sched.size {
+	if e.spans.full(e.sched.size) {
 		e.warn(e.sendSpans(ctx))
 	}
 }

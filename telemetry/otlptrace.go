@@ -53,6 +53,11 @@ func (sb *spanBatch) request() []byte {
 	return sb.buf[start:]
 }
 
+// full reports whether the batch holds size spans, or batchBytes of them.
+func (sb *spanBatch) full(size int) bool {
+	return sb.n >= size || len(sb.buf)-sb.room >= batchBytes
+}
+
 // reset empties the batch, keeping its buffer.
 func (sb *spanBatch) reset() {
 	sb.buf = sb.buf[:sb.room]

@@ -18,6 +18,10 @@ const (
 	// batchSize is the most spans a request carries; a batch that
 	// reaches it is sent at once (OTEL_BSP_MAX_EXPORT_BATCH_SIZE).
 	batchSize = 512
+	// batchBytes is the most bytes of spans a batch holds before it is
+	// sent at once, whatever its count: ~100 spans of a call, so that a
+	// busy serve holds 64 KiB of them rather than 512 (~300 KiB).
+	batchBytes = 64 << 10
 	// metricInterval is how often the counts are sent
 	// (OTEL_METRIC_EXPORT_INTERVAL, ms), as the SDK's periodic reader.
 	metricInterval = time.Minute
