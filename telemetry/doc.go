@@ -13,7 +13,7 @@
 //
 // The export never slows or fails a tool call: the call hands its record
 // to a bounded queue and returns; a worker writes its span into a batch
-// (sent when full or a second after its first span), adds it to the
-// counts (sent every minute), and sends them. When the queue is full the
-// record is dropped and counted (Dropped).
+// (sent at 512 spans or 64 KiB, or a second after its first span), adds
+// it to the counts (sent every minute), and sends them. When the queue is
+// full the record is dropped and counted (Dropped).
 package telemetry
