@@ -1,11 +1,6 @@
 package telemetry
 
 import (
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/propagation"
-	"go.opentelemetry.io/otel/trace"
-
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/mcp"
 )
@@ -41,10 +36,10 @@ const (
 
 // attrs is what a call's span and counts carry.
 type attrs struct {
-	span   []attribute.KeyValue
-	metric []attribute.KeyValue // low cardinality: no session, no ids
-	used   []string             // a rule id per item loaded or constraint referenced
-	fail   string               // the error code, "" for a success
+	span   []attr
+	metric []attr   // low cardinality: no session, no ids
+	used   []string // a rule id per item loaded or constraint referenced
+	fail   string   // the error code, "" for a success
 }
 
 // callAttributes reads a call's record: its tool, outcome, session and the
@@ -57,64 +52,41 @@ func callAttributes(c mcp.CallRecord) attrs {
 	if perRule {
 		a.used = used
 	}
-	a.metric = []attribute.KeyValue{
-		attribute.String(attrMethod, methodToolsCall),
-		attribute.String(attrOperation, opExecuteTool),
-		attribute.String(attrTool, ev.Tool),
+	a.metric = []attr{
+		stringAttr(attrMethod, methodToolsCall),
+		stringAttr(attrOperation, opExecuteTool),
+		stringAttr(attrTool, ev.Tool),
 	}
 	a.span = append(a.span, a.metric...)
 	a.span = append(a.span,
-		attribute.String(attrOutcome, string(ev.Outcome)),
-		attribute.String(attrEventID, ev.ID),
-		attribute.String(attrEventType, string(ev.Type)),
-		attribute.Bool(attrRecorded, c.Recorded),
+		stringAttr(attrOutcome, string(ev.Outcome)),
+		stringAttr(attrEventID, ev.ID),
+		stringAttr(attrEventType, string(ev.Type)),
+		boolAttr(attrRecorded, c.Recorded),
 	)
 	if ev.SessionID != "" {
-		a.span = append(a.span, attribute.String(attrSession, ev.SessionID), attribute.String(attrConversation, ev.SessionID))
+		a.span = append(a.span, stringAttr(attrSession, ev.SessionID), stringAttr(attrConversation, ev.SessionID))
 	}
 	if c.MCPSession != "" {
-		a.span = append(a.span, attribute.String(attrMCPSession, c.MCPSession))
+		a.span = append(a.span, stringAttr(attrMCPSession, c.MCPSession))
 	}
 	if c.ProtocolVersion != "" {
-		a.span = append(a.span, attribute.String(attrProtocol, c.ProtocolVersion))
+		a.span = append(a.span, stringAttr(attrProtocol, c.ProtocolVersion))
 	}
 	if len(rules) > 0 {
-		a.span = append(a.span, attribute.StringSlice(attrRules, rules))
+		a.span = append(a.span, stringsAttr(attrRules, rules))
 	}
 	if len(constraints) > 0 {
-		a.span = append(a.span, attribute.StringSlice(attrConstraints, constraints))
+		a.span = append(a.span, stringsAttr(attrConstraints, constraints))
 	}
 	if ev.Outcome == events.OutcomeError {
 		a.fail = ev.ErrorCode
-		failed := []attribute.KeyValue{attribute.String(attrErrorType, errTypeToolError), attribute.String(attrErrorCode, a.fail)}
+		failed := []attr{stringAttr(attrErrorType, errTypeToolError), stringAttr(attrErrorCode, a.fail)}
 		a.span = append(a.span, failed...)
 		a.metric = append(a.metric, failed...)
 	}
 	return a
 }
 
-// status marks a failed call's span as an error, with its code.
-func (a attrs) status(span trace.Span) {
-	if a.fail != "" {
-		span.SetStatus(codes.Error, a.fail)
-	}
-}
-
 // spanName is the conventions' "{mcp.method.name} {target}".
 func spanName(c mcp.CallRecord) string { return methodToolsCall + " " + c.Event.Tool }
-
-// metaCarrier reads the trace context a host put in params._meta
-// (traceparent, tracestate, baggage: strings), the tracestate cut to its
-// well-formed entries (sanitizeTraceState).
-func metaCarrier(meta map[string]any) propagation.MapCarrier {
-	m := propagation.MapCarrier{}
-	for _, k := range []string{"traceparent", "tracestate", "baggage"} {
-		if v, ok := meta[k].(string); ok {
-			if k == "tracestate" {
-				v = sanitizeTraceState(v)
-			}
-			m[k] = v
-		}
-	}
-	return m
-}

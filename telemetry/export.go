@@ -2,21 +2,11 @@ package telemetry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/propagation"
-	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/clumsies/clumsies/mcp"
 )
@@ -32,11 +22,19 @@ type Exporter struct {
 	done    chan struct{}
 	once    sync.Once
 	dropped atomic.Uint64
-	tp      *sdktrace.TracerProvider
-	mp      *sdkmetric.MeterProvider
-	tracer  trace.Tracer
-	inst    instruments
-	prop    propagation.TextMapPropagator
+	abort   context.CancelFunc // ends an export under way when Shutdown's ctx ends
+	err     error              // the last export's error at shutdown, read once done is closed
+
+	// The worker's own, touched by it alone.
+	sched    schedule
+	resource []attr
+	spans    *spanBatch
+	in       *instruments
+	started  time.Time
+	traces   *poster
+	metrics  *poster
+	mbuf     []byte // the last metrics request, reused
+	log      *slog.Logger
 }
 
 // finished is a call as the worker gets it.
@@ -48,8 +46,8 @@ type finished struct {
 var _ mcp.CallObserver = (*Exporter)(nil)
 
 // Start returns an Exporter sending to the collector o names. It does not
-// wait for the collector: an export that fails is logged and dropped by
-// the SDK, and the calls go on.
+// wait for the collector: an export that fails is logged and dropped,
+// and the calls go on.
 func Start(ctx context.Context, o Options) (*Exporter, error) {
 	if o.Protocol != "" && o.Protocol != ProtocolHTTP {
 		return nil, protocolError(o.Protocol)
@@ -57,49 +55,24 @@ func Start(ctx context.Context, o Options) (*Exporter, error) {
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
 	}
-	if o.Logger != nil {
-		otelLogger(o.Logger)
-	}
-	res := resource.NewWithAttributes("",
-		attribute.String("service.name", "clumsies"),
-		attribute.String("service.version", o.Version),
-		attribute.String("clumsies.workspace.id", o.WorkspaceID),
-	)
-	spans := &spanExporter{post: newPoster(o, "traces")}
-	metrics := &metricExporter{post: newPoster(o, "metrics")}
+	res := resourceOf(o)
+	wctx, abort := context.WithCancel(context.WithoutCancel(ctx))
 	e := &Exporter{
-		queue: make(chan *finished, o.Queue),
-		stop:  make(chan struct{}),
-		done:  make(chan struct{}),
-		tp: sdktrace.NewTracerProvider(sdktrace.WithResource(res),
-			sdktrace.WithBatcher(spans, batchOptions()...)),
-		mp: sdkmetric.NewMeterProvider(sdkmetric.WithResource(res),
-			sdkmetric.WithReader(sdkmetric.NewPeriodicReader(metrics))),
-		prop: propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
+		queue:    make(chan *finished, o.Queue),
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+		abort:    abort,
+		sched:    scheduleFromEnv(),
+		resource: res,
+		spans:    newSpanBatch(res),
+		in:       newInstruments(),
+		started:  time.Now(),
+		traces:   newPoster(o, "traces"),
+		metrics:  newPoster(o, "metrics"),
+		log:      o.Logger,
 	}
-	e.tracer = e.tp.Tracer(scope)
-	var err error
-	if e.inst, err = newInstruments(e.mp.Meter(scope), e.Dropped); err != nil {
-		return nil, errors.Join(err, e.tp.Shutdown(ctx), e.mp.Shutdown(ctx))
-	}
-	go e.work()
+	go e.work(wctx)
 	return e, nil
-}
-
-// batchDelay is how long the SDK's batch processor keeps spans before it
-// sends them, unless OTEL_BSP_SCHEDULE_DELAY says otherwise: the SDK's
-// 5 s held up to 2,048 spans (~3 MiB) in a busy serve.
-const batchDelay = time.Second
-
-// batchOptions are the batch processor's settings. Blocking: when the
-// SDK's queue is full the worker waits, and the calls' queue in front of
-// it drops (and counts) instead.
-func batchOptions() []sdktrace.BatchSpanProcessorOption {
-	opts := []sdktrace.BatchSpanProcessorOption{sdktrace.WithBlocking()}
-	if os.Getenv("OTEL_BSP_SCHEDULE_DELAY") == "" {
-		opts = append(opts, sdktrace.WithBatchTimeout(batchDelay))
-	}
-	return opts
 }
 
 // ToolCall implements mcp.CallObserver: it queues the call for the
@@ -121,53 +94,109 @@ func (e *Exporter) Dropped() uint64 {
 	return e.dropped.Load()
 }
 
-// Shutdown exports what is queued and stops, within ctx.
+// Shutdown sends what is queued and stops, within ctx: when ctx ends
+// first the export under way is abandoned. It returns the error of the
+// last spans' or counts' export, or ctx's.
 func (e *Exporter) Shutdown(ctx context.Context) error {
 	e.once.Do(func() { close(e.stop) })
 	select {
 	case <-e.done:
 	case <-ctx.Done():
+		e.abort()
+		<-e.done
+		return fmt.Errorf("shut the telemetry export down: %w", ctx.Err())
 	}
-	err := errors.Join(e.tp.Shutdown(ctx), e.mp.Shutdown(ctx))
-	if err != nil {
-		return fmt.Errorf("shut the telemetry export down: %w", err)
+	e.abort()
+	if e.err != nil {
+		return fmt.Errorf("shut the telemetry export down: %w", e.err)
 	}
 	return nil
 }
 
-// work turns queued calls into spans and counts until Shutdown, then
-// drains the queue.
-func (e *Exporter) work() {
+// work turns queued calls into spans and counts, and sends them on the
+// schedule, until Shutdown; then it drains the queue and sends the rest.
+// A batch of spans is sent when it is full (batchSize spans or
+// batchBytes), or batchDelay after its first span; while a request is
+// under way the calls wait in the queue.
+func (e *Exporter) work(ctx context.Context) {
 	defer close(e.done)
+	spanTimer := time.NewTimer(e.sched.delay)
+	spanTimer.Stop()
+	var due <-chan time.Time // spanTimer's channel while the batch holds spans
+	metricTicker := time.NewTicker(e.sched.interval)
+	defer metricTicker.Stop()
 	for {
 		select {
 		case f := <-e.queue:
-			e.export(f)
+			e.record(ctx, f)
+		case <-due:
+			e.warn(e.sendSpans(ctx))
+		case <-metricTicker.C:
+			e.warn(e.sendMetrics(ctx))
 		case <-e.stop:
-			for {
-				select {
-				case f := <-e.queue:
-					e.export(f)
-				default:
-					return
-				}
-			}
+			e.drain(ctx)
+			return
+		}
+		switch {
+		case e.spans.n == 0:
+			due = nil
+		case due == nil:
+			spanTimer.Reset(e.sched.delay)
+			due = spanTimer.C
 		}
 	}
 }
 
-// export makes the span of a call and counts it.
-func (e *Exporter) export(f *finished) {
-	a := callAttributes(f.rec)
-	parent := e.prop.Extract(context.Background(), metaCarrier(f.rec.Meta))
-	_, span := e.tracer.Start(parent, spanName(f.rec), trace.WithSpanKind(trace.SpanKindServer),
-		trace.WithTimestamp(f.rec.Start), trace.WithAttributes(a.span...))
-	a.status(span)
-	span.End(trace.WithTimestamp(f.end))
-	e.inst.count(f, a)
+// drain records the calls left in the queue and sends everything; the
+// error of the last request that failed is Shutdown's to return.
+func (e *Exporter) drain(ctx context.Context) {
+	for {
+		select {
+		case f := <-e.queue:
+			e.record(ctx, f)
+		default:
+			e.err = e.sendSpans(ctx)
+			if err := e.sendMetrics(ctx); err != nil {
+				e.err = err
+			}
+			return
+		}
+	}
 }
 
-// otelLogger sends the SDK's errors (an export that failed) to log.
-func otelLogger(log *slog.Logger) {
-	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warn("telemetry: export failed", "err", err) }))
+// record makes the span of a call, into the batch, and counts it; a
+// batch that is full is sent.
+func (e *Exporter) record(ctx context.Context, f *finished) {
+	a := callAttributes(f.rec)
+	if s, sampled := spanOf(f, a); sampled {
+		e.spans.add(s)
+	}
+	e.in.count(f, a)
+	if e.spans.full(e.sched.size) {
+		e.warn(e.sendSpans(ctx))
+	}
+}
+
+// sendSpans sends the batch, if it holds spans, and empties it.
+func (e *Exporter) sendSpans(ctx context.Context) error {
+	if e.spans.n == 0 {
+		return nil
+	}
+	defer e.spans.reset()
+	return e.traces.send(ctx, e.spans.request())
+}
+
+// sendMetrics sends the counts so far.
+func (e *Exporter) sendMetrics(ctx context.Context) error {
+	e.mbuf = appendMetricsRequest(e.mbuf[:0], metricsRequest{
+		resource: e.resource, in: e.in, dropped: e.Dropped(), start: e.started, now: time.Now(),
+	})
+	return e.metrics.send(ctx, e.mbuf)
+}
+
+// warn logs an export that failed.
+func (e *Exporter) warn(err error) {
+	if err != nil && e.log != nil {
+		e.log.Warn("telemetry: export failed", "err", err)
+	}
 }

@@ -27,6 +27,6 @@ type Options struct {
 	Version     string
 	// Queue bounds the calls waiting for the worker; 0 means DefaultQueue.
 	Queue int
-	// Logger receives the SDK's export errors (warn); nil discards them.
+	// Logger receives the exports that failed (warn); nil discards them.
 	Logger *slog.Logger
 }

@@ -3,9 +3,6 @@ package telemetry
 import (
 	"math"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/sdk/instrumentation"
-	"go.opentelemetry.io/otel/sdk/resource"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -52,85 +49,51 @@ func appendFixed64(b []byte, num protowire.Number, v uint64) []byte {
 }
 
 // appendAttributes appends each attribute as a KeyValue in field num.
-func appendAttributes(b []byte, num protowire.Number, kvs []attribute.KeyValue) []byte {
-	for _, kv := range kvs {
+func appendAttributes(b []byte, num protowire.Number, attrs []attr) []byte {
+	for _, a := range attrs {
 		b = message(b, num, func(b []byte) []byte {
-			b = appendString(b, 1, string(kv.Key))
-			return message(b, 2, func(b []byte) []byte { return appendValue(b, kv.Value) })
+			b = appendString(b, 1, a.key)
+			return message(b, 2, func(b []byte) []byte { return appendValue(b, a) })
 		})
 	}
 	return b
 }
 
-// appendValue appends the fields of an AnyValue.
-func appendValue(b []byte, v attribute.Value) []byte {
-	switch v.Type() {
-	case attribute.BOOL:
+// appendValue appends the fields of a's AnyValue: string_value (1),
+// bool_value (2) or array_value (5) of string values.
+func appendValue(b []byte, a attr) []byte {
+	switch a.kind {
+	case kindBool:
 		x := uint64(0)
-		if v.AsBool() {
+		if a.b {
 			x = 1
 		}
 		return protowire.AppendVarint(protowire.AppendTag(b, 2, protowire.VarintType), x)
-	case attribute.INT64:
-		return protowire.AppendVarint(protowire.AppendTag(b, 3, protowire.VarintType), uint64(v.AsInt64()))
-	case attribute.FLOAT64:
-		return appendDouble(b, 4, v.AsFloat64())
-	case attribute.STRING:
-		return protowire.AppendString(protowire.AppendTag(b, 1, protowire.BytesType), v.AsString())
-	case attribute.BOOLSLICE:
-		return appendArray(b, v.AsBoolSlice(), attribute.BoolValue)
-	case attribute.INT64SLICE:
-		return appendArray(b, v.AsInt64Slice(), attribute.Int64Value)
-	case attribute.FLOAT64SLICE:
-		return appendArray(b, v.AsFloat64Slice(), attribute.Float64Value)
-	case attribute.STRINGSLICE:
-		return appendArray(b, v.AsStringSlice(), attribute.StringValue)
-	default: // what this package never sets: sent as its text
-		return protowire.AppendString(protowire.AppendTag(b, 1, protowire.BytesType), v.String())
+	case kindStrings:
+		return message(b, 5, func(b []byte) []byte {
+			for _, s := range a.strs {
+				b = message(b, 1, func(b []byte) []byte {
+					return protowire.AppendString(protowire.AppendTag(b, 1, protowire.BytesType), s)
+				})
+			}
+			return b
+		})
+	default:
+		return protowire.AppendString(protowire.AppendTag(b, 1, protowire.BytesType), a.str)
 	}
 }
 
-// appendArray appends an AnyValue's array_value of xs.
-func appendArray[T any](b []byte, xs []T, value func(T) attribute.Value) []byte {
-	return message(b, 5, func(b []byte) []byte {
-		for _, x := range xs {
-			b = message(b, 1, func(b []byte) []byte { return appendValue(b, value(x)) })
-		}
-		return b
-	})
+// appendResource appends a Resource of attrs in field num.
+func appendResource(b []byte, num protowire.Number, attrs []attr) []byte {
+	return message(b, num, func(b []byte) []byte { return appendAttributes(b, 1, attrs) })
 }
 
-// appendResource appends a Resource in field num.
-func appendResource(b []byte, num protowire.Number, r *resource.Resource) []byte {
-	return message(b, num, func(b []byte) []byte {
-		if r == nil {
-			return b
-		}
-		return appendAttributes(b, 1, r.Attributes())
-	})
-}
-
-// appendScope appends an InstrumentationScope in field num.
-func appendScope(b []byte, num protowire.Number, s instrumentation.Scope) []byte {
-	return message(b, num, func(b []byte) []byte {
-		b = appendString(b, 1, s.Name)
-		return appendString(b, 2, s.Version)
-	})
+// appendScope appends the InstrumentationScope of this package in field
+// num.
+func appendScope(b []byte, num protowire.Number) []byte {
+	return message(b, num, func(b []byte) []byte { return appendString(b, 1, scope) })
 }
 
 func appendDouble(b []byte, num protowire.Number, f float64) []byte {
 	return appendFixed64(b, num, math.Float64bits(f))
-}
-
-// wireEnum is OTLP's number of v for an enum whose values past 0 are one
-// and two: 1, 2, or 0 (unspecified) for anything else.
-func wireEnum[T comparable](v, one, two T) uint64 {
-	switch v {
-	case one:
-		return 1
-	case two:
-		return 2
-	default:
-		return 0
-	}
 }

@@ -5,14 +5,19 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime"
 )
 
 // servePprof serves Go's profiles under /debug/pprof/ on addr until the
-// returned stop is called.
+// returned stop is called, with the heap profile sampled again from now
+// on (quietHeapProfile stopped it).
 func servePprof(addr string) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen for the profiles: %w", err)
+	}
+	if runtime.MemProfileRate == 0 {
+		runtime.MemProfileRate = heapSampleRate
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)

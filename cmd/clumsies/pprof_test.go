@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -39,4 +40,31 @@ func TestServePprof(t *testing.T) {
 		t.Fatalf("the profiles' port is still taken after stop: %v", err)
 	}
 	again.Close()
+}
+
+// TestQuietHeapProfile checks that a process stops sampling its heap
+// unless GODEBUG sets a rate, and that serving the profiles samples it
+// again.
+func TestQuietHeapProfile(t *testing.T) {
+	was := runtime.MemProfileRate
+	t.Cleanup(func() { runtime.MemProfileRate = was })
+	t.Setenv("GODEBUG", "")
+	quietHeapProfile()
+	if runtime.MemProfileRate != 0 {
+		t.Fatalf("MemProfileRate %d after quietHeapProfile, want 0", runtime.MemProfileRate)
+	}
+	stop, err := servePprof("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if runtime.MemProfileRate != heapSampleRate || heapSampleRate == 0 {
+		t.Fatalf("MemProfileRate %d while the profiles are served, want %d", runtime.MemProfileRate, heapSampleRate)
+	}
+	runtime.MemProfileRate = 4096
+	t.Setenv("GODEBUG", "gctrace=0,memprofilerate=4096")
+	quietHeapProfile()
+	if runtime.MemProfileRate != 4096 {
+		t.Fatalf("MemProfileRate %d with GODEBUG=memprofilerate=4096, want it kept", runtime.MemProfileRate)
+	}
 }

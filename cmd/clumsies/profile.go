@@ -20,11 +20,28 @@ const (
 	allocProfileEnv = "CLUMSIES_ALLOCPROFILE" // allocations of the whole run, written at exit
 )
 
-// startProfiles starts what the profile variables ask for and returns the
-// function that writes them out, to be called before the process exits.
-// A profile that cannot be written is reported on stderr and skipped: it
-// never changes what the command does.
+// heapSampleRate is the heap profile's sampling rate the process started
+// with: the runtime's one sample per 512 KiB allocated, or the rate
+// GODEBUG=memprofilerate sets.
+var heapSampleRate = runtime.MemProfileRate
+
+// quietHeapProfile stops the heap profile's sampling, unless GODEBUG sets
+// its rate: every sample keeps its stack in the runtime's profile buckets,
+// a hash table of 1.4 MiB whose pages each new stack touches, which a
+// serve held for nothing (BENCHMARKS.md, "Serve's memory and the long run
+// (issue 35)"). --pprof turns it back on (servePprof).
+func quietHeapProfile() {
+	if !strings.Contains(os.Getenv("GODEBUG"), "memprofilerate=") {
+		runtime.MemProfileRate = 0
+	}
+}
+
+// startProfiles quiets the heap profile, starts what the profile
+// variables ask for and returns the function that writes them out, to be
+// called before the process exits. A profile that cannot be written is
+// reported on stderr and skipped: it never changes what the command does.
 func startProfiles() (stop func()) {
+	quietHeapProfile()
 	var stops []func()
 	if path := profilePath(cpuProfileEnv); path != "" {
 		if f, err := os.Create(path); err != nil {
