@@ -38,7 +38,7 @@ func TestSessionless_AsDecoding(t *testing.T) {
 	want := map[string]bool{
 		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"},"_meta":null}`: false,
 		`{"_meta":null,"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`: true,
-		`{"_META":{"io.modelcontextprotocol/protocolVersion":"x"}}`:               true,
+		`{"_META":{"io.modelcontextprotocol/protocolVersion":"x"}}`:              true,
 	}
 	for _, p := range sessionlessSeeds {
 		got := sessionless(json.RawMessage(p))
