@@ -70,12 +70,21 @@ func benchLean(ctx context.Context, b *bench) error {
 		}
 		echoInit = append(echoInit, d)
 	}
-	r, err := leanRound(ctx, b, off, on, loads, discs)
+	vsDir := ""
+	if b.vs != "" {
+		if vsDir, err = leanWorkspace(ctx, b, ""); err != nil {
+			return err
+		}
+	}
+	r, err := leanRound(ctx, b, off, on, vsDir, loads, discs)
 	if err != nil {
 		return err
 	}
 	b.printf("`clumsies serve --sync interval` over stdio on a catalog of %d rules, published beforehand, driven by the go-sdk client; two servers of two like workspaces, one exporting to a real OpenTelemetry Collector (`[otel]`, OTLP/HTTP) and one not, and the bare go-sdk echo server, in alternating blocks after a warm-up: %d memloads (delta hit) of each server, %d memdiscs with a query of %d hits (`%s`), as many echo calls of each size. Peak RSS is VmHWM after the memloads (and their warm-up), before the memdiscs. Spawn to initialize: %d spawns of serve and of echo alternating.\n\n",
 		leanRules, loads, discs, leanRules/leanEvery, leanTag, spawns)
+	if b.vs != "" {
+		b.printf("With -vs, a serve of that build (`%s`) on a like workspace answers the same memloads, in the same alternating blocks.\n\n", b.vs)
+	}
 	b.printf("| figure | clumsies | baseline | ratio | target |\n|---|---|---|---|---|\n")
 	b.printf("| binary MB | %.1f | | | |\n", float64(info.Size())/1e6)
 	b.printf("| `clumsies version` peak RSS MiB (median of 5) | %.1f | | | near 22 MiB (≤ 23): %s |\n", float64(version)/1024, verdict(version <= 23*1024))
@@ -89,12 +98,20 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| memdisc p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, us(disc), us(dsized), float64(disc)/float64(dsized))
 	load, sized := percentile(r.lat["memload off"], 50), percentile(r.lat[sizedEcho], 50)
 	b.printf("| memload (delta hit) p50 µs vs %s | %.0f | %.0f | %.2fx | ≤ 1.1x: %s |\n", sizedEcho, us(load), us(sized), float64(load)/float64(sized), verdict(float64(load) <= 1.1*float64(sized)))
+	if b.vs != "" {
+		vs := percentile(r.lat[leanVs], 50)
+		b.printf("| memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, us(load), us(vs), float64(load)/float64(vs))
+		b.printf("| %s: memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, sizedEcho, us(vs), us(sized), float64(vs)/float64(sized))
+	}
 	loadOn := percentile(r.lat["memload on"], 50)
 	b.printf("| memload p50 µs, telemetry on vs off | %.0f | %.0f | %.2fx | |\n", us(loadOn), us(load), float64(loadOn)/float64(load))
 	perCall := func(k string) float64 { return us(r.cpu[k]) / float64(len(r.lat[k])) }
 	b.printf("| server CPU µs per memdisc vs per echo | %.0f | %.0f | %.2fx | |\n", perCall("memdisc"), perCall("echo"), perCall("memdisc")/perCall("echo"))
 	b.printf("| server CPU µs per memdisc vs per %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, perCall("memdisc"), perCall(discSizedEcho), perCall("memdisc")/perCall(discSizedEcho))
 	b.printf("| server CPU µs per memload vs per %s | %.0f | %.0f | %.2fx | |\n", sizedEcho, perCall("memload off"), perCall(sizedEcho), perCall("memload off")/perCall(sizedEcho))
+	if b.vs != "" {
+		b.printf("| server CPU µs per memload vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, perCall("memload off"), perCall(leanVs), perCall("memload off")/perCall(leanVs))
+	}
 	s50, e50 := percentile(serveInit, 50), percentile(echoInit, 50)
 	b.printf("| spawn to initialize p50 ms vs echo | %.1f | %.1f | %.2fx | ≤ 2.5x: %s |\n\n", ms(s50), ms(e50), float64(s50)/float64(e50), verdict(float64(s50) <= 2.5*float64(e50)))
 	return nil
@@ -103,6 +120,9 @@ func benchLean(ctx context.Context, b *bench) error {
 // discSizedEcho names the echo call whose answer is as large as the
 // 50-hit memdisc's.
 const discSizedEcho = "echo (memdisc-sized answer)"
+
+// leanVs names the memloads of the -vs build's serve (telemetry off).
+const leanVs = "the -vs build's serve"
 
 // leanResult is what leanRound measured.
 type leanResult struct {
@@ -115,8 +135,10 @@ type leanResult struct {
 }
 
 // leanRound drives the two servers and the echo server in alternating
-// blocks and returns the latencies and the servers' peak RSS.
-func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs int) (leanResult, error) {
+// blocks and returns the latencies and the servers' peak RSS. With vsDir
+// set, a serve of the -vs build on that workspace answers the same
+// memloads, alternating with the others.
+func leanRound(ctx context.Context, b *bench, offDir, onDir, vsDir string, loads, discs int) (leanResult, error) {
 	res := leanResult{lat: map[string][]time.Duration{}, cpu: map[string]time.Duration{}}
 	echo, err := start(ctx, b.echo)
 	if err != nil {
@@ -138,21 +160,15 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs
 		if err := setupSession(ctx, p, "bench-lean-"+s.name); err != nil {
 			return res, err
 		}
-		disc, err := p.call(ctx, "memdisc", map[string]any{"query": leanTag})
+		disc, hit, err := leanHit(ctx, p)
 		if err != nil {
 			return res, err
-		}
-		items, _ := disc["items"].([]any)
-		if len(items) != leanRules/leanEvery {
-			return res, fmt.Errorf("memdisc %q found %d items, want %d", leanTag, len(items), leanRules/leanEvery)
 		}
 		raw, _ := json.Marshal(disc)
 		res.discSize = len(raw)
 		if s.name == "off" {
 			steps = append(steps, leanStep{discSizedEcho, echo, "echo", map[string]any{"text": string(raw)}, discs})
 		}
-		id := items[0].(map[string]any)["id"].(string)
-		hit := map[string]any{"ids": []string{id}, "knownHashes": map[string]any{id: items[0].(map[string]any)["hash"]}}
 		loadSteps = append(loadSteps, leanStep{"memload " + s.name, p, "memload", hit, loads})
 		if s.name == "off" {
 			answer, err := p.call(ctx, "memload", hit)
@@ -166,6 +182,21 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs
 				leanStep{"echo", echo, "echo", map[string]any{"text": "hello"}, discs})
 		}
 	}
+	if vsDir != "" {
+		p, err := start(ctx, b.vs, "serve", "--workspace", vsDir, "--sync", "interval")
+		if err != nil {
+			return res, err
+		}
+		defer p.close()
+		if err := setupSession(ctx, p, "bench-lean-vs"); err != nil {
+			return res, err
+		}
+		_, hit, err := leanHit(ctx, p)
+		if err != nil {
+			return res, err
+		}
+		loadSteps = append(loadSteps, leanStep{leanVs, p, "memload", hit, loads})
+	}
 	res.openOff = peakRSS(servers[0].cmd.Process.Pid)
 	if err := res.alternate(ctx, loadSteps); err != nil {
 		return res, err
@@ -177,6 +208,21 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs
 		}
 	}
 	return res, res.alternate(ctx, steps)
+}
+
+// leanHit asks p for the memdisc of the lean query and returns its answer
+// and the arguments of a memload delta hit of its first item.
+func leanHit(ctx context.Context, p *proc) (disc, hit map[string]any, err error) {
+	if disc, err = p.call(ctx, "memdisc", map[string]any{"query": leanTag}); err != nil {
+		return nil, nil, err
+	}
+	items, _ := disc["items"].([]any)
+	if len(items) != leanRules/leanEvery {
+		return nil, nil, fmt.Errorf("memdisc %q found %d items, want %d", leanTag, len(items), leanRules/leanEvery)
+	}
+	first := items[0].(map[string]any)
+	id := first["id"].(string)
+	return disc, map[string]any{"ids": []string{id}, "knownHashes": map[string]any{id: first["hash"]}}, nil
 }
 
 // leanStep is a kind of call the lean section times: n calls of tool on
