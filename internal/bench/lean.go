@@ -102,6 +102,7 @@ func benchLean(ctx context.Context, b *bench) error {
 		vs := percentile(r.lat[leanVs], 50)
 		b.printf("| memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, us(load), us(vs), float64(load)/float64(vs))
 		b.printf("| %s: memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, sizedEcho, us(vs), us(sized), float64(vs)/float64(sized))
+		b.printf("| serve peak RSS MiB vs %s | %.1f | %.1f | %+.1f MiB | |\n", leanVs, float64(r.rssOff)/1024, float64(r.rssVs)/1024, float64(r.rssOff-r.rssVs)/1024)
 	}
 	loadOn := percentile(r.lat["memload on"], 50)
 	b.printf("| memload p50 µs, telemetry on vs off | %.0f | %.0f | %.2fx | |\n", us(loadOn), us(load), float64(loadOn)/float64(load))
@@ -129,6 +130,7 @@ type leanResult struct {
 	lat           map[string][]time.Duration
 	cpu           map[string]time.Duration // the server's CPU time (user and system) in each kind's blocks
 	rssOff, rssOn int64                    // KiB
+	rssVs         int64                    // KiB: the -vs build's serve, after the memloads
 	openOff       int64                    // KiB: the peak once open, before the memloads
 	anon, file    [2]int64                 // KiB: the resident set of serve off and on after the memloads
 	discSize      int                      // bytes of memdisc's structured answer
@@ -182,12 +184,14 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir, vsDir string, loads
 				leanStep{"echo", echo, "echo", map[string]any{"text": "hello"}, discs})
 		}
 	}
+	var vsProc *proc
 	if vsDir != "" {
 		p, err := start(ctx, b.vs, "serve", "--workspace", vsDir, "--sync", "interval")
 		if err != nil {
 			return res, err
 		}
 		defer p.close()
+		vsProc = p
 		if err := setupSession(ctx, p, "bench-lean-vs"); err != nil {
 			return res, err
 		}
@@ -202,6 +206,9 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir, vsDir string, loads
 		return res, err
 	}
 	res.rssOff, res.rssOn = peakRSS(servers[0].cmd.Process.Pid), peakRSS(servers[1].cmd.Process.Pid)
+	if vsProc != nil {
+		res.rssVs = peakRSS(vsProc.cmd.Process.Pid)
+	}
 	for i, p := range servers {
 		if m, err := sampleMemory(p.cmd.Process.Pid, ""); err == nil {
 			res.anon[i], res.file[i] = m.anon>>10, m.file>>10
