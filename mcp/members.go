@@ -12,6 +12,18 @@ import (
 // bytes of the member's value (no surrounding white space), as
 // json.Unmarshal into a json.RawMessage gives it.
 func eachMember(obj []byte, fn func(name string, value json.RawMessage) error) error {
+	return eachRawMember(obj, func(lit, value []byte) error {
+		name, err := unquote(lit)
+		if err != nil {
+			return fmt.Errorf("each member: %w", err)
+		}
+		return fn(name, json.RawMessage(value))
+	})
+}
+
+// eachRawMember is eachMember with every name as its string literal, as
+// written (quotes and escapes included), which it does not copy.
+func eachRawMember(obj []byte, fn func(lit, value []byte) error) error {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return fmt.Errorf("each member: not an object")
@@ -19,14 +31,11 @@ func eachMember(obj []byte, fn func(name string, value json.RawMessage) error) e
 	i = skipSpace(obj, i+1)
 	for i < len(obj) && obj[i] != '}' {
 		end := skipString(obj, i)
-		name, err := unquote(obj[i:end])
-		if err != nil {
-			return fmt.Errorf("each member: %w", err)
-		}
+		lit := obj[i:end]
 		i = skipSpace(obj, end) + 1 // the colon
 		i = skipSpace(obj, i)
 		end = skipValue(obj, i)
-		if err := fn(name, json.RawMessage(obj[i:end])); err != nil {
+		if err := fn(lit, obj[i:end]); err != nil {
 			return err
 		}
 		i = skipSpace(obj, end)

@@ -244,33 +244,41 @@ const decideFor = 5 * time.Second
 // outcome_unknown (see notStored). A call that decided on state (its entry
 // has an expectation) is appended only if that state is still current;
 // when another writer came first it reads and decides again.
+//
+// The call runs on a warm stack (warmstack.go).
 func (s *Server) handler(t *tool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion(),
-			stateless: isStateless(ctx), client: clientOf(req)}
-		if req.Session != nil {
-			c.mcpSession = req.Session.ID()
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		warmStacks.run(func() { res, err = s.handle(ctx, t, req) })
+		return res, err
+	}
+}
+
+// handle answers one call of t: see handler.
+func (s *Server) handle(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	c := &call{conn: req.Session, raw: req.Params.Arguments, meta: req.Params.Meta, protocol: req.ProtocolVersion(),
+		stateless: isStateless(ctx), client: clientOf(req)}
+	if req.Session != nil {
+		c.mcpSession = req.Session.ID()
+	}
+	c.openWait = s.waitReady(ctx)
+	start := time.Now()
+	if err := s.sessionOf(ctx, t, c); err != nil {
+		c.refused = classify(err, s.log, t.name)
+	}
+	for {
+		res, ev, err := s.attempt(ctx, t, c, start)
+		if decidesAgain(ctx, err, start) {
+			continue
 		}
-		c.openWait = s.waitReady(ctx)
-		start := time.Now()
-		if err := s.sessionOf(ctx, t, c); err != nil {
-			c.refused = classify(err, s.log, t.name)
+		if err != nil {
+			// The span says what the agent got.
+			fail := notStored(err, s.log, t.name)
+			ev.Outcome, ev.ErrorCode = events.OutcomeError, string(fail.Code)
+			s.observe(ctx, c, ev, start, false)
+			return errorResult(fail), nil
 		}
-		for {
-			res, ev, err := s.attempt(ctx, t, c, start)
-			if decidesAgain(ctx, err, start) {
-				continue
-			}
-			if err != nil {
-				// The span says what the agent got.
-				fail := notStored(err, s.log, t.name)
-				ev.Outcome, ev.ErrorCode = events.OutcomeError, string(fail.Code)
-				s.observe(ctx, c, ev, start, false)
-				return errorResult(fail), nil
-			}
-			s.observe(ctx, c, ev, start, true)
-			return res, nil
-		}
+		s.observe(ctx, c, ev, start, true)
+		return res, nil
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -501,16 +502,72 @@ func validID(raw json.RawMessage) bool {
 }
 
 // sessionless reports whether a request's params carry a protocol version
-// of their own (the sessionless protocol, which needs no initialize).
+// of their own (the sessionless protocol, which needs no initialize):
+// whether json.Unmarshal of params into a struct with a member _meta, a
+// map, gives a map with the key metaProtocolVersion. params must be valid
+// JSON, or empty. It reads params where they are, without decoding them
+// (FuzzSessionless holds it to what Unmarshal says), for it is asked of
+// every call of a client that does not initialize.
 func sessionless(params json.RawMessage) bool {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
+	if len(params) == 0 || first(params) != '{' {
+		return false // null gives no map; anything else fails to decode
 	}
-	if json.Unmarshal(params, &p) != nil {
-		return false
+	found := false
+	err := eachRawMember(params, func(name, v []byte) error {
+		if !nameFolds(name, "_meta") { // encoding/json matches a field's name regardless of case
+			return nil
+		}
+		switch first(v) {
+		case 'n': // null: no map
+			found = false
+		case '{': // decoded into the map there is, if any: its keys add up
+			found = found || hasMember(v, metaProtocolVersion)
+		default:
+			return errNotMap
+		}
+		return nil
+	})
+	return err == nil && found
+}
+
+// metaProtocolVersion is the _meta key of a request's own protocol
+// version.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// errNotMap and errFound stop a walk of members.
+var (
+	errNotMap = errors.New("_meta is not an object")
+	errFound  = errors.New("found")
+)
+
+// hasMember reports whether the valid JSON object obj has a member named
+// name.
+func hasMember(obj []byte, name string) bool {
+	return eachRawMember(obj, func(lit, _ []byte) error {
+		if nameIs(lit, name) {
+			return errFound
+		}
+		return nil
+	}) == errFound
+}
+
+// nameIs reports whether the string literal lit stands for name.
+func nameIs(lit []byte, name string) bool {
+	if bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1:len(lit)-1]) == name
 	}
-	_, ok := p.Meta["io.modelcontextprotocol/protocolVersion"]
-	return ok
+	s, err := unquote(lit)
+	return err == nil && s == name
+}
+
+// nameFolds reports whether the string literal lit stands for name, or for
+// name in other case (name is ASCII and has no k or s, whose folds are not).
+func nameFolds(lit []byte, name string) bool {
+	if bytes.IndexByte(lit, '\\') < 0 {
+		return strings.EqualFold(string(lit[1:len(lit)-1]), name)
+	}
+	s, err := unquote(lit)
+	return err == nil && strings.EqualFold(s, name)
 }
 
 // first returns the first byte of valid JSON after white space.

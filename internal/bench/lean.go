@@ -74,7 +74,13 @@ func benchLean(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
-	r, err := leanRound(ctx, b, off, on, loads, discs)
+	vsDir := ""
+	if b.vs != "" {
+		if vsDir, err = leanWorkspace(ctx, b, ""); err != nil {
+			return err
+		}
+	}
+	r, err := leanRound(ctx, b, off, on, vsDir, loads, discs)
 	if err != nil {
 		return err
 	}
@@ -95,6 +101,9 @@ func benchLean(ctx context.Context, b *bench) error {
 	share, shareText := medianPeak(diffs)
 	b.printf("`clumsies serve --sync interval` over stdio on a catalog of %d rules, published beforehand, driven by the go-sdk client; two servers of two like workspaces, one exporting to a real OpenTelemetry Collector (`[otel]`, OTLP/HTTP) and one not, and the bare go-sdk echo server, in alternating blocks after a warm-up: %d memloads (delta hit) of each server, %d memdiscs with a query of %d hits (`%s`), as many echo calls of each size. Peak RSS is VmHWM after the memloads (and their warm-up), before the memdiscs. Spawn to initialize: %d spawns of serve and of echo alternating.\n\n",
 		leanRules, loads, discs, leanRules/leanEvery, leanTag, spawns)
+	if b.vs != "" {
+		b.printf("With -vs, a serve of that build (`%s`) on a like workspace answers the same memloads, in the same alternating blocks.\n\n", b.vs)
+	}
 	b.printf("| figure | clumsies | baseline | ratio | target |\n|---|---|---|---|---|\n")
 	b.printf("| binary MB | %.1f | | | |\n", float64(info.Size())/1e6)
 	b.printf("| `clumsies version` peak RSS MiB (median of 5) | %.1f | | | near 22 MiB (≤ 23): %s |\n", float64(version)/1024, verdict(version <= 23*1024))
@@ -108,12 +117,21 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| memdisc p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, us(disc), us(dsized), float64(disc)/float64(dsized))
 	load, sized := percentile(r.lat["memload off"], 50), percentile(r.lat[sizedEcho], 50)
 	b.printf("| memload (delta hit) p50 µs vs %s | %.0f | %.0f | %.2fx | ≤ 1.1x: %s |\n", sizedEcho, us(load), us(sized), float64(load)/float64(sized), verdict(float64(load) <= 1.1*float64(sized)))
+	if b.vs != "" {
+		vs := percentile(r.lat[leanVs], 50)
+		b.printf("| memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, us(load), us(vs), float64(load)/float64(vs))
+		b.printf("| %s: memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, sizedEcho, us(vs), us(sized), float64(vs)/float64(sized))
+		b.printf("| serve peak RSS MiB vs %s | %.1f | %.1f | %+.1f MiB | |\n", leanVs, float64(r.rssOff)/1024, float64(r.rssVs)/1024, float64(r.rssOff-r.rssVs)/1024)
+	}
 	loadOn := percentile(r.lat["memload on"], 50)
 	b.printf("| memload p50 µs, telemetry on vs off | %.0f | %.0f | %.2fx | |\n", us(loadOn), us(load), float64(loadOn)/float64(load))
 	perCall := func(k string) float64 { return us(r.cpu[k]) / float64(len(r.lat[k])) }
 	b.printf("| server CPU µs per memdisc vs per echo | %.0f | %.0f | %.2fx | |\n", perCall("memdisc"), perCall("echo"), perCall("memdisc")/perCall("echo"))
 	b.printf("| server CPU µs per memdisc vs per %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, perCall("memdisc"), perCall(discSizedEcho), perCall("memdisc")/perCall(discSizedEcho))
 	b.printf("| server CPU µs per memload vs per %s | %.0f | %.0f | %.2fx | |\n", sizedEcho, perCall("memload off"), perCall(sizedEcho), perCall("memload off")/perCall(sizedEcho))
+	if b.vs != "" {
+		b.printf("| server CPU µs per memload vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, perCall("memload off"), perCall(leanVs), perCall("memload off")/perCall(leanVs))
+	}
 	s50, e50 := percentile(serveInit, 50), percentile(echoInit, 50)
 	b.printf("| spawn to initialize p50 ms vs echo | %.1f | %.1f | %.2fx | ≤ 2.5x: %s |\n\n", ms(s50), ms(e50), float64(s50)/float64(e50), verdict(float64(s50) <= 2.5*float64(e50)))
 	return nil
@@ -123,19 +141,25 @@ func benchLean(ctx context.Context, b *bench) error {
 // 50-hit memdisc's.
 const discSizedEcho = "echo (memdisc-sized answer)"
 
+// leanVs names the memloads of the -vs build's serve (telemetry off).
+const leanVs = "the -vs build's serve"
+
 // leanResult is what leanRound measured.
 type leanResult struct {
 	lat           map[string][]time.Duration
 	cpu           map[string]time.Duration // the server's CPU time (user and system) in each kind's blocks
 	rssOff, rssOn int64                    // KiB
+	rssVs         int64                    // KiB: the -vs build's serve, after the memloads
 	openOff       int64                    // KiB: the peak once open, before the memloads
 	anon, file    [2]int64                 // KiB: the resident set of serve off and on after the memloads
 	discSize      int                      // bytes of memdisc's structured answer
 }
 
 // leanRound drives the two servers and the echo server in alternating
-// blocks and returns the latencies and the servers' peak RSS.
-func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs int) (leanResult, error) {
+// blocks and returns the latencies and the servers' peak RSS. With vsDir
+// set, a serve of the -vs build on that workspace answers the same
+// memloads, alternating with the others.
+func leanRound(ctx context.Context, b *bench, offDir, onDir, vsDir string, loads, discs int) (leanResult, error) {
 	res := leanResult{lat: map[string][]time.Duration{}, cpu: map[string]time.Duration{}}
 	echo, err := start(ctx, b.echo)
 	if err != nil {
@@ -176,11 +200,28 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir string, loads, discs
 				leanStep{"echo", echo, "echo", map[string]any{"text": "hello"}, discs})
 		}
 	}
+	var vsProc *proc
+	if vsDir != "" {
+		p, err := start(ctx, b.vs, "serve", "--workspace", vsDir, "--sync", "interval")
+		if err != nil {
+			return res, err
+		}
+		defer p.close()
+		vsProc = p
+		hit, _, err := leanHit(ctx, p, "bench-lean-vs")
+		if err != nil {
+			return res, err
+		}
+		loadSteps = append(loadSteps, leanStep{leanVs, p, "memload", hit, loads})
+	}
 	res.openOff = peakRSS(servers[0].cmd.Process.Pid)
 	if err := res.alternate(ctx, loadSteps); err != nil {
 		return res, err
 	}
 	res.rssOff, res.rssOn = peakRSS(servers[0].cmd.Process.Pid), peakRSS(servers[1].cmd.Process.Pid)
+	if vsProc != nil {
+		res.rssVs = peakRSS(vsProc.cmd.Process.Pid)
+	}
 	for i, p := range servers {
 		if m, err := sampleMemory(p.cmd.Process.Pid, ""); err == nil {
 			res.anon[i], res.file[i] = m.anon>>10, m.file>>10

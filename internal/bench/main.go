@@ -22,7 +22,10 @@ type section struct {
 
 // bench carries the settings and the report of one run.
 type bench struct {
-	bin   string // the built clumsies binary
+	bin string // the built clumsies binary
+	// vs, when set, is another clumsies build whose serve the lean
+	// section times beside bin's, alternating in the same run.
+	vs    string
 	echo  string // the built echo baseline server
 	quick bool
 	tmp   string
@@ -95,6 +98,7 @@ func sectionNames() []string {
 
 func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
+	vs := flag.String("vs", "", "another clumsies build (main's, say): the lean section times its memloads too, alternating with -bin's in the same run")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
 	only := flag.String("only", "", "comma-separated sections to run: "+strings.Join(sectionNames(), ", "))
@@ -116,7 +120,12 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	b := &bench{bin: abs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak}
+	if *vs != "" {
+		if *vs, err = filepath.Abs(*vs); err != nil {
+			fail(err)
+		}
+	}
+	b := &bench{bin: abs, vs: *vs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak}
 	for _, f := range strings.Split(*hubSizes, ",") {
 		switch strings.TrimSpace(f) {
 		case "1":
