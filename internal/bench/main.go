@@ -77,6 +77,7 @@ var sections = []section{
 	{"hubscale", benchHubScale},
 	{"hubsources", benchHubSources},
 	{"hubstart", benchHubStart},
+	{"hubstats", benchHubStats},
 	{"teamcatalog", benchTeamCatalog},
 	{"chain", benchChain},
 	{"export", benchExport},
