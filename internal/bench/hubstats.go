@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"sync"
 	"time"
 )
@@ -66,6 +67,7 @@ func benchHubStats(ctx context.Context, b *bench) error {
 	}
 	r.nodes = r.nodes[:1]
 	hp := r.hubs[0]
+	rssBefore := hp.rss()
 	get := func(path string, v url.Values) (time.Duration, error) {
 		_, took, err := hp.getJSON(ctx, path, v, nil)
 		return took, err
@@ -91,20 +93,11 @@ func benchHubStats(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
-	moved, err := medianOf(func() (time.Duration, error) {
-		// One event, applied, then the redraw the dashboard makes of it.
-		if _, err := r.nodes[0].appendN(ctx, 1); err != nil {
-			return 0, err
-		}
-		r.events++
-		if _, err := hp.waitApplied(ctx, r.events, time.Minute); err != nil {
-			return 0, err
-		}
-		return hp.redraw(ctx)
-	})
+	moved, err := medianOf(func() (time.Duration, error) { return r.redrawMoved(ctx) })
 	if err != nil {
 		return err
 	}
+	rssAfter := hp.rss()
 	x := func(d time.Duration) string { return fmt.Sprintf("%.1f ms (%.1fx)", ms(d), ratio(d, base)) }
 	b.printf("| read | time (x a page of /api/nodes) |\n|---|---|\n")
 	b.printf("| baseline: `GET /api/nodes?limit=%d` (%d nodes) | %.1f ms (1x) |\n", statsListPage, n, ms(base))
@@ -113,7 +106,12 @@ func benchHubStats(ctx context.Context, b *bench) error {
 	b.printf("| every session's page, limit 1000: %d pages, %d sessions, in all | %s |\n", pages, sessions, x(walk))
 	b.printf("| a dashboard redraw: the summary and the first %d of each of the %d lists, the read models unchanged | %s |\n", statsListPage, len(statsLists), x(idle))
 	b.printf("| the same redraw right after one event was applied (the read models moved) | %s |\n", x(moved))
-	b.printf("\n%d events filled and applied in %.1f s. Load average at the end: %s.\n\n", events, filled.Seconds(), loadAvg())
+	if b.profile != "" {
+		if err := r.profileRedraws(ctx); err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+	}
+	b.printf("\nHub RSS before the reads %.0f MiB, after them %.0f MiB. %d events filled and applied in %.1f s. Load average at the end: %s.\n\n", mib(rssBefore), mib(rssAfter), events, filled.Seconds(), loadAvg())
 	return nil
 }
 
@@ -231,4 +229,42 @@ func (hp *hubProc) redraw(ctx context.Context) (time.Duration, error) {
 		took += d
 	}
 	return took, nil
+}
+
+// redrawMoved appends one event at the run's first node, waits until the
+// hub applied it, and returns the time of the redraw the dashboard then
+// makes.
+func (r *scaleRun) redrawMoved(ctx context.Context) (time.Duration, error) {
+	if _, err := r.nodes[0].appendN(ctx, 1); err != nil {
+		return 0, err
+	}
+	r.events++
+	hp := r.hubs[0]
+	if _, err := hp.waitApplied(ctx, r.events, time.Minute); err != nil {
+		return 0, err
+	}
+	return hp.redraw(ctx)
+}
+
+// statsProfile is how long the hub's CPU profile of redraws after a
+// change runs.
+const statsProfile = 15 * time.Second
+
+// profileRedraws writes to b.profile the hub process's CPU profile while
+// redraws after a change follow each other.
+func (r *scaleRun) profileRedraws(ctx context.Context) error {
+	got := make(chan error, 1)
+	go func() {
+		body, err := getBench(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", r.hubs[0].pprof, int(statsProfile.Seconds())))
+		if err == nil {
+			err = os.WriteFile(r.b.profile, body, 0o600)
+		}
+		got <- err
+	}()
+	for end := time.Now().Add(statsProfile); time.Now().Before(end); {
+		if _, err := r.redrawMoved(ctx); err != nil {
+			return err
+		}
+	}
+	return <-got
 }
