@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"testing"
@@ -254,19 +252,10 @@ func TestStats_ComputedOncePerChange(t *testing.T) {
 	get := func(path string, v url.Values) hubwire.Page[json.RawMessage] {
 		t.Helper()
 		v.Set("team", "red")
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+path+"?"+v.Encode(), nil)
-		req.Header.Set("Authorization", "Bearer "+admin)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s?%s: %d %s (%v)", path, v.Encode(), resp.StatusCode, b, err)
-		}
 		var p hubwire.Page[json.RawMessage]
-		json.Unmarshal(b, &p)
+		if err := json.Unmarshal(getOK(t, srv, admin, path, v), &p); err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
 		return p
 	}
 	lists := []string{"/api/stats/rules", "/api/stats/members", "/api/stats/evidence/rules", "/api/stats/sessions", "/api/stats/checks"}

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"sync"
 	"time"
 )
 
@@ -51,14 +49,19 @@ func benchHubStats(ctx context.Context, b *bench) error {
 	if err := r.startHubs(); err != nil {
 		return err
 	}
-	if r.nodes, _, err = r.join(ctx, n, scaleJoinRequests, nil); err != nil {
-		return fmt.Errorf("join: %w", err)
-	}
-	if err := r.restartHubs(); err != nil {
-		return err
-	}
 	fillStart := time.Now()
-	if err := r.fill(ctx, per); err != nil {
+	// Each node starts and appends as soon as it joined.
+	if r.nodes, _, err = r.join(ctx, n, scaleJoinRequests, func(ln *leafNode) error {
+		if err := ln.start(ctx); err != nil {
+			return err
+		}
+		_, err := ln.appendN(ctx, per)
+		return err
+	}); err != nil {
+		return fmt.Errorf("fill: %w", err)
+	}
+	r.events = uint64(n * per)
+	if err := r.waitAll(ctx, 15*time.Minute); err != nil {
 		return fmt.Errorf("fill: %w", err)
 	}
 	filled, events := time.Since(fillStart), r.events
@@ -113,31 +116,6 @@ func benchHubStats(ctx context.Context, b *bench) error {
 	}
 	b.printf("\nHub RSS before the reads %.0f MiB, after them %.0f MiB. %d events filled and applied in %.1f s. Load average at the end: %s.\n\n", mib(rssBefore), mib(rssAfter), events, filled.Seconds(), loadAvg())
 	return nil
-}
-
-// fill starts every node, scaleStarts at once, and has each append per
-// events; it waits until the hub's read models applied them all.
-func (r *scaleRun) fill(ctx context.Context, per int) error {
-	errs := make([]error, len(r.nodes))
-	sem := make(chan struct{}, scaleStarts)
-	var wg sync.WaitGroup
-	for i, ln := range r.nodes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			if errs[i] = ln.start(ctx); errs[i] == nil {
-				_, errs[i] = ln.appendN(ctx, per)
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	r.events = uint64(len(r.nodes) * per)
-	return r.waitAll(ctx, 15*time.Minute)
 }
 
 // medianOf runs read statsRepeat times and returns the median time.
