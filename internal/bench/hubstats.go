@@ -88,7 +88,7 @@ func benchHubStats(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
-	walk, pages, sessions, err := hp.walkSessions(ctx)
+	walk, pages, sessions, size, err := hp.walkSessions(ctx)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func benchHubStats(ctx context.Context, b *bench) error {
 	b.printf("| baseline: `GET /api/nodes?limit=%d` (%d nodes) | %.1f ms (1x) |\n", statsListPage, n, ms(base))
 	b.printf("| `GET /api/stats` (the summary) | %s |\n", x(summary))
 	b.printf("| `GET /api/stats/sessions?limit=%d` (the first page) | %s |\n", statsListPage, x(first))
-	b.printf("| every session's page, limit 1000: %d pages, %d sessions, in all | %s |\n", pages, sessions, x(walk))
+	b.printf("| every session's page, limit 1000: %d pages, %d sessions, %.1f MiB of JSON, in all | %s |\n", pages, sessions, float64(size)/(1<<20), x(walk))
 	b.printf("| a dashboard redraw: the summary and the first %d of each of the %d lists, the read models unchanged | %s |\n", statsListPage, len(statsLists), x(idle))
 	b.printf("| the same redraw right after one event was applied (the read models moved) | %s |\n", x(moved))
 	if b.profile != "" {
@@ -165,8 +165,8 @@ func (hp *hubProc) getJSON(ctx context.Context, path string, v url.Values, out a
 }
 
 // walkSessions reads every page of the sessions, 1,000 at a time, and
-// returns the time of them all, the pages and the sessions.
-func (hp *hubProc) walkSessions(ctx context.Context) (took time.Duration, pages, sessions int, err error) {
+// returns the time of them all, the pages, the sessions and their bytes.
+func (hp *hubProc) walkSessions(ctx context.Context) (took time.Duration, pages, sessions, size int, err error) {
 	cursor := ""
 	for {
 		var p struct {
@@ -177,15 +177,16 @@ func (hp *hubProc) walkSessions(ctx context.Context) (took time.Duration, pages,
 		if cursor != "" {
 			v.Set("cursor", cursor)
 		}
-		_, d, err := hp.getJSON(ctx, "/api/stats/sessions", v, &p)
+		body, d, err := hp.getJSON(ctx, "/api/stats/sessions", v, &p)
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, 0, err
 		}
 		took += d
 		pages++
 		sessions += len(p.Items)
+		size += len(body)
 		if p.Next == "" {
-			return took, pages, sessions, nil
+			return took, pages, sessions, size, nil
 		}
 		cursor = p.Next
 	}
