@@ -97,7 +97,10 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) { return p.statsWith(q
 
 // statsWith answers q from the read models: from caches when they hold
 // the answer at the read models' checkpoint, else computed and kept
-// there. The answer is the caller's to change (cloneStats).
+// there. The answer is computed and kept with a daily trend, which
+// gives every period's (trendOf): the summary of a weekly page and its
+// lists' pages, which name no period, share it. The answer is the
+// caller's to change (cloneStats).
 func (p *projector) statsWith(q Query, caches *statsCaches) (hubwire.Stats, error) {
 	switch q.Period {
 	case "":
@@ -113,13 +116,20 @@ func (p *projector) statsWith(q Query, caches *statsCaches) (hubwire.Stats, erro
 	snap := p.db.NewSnapshot()
 	defer snap.Close()
 	applied := checkpointOf(snap)
-	st, err := caches.stats.get(applied, keyOf(q, q.Period, day(from), day(to)), func() (hubwire.Stats, error) {
-		return computeStats(snap, caches, applied, q, from, to)
+	daily := q
+	daily.Period = hubwire.PeriodDaily
+	kept, err := caches.stats.get(applied, keyOf(q, day(from), day(to)), func() (hubwire.Stats, error) {
+		return computeStats(snap, caches, applied, daily, from, to)
 	})
 	if err != nil {
 		return hubwire.Stats{}, err
 	}
-	return cloneStats(st), nil
+	st := cloneStats(kept)
+	st.Period = q.Period
+	if st.Trend, err = trendOf(kept.Trend, q.Period); err != nil {
+		return hubwire.Stats{}, err
+	}
+	return st, nil
 }
 
 // computeStats computes q's answer over the days from to to from snap,

@@ -14,21 +14,21 @@ const (
 )
 
 // statsKey names one answer the projector computes: q's window (its
-// days, resolved), filters and period ("" for the evidence alone, which
-// no period changes).
+// days, resolved) and filters. The period is not in it: the answer is
+// kept with a daily trend, which gives the others.
 type statsKey struct {
-	period, from, to        string
+	from, to                string
 	teams                   string
 	workspace, rule, member string
 }
 
 // keyOf returns the key of q's answer over the days from to to.
-func keyOf(q Query, period, from, to string) statsKey {
+func keyOf(q Query, from, to string) statsKey {
 	teams := "*" // every team: a nil Teams
 	if q.Teams != nil {
 		teams = sep + strings.Join(slices.Sorted(slices.Values(q.Teams)), sep)
 	}
-	return statsKey{period: period, from: from, to: to, teams: teams, workspace: q.Workspace, rule: q.Rule, member: q.Member}
+	return statsKey{from: from, to: to, teams: teams, workspace: q.Workspace, rule: q.Rule, member: q.Member}
 }
 
 // checkpointCache keeps the answers computed from the read models at

@@ -2,10 +2,13 @@ package hub
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // answer is a cached value for the tests: what computed it.
@@ -22,7 +25,7 @@ func counted(n *int, text string) func() (answer, error) {
 // than the latest.
 func TestCheckpointCache_OnePerCheckpoint(t *testing.T) {
 	var c checkpointCache[answer]
-	a, b := statsKey{period: "daily"}, statsKey{period: "weekly"}
+	a, b := statsKey{member: "ann"}, statsKey{member: "bob"}
 	n := 0
 	for range 3 {
 		if v, err := c.get(5, a, counted(&n, "a@5")); err != nil || v.text != "a@5" {
@@ -150,5 +153,39 @@ func TestSizeOf(t *testing.T) {
 		By: map[string]*row{"k": {Name: strings.Repeat("b", 700)}}})
 	if small <= 0 || large < small+2200 {
 		t.Errorf("sizeOf: %d for a small row, %d for one referring to 2,200 more bytes", small, large)
+	}
+}
+
+// TestTrendOf checks the trends of each period made from a daily one:
+// each period's point sums its days (weeks start on Monday), and a period
+// only partly in the range has its point.
+func TestTrendOf(t *testing.T) {
+	days := []string{"2026-10-30", "2026-10-31", "2026-11-01", "2026-11-02", "2026-11-03"}
+	var daily []hubwire.TrendPoint
+	for i, d := range days {
+		n := uint64(i + 1)
+		daily = append(daily, hubwire.TrendPoint{Period: d, Events: n, Refs: 10 * n, Loads: 100 * n, Sessions: n, SessionsHooksOnly: 2 * n, Reports: 3 * n})
+	}
+	point := func(period string, n uint64) hubwire.TrendPoint {
+		return hubwire.TrendPoint{Period: period, Events: n, Refs: 10 * n, Loads: 100 * n, Sessions: n, SessionsHooksOnly: 2 * n, Reports: 3 * n}
+	}
+	for _, c := range []struct {
+		period string
+		want   []hubwire.TrendPoint
+	}{
+		{hubwire.PeriodDaily, daily},
+		{hubwire.PeriodWeekly, []hubwire.TrendPoint{point("2026-10-26", 1+2+3), point("2026-11-02", 4+5)}},
+		{hubwire.PeriodMonthly, []hubwire.TrendPoint{point("2026-10-01", 1+2), point("2026-11-01", 3+4+5)}},
+	} {
+		got, err := trendOf(daily, c.period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s trend %+v, want %+v", c.period, got, c.want)
+		}
+	}
+	if _, err := trendOf([]hubwire.TrendPoint{{Period: "someday"}}, hubwire.PeriodWeekly); err == nil {
+		t.Error("a trend with a day that is not one gave no error")
 	}
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // statsCaches are the answers the projector computed at the read models'
-// latest checkpoint (checkpointCache): the whole stats of a query and
-// period, and the evidence of a query alone, which the stats and the
+// latest checkpoint (checkpointCache): the whole stats of a query, and
+// the evidence of a query alone, which the stats and the
 // evidence's pages share. Reading the summary and then every page of a
 // list costs one computation while the read models stay; a change
 // computes each answer asked for again, once. The zero value is ready.
@@ -30,7 +30,7 @@ type evidenceAnswer struct {
 // the read models at checkpoint applied, from caches or computed and kept
 // there. The answer is shared: the caller must not change it.
 func evidenceAt(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q Query, from, to string) (evidenceAnswer, error) {
-	return caches.evidence.get(applied, keyOf(q, "", from, to), func() (evidenceAnswer, error) {
+	return caches.evidence.get(applied, keyOf(q, from, to), func() (evidenceAnswer, error) {
 		ev, byMember, err := evidenceStats(snap, q, from, to)
 		return evidenceAnswer{ev, byMember}, err
 	})
