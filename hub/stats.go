@@ -124,7 +124,13 @@ func (p *projector) statsWith(q Query, caches *statsCaches) (hubwire.Stats, erro
 	if err != nil {
 		return hubwire.Stats{}, err
 	}
+	// The evidence is kept apart, once (evidenceAt), not in every answer.
+	ea, err := evidenceAt(snap, caches, applied, q, day(from), day(to))
+	if err != nil {
+		return hubwire.Stats{}, err
+	}
 	st := cloneStats(kept)
+	st.Evidence = ea.ev
 	st.Period = q.Period
 	if st.Trend, err = trendOf(kept.Trend, q.Period); err != nil {
 		return hubwire.Stats{}, err
@@ -133,7 +139,8 @@ func (p *projector) statsWith(q Query, caches *statsCaches) (hubwire.Stats, erro
 }
 
 // computeStats computes q's answer over the days from to to from snap,
-// the read models at checkpoint applied.
+// the read models at checkpoint applied, but its Evidence: the members'
+// evidence comes from evidenceAt, which keeps the evidence itself.
 func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q Query, from, to time.Time) (hubwire.Stats, error) {
 	out := hubwire.Stats{Period: q.Period, From: day(from), To: day(to), Rules: []hubwire.RuleStats{}, TopRules: []hubwire.RuleStats{},
 		Trend: []hubwire.TrendPoint{}, Members: []hubwire.MemberStats{}, NeverReferred: []hubwire.RuleStats{}}
@@ -326,7 +333,6 @@ func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q 
 	if err != nil {
 		return hubwire.Stats{}, err
 	}
-	out.Evidence = ea.ev
 	for tm, f := range ea.byMember {
 		mk := memberKey(tm)
 		if members[mk] == nil {

@@ -39,9 +39,11 @@ func keyOf(q Query, from, to string) statsKey {
 // checkpoint are dropped when a newer one is first asked for; an answer
 // computed from a snapshot older than the latest is not kept. It holds
 // at most max answers weighing at most maxBytes (statsCacheEntries and
-// statsCacheBytes when zero), dropping the least recently used; a request
-// for an answer being computed waits for it instead of computing it
-// again.
+// statsCacheBytes when zero), dropping the least recently used, or the
+// latest answer alone when it weighs more: its cost is then the memory
+// its computation took anyway, and the pages read after it do not
+// compute it again. A request for an answer being computed waits for it
+// instead of computing it again.
 type checkpointCache[V any] struct {
 	max, maxBytes int
 
@@ -96,18 +98,29 @@ func (c *checkpointCache[V]) get(applied uint64, k statsKey, compute func() (V, 
 	}
 	c.mu.Lock()
 	if c.entries[k] == e { // not dropped for a newer checkpoint meanwhile
-		if e.err != nil || e.size > c.maxBytes {
+		if e.err != nil {
 			c.drop(k)
 		} else {
 			c.bytes += e.size
-			for len(c.order) > 1 && (len(c.order) > c.max || c.bytes > c.maxBytes) {
-				c.drop(c.order[0])
-			}
+			c.fit(k)
 		}
 	}
 	c.mu.Unlock()
 	close(e.done)
 	return e.v, e.err
+}
+
+// fit drops the least recently used answers but k's until the cache is
+// within its bounds, or holds k's alone.
+func (c *checkpointCache[V]) fit(k statsKey) {
+	for _, o := range slices.Clone(c.order) {
+		if len(c.order) <= c.max && c.bytes <= c.maxBytes {
+			return
+		}
+		if o != k {
+			c.drop(o)
+		}
+	}
 }
 
 // touch makes k the most recently used.

@@ -53,8 +53,8 @@ func TestCheckpointCache_OnePerCheckpoint(t *testing.T) {
 }
 
 // TestCheckpointCache_Bounded checks the bounds: at most max answers, the
-// least recently used dropped first; at most maxBytes, an answer heavier
-// than that never kept; a failed computation not kept.
+// least recently used dropped first; at most maxBytes, or an answer
+// heavier than that alone; a failed computation not kept.
 func TestCheckpointCache_Bounded(t *testing.T) {
 	c := checkpointCache[answer]{max: 2, maxBytes: 1 << 20}
 	k := func(i int) statsKey { return statsKey{member: strings.Repeat("m", i)} }
@@ -82,9 +82,14 @@ func TestCheckpointCache_Bounded(t *testing.T) {
 	if entries, bytes := w.held(); entries != 1 || bytes > 1000 || bytes < 600 {
 		t.Errorf("holds %d answers of %d bytes, want 1 under 1000", entries, bytes)
 	}
+	heavy := n
 	w.get(1, k(3), counted(&n, strings.Repeat("y", 2000)))
-	if entries, bytes := w.held(); entries != 1 || bytes > 1000 {
-		t.Errorf("after an answer heavier than the bound: %d answers of %d bytes, want the 1 before, under 1000", entries, bytes)
+	if entries, bytes := w.held(); entries != 1 || bytes < 2000 {
+		t.Errorf("after an answer heavier than the bound: %d answers of %d bytes, want it alone", entries, bytes)
+	}
+	w.get(1, k(3), counted(&n, "wrong"))
+	if n != heavy+1 {
+		t.Errorf("the heavy answer was computed %d times for 2 gets, want once (kept alone)", n-heavy)
 	}
 
 	fails := 0
