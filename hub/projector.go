@@ -49,6 +49,8 @@ type projector struct {
 
 	// progress is the last aggregate sequence applied.
 	progress engine.Progress
+	// caches keep the stats answers at the latest checkpoint (statscaches.go).
+	caches statsCaches
 
 	mu sync.Mutex
 	// changed, when set, learns the teams of every committed batch.

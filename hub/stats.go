@@ -45,7 +45,13 @@ const topRules = 10
 // catalog revision is a team rule: it takes its path from the team's
 // catalog and is not counted as unlisted.
 func (h *Hub) Stats(q Query) (hubwire.Stats, error) {
-	st, err := h.proj.stats(q)
+	return h.stats(q, &h.proj.caches)
+}
+
+// stats answers q as Stats does, with the projector's answers kept in
+// caches.
+func (h *Hub) stats(q Query, caches *statsCaches) (hubwire.Stats, error) {
+	st, err := h.proj.statsWith(q, caches)
 	if err != nil {
 		return st, err
 	}
@@ -86,7 +92,16 @@ func (h *Hub) Stats(q Query) (hubwire.Stats, error) {
 	return st, nil
 }
 
-func (p *projector) stats(q Query) (hubwire.Stats, error) {
+// stats answers q from the read models, with the projector's caches.
+func (p *projector) stats(q Query) (hubwire.Stats, error) { return p.statsWith(q, &p.caches) }
+
+// statsWith answers q from the read models: from caches when they hold
+// the answer at the read models' checkpoint, else computed and kept
+// there. The answer is computed and kept with a daily trend, which
+// gives every period's (trendOf): the summary of a weekly page and its
+// lists' pages, which name no period, share it. The answer is the
+// caller's to change (cloneStats).
+func (p *projector) statsWith(q Query, caches *statsCaches) (hubwire.Stats, error) {
 	switch q.Period {
 	case "":
 		q.Period = hubwire.PeriodDaily
@@ -100,12 +115,36 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 	}
 	snap := p.db.NewSnapshot()
 	defer snap.Close()
+	applied := checkpointOf(snap)
+	daily := q
+	daily.Period = hubwire.PeriodDaily
+	kept, err := caches.stats.get(applied, keyOf(q, day(from), day(to)), func() (hubwire.Stats, error) {
+		return computeStats(snap, caches, applied, daily, from, to)
+	})
+	if err != nil {
+		return hubwire.Stats{}, err
+	}
+	// The evidence is kept apart, once (evidenceAt), not in every answer.
+	ea, err := evidenceAt(snap, caches, applied, q, day(from), day(to))
+	if err != nil {
+		return hubwire.Stats{}, err
+	}
+	st := cloneStats(kept)
+	st.Evidence = ea.ev
+	st.Period = q.Period
+	if st.Trend, err = trendOf(kept.Trend, q.Period); err != nil {
+		return hubwire.Stats{}, err
+	}
+	return st, nil
+}
+
+// computeStats computes q's answer over the days from to to from snap,
+// the read models at checkpoint applied, but its Evidence: the members'
+// evidence comes from evidenceAt, which keeps the evidence itself.
+func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q Query, from, to time.Time) (hubwire.Stats, error) {
 	out := hubwire.Stats{Period: q.Period, From: day(from), To: day(to), Rules: []hubwire.RuleStats{}, TopRules: []hubwire.RuleStats{},
 		Trend: []hubwire.TrendPoint{}, Members: []hubwire.MemberStats{}, NeverReferred: []hubwire.RuleStats{}}
-	if v, closer, err := snap.Get(keyCheckpoint); err == nil {
-		out.Applied = getUint(v)
-		closer.Close()
-	}
+	out.Applied = applied
 	if v, closer, err := snap.Get(keyBad); err == nil {
 		out.Refused = getUint(v)
 		closer.Close()
@@ -290,12 +329,11 @@ func (p *projector) stats(q Query) (hubwire.Stats, error) {
 		out.Trend = append(out.Trend, *tp)
 	}
 	slices.SortFunc(out.Trend, func(a, b hubwire.TrendPoint) int { return strings.Compare(a.Period, b.Period) })
-	ev, byMember, err := evidenceStats(snap, q, day(from), day(to))
+	ea, err := evidenceAt(snap, caches, applied, q, day(from), day(to))
 	if err != nil {
 		return hubwire.Stats{}, err
 	}
-	out.Evidence = ev
-	for tm, f := range byMember {
+	for tm, f := range ea.byMember {
 		mk := memberKey(tm)
 		if members[mk] == nil {
 			members[mk] = &hubwire.MemberStats{Member: tm.member, Team: tm.team}

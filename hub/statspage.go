@@ -102,7 +102,8 @@ func (h *Hub) StatsChecks(q Query, cursor string, limit int) (hubwire.Page[hubwi
 	return page(ev.Checks, hubwire.RuleChecks.Key, cursor, limit)
 }
 
-// evidence answers the evidence part of q alone.
+// evidence answers the evidence part of q alone. The answer is shared:
+// the caller must not change it.
 func (p *projector) evidence(q Query) (hubwire.Evidence, error) {
 	from, to, err := q.window()
 	if err != nil {
@@ -110,8 +111,8 @@ func (p *projector) evidence(q Query) (hubwire.Evidence, error) {
 	}
 	snap := p.db.NewSnapshot()
 	defer snap.Close()
-	ev, _, err := evidenceStats(snap, q, day(from), day(to))
-	return ev, err
+	ea, err := evidenceAt(snap, &p.caches, checkpointOf(snap), q, day(from), day(to))
+	return ea.ev, err
 }
 
 // page returns the page of items (in the order of key) after cursor,

@@ -18,6 +18,24 @@ import (
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
+// getOK reads path with the query v from srv with token, failing the
+// test unless it answers 200.
+func getOK(t *testing.T, srv *httptest.Server, token, path string, v url.Values) []byte {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+path+"?"+v.Encode(), nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s?%s: %d %s (%v)", path, v.Encode(), resp.StatusCode, b, err)
+	}
+	return b
+}
+
 // summaryBound is the most the stats summary may weigh, whatever the
 // number of sessions.
 const summaryBound = 32 << 10
@@ -75,18 +93,7 @@ func TestStats_BoundedSummaryAndPages(t *testing.T) {
 	}
 	get := func(path string, v url.Values) []byte {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+path+"?"+v.Encode(), nil)
-		req.Header.Set("Authorization", "Bearer "+admin)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s?%s: %d %s (%v)", path, v.Encode(), resp.StatusCode, b, err)
-		}
-		return b
+		return getOK(t, srv, admin, path, v)
 	}
 	summary := func() (hubwire.Stats, int) {
 		t.Helper()

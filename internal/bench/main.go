@@ -80,6 +80,7 @@ var sections = []section{
 	{"hubscale", benchHubScale},
 	{"hubsources", benchHubSources},
 	{"hubstart", benchHubStart},
+	{"hubstats", benchHubStats},
 	{"teamcatalog", benchTeamCatalog},
 	{"chain", benchChain},
 	{"export", benchExport},
@@ -100,7 +101,7 @@ func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
 	vs := flag.String("vs", "", "another clumsies build (main's, say): the lean section times its memloads too, alternating with -bin's in the same run")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
-	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file (hubstats: the hub process's, during redraws after a change)")
 	only := flag.String("only", "", "comma-separated sections to run: "+strings.Join(sectionNames(), ", "))
 	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
 	longRun := flag.Duration("longrun", 3*time.Minute, "how long the longrun section serves (30m for the long run; 1m with -quick unless set)")

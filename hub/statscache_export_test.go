@@ -1,0 +1,19 @@
+package hub
+
+import "github.com/clumsies/clumsies/hub/hubwire"
+
+// StatsRecomputed answers q as Stats does, computed afresh from the read
+// models: none of the projector's kept answers is used.
+func (h *Hub) StatsRecomputed(q Query) (hubwire.Stats, error) { return h.stats(q, &statsCaches{}) }
+
+// StatsComputed counts the stats answers h's projector computed: whole
+// stats and evidence alone.
+func (h *Hub) StatsComputed() uint64 {
+	c := &h.proj.caches
+	c.stats.mu.Lock()
+	n := c.stats.computed
+	c.stats.mu.Unlock()
+	c.evidence.mu.Lock()
+	defer c.evidence.mu.Unlock()
+	return n + c.evidence.computed
+}
