@@ -61,6 +61,7 @@ func tryTestCluster(t *testing.T, logger *slog.Logger) ([]*testHub, error) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.SetShardSize(testShardSize)
 		hubs[i] = &testHub{dir: dir, cfg: cfg}
 	}
 	var wg sync.WaitGroup
