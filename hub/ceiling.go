@@ -47,12 +47,30 @@ func (h *Hub) checkRoom(nodeID string) error {
 }
 
 // AggregateConfig is the aggregate stream's configuration with a source
-// for each of nodes, replicated replicas times: what a hub writes, for
-// measuring nats-server's handling of it (internal/bench).
+// for each of nodes, replicated replicas times, as a hub wrote it before
+// the shards: for measuring nats-server's handling of one long list
+// against the shards' (internal/bench).
 func AggregateConfig(nodes []hubwire.Node, replicas int) jetstream.StreamConfig {
 	cfg := aggregateStream(replicas)
 	for _, n := range nodes {
 		cfg.Sources = append(cfg.Sources, source(n))
 	}
 	return cfg
+}
+
+// ShardedConfigs is what a hub writes for nodes, replicated replicas
+// times: each shard of ShardSize with the sources of its active nodes,
+// then the aggregate sourcing the shards. The nodes without a shard are
+// placed as joins one after the other would be (internal/bench).
+func ShardedConfigs(nodes []hubwire.Node, replicas int) []jetstream.StreamConfig {
+	var placed, loose []hubwire.Node
+	for _, n := range nodes {
+		if n.Shard > 0 || !n.Active() {
+			placed = append(placed, n)
+		} else {
+			loose = append(loose, n)
+		}
+	}
+	placed = append(placed, placeAll(loose, placed, ShardSize)...)
+	return streamConfigs(placed, replicas, hubwire.Node.Active)
 }

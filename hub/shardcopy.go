@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
@@ -85,17 +84,21 @@ func (r *shardReader) copies(msgs []natsjs.Message) (map[shardRef]shardCopy, err
 	ctx, cancel := context.WithTimeout(context.Background(), shardReadTimeout)
 	defer cancel()
 	got := make([]shardCopy, len(refs))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(shardReads)
+	errs := make([]error, len(refs))
+	slots := make(chan struct{}, shardReads)
+	var wg sync.WaitGroup
 	for i, ref := range refs {
-		g.Go(func() error {
-			c, err := r.read(gctx, ref)
-			got[i] = c
-			return err
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			got[i], errs[i] = r.read(ctx, ref)
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the first: the others are likely the same
+		}
 	}
 	out := make(map[shardRef]shardCopy, len(refs))
 	for i, ref := range refs {

@@ -1,0 +1,94 @@
+package hub_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/clumsies/clumsies/hub"
+	"github.com/clumsies/clumsies/hub/hubwire"
+)
+
+// TestCluster_Shards runs nine nodes over shards of three on a cluster
+// of three hubs: each node joined at one hub and linked to the next, one
+// after the other, so that every hub knows the nodes placed before
+// (a join answers once every hub set up its account). The shards are
+// replicated like the aggregate, every hub counts every event once, and
+// after one hub stops, the two others count what the nodes append then.
+func TestCluster_Shards(t *testing.T) {
+	hubs := newTestCluster(t)
+	want := map[string]bool{}
+	var linked []*testNode
+	for i := range 9 {
+		sn := inviteNode(t, hubs[i%3], []string{"red", "blue"}[i%2])
+		joinSoon(t, hubs[i%3], sn)
+		sn.tn.url = "nats-leaf://" + hubs[(i+1)%3].cfg.Leaf
+		sn.tn.open(t)
+		t.Cleanup(sn.tn.close)
+		linked = append(linked, sn.tn)
+		addAll(want, sn.tn.appendN(t, 4))
+	}
+	checkPlaces(t, hubs[0], 3)
+	checkStreams(t, hubs[0], 3)
+	leaders := shardLeaders(t, hubs[0], 3)
+	t.Logf("the shards' leaders: %v", leaders)
+	for k, th := range hubs {
+		waitStats(t, k, th, want)
+	}
+
+	hubs[0].stop()
+	for _, tn := range linked {
+		addAll(want, tn.appendN(t, 2))
+	}
+	for k, th := range hubs[1:] {
+		waitStats(t, k+1, th, want)
+	}
+}
+
+// waitStats waits until hub k counts want once each, refusing none.
+func waitStats(t *testing.T, k int, th *testHub, want map[string]bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * wait)
+	for {
+		st, err := th.h.Stats(hub.Query{Days: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Totals.Events == uint64(len(want)) && st.Refused == 0 {
+			return
+		}
+		if st.Totals.Events > uint64(len(want)) || st.Refused > 0 || time.Now().After(deadline) {
+			t.Fatalf("hub %d counts %d events (%d refused), want %d", k+1, st.Totals.Events, st.Refused, len(want))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// shardLeaders returns the server leading each shard, and fails the test
+// unless each shard has three replicas.
+func shardLeaders(t *testing.T, th *testHub, shards int) []string {
+	t.Helper()
+	nc, err := th.h.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	var out []string
+	for k := 1; k <= shards; k++ {
+		st, err := js.Stream(ctx, hubwire.ShardStream(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := st.CachedInfo()
+		if info.Config.Replicas != 3 || info.Cluster == nil {
+			t.Fatalf("%s has %d replicas, want 3", info.Config.Name, info.Config.Replicas)
+		}
+		out = append(out, info.Cluster.Leader)
+	}
+	return out
+}
