@@ -21,9 +21,9 @@ import (
 const sourcesWrites = 3
 
 // benchHubSources measures what one aggregate stream's source list costs
-// nats-server as it grows: the hub writes the whole list at every join,
-// revoke and re-sourcing (hub.AggregateConfig, the configuration a hub
-// writes). The server is an embedded one with the hub's payload limit
+// nats-server as it grows: a hub before the shards wrote the whole list
+// at every join, revoke and re-sourcing (hub.AggregateConfig); then the
+// same with the shards (benchHubShards). The server is an embedded one with the hub's payload limit
 // (8 MiB); the nodes are registered only (offline, as after a restart
 // before the links), which is what the write costs whatever the links.
 func benchHubSources(ctx context.Context, b *bench) error {
@@ -36,9 +36,10 @@ func benchHubSources(ctx context.Context, b *bench) error {
 		return err
 	}
 	defer stop()
-	b.printf("## Sources per aggregate\n\nThe aggregate's configuration as a hub writes it (`hub.AggregateConfig`), with one source per node, written to an embedded server with the hub's payload limit (%d MiB, `max_payload` of the client: %d B); each write adds one node, as a join does; the median of %d writes. hub.MaxNodes is %d. Load average at the start: %s.\n\n", 8, nc.MaxPayload(), sourcesWrites, hub.MaxNodes, loadAvg())
+	b.printf("## Sources per aggregate\n\nThe aggregate's configuration as a hub wrote it before the shards (`hub.AggregateConfig`), with one source per node, written to an embedded server with the hub's payload limit (%d MiB, `max_payload` of the client: %d B); each write adds one node, as a join does; the median of %d writes. hub.MaxNodes is %d. Load average at the start: %s.\n\n", 8, nc.MaxPayload(), sourcesWrites, hub.MaxNodes, loadAvg())
 	b.printf("| sources | configuration | per source | one write of the sources (median) | stream info (with every source's state) |\n|---|---|---|---|---|\n")
 	var nodes []hubwire.Node
+	unsharded := map[int]time.Duration{}
 	grow := func(n int) error {
 		for len(nodes) < n {
 			id, err := hublink.NewIdentity()
@@ -74,24 +75,31 @@ func benchHubSources(ctx context.Context, b *bench) error {
 		write := fmt.Sprintf("%.0f ms", ms(medianDuration(took)))
 		if failed != "" {
 			write = "refused: " + failed
+		} else {
+			unsharded[n] = medianDuration(took)
 		}
-		info := infoCost(ctx, js)
+		info := streamInfoCost(ctx, js, hubwire.AggregateStream)
 		b.printf("| %d | %.2f MiB | %d B | %s | %s |\n", len(nodes), float64(size)/(1<<20), size/len(nodes), write, info)
 		if failed != "" {
 			break
 		}
 	}
 	b.printf("\nLoad average at the end: %s.\n\n", loadAvg())
-	return nil
+	return benchHubShards(ctx, b, func(n int) ([]hubwire.Node, error) {
+		if err := grow(n); err != nil {
+			return nil, err
+		}
+		return nodes[:n], nil
+	}, unsharded)
 }
 
-// infoCost reads the aggregate's stream info once and says its size and
-// time.
-func infoCost(ctx context.Context, js jetstream.JetStream) string {
+// streamInfoCost reads the named stream's info once and says its size
+// and time.
+func streamInfoCost(ctx context.Context, js jetstream.JetStream, name string) string {
 	ictx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	start := time.Now()
-	st, err := js.Stream(ictx, hubwire.AggregateStream)
+	st, err := js.Stream(ictx, name)
 	if err != nil {
 		return "failed: " + err.Error()
 	}
