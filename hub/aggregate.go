@@ -131,16 +131,24 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) erro
 	if prev, ok := h.written[want.Name]; ok && slices.Equal(list, prev) {
 		return nil
 	}
+	created := false
 	err := retry(ctx, func(ctx context.Context) error {
-		if _, err := h.js.CreateOrUpdateStream(ctx, want); err != nil {
+		var err error
+		if created, err = h.createOrUpdate(ctx, want); err != nil {
 			return fmt.Errorf("write the sources of %s: %w", want.Name, err)
 		}
 		return nil
 	})
-	if err == nil {
-		h.written[want.Name] = list
+	if err != nil {
+		return err
 	}
-	return err
+	h.written[want.Name] = list
+	if k, ok := hubwire.ShardOf(want.Name); ok && created {
+		if err := h.spreadLeader(ctx, k); err != nil {
+			h.logger.Warn("the new shard keeps the leader it was given", "err", err)
+		}
+	}
+	return nil
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line

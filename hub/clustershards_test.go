@@ -15,8 +15,8 @@ import (
 // of three hubs: each node joined at one hub and linked to the next, one
 // after the other, so that every hub knows the nodes placed before
 // (a join answers once every hub set up its account). The shards are
-// replicated like the aggregate, every hub counts every event once, and
-// after one hub stops, the two others count what the nodes append then.
+// replicated like the aggregate, every hub counts every event once,
+// each shard is led by another hub; after one hub stops, the two others count what the nodes append then.
 func TestCluster_Shards(t *testing.T) {
 	hubs := newTestCluster(t)
 	want := map[string]bool{}
@@ -32,8 +32,14 @@ func TestCluster_Shards(t *testing.T) {
 	}
 	checkPlaces(t, hubs[0], 3)
 	checkStreams(t, hubs[0], 3)
-	leaders := shardLeaders(t, hubs[0], 3)
-	t.Logf("the shards' leaders: %v", leaders)
+	// Each new shard's lead goes to the server whose turn it is.
+	deadline := time.Now().Add(wait)
+	for leaders := shardLeaders(t, hubs[0], 3); !distinct(leaders); leaders = shardLeaders(t, hubs[0], 3) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the shards' leaders are %v, want one shard led by each hub", leaders)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	for k, th := range hubs {
 		waitStats(t, k, th, want)
 	}
@@ -45,6 +51,17 @@ func TestCluster_Shards(t *testing.T) {
 	for k, th := range hubs[1:] {
 		waitStats(t, k+1, th, want)
 	}
+}
+
+func distinct(names []string) bool {
+	seen := map[string]bool{}
+	for _, n := range names {
+		if n == "" || seen[n] {
+			return false
+		}
+		seen[n] = true
+	}
+	return true
 }
 
 // waitStats waits until hub k counts want once each, refusing none.
