@@ -36,8 +36,8 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 	}
 	return &jetstream.StreamSource{
 		OptStartSeq: from,
-		Name:     ledgerStream(n.Workspace),
-		External: &jetstream.ExternalStream{APIPrefix: apiPrefix(n.ID), DeliverPrefix: deliverPrefix(n.ID)},
+		Name:        ledgerStream(n.Workspace),
+		External:    &jetstream.ExternalStream{APIPrefix: apiPrefix(n.ID), DeliverPrefix: deliverPrefix(n.ID)},
 		SubjectTransforms: []jetstream.SubjectTransformConfig{
 			{Source: ledgerSubjects(n.Workspace), Destination: nodeSubjects(n)},
 		},
