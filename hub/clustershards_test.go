@@ -1,13 +1,10 @@
 package hub_test
 
 import (
-	"context"
+	"fmt"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
-	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
@@ -41,7 +38,7 @@ func TestCluster_Shards(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	for k, th := range hubs {
-		waitStats(t, k, th, want)
+		waitStats(t, fmt.Sprintf("hub %d", k+1), th, len(want), 2*wait)
 	}
 
 	hubs[0].stop()
@@ -49,7 +46,7 @@ func TestCluster_Shards(t *testing.T) {
 		addAll(want, tn.appendN(t, 2))
 	}
 	for k, th := range hubs[1:] {
-		waitStats(t, k+1, th, want)
+		waitStats(t, fmt.Sprintf("hub %d", k+2), th, len(want), 2*wait)
 	}
 }
 
@@ -64,37 +61,11 @@ func distinct(names []string) bool {
 	return true
 }
 
-// waitStats waits until hub k counts want once each, refusing none.
-func waitStats(t *testing.T, k int, th *testHub, want map[string]bool) {
-	t.Helper()
-	deadline := time.Now().Add(2 * wait)
-	for {
-		st, err := th.h.Stats(hub.Query{Days: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Totals.Events == uint64(len(want)) && st.Refused == 0 {
-			return
-		}
-		if st.Totals.Events > uint64(len(want)) || st.Refused > 0 || time.Now().After(deadline) {
-			t.Fatalf("hub %d counts %d events (%d refused), want %d", k+1, st.Totals.Events, st.Refused, len(want))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // shardLeaders returns the server leading each shard, and fails the test
 // unless each shard has three replicas.
 func shardLeaders(t *testing.T, th *testHub, shards int) []string {
 	t.Helper()
-	nc, err := th.h.Connect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
+	js, ctx := hubJS(t, th)
 	var out []string
 	for k := 1; k <= shards; k++ {
 		st, err := js.Stream(ctx, hubwire.ShardStream(k))

@@ -18,8 +18,8 @@ import (
 // first (its list then holds only the shards, none yet), so that it takes
 // nothing more from the nodes; then each node's last message in the
 // aggregate gives the last sequence of its ledger the aggregate holds,
-// recorded in its registry entry with its shard (Node.SourceFrom), and
-// its shard sources the ledger after it. A hub stopped half-way does the
+// recorded in its registry entry with its shard (Node.SourceFrom, once:
+// placeOnce), and its shard sources the ledger after it. A hub stopped half-way does the
 // rest at its next start: the nodes not recorded yet are read again from
 // the aggregate, which took nothing from them since.
 func (h *Hub) moveToShards(ctx context.Context) error {
@@ -51,7 +51,7 @@ func (h *Hub) moveToShards(ctx context.Context) error {
 				return fmt.Errorf("move the nodes to shards: %w", err)
 			}
 		}
-		if err := h.reg.put(ctx, keyNodePrefix+n.ID, n); err != nil {
+		if _, err := h.reg.placeOnce(ctx, n); err != nil {
 			return fmt.Errorf("move the nodes to shards: %w", err)
 		}
 	}

@@ -139,14 +139,7 @@ func equalNodes(a, b map[string]hubwire.Node) bool {
 // registry places in it.
 func checkStreams(t *testing.T, th *testHub, shards int) {
 	t.Helper()
-	nc, err := th.h.Connect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
+	js, ctx := hubJS(t, th)
 	config := func(name string) jetstream.StreamConfig {
 		st, err := js.Stream(ctx, name)
 		if err != nil {
@@ -180,6 +173,21 @@ func checkStreams(t *testing.T, th *testHub, shards int) {
 	}
 }
 
+// hubJS connects to th's JetStream for the rest of the test; the context
+// ends after wait.
+func hubJS(t *testing.T, th *testHub) (jetstream.JetStream, context.Context) {
+	t.Helper()
+	nc, err := th.h.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	t.Cleanup(cancel)
+	return js, ctx
+}
+
 // waitCounted waits until the aggregate holds want and the hub counts
 // each of them once, refusing none.
 func waitCounted(t *testing.T, th *testHub, want map[string]bool) {
@@ -190,6 +198,8 @@ func waitCounted(t *testing.T, th *testHub, want map[string]bool) {
 			t.Fatalf("event %s in the aggregate is not one of the nodes'", id)
 		}
 	}
+	// The projector counts the old events on the fixture's day and the
+	// new ones today, once each.
 	deadline := time.Now().Add(wait)
 	for counted(t, th) != len(want) {
 		if time.Now().After(deadline) {
