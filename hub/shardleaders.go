@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -38,14 +39,15 @@ func (h *Hub) spreadLeader(ctx context.Context, k int) error {
 	if h.cfg.Replicas() < 2 {
 		return nil
 	}
+	// A join that makes a shard waits for this: a leader not elected
+	// within the bound (a loaded cluster) is left as nats-server elects
+	// it.
+	ctx, cancel := context.WithTimeout(ctx, spreadWait)
+	defer cancel()
 	name := hubwire.ShardStream(k)
-	st, err := h.js.Stream(ctx, name)
+	cl, err := h.shardCluster(ctx, name)
 	if err != nil {
 		return fmt.Errorf("read %s's leader: %w", name, err)
-	}
-	cl := st.CachedInfo().Cluster
-	if cl == nil || cl.Leader == "" {
-		return nil // no leader yet: the next shard's turn still spreads them
 	}
 	servers := []string{cl.Leader}
 	for _, r := range cl.Replicas {
@@ -73,4 +75,32 @@ func (h *Hub) spreadLeader(ctx context.Context, k int) error {
 		return fmt.Errorf("hand %s's lead to %s: %s", name, target, resp.Error.Description)
 	}
 	return nil
+}
+
+// How long a join that makes a shard waits for the shard's leader to be
+// elected and handed over (spreadLeader), and how often it asks.
+const (
+	spreadWait = 3 * time.Second
+	spreadPoll = 100 * time.Millisecond
+)
+
+// shardCluster returns the cluster of the named stream once it has a
+// leader, asking again until ctx ends: right after its creation a
+// stream may be unknown to this server, or have no leader yet.
+func (h *Hub) shardCluster(ctx context.Context, name string) (*jetstream.ClusterInfo, error) {
+	for {
+		actx, cancel := context.WithTimeout(ctx, time.Second)
+		st, err := h.js.Stream(actx, name)
+		cancel()
+		if err == nil {
+			if cl := st.CachedInfo().Cluster; cl != nil && cl.Leader != "" {
+				return cl, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errors.Join(ctx.Err(), err)
+		case <-time.After(spreadPoll):
+		}
+	}
 }
