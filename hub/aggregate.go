@@ -50,9 +50,12 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 // ordered by node id, leaving out those in except; then the aggregate,
 // which sources the shards.
 func (h *Hub) aggregateConfigs(nodes []hubwire.Node, except []string) []jetstream.StreamConfig {
-	replicas := h.cfg.Replicas()
-	return streamConfigs(nodes, replicas, func(n hubwire.Node) bool {
-		return n.Active() && h.accounts.isShared(n.ID) && !slices.Contains(except, n.ID)
+	left := make(map[string]bool, len(except)) // a kick at a new leader leaves out every node
+	for _, id := range except {
+		left[id] = true
+	}
+	return streamConfigs(nodes, h.cfg.Replicas(), func(n hubwire.Node) bool {
+		return n.Active() && h.accounts.isShared(n.ID) && !left[n.ID]
 	})
 }
 
