@@ -23,30 +23,60 @@ func nodeSubjects(n hubwire.Node) string {
 	return hubwire.SubjectPrefix + "." + n.Team + "." + n.Workspace + "." + n.ID + ".>"
 }
 
-// source is the aggregate's source for node n: its ledger, pulled over
-// its leaf link, with the subjects moved under the node's team, workspace
-// and id.
+// source is node n's source in its shard: its ledger, pulled over its
+// leaf link, with the subjects moved under the node's team, workspace and
+// id; after the sequence the aggregate held when the node was moved to
+// its shard, if it was (Node.SourceFrom). nats-server starts there only
+// while the shard holds nothing from the node; after, a source added
+// again resumes after the last message the shard holds from it.
 func source(n hubwire.Node) *jetstream.StreamSource {
+	var from uint64
+	if n.SourceFrom > 0 {
+		from = n.SourceFrom + 1
+	}
 	return &jetstream.StreamSource{
-		Name:     ledgerStream(n.Workspace),
-		External: &jetstream.ExternalStream{APIPrefix: apiPrefix(n.ID), DeliverPrefix: deliverPrefix(n.ID)},
+		OptStartSeq: from,
+		Name:        ledgerStream(n.Workspace),
+		External:    &jetstream.ExternalStream{APIPrefix: apiPrefix(n.ID), DeliverPrefix: deliverPrefix(n.ID)},
 		SubjectTransforms: []jetstream.SubjectTransformConfig{
 			{Source: ledgerSubjects(n.Workspace), Destination: nodeSubjects(n)},
 		},
 	}
 }
 
-// aggregateConfig is the aggregate's configuration with the sources of
-// the active nodes whose accounts every hub knows (peers.go), ordered by
-// node id, leaving out those in except.
-func (h *Hub) aggregateConfig(nodes []hubwire.Node, except []string) jetstream.StreamConfig {
-	cfg := aggregateStream(h.cfg.Replicas())
+// aggregateConfigs derives from the registry's nodes the configuration
+// of every stream of the aggregate: each shard (shardCount) with the
+// sources of its active nodes whose accounts every hub knows (peers.go),
+// ordered by node id, leaving out those in except; then the aggregate,
+// which sources the shards.
+func (h *Hub) aggregateConfigs(nodes []hubwire.Node, except []string) []jetstream.StreamConfig {
+	left := make(map[string]bool, len(except)) // a kick at a new leader leaves out every node
+	for _, id := range except {
+		left[id] = true
+	}
+	return streamConfigs(nodes, h.cfg.Replicas(), func(n hubwire.Node) bool {
+		return n.Active() && h.accounts.isShared(n.ID) && !left[n.ID]
+	})
+}
+
+// streamConfigs is the shards' configurations, each with a source for
+// every node of it that sourced says, then the aggregate's.
+func streamConfigs(nodes []hubwire.Node, replicas int, sourced func(hubwire.Node) bool) []jetstream.StreamConfig {
+	count := shardCount(nodes)
+	out := make([]jetstream.StreamConfig, 0, count+1)
+	for k := 1; k <= count; k++ {
+		out = append(out, shardStream(k, replicas))
+	}
 	for _, n := range nodes {
-		if n.Active() && h.accounts.isShared(n.ID) && !slices.Contains(except, n.ID) {
-			cfg.Sources = append(cfg.Sources, source(n))
+		if n.Shard > 0 && sourced(n) {
+			out[n.Shard-1].Sources = append(out[n.Shard-1].Sources, source(n))
 		}
 	}
-	return cfg
+	top := aggregateStream(replicas)
+	for k := 1; k <= count; k++ {
+		top.Sources = append(top.Sources, shardSource(k))
+	}
+	return append(out, top)
 }
 
 // aggregateStream is the aggregate's configuration without its sources.
@@ -66,38 +96,62 @@ func aggregateStream(replicas int) jetstream.StreamConfig {
 	}
 }
 
-// setSources writes the aggregate's whole configuration: every active
-// node of the registry is a source, but those in except. The caller holds
-// ctrl. Every change of the sources goes through here as a whole list
-// derived from the registry, never as an edit of what the stream holds:
-// two hubs of a cluster that write at once then still converge on the
-// registry's list (the last write of each is the full one).
+// setSources writes the sources of every stream of the aggregate (the
+// shards, then the aggregate itself) whose list changed: every active
+// node of the registry is a source of its shard, but those in except.
+// The caller holds ctrl. Every change of the sources goes through here
+// as whole lists derived from the registry, never as an edit of what a
+// stream holds: two hubs of a cluster that write at once then still
+// converge on the registry's lists (the last write of each is the full
+// one).
 //
-// A list equal to the one this hub wrote last is not written again: every
-// change of the registry (an invite made or used, a token) asks for a
-// write, and nats-server's update of a long source list is dear (about
-// 0.6 s at 4,000 sources), so a storm of joins left a backlog of
-// identical writes behind it. Each hub still writes whenever the list it
-// derives changes, so the hubs of a cluster converge as before.
+// A list equal to the one this hub wrote last for that stream is not
+// written again: every change of the registry (an invite made or used, a
+// token) asks for a write, and nats-server's update of a long source list
+// is dear, so a storm of joins left a backlog of identical writes behind
+// it. A join, a revoke or a kick so writes its node's shard only (at most
+// ShardSize sources); the aggregate's own list changes only when a shard
+// is added.
 func (h *Hub) setSources(ctx context.Context, except []string) error {
-	want := h.aggregateConfig(h.reg.nodes(), except)
+	for _, want := range h.aggregateConfigs(h.reg.nodes(), except) {
+		if err := h.writeStream(ctx, want); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStream writes one stream of the aggregate unless its source list
+// is the one this hub wrote last. The caller holds ctrl.
+func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) error {
 	list := make([]string, len(want.Sources))
 	for i, src := range want.Sources {
-		list[i] = src.External.APIPrefix + " " + src.Name
+		list[i] = src.Name
+		if src.External != nil {
+			list[i] = src.External.APIPrefix + " " + src.Name
+		}
 	}
-	if h.written != nil && slices.Equal(list, h.written) {
+	if prev, ok := h.written[want.Name]; ok && slices.Equal(list, prev) {
 		return nil
 	}
+	created := false
 	err := retry(ctx, func(ctx context.Context) error {
-		if _, err := h.js.CreateOrUpdateStream(ctx, want); err != nil {
-			return fmt.Errorf("write the aggregate's sources: %w", err)
+		var err error
+		if created, err = h.createOrUpdate(ctx, want); err != nil {
+			return fmt.Errorf("write the sources of %s: %w", want.Name, err)
 		}
 		return nil
 	})
-	if err == nil {
-		h.written = list
+	if err != nil {
+		return err
 	}
-	return err
+	h.written[want.Name] = list
+	if k, ok := hubwire.ShardOf(want.Name); ok && created {
+		if err := h.spreadLeader(ctx, k); err != nil {
+			h.logger.Warn("the new shard keeps the leader it was given", "err", err)
+		}
+	}
+	return nil
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line
@@ -105,6 +159,9 @@ func (h *Hub) setSources(ctx context.Context, except []string) error {
 func (h *Hub) ensureAggregate(ctx context.Context) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
+	if err := h.moveToShards(ctx); err != nil {
+		return err
+	}
 	if err := h.setSources(ctx, nil); err != nil {
 		return err
 	}
@@ -112,8 +169,8 @@ func (h *Hub) ensureAggregate(ctx context.Context) error {
 	return nil
 }
 
-// kick re-sources nodes: it writes the sources without them, then with
-// them, so that the aggregate asks each node for what it misses now
+// kick re-sources nodes: it writes the sources of their shards without
+// them, then with them, so that the aggregate asks each node for what it misses now
 // rather than after the source's retry backoff (15 s to 2 min). A
 // re-added source resumes after the last message the aggregate holds from
 // it.
@@ -184,7 +241,8 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 }
 
 // Join registers a node with the invite's secret: it adds the node's
-// account to the server and its ledger to the aggregate. Its cost does
+// account to the server and its ledger to its shard of the aggregate
+// (shardPlacer). Its cost does
 // not grow with the registry but for the write of the aggregate's
 // sources, which the joins waiting at once share (sourceWrites). name is
 // the workspace's name for people (checkWorkspaceName), kept with the
@@ -199,7 +257,12 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name stri
 	if err := h.checkRoom(nodeID); err != nil {
 		return hubwire.Node{}, err
 	}
-	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, name, time.Now())
+	shard := 0 // a join asked again keeps its node's shard
+	if _, known := h.reg.node(nodeID); !known {
+		shard = h.placer.place(nodeID, h.reg.nodes())
+		defer h.placer.done(nodeID)
+	}
+	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, name, shard, time.Now())
 	if err != nil {
 		return hubwire.Node{}, err
 	}

@@ -57,17 +57,25 @@ func checkExactly(t *testing.T, th *testHub, want map[string]bool) {
 		}
 	}
 	// The projector counts each of them once.
-	deadline := time.Now().Add(wait)
+	waitStats(t, "the hub", th, len(want), wait)
+}
+
+// waitStats waits up to within until the hub's stats of the last two
+// days count want events, refusing none, and fails the test once they
+// count more, refuse one, or the wait is over; name names the hub.
+func waitStats(t *testing.T, name string, th *testHub, want int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
 	for {
 		st, err := th.h.Stats(hub.Query{Days: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Totals.Events == uint64(len(want)) && st.Refused == 0 {
+		if st.Totals.Events == uint64(want) && st.Refused == 0 {
 			return
 		}
-		if st.Totals.Events > uint64(len(want)) || st.Refused > 0 || time.Now().After(deadline) {
-			t.Fatalf("the hub's stats count %d events (%d refused), want %d", st.Totals.Events, st.Refused, len(want))
+		if st.Totals.Events > uint64(want) || st.Refused > 0 || time.Now().After(deadline) {
+			t.Fatalf("%s counts %d events (%d refused), want %d", name, st.Totals.Events, st.Refused, want)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

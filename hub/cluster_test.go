@@ -61,6 +61,7 @@ func tryTestCluster(t *testing.T, logger *slog.Logger) ([]*testHub, error) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg.SetShardSize(testShardSize)
 		hubs[i] = &testHub{dir: dir, cfg: cfg}
 	}
 	var wg sync.WaitGroup
@@ -108,20 +109,7 @@ func TestCluster_JoinKnownEverywhere(t *testing.T) {
 	}
 	// Every hub counts every event once, wherever the node linked.
 	for k, th := range hubs {
-		deadline := time.Now().Add(wait)
-		for {
-			st, err := th.h.Stats(hub.Query{Days: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Totals.Events == uint64(len(want)) && st.Refused == 0 {
-				break
-			}
-			if st.Totals.Events > uint64(len(want)) || st.Refused > 0 || time.Now().After(deadline) {
-				t.Fatalf("hub %d counts %d events (%d refused), want %d", k+1, st.Totals.Events, st.Refused, len(want))
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		waitStats(t, fmt.Sprintf("hub %d", k+1), th, len(want), wait)
 	}
 }
 

@@ -50,6 +50,17 @@ type Config struct {
 	// projections, when set, is the folder of the read models instead of
 	// projections in the data folder: a rebuild fills new ones beside.
 	projections string
+	// shards, when set, is the shard size instead of ShardSize (tests
+	// use shards of a few nodes).
+	shards int
+}
+
+// shardSize is the most active nodes of one shard (ShardSize).
+func (c *Config) shardSize() int {
+	if c.shards > 0 {
+		return c.shards
+	}
+	return ShardSize
 }
 
 // TLSConfig is the [tls] table.

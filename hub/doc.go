@@ -8,14 +8,17 @@
 // Every clone of a workspace that joins is a node with its own nkey and
 // NATS account. The node's owner dials the hub's leaf listener; its link
 // is bound to the node's account, which exports to the hub account only
-// the node's JetStream API, deliver subjects and flow control. One
-// aggregate stream in the hub account sources every node's ledger over
-// that link, moving its subjects to hub.<team>.<workspaceId>.<nodeId>.>.
+// the node's JetStream API, deliver subjects and flow control. Each node
+// is placed at its join in a shard of at most ShardSize nodes, a stream
+// in the hub account that sources its nodes' ledgers over their links,
+// moving the subjects to hub.<team>.<workspaceId>.<nodeId>.>; one
+// aggregate stream sources the shards, and the projector follows it,
+// reading each message's copy in its shard for the node's source header.
 // The nodes' accounts are added to the running server in process (the
 // generated nats-server config names no node and is never reloaded), and
 // the hub's authenticator admits each link; the hub's controller is the
-// only writer of the aggregate's sources (written only when the list
-// changes, for at most MaxNodes nodes); when a node's link comes up it
+// only writer of the shards' and the aggregate's sources (each list
+// written only when it changes, for at most MaxNodes nodes); when a node's link comes up it
 // re-sources the node so that sourcing resumes in about a second, and
 // again while the node's source has not heard from it.
 //

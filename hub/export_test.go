@@ -26,3 +26,11 @@ func (h *Hub) HoldSources() (release func()) {
 	h.ctrl.Lock()
 	return h.ctrl.Unlock
 }
+
+// SetShardSize makes the hub of c place at most n active nodes in a
+// shard (ShardSize) once it starts.
+func (c *Config) SetShardSize(n int) { c.shards = n }
+
+// APIPrefixOf is node id's JetStream API as the hub reaches it, which
+// names the node's source in its shard.
+func APIPrefixOf(id string) string { return apiPrefix(id) }

@@ -23,6 +23,10 @@ import (
 	"github.com/clumsies/clumsies/workspace"
 )
 
+// testShardSize is the shard size of the tests' hubs: a few nodes, so
+// that every test with more nodes runs over several shards.
+const testShardSize = 3
+
 // wait bounds every wait on a condition: generous, for a loaded machine.
 var wait = 60 * time.Second
 
@@ -56,6 +60,7 @@ func newTestHub(tb testing.TB) *testHub {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	cfg.SetShardSize(testShardSize)
 	th := &testHub{dir: dir, cfg: cfg}
 	th.start(tb)
 	tb.Cleanup(th.stop)

@@ -45,9 +45,11 @@ type Hub struct {
 	shares *peerShares
 	// sourceWrites coalesces the writes of the aggregate's sources.
 	sourceWrites *sourceWrites
-	// written is the source list this hub wrote last (setSources), under
-	// ctrl; nil before its first write.
-	written []string
+	// written is the source list this hub wrote last to each stream of
+	// the aggregate, by stream name (setSources), under ctrl.
+	written map[string][]string
+	// placer places joining nodes in shards.
+	placer *shardPlacer
 	// maxNodes is the most active nodes a join leaves (MaxNodes).
 	maxNodes int
 	// catMu serializes pushes to the team catalogs within this hub.
@@ -93,6 +95,8 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	h := &Hub{cfg: cfg, logger: logger, reg: reg, maxNodes: MaxNodes, user: mustUserKey(), changes: newChanges(), shares: newPeerShares()}
+	h.written = map[string][]string{}
+	h.placer = newShardPlacer(cfg.shardSize())
 	h.sourceWrites = &sourceWrites{write: h.writeSources}
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
@@ -123,6 +127,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
 	h.proj.changed = h.changes.touch
+	h.proj.shards = &shardReader{js: h.js}
 	h.reviews = h.proj.reviews
 	h.reviews.touched = h.changes.touch
 	ledgerLast, err := h.resumeLedgerRead(ctx)

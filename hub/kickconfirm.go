@@ -9,7 +9,7 @@ import (
 // How a kick is confirmed, and repeated when it was not.
 const (
 	// confirmEvery is how often the kicks not yet confirmed are checked
-	// against the aggregate's sources.
+	// against the sources of their shards.
 	confirmEvery = time.Second
 	// rekickFirst is how long a kicked node's source may go without a
 	// word from the node before it is kicked again; each further kick
@@ -19,8 +19,8 @@ const (
 	// kickTries bounds the kicks of one link (the first included): a
 	// node that never answers (its ledger cannot be opened, say) is left
 	// to nats-server's own retries after about 18 s, so that it does not
-	// keep the aggregate's writer busy (each kick writes the whole source
-	// list twice).
+	// keep the aggregate's writer busy (each kick writes its shard's
+	// source list twice).
 	kickTries = 6
 )
 
@@ -70,7 +70,7 @@ func (c *kickConfirms) due(now time.Time) bool {
 	return len(c.waiting) > 0 && now.Sub(c.checked) >= confirmEvery
 }
 
-// check reads the aggregate's sources as they were at asked, and returns
+// check reads the nodes' sources (in their shards) as they were at asked, and returns
 // the nodes to kick again with their connection ids: those not heard
 // from since their kick once its wait is over, kickTries times per link
 // at most. It forgets the kicks that were answered and those whose link is gone or was replaced (current

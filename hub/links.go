@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -86,7 +87,7 @@ func (w *linkWatcher) run(ctx context.Context) {
 // them since (kickConfirms), to be kicked again.
 func (w *linkWatcher) unanswered(ctx context.Context, confirms *kickConfirms) map[string]uint64 {
 	asked := time.Now()
-	sources, err := w.h.sources(ctx)
+	sources, err := w.h.sources(ctx, slices.Collect(maps.Keys(confirms.waiting)))
 	if err != nil {
 		confirms.checked = asked // asked again at the next check
 		return nil

@@ -52,6 +52,12 @@ type projector struct {
 	// caches keep the stats answers at the latest checkpoint (statscaches.go).
 	caches statsCaches
 
+	// shards reads the shard copies of the messages the aggregate
+	// sourced from its shards (shardcopy.go); copies holds those of the
+	// batch being applied.
+	shards *shardReader
+	copies map[shardRef]shardCopy
+
 	mu sync.Mutex
 	// changed, when set, learns the teams of every committed batch.
 	changed func(teams ...string)
@@ -162,6 +168,13 @@ func (a aggregateSource) Subscribe(ctx context.Context, from uint64, fn func(nat
 // models are loaded again from what the store holds.
 func (p *projector) apply(msgs []natsjs.Message) error {
 	st := p.st
+	if p.shards != nil {
+		copies, err := p.shards.copies(msgs)
+		if err != nil {
+			return fmt.Errorf("read the shard copies of the aggregate's messages: %w", err)
+		}
+		p.copies = copies
+	}
 	var bad uint64
 	for _, msg := range msgs {
 		if msg.Seq <= st.checkpoint {
@@ -246,7 +259,7 @@ func (p *projector) decode(msg natsjs.Message) (*hubItem, error) {
 	if n.Team != team || n.Workspace != ws {
 		return nil, fmt.Errorf("%w: node %s is not of team %s, workspace %s", errForged, nodeID, team, ws)
 	}
-	origin, err := checkSource(msg.Header.Get(streamSourceHeader), n, typ)
+	origin, err := p.origin(msg, n, typ)
 	if err != nil {
 		return nil, err
 	}
@@ -302,6 +315,29 @@ func checkSource(h string, n hubwire.Node, typ string) (uint64, error) {
 		return 0, fmt.Errorf("%w: source header %q has no sequence", errForged, h)
 	}
 	return seq, nil
+}
+
+// origin checks the source of msg, of node n, and returns its sequence
+// in the node's ledger. A message sourced from a shard is checked by its
+// copy in the shard (shardcopy.go): the shard must be the node's and the
+// copy's subject the message's; the copy's header is then checked as a
+// message sourced from the node directly (a hub before the shards).
+func (p *projector) origin(msg natsjs.Message, n hubwire.Node, typ string) (uint64, error) {
+	h := msg.Header.Get(streamSourceHeader)
+	ref, ok := shardRefOf(h)
+	if !ok {
+		return checkSource(h, n, typ)
+	}
+	if n.Shard == 0 {
+		// Moved to its shard at another hub of the cluster: this hub's
+		// copy of the registry does not say so yet.
+		return 0, fmt.Errorf("%w: %s's shard", errNodeNotYetKnown, n.ID)
+	}
+	c, found := p.copies[ref]
+	if ref.shard != n.Shard || !found || c.subject != msg.Subject {
+		return 0, fmt.Errorf("%w: source header %q is not node %s's shard's (shard %d)", errForged, h, n.ID, n.Shard)
+	}
+	return checkSource(c.header, n, typ)
 }
 
 // nodeSeq returns the last sequence of node id's ledger the hub has applied.

@@ -323,7 +323,7 @@ func (r *registry) addInvite(ctx context.Context, team, ws, member string, now t
 // a client may retry a join whose answer it did not get. Using the invite is a
 // compare-and-set on its entry: of two joins with one token (at two hubs
 // of a cluster, say), one wins.
-func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name string, now time.Time) (hubwire.Node, error) {
+func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name string, shard int, now time.Time) (hubwire.Node, error) {
 	key := keyInvitePrefix + hashSecret(secret)
 	value, rev, err := r.readInvite(ctx, key)
 	if err != nil {
@@ -366,7 +366,7 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 	if err := r.apply(key, b); err != nil {
 		return hubwire.Node{}, err
 	}
-	n := hubwire.Node{ID: nodeID, PublicKey: publicKey, Team: in.Team, Workspace: ws, WorkspaceName: name, Member: in.Member, Joined: now.UTC()}
+	n := hubwire.Node{ID: nodeID, PublicKey: publicKey, Team: in.Team, Workspace: ws, WorkspaceName: name, Member: in.Member, Joined: now.UTC(), Shard: shard}
 	return n, r.put(ctx, keyNodePrefix+n.ID, n)
 }
 

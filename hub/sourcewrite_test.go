@@ -13,8 +13,9 @@ import (
 
 // TestSources_WrittenOnlyWhenTheyChange makes ten invites (ten changes
 // of the registry that leave the aggregate's sources as they are), then
-// joins one node: the aggregate's configuration is updated for the join
-// alone. Each change of the registry used to write the whole source list
+// joins one node: the configuration of the node's shard is updated for
+// the join alone, and the aggregate's not at all. The join of a node
+// that needs a new shard creates it and updates the aggregate once. Each change of the registry used to write the whole source list
 // again, and a storm of joins left a backlog of identical writes that
 // kept a hub with 1,000 nodes busy after the joins had answered.
 func TestSources_WrittenOnlyWhenTheyChange(t *testing.T) {
@@ -25,8 +26,14 @@ func TestSources_WrittenOnlyWhenTheyChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	var updates atomic.Int64
+	var updates, shardUpdates, created atomic.Int64
 	if _, err := nc.Subscribe("$JS.EVENT.ADVISORY.STREAM.UPDATED."+hubwire.AggregateStream, func(*nats.Msg) { updates.Add(1) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nc.Subscribe("$JS.EVENT.ADVISORY.STREAM.UPDATED."+hubwire.ShardStream(1), func(*nats.Msg) { shardUpdates.Add(1) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nc.Subscribe("$JS.EVENT.ADVISORY.STREAM.CREATED."+hubwire.ShardStream(2), func(*nats.Msg) { created.Add(1) }); err != nil {
 		t.Fatal(err)
 	}
 	if err := nc.Flush(); err != nil {
@@ -34,6 +41,7 @@ func TestSources_WrittenOnlyWhenTheyChange(t *testing.T) {
 	}
 	time.Sleep(time.Second) // the joins' own registry changes are applied
 	updates.Store(0)
+	shardUpdates.Store(0)
 	for range 10 {
 		if _, err := th.h.Invite(context.Background(), "ws-00000000000000000000000000000001", "red", ""); err != nil {
 			t.Fatal(err)
@@ -42,7 +50,13 @@ func TestSources_WrittenOnlyWhenTheyChange(t *testing.T) {
 	joinAll(t, th, []*stormNode{inviteNode(t, th, "red")})
 	// Let the registry's watch apply the invites and the join.
 	time.Sleep(3 * time.Second)
-	if n := updates.Load(); n != 1 {
-		t.Fatalf("the aggregate's configuration was updated %d times for ten invites and a join, want once", n)
+	if n, m := shardUpdates.Load(), updates.Load(); n != 1 || m != 0 {
+		t.Fatalf("ten invites and a join updated the shard's configuration %d times and the aggregate's %d times, want once and never", n, m)
+	}
+	// The shards hold testShardSize nodes: the next join makes shard 2.
+	joinAll(t, th, []*stormNode{inviteNode(t, th, "red")})
+	time.Sleep(3 * time.Second)
+	if n, m, c := shardUpdates.Load(), updates.Load(), created.Load(); n != 1 || m != 1 || c != 1 {
+		t.Fatalf("the join into a new shard updated shard 1 %d more times, the aggregate %d times, created shard 2 %d times; want none, once, once", n-1, m, c)
 	}
 }

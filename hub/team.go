@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,7 +21,7 @@ func (h *Hub) TeamNodes(ctx context.Context, teams []string) ([]hubwire.TeamNode
 	var sources map[string]hubwire.Sourcing
 	err := retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
-		sources, err = h.sources(ctx)
+		sources, err = h.sources(ctx, nil)
 		return err
 	})
 	if err != nil {
@@ -47,22 +48,44 @@ func (h *Hub) TeamNodes(ctx context.Context, teams []string) ([]hubwire.TeamNode
 	return out, nil
 }
 
-// sources returns the aggregate's sources by their API prefix.
-func (h *Hub) sources(ctx context.Context) (map[string]hubwire.Sourcing, error) {
-	s, err := h.js.Stream(ctx, hubwire.AggregateStream)
+// sources returns the sources of the nodes by their API prefix, read
+// from the streams of their shards: of the nodes of ids, or of every node
+// when ids is nil. Each shard's stream info is about 650 B per source.
+func (h *Hub) sources(ctx context.Context, ids []string) (map[string]hubwire.Sourcing, error) {
+	asked := map[string]bool{}
+	for _, id := range ids {
+		asked[id] = true
+	}
+	shards := map[int]bool{}
+	for _, n := range h.reg.nodes() {
+		if n.Shard > 0 && (ids == nil || asked[n.ID]) {
+			shards[n.Shard] = true
+		}
+	}
+	out := map[string]hubwire.Sourcing{}
+	for _, k := range slices.Sorted(maps.Keys(shards)) {
+		if err := h.shardSources(ctx, k, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// shardSources adds the sources of shard k to out.
+func (h *Hub) shardSources(ctx context.Context, k int, out map[string]hubwire.Sourcing) error {
+	s, err := h.js.Stream(ctx, hubwire.ShardStream(k))
 	if err != nil {
-		return nil, fmt.Errorf("read the aggregate's sources: %w", err)
+		return fmt.Errorf("read the sources of %s: %w", hubwire.ShardStream(k), err)
 	}
 	info, err := s.Info(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read the aggregate's sources: %w", err)
+		return fmt.Errorf("read the sources of %s: %w", hubwire.ShardStream(k), err)
 	}
-	out := make(map[string]hubwire.Sourcing, len(info.Sources))
 	for _, src := range info.Sources {
 		if src == nil || src.External == nil {
 			continue
 		}
 		out[src.External.APIPrefix] = hubwire.Sourcing{Lag: src.Lag, Active: src.Active}
 	}
-	return out, nil
+	return nil
 }

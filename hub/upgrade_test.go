@@ -60,21 +60,7 @@ func TestUpgrade_FromReloadingRelease(t *testing.T) {
 	active := openOld(t, filepath.Join(dir, "ws"), "nats-leaf://"+cfg.Leaf)
 	revoked := openOld(t, filepath.Join(dir, "ws2"), "nats-leaf://"+cfg.Leaf)
 	addAll(want, active.appendN(t, 5))
-	waitAggregate(t, th, len(want))
-	for id := range aggregate(t, th) {
-		if !want[id] {
-			t.Fatalf("event %s in the aggregate is not one of the node's", id)
-		}
-	}
-	// The projector counts the old events on the fixture's day and the
-	// new ones today, once each.
-	deadline := time.Now().Add(wait)
-	for counted(t, th) != len(want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the hub counts %d events, want %d", counted(t, th), len(want))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitCounted(t, th, want)
 	if !th.h.Link(active.id.NodeID).Up {
 		t.Fatalf("node %s of the old hub is not linked", active.id.NodeID)
 	}

@@ -1,5 +1,10 @@
 package hubwire
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Domain is the hub's JetStream domain.
 const Domain = "hub"
 
@@ -7,8 +12,26 @@ const Domain = "hub"
 // its leaf link.
 const APIPrefix = "$JS." + Domain + ".API"
 
-// AggregateStream is the hub's stream that sources every node's ledger.
+// AggregateStream is the hub's stream that holds every node's events:
+// it sources the shard streams (ShardStream), each of which sources the
+// ledgers of its nodes.
 const AggregateStream = "AGGREGATE"
+
+// ShardStream is the name of the hub's shard stream k (from 1): it
+// sources the ledgers of the nodes the registry places in shard k
+// (Node.Shard), and the aggregate sources it.
+func ShardStream(k int) string { return AggregateStream + "_S" + strconv.Itoa(k) }
+
+// ShardOf returns the shard a stream name of ShardStream names, and
+// false for any other name.
+func ShardOf(stream string) (int, bool) {
+	rest, ok := strings.CutPrefix(stream, AggregateStream+"_S")
+	if !ok || rest == "" || rest[0] == '0' {
+		return 0, false
+	}
+	k, err := strconv.Atoi(rest)
+	return k, err == nil && k > 0
+}
 
 // SubjectPrefix is the first token of the aggregate's subjects:
 // hub.<team>.<workspaceId>.<nodeId>.<event type>.

@@ -16,6 +16,14 @@ type Node struct {
 	Member        string    `json:"member,omitempty"`
 	Joined        time.Time `json:"joined"`
 	Revoked       time.Time `json:"revoked,omitzero"`
+	// Shard is the shard stream that sources the node's ledger
+	// (ShardStream), fixed when the node joined; 0 for a node of a hub
+	// made before the aggregate was sharded, until the hub moves it.
+	Shard int `json:"shard,omitempty"`
+	// SourceFrom is the last sequence of the node's ledger the aggregate
+	// held when the node was moved to its shard (0: none, or a node
+	// joined since): its shard sources the ledger after it.
+	SourceFrom uint64 `json:"sourceFrom,omitempty"`
 }
 
 // Active reports whether the node is not revoked.

@@ -21,9 +21,9 @@ import (
 const sourcesWrites = 3
 
 // benchHubSources measures what one aggregate stream's source list costs
-// nats-server as it grows: the hub writes the whole list at every join,
-// revoke and re-sourcing (hub.AggregateConfig, the configuration a hub
-// writes). The server is an embedded one with the hub's payload limit
+// nats-server as it grows: a hub before the shards wrote the whole list
+// at every join, revoke and re-sourcing (hub.AggregateConfig); then the
+// same with the shards (benchHubShards). The server is an embedded one with the hub's payload limit
 // (8 MiB); the nodes are registered only (offline, as after a restart
 // before the links), which is what the write costs whatever the links.
 func benchHubSources(ctx context.Context, b *bench) error {
@@ -36,9 +36,10 @@ func benchHubSources(ctx context.Context, b *bench) error {
 		return err
 	}
 	defer stop()
-	b.printf("## Sources per aggregate\n\nThe aggregate's configuration as a hub writes it (`hub.AggregateConfig`), with one source per node, written to an embedded server with the hub's payload limit (%d MiB, `max_payload` of the client: %d B); each write adds one node, as a join does; the median of %d writes. hub.MaxNodes is %d. Load average at the start: %s.\n\n", 8, nc.MaxPayload(), sourcesWrites, hub.MaxNodes, loadAvg())
+	b.printf("## Sources per aggregate\n\nThe aggregate's configuration as a hub wrote it before the shards (`hub.AggregateConfig`), with one source per node, written to an embedded server with the hub's payload limit (%d MiB, `max_payload` of the client: %d B); each write adds one node, as a join does; the median of %d writes. hub.MaxNodes is %d. Load average at the start: %s.\n\n", 8, nc.MaxPayload(), sourcesWrites, hub.MaxNodes, loadAvg())
 	b.printf("| sources | configuration | per source | one write of the sources (median) | stream info (with every source's state) |\n|---|---|---|---|---|\n")
 	var nodes []hubwire.Node
+	unsharded := map[int]time.Duration{}
 	grow := func(n int) error {
 		for len(nodes) < n {
 			id, err := hublink.NewIdentity()
@@ -74,24 +75,31 @@ func benchHubSources(ctx context.Context, b *bench) error {
 		write := fmt.Sprintf("%.0f ms", ms(medianDuration(took)))
 		if failed != "" {
 			write = "refused: " + failed
+		} else {
+			unsharded[n] = medianDuration(took)
 		}
-		info := infoCost(ctx, js)
+		info := streamInfoCost(ctx, js, hubwire.AggregateStream)
 		b.printf("| %d | %.2f MiB | %d B | %s | %s |\n", len(nodes), float64(size)/(1<<20), size/len(nodes), write, info)
 		if failed != "" {
 			break
 		}
 	}
 	b.printf("\nLoad average at the end: %s.\n\n", loadAvg())
-	return nil
+	return benchHubShards(ctx, b, func(n int) ([]hubwire.Node, error) {
+		if err := grow(n); err != nil {
+			return nil, err
+		}
+		return nodes[:n], nil
+	}, unsharded)
 }
 
-// infoCost reads the aggregate's stream info once and says its size and
-// time.
-func infoCost(ctx context.Context, js jetstream.JetStream) string {
+// streamInfoCost reads the named stream's info once and says its size
+// and time.
+func streamInfoCost(ctx context.Context, js jetstream.JetStream, name string) string {
 	ictx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	start := time.Now()
-	st, err := js.Stream(ictx, hubwire.AggregateStream)
+	st, err := js.Stream(ictx, name)
 	if err != nil {
 		return "failed: " + err.Error()
 	}
@@ -109,4 +117,83 @@ func medianDuration(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// benchHubShards measures one join's write of the sources with the
+// aggregate sharded (hub.ShardedConfigs: shards of hub.ShardSize nodes,
+// the aggregate sourcing the shards), at registered-node counts where the
+// unsharded write was measured in the same run (unsharded, by count; 0
+// for a count not measured). A join writes the streams whose source list
+// it changes: its shard's, and the aggregate's when it makes a new shard.
+func benchHubShards(ctx context.Context, b *bench, nodes func(n int) ([]hubwire.Node, error), unsharded map[int]time.Duration) error {
+	sizes := []int{1000, 4000, 10000, 20000}
+	if b.quick {
+		sizes = []int{250, 500, 1000}
+	}
+	js, _, stop, err := startJetStream(&embeddednats.Server{Dir: b.tempDir("shards"), Sync: embeddednats.SyncInterval, Domain: hubwire.Domain})
+	if err != nil {
+		return err
+	}
+	defer stop()
+	b.printf("### With shards\n\nThe same nodes placed in shards of %d (`hub.ShardedConfigs`), written to another embedded server: the shards and the aggregate as a hub holds them, then %d joins, each writing what it changes (its shard's list; the aggregate's too when it makes a shard), timed together as one join's write; the joins end at the count in the first column, so they go into a shard that is nearly full (the dearest write of a shard); then one more join, which makes a new shard and writes the aggregate's list too. Against the unsharded write at the same count above.\n\n", hub.ShardSize, sourcesWrites)
+	b.printf("| registered nodes | shards | one join's write into a full shard (median) | slowest of the %d | unsharded write, same run | sharded / unsharded | the join that makes a shard | one shard's stream info |\n|---|---|---|---|---|---|---|---|\n", sourcesWrites)
+	written := map[string]int{}
+	write := func(cfgs []jetstream.StreamConfig) (int, error) {
+		n := 0
+		for _, cfg := range cfgs {
+			if prev, ok := written[cfg.Name]; ok && prev == len(cfg.Sources) {
+				continue
+			}
+			wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+			_, err := js.CreateOrUpdateStream(wctx, cfg)
+			cancel()
+			if err != nil {
+				return n, fmt.Errorf("write %s: %w", cfg.Name, err)
+			}
+			written[cfg.Name] = len(cfg.Sources)
+			n++
+		}
+		return n, nil
+	}
+	join := func(n int) (time.Duration, []jetstream.StreamConfig, error) {
+		all, err := nodes(n)
+		if err != nil {
+			return 0, nil, err
+		}
+		cfgs := hub.ShardedConfigs(all, 1)
+		start := time.Now()
+		_, err = write(cfgs)
+		return time.Since(start), cfgs, err
+	}
+	for _, size := range sizes {
+		all, err := nodes(size - sourcesWrites)
+		if err != nil {
+			return err
+		}
+		if _, err := write(hub.ShardedConfigs(all, 1)); err != nil {
+			return err
+		}
+		var took []time.Duration
+		var cfgs []jetstream.StreamConfig
+		for i := sourcesWrites - 1; i >= 0; i-- {
+			d, c, err := join(size - i)
+			if err != nil {
+				return err
+			}
+			took, cfgs = append(took, d), c
+		}
+		makes, _, err := join(size + 1)
+		if err != nil {
+			return err
+		}
+		med, slowest := medianDuration(took), slices.Max(took)
+		base, ratio := "not measured", "-"
+		if d := unsharded[size]; d > 0 {
+			base = fmt.Sprintf("%.0f ms", ms(d))
+			ratio = fmt.Sprintf("%.3fx", float64(med)/float64(d))
+		}
+		b.printf("| %d | %d | %.1f ms | %.1f ms | %s | %s | %.1f ms | %s |\n", size, len(cfgs)-1, ms(med), ms(slowest), base, ratio, ms(makes), streamInfoCost(ctx, js, hubwire.ShardStream(1)))
+	}
+	b.printf("\nLoad average at the end: %s.\n\n", loadAvg())
+	return nil
 }
