@@ -77,8 +77,8 @@ func aggregateStream(replicas int) jetstream.StreamConfig {
 // change of the registry (an invite made or used, a token) asks for a
 // write, and nats-server's update of a long source list is dear (about
 // 0.6 s at 4,000 sources), so a storm of joins left a backlog of
-// identical writes behind it. Each hub still writes whenever the list it
-// derives changes, so the hubs of a cluster converge as before.
+// identical writes behind it. In a cluster only the writer writes
+// (sourcewriter.go).
 func (h *Hub) setSources(ctx context.Context, except []string) error {
 	want := h.aggregateConfig(h.reg.nodes(), except)
 	list := make([]string, len(want.Sources))
@@ -88,12 +88,15 @@ func (h *Hub) setSources(ctx context.Context, except []string) error {
 	if h.written != nil && slices.Equal(list, h.written) {
 		return nil
 	}
+	start := time.Now()
 	err := retry(ctx, func(ctx context.Context) error {
 		if _, err := h.js.CreateOrUpdateStream(ctx, want); err != nil {
 			return fmt.Errorf("write the aggregate's sources: %w", err)
 		}
 		return nil
 	})
+	h.sourceWritesMade.Add(1)
+	h.sourceWriteNanos.Add(int64(time.Since(start)))
 	if err == nil {
 		h.written = list
 	}
@@ -101,29 +104,39 @@ func (h *Hub) setSources(ctx context.Context, except []string) error {
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line
-// with the registry, and the catalog of every team with a node.
+// with the registry, and the catalog of every team with a node. A hub of
+// a cluster that finds the aggregate made leaves its sources to the
+// writer (sourcewriter.go), which re-sources every node when it is
+// elected (leader.go).
 func (h *Hub) ensureAggregate(ctx context.Context) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
-	if err := h.setSources(ctx, nil); err != nil {
-		return err
+	if !h.ns.JetStreamIsClustered() || !h.aggregateExists(ctx) {
+		if err := h.setSources(ctx, nil); err != nil {
+			return err
+		}
 	}
 	h.ensureCatalogs(ctx)
 	return nil
 }
 
-// kick re-sources nodes: it writes the sources without them, then with
-// them, so that the aggregate asks each node for what it misses now
-// rather than after the source's retry backoff (15 s to 2 min). A
-// re-added source resumes after the last message the aggregate holds from
-// it.
+// aggregateExists reports whether the aggregate stream is made; a read
+// that fails says no, and the caller writes it as before.
+func (h *Hub) aggregateExists(ctx context.Context) bool {
+	err := retry(ctx, func(ctx context.Context) error {
+		_, err := h.js.Stream(ctx, hubwire.AggregateStream)
+		return err
+	})
+	return err == nil
+}
+
+// kick re-sources nodes: the writer writes the sources without them,
+// then with them (sourceWrites, with the kicks asked meanwhile), so that
+// the aggregate asks each node for what it misses now rather than after
+// the source's retry backoff (15 s to 2 min). A re-added source resumes
+// after the last message the aggregate holds from it.
 func (h *Hub) kick(ctx context.Context, ids ...string) error {
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
-	if err := h.setSources(ctx, ids); err != nil {
-		return fmt.Errorf("re-source %d nodes: %w", len(ids), err)
-	}
-	if err := h.setSources(ctx, nil); err != nil {
+	if err := h.syncSources(ctx, sourceAsk{Kick: ids}); err != nil {
 		return fmt.Errorf("re-source %d nodes: %w", len(ids), err)
 	}
 	return nil
@@ -157,10 +170,16 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 }
 
 // writeSources writes the aggregate's sources from the registry, under
-// ctrl: the write that sourceWrites coalesces.
-func (h *Hub) writeSources(ctx context.Context) error {
+// ctrl, first without the nodes of kick if any: the write that
+// sourceWrites coalesces.
+func (h *Hub) writeSources(ctx context.Context, kick []string) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
+	if len(kick) > 0 {
+		if err := h.setSources(ctx, kick); err != nil {
+			return fmt.Errorf("re-source %d nodes: %w", len(kick), err)
+		}
+	}
 	return h.setSources(ctx, nil)
 }
 
@@ -186,7 +205,8 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 // Join registers a node with the invite's secret: it adds the node's
 // account to the server and its ledger to the aggregate. Its cost does
 // not grow with the registry but for the write of the aggregate's
-// sources, which the joins waiting at once share (sourceWrites). name is
+// sources, which the joins waiting at once share (sourceWrites), made by
+// the cluster's one writer (sourcewriter.go). name is
 // the workspace's name for people (checkWorkspaceName), kept with the
 // node; "" for none.
 func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name string) (hubwire.Node, error) {
@@ -211,7 +231,7 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name stri
 	case <-ctx.Done():
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, ctx.Err())
 	}
-	if err := h.sourceWrites.sync(ctx); err != nil {
+	if err := h.syncSources(ctx, sourceAsk{Joined: []string{n.ID}}); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	h.ensureCatalogs(ctx, n.Team)
@@ -226,7 +246,7 @@ func (h *Hub) Revoke(ctx context.Context, id string) (hubwire.Node, error) {
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	if err := h.sourceWrites.sync(ctx); err != nil {
+	if err := h.syncSources(ctx, sourceAsk{Revoked: []string{id}}); err != nil {
 		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
 	if err := h.dropLinks(id); err != nil {

@@ -1,5 +1,7 @@
 package hub
 
+import "context"
+
 // LedgerLayout is the layout of the hub's ledger, for the tests.
 var LedgerLayout = ledgerLayout{replicas: 1}
 
@@ -26,3 +28,10 @@ func (h *Hub) HoldSources() (release func()) {
 	h.ctrl.Lock()
 	return h.ctrl.Unlock
 }
+
+// Kick re-sources nodes ids as the link watcher does.
+func (h *Hub) Kick(ctx context.Context, ids ...string) error { return h.kick(ctx, ids...) }
+
+// KicksAsked returns how many nodes the write of the sources under way at
+// h and the next one re-source.
+func (h *Hub) KicksAsked() int { return h.sourceWrites.asked() }
