@@ -1,6 +1,9 @@
 package hub
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // LedgerLayout is the layout of the hub's ledger, for the tests.
 var LedgerLayout = ledgerLayout{replicas: 1}
@@ -35,3 +38,7 @@ func (h *Hub) Kick(ctx context.Context, ids ...string) error { return h.kick(ctx
 // KicksAsked returns how many nodes the write of the sources under way at
 // h and the next one re-source.
 func (h *Hub) KicksAsked() int { return h.sourceWrites.asked() }
+
+// SetSourceWriteBound sets the bound of each write of h's sources
+// (sourceWriteTimeout).
+func (h *Hub) SetSourceWriteBound(d time.Duration) { h.sourceWrites.bound.Store(int64(d)) }

@@ -103,6 +103,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	}
 	h := &Hub{cfg: cfg, logger: logger, reg: reg, maxNodes: MaxNodes, user: mustUserKey(), changes: newChanges(), shares: newPeerShares()}
 	h.sourceWrites = &sourceWrites{write: h.writeSources}
+	h.sourceWrites.bound.Store(int64(sourceWriteTimeout))
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,6 +28,8 @@ const sourceWriteTimeout = 30 * time.Second
 type sourceWrites struct {
 	// write writes the sources, first without the nodes of kick if any.
 	write func(ctx context.Context, kick []string) error
+	// bound bounds each write, in nanoseconds (sourceWriteTimeout).
+	bound atomic.Int64
 
 	mu      sync.Mutex
 	waiting []chan error
@@ -73,7 +76,7 @@ func (w *sourceWrites) loop() {
 			return
 		}
 		w.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), sourceWriteTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(w.bound.Load()))
 		err := w.write(ctx, kicks)
 		cancel()
 		for _, done := range batch {

@@ -90,11 +90,25 @@ func (h *Hub) syncSources(ctx context.Context, ask sourceAsk) error {
 
 // writeAsked makes the write ask asks for, here: once the registry's copy
 // holds what it names, one write coalesced with the others (sourceWrites).
+// A write that passed its bound (a cluster too loaded to apply it in
+// time) is made again while ctx lasts: the joins waiting for it wait for
+// the next one instead of failing with it.
 func (h *Hub) writeAsked(ctx context.Context, ask sourceAsk) error {
 	if err := h.awaitRegistry(ctx, ask); err != nil {
 		return err
 	}
-	return h.sourceWrites.sync(ctx, ask.Kick...)
+	for {
+		err := h.sourceWrites.sync(ctx, ask.Kick...)
+		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		h.logger.Warn("a write of the aggregate's sources passed its bound; writing again", "bound", time.Duration(h.sourceWrites.bound.Load()), "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(sourceAskPause):
+		}
+	}
 }
 
 // awaitRegistry waits until the registry's copy holds ask's joined nodes
