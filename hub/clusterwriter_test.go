@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/clumsies/clumsies/hub"
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
@@ -55,15 +53,9 @@ func sourceWrites(hubs []*testHub) []uint64 {
 // as th reads it.
 func sourcedNodes(t *testing.T, th *testHub) []string {
 	t.Helper()
-	nc, err := th.h.Connect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	st, err := js.Stream(ctx, hubwire.AggregateStream)
+	st, err := hubJetStream(t, th).Stream(ctx, hubwire.AggregateStream)
 	if err != nil {
 		t.Fatalf("read the aggregate's configuration: %v", err)
 	}
@@ -93,15 +85,11 @@ func TestCluster_OneHubWritesSources(t *testing.T) {
 	for i := range sns {
 		sns[i] = inviteNode(t, hubs[i%3], "red")
 	}
-	var wg sync.WaitGroup
-	for i, sn := range sns {
-		wg.Go(func() {
-			if err := joinAt(hubs[i%3], sn); err != nil {
-				t.Errorf("join at hub %d: %v", i%3+1, err)
-			}
-		})
-	}
-	wg.Wait()
+	joinEach(sns, nodes, func(i int) *testHub { return hubs[i%3] }, func(i int, err error) {
+		if err != nil {
+			t.Errorf("join at hub %d: %v", i%3+1, err)
+		}
+	})
 	if t.Failed() {
 		t.FailNow()
 	}
@@ -239,19 +227,12 @@ func TestCluster_WriterDiesDuringJoins(t *testing.T) {
 		}
 		hubs[w].stop()
 	}()
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, inFlight)
-	for i, sn := range sns {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			defer answered.Add(1)
-			if err := joinAt(alive[i%2], sn); err != nil {
-				t.Errorf("join at a surviving hub: %v", err)
-			}
-		})
-	}
-	wg.Wait()
+	joinEach(sns, inFlight, func(i int) *testHub { return alive[i%2] }, func(_ int, err error) {
+		answered.Add(1)
+		if err != nil {
+			t.Errorf("join at a surviving hub: %v", err)
+		}
+	})
 	<-stopped
 	if t.Failed() {
 		t.FailNow()
