@@ -70,8 +70,9 @@ func aggregateStream(replicas int) jetstream.StreamConfig {
 // node of the registry is a source, but those in except. The caller holds
 // ctrl. Every change of the sources goes through here as a whole list
 // derived from the registry, never as an edit of what the stream holds:
-// two hubs of a cluster that write at once then still converge on the
-// registry's list (the last write of each is the full one).
+// two hubs of a cluster that write at once (for a moment while the
+// aggregate's leadership, and so the writer, moves) then still converge
+// on the registry's list (the last write of each is the full one).
 //
 // A list equal to the one this hub wrote last is not written again: every
 // change of the registry (an invite made or used, a token) asks for a
