@@ -111,7 +111,7 @@ func aggregateStream(replicas int) jetstream.StreamConfig {
 // is dear, so a storm of joins left a backlog of identical writes behind
 // it. A join, a revoke or a kick so writes its node's shard only (at most
 // ShardSize sources); the aggregate's own list changes only when a shard
-// is added.
+// is added. In a cluster only the writer writes (sourcewriter.go).
 func (h *Hub) setSources(ctx context.Context, except []string) error {
 	for _, want := range h.aggregateConfigs(h.reg.nodes(), except) {
 		if err := h.writeStream(ctx, want); err != nil {
@@ -135,6 +135,7 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) erro
 		return nil
 	}
 	created := false
+	start := time.Now()
 	err := retry(ctx, func(ctx context.Context) error {
 		var err error
 		if created, err = h.createOrUpdate(ctx, want); err != nil {
@@ -142,6 +143,8 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) erro
 		}
 		return nil
 	})
+	h.sourceWritesMade.Add(1)
+	h.sourceWriteNanos.Add(int64(time.Since(start)))
 	if err != nil {
 		return err
 	}
@@ -155,32 +158,42 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) erro
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line
-// with the registry, and the catalog of every team with a node.
+// with the registry, and the catalog of every team with a node. A hub of
+// a cluster that finds the aggregate made leaves its sources to the
+// writer (sourcewriter.go), which re-sources every node when it is
+// elected (leader.go).
 func (h *Hub) ensureAggregate(ctx context.Context) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
 	if err := h.moveToShards(ctx); err != nil {
 		return err
 	}
-	if err := h.setSources(ctx, nil); err != nil {
-		return err
+	if !h.ns.JetStreamIsClustered() || !h.aggregateExists(ctx) {
+		if err := h.setSources(ctx, nil); err != nil {
+			return err
+		}
 	}
 	h.ensureCatalogs(ctx)
 	return nil
 }
 
-// kick re-sources nodes: it writes the sources of their shards without
-// them, then with them, so that the aggregate asks each node for what it misses now
-// rather than after the source's retry backoff (15 s to 2 min). A
-// re-added source resumes after the last message the aggregate holds from
-// it.
+// aggregateExists reports whether the aggregate stream is made; a read
+// that fails says no, and the caller writes it as before.
+func (h *Hub) aggregateExists(ctx context.Context) bool {
+	err := retry(ctx, func(ctx context.Context) error {
+		_, err := h.js.Stream(ctx, hubwire.AggregateStream)
+		return err
+	})
+	return err == nil
+}
+
+// kick re-sources nodes: the writer writes the sources of their shards
+// without them, then with them (sourceWrites, with the kicks asked meanwhile), so that
+// the aggregate asks each node for what it misses now rather than after
+// the source's retry backoff (15 s to 2 min). A re-added source resumes
+// after the last message the aggregate holds from it.
 func (h *Hub) kick(ctx context.Context, ids ...string) error {
-	h.ctrl.Lock()
-	defer h.ctrl.Unlock()
-	if err := h.setSources(ctx, ids); err != nil {
-		return fmt.Errorf("re-source %d nodes: %w", len(ids), err)
-	}
-	if err := h.setSources(ctx, nil); err != nil {
+	if err := h.syncSources(ctx, sourceAsk{Kick: ids}); err != nil {
 		return fmt.Errorf("re-source %d nodes: %w", len(ids), err)
 	}
 	return nil
@@ -214,10 +227,16 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 }
 
 // writeSources writes the aggregate's sources from the registry, under
-// ctrl: the write that sourceWrites coalesces.
-func (h *Hub) writeSources(ctx context.Context) error {
+// ctrl, first without the nodes of kick if any: the write that
+// sourceWrites coalesces.
+func (h *Hub) writeSources(ctx context.Context, kick []string) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
+	if len(kick) > 0 {
+		if err := h.setSources(ctx, kick); err != nil {
+			return fmt.Errorf("re-source %d nodes: %w", len(kick), err)
+		}
+	}
 	return h.setSources(ctx, nil)
 }
 
@@ -244,7 +263,8 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 // account to the server and its ledger to its shard of the aggregate
 // (shardPlacer). Its cost does
 // not grow with the registry but for the write of the aggregate's
-// sources, which the joins waiting at once share (sourceWrites). name is
+// sources, which the joins waiting at once share (sourceWrites), made by
+// the cluster's one writer (sourcewriter.go). name is
 // the workspace's name for people (checkWorkspaceName), kept with the
 // node; "" for none.
 func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name string) (hubwire.Node, error) {
@@ -274,7 +294,7 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name stri
 	case <-ctx.Done():
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, ctx.Err())
 	}
-	if err := h.sourceWrites.sync(ctx); err != nil {
+	if err := h.syncSources(ctx, sourceAsk{Joined: []string{n.ID}}); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
 	h.ensureCatalogs(ctx, n.Team)
@@ -289,7 +309,7 @@ func (h *Hub) Revoke(ctx context.Context, id string) (hubwire.Node, error) {
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	if err := h.sourceWrites.sync(ctx); err != nil {
+	if err := h.syncSources(ctx, sourceAsk{Revoked: []string{id}}); err != nil {
 		return hubwire.Node{}, fmt.Errorf("revoke %s: %w", id, err)
 	}
 	if err := h.dropLinks(id); err != nil {

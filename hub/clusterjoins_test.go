@@ -2,7 +2,6 @@ package hub_test
 
 import (
 	"log/slog"
-	"sync"
 	"testing"
 )
 
@@ -23,24 +22,17 @@ func TestCluster_JoinsAtOnceConfirmedByPeers(t *testing.T) {
 	for i := range sns {
 		sns[i] = inviteNode(t, hubs[i%3], "red")
 	}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, inFlight)
-	for i, sn := range sns {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			if err := joinAt(hubs[i%3], sn); err != nil {
-				t.Errorf("join at hub %d: %v", i%3+1, err)
-				return
+	joinEach(sns, inFlight, func(i int) *testHub { return hubs[i%3] }, func(i int, err error) {
+		if err != nil {
+			t.Errorf("join at hub %d: %v", i%3+1, err)
+			return
+		}
+		for k, th := range hubs {
+			if !th.h.AccountReady(sns[i].tn.id.NodeID) {
+				t.Errorf("hub %d has not set up the account of %s when its join answered", k+1, sns[i].tn.id.NodeID)
 			}
-			for k, th := range hubs {
-				if !th.h.AccountReady(sn.tn.id.NodeID) {
-					t.Errorf("hub %d has not set up the account of %s when its join answered", k+1, sn.tn.id.NodeID)
-				}
-			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 	if t.Failed() {
 		t.FailNow()
 	}

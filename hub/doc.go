@@ -18,7 +18,9 @@
 // generated nats-server config names no node and is never reloaded), and
 // the hub's authenticator admits each link; the hub's controller is the
 // only writer of the shards' and the aggregate's sources (each list
-// written only when it changes, for at most MaxNodes nodes); when a node's link comes up it
+// written only when it changes, for at most MaxNodes nodes; in a cluster
+// only the aggregate's leader writes them, and the other hubs ask it);
+// when a node's link comes up it
 // re-sources the node so that sourcing resumes in about a second, and
 // again while the node's source has not heard from it.
 //

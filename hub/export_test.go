@@ -1,5 +1,10 @@
 package hub
 
+import (
+	"context"
+	"time"
+)
+
 // LedgerLayout is the layout of the hub's ledger, for the tests.
 var LedgerLayout = ledgerLayout{replicas: 1}
 
@@ -34,3 +39,14 @@ func (c *Config) SetShardSize(n int) { c.shards = n }
 // APIPrefixOf is node id's JetStream API as the hub reaches it, which
 // names the node's source in its shard.
 func APIPrefixOf(id string) string { return apiPrefix(id) }
+
+// Kick re-sources nodes ids as the link watcher does.
+func (h *Hub) Kick(ctx context.Context, ids ...string) error { return h.kick(ctx, ids...) }
+
+// KicksAsked returns how many nodes the write of the sources under way at
+// h and the next one re-source.
+func (h *Hub) KicksAsked() int { return h.sourceWrites.asked() }
+
+// SetSourceWriteBound sets the bound of each write of h's sources
+// (sourceWriteTimeout).
+func (h *Hub) SetSourceWriteBound(d time.Duration) { h.sourceWrites.bound.Store(int64(d)) }

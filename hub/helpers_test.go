@@ -261,3 +261,19 @@ func testLogger() *slog.Logger {
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
+
+// hubJetStream returns JetStream on a connection to th's hub, closed when
+// the test ends.
+func hubJetStream(tb testing.TB, th *testHub) jetstream.JetStream {
+	tb.Helper()
+	nc, err := th.h.Connect()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return js
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -16,7 +17,6 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/clumsies/clumsies/events/natsjs"
-	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // natsConfName is the generated nats-server configuration in the data
@@ -50,6 +50,15 @@ type Hub struct {
 	written map[string][]string
 	// placer places joining nodes in shards.
 	placer *shardPlacer
+	// sourceWritesMade and sourceWriteNanos count the writes of the
+	// sources this hub made and the time they took (Health).
+	sourceWritesMade atomic.Uint64
+	sourceWriteNanos atomic.Int64
+	// sourceAsks answers the other hubs' asks for writes of the sources
+	// while this hub is the writer (leader.go); nil when not.
+	sourceAsks *nats.Subscription
+	// leader is the aggregate's leader as Health read it last.
+	leader leaderCache
 	// maxNodes is the most active nodes a join leaves (MaxNodes).
 	maxNodes int
 	// catMu serializes pushes to the team catalogs within this hub.
@@ -98,6 +107,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	h.written = map[string][]string{}
 	h.placer = newShardPlacer(cfg.shardSize())
 	h.sourceWrites = &sourceWrites{write: h.writeSources}
+	h.sourceWrites.bound.Store(int64(sourceWriteTimeout))
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
@@ -395,16 +405,3 @@ func (h *Hub) Connect() (*nats.Conn, error) {
 
 // connectTries bounds Connect's handshakes.
 const connectTries = 3
-
-// Health reports the hub's state.
-func (h *Hub) Health(ctx context.Context) hubwire.Health {
-	out := hubwire.Health{OK: true, Server: h.cfg.Name, Applied: h.proj.Applied()}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	if st, err := h.js.Stream(ctx, hubwire.AggregateStream); err == nil {
-		if info, err := st.Info(ctx); err == nil && info.Cluster != nil {
-			out.Leader = info.Cluster.Leader
-		}
-	}
-	return out
-}

@@ -154,3 +154,19 @@ func joinAt(th *testHub, sn *stormNode) error {
 	_, err := th.h.Join(context.Background(), sn.secret, sn.tn.id.NodeID, pub, sn.tn.ws.ID(), "")
 	return err
 }
+
+// joinEach joins each of sns at at(i), inFlight at once, and calls then
+// with each join's outcome, from the join's goroutine; it returns once
+// every join answered.
+func joinEach(sns []*stormNode, inFlight int, at func(i int) *testHub, then func(i int, err error)) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, inFlight)
+	for i, sn := range sns {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			then(i, joinAt(at(i), sn))
+		})
+	}
+	wg.Wait()
+}

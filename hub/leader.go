@@ -17,8 +17,11 @@ const (
 	leaderSettle = 500 * time.Millisecond
 )
 
-// watchLeadership re-sources every node (Hub.kick) when this hub becomes
-// the leader of the replicated aggregate, until ctx ends. A new leader
+// watchLeadership follows this hub's leadership of the replicated
+// aggregate until ctx ends. The leader is the cluster's one writer of the
+// aggregate's sources: while it leads it answers the other hubs' asks for
+// writes (sourcewriter.go), and when it becomes leader it re-sources
+// every node (Hub.kick). A new leader
 // sets up the sources again itself, but a source whose first requests
 // fail while the cluster elects (the node's API reached over a link held
 // by a hub that just died) retries on its backoff, 15 s to 2 min; the
@@ -29,6 +32,7 @@ func (h *Hub) watchLeadership(ctx context.Context) {
 	defer t.Stop()
 	leading := false
 	var since time.Time // when this hub became leader, not yet kicked for
+	defer h.answerAsks(false)
 	for {
 		select {
 		case <-ctx.Done():
@@ -46,6 +50,7 @@ func (h *Hub) watchLeadership(ctx context.Context) {
 			since = time.Time{}
 		}
 		leading = now
+		h.answerAsks(leading)
 		if since.IsZero() || time.Since(since) < leaderSettle {
 			continue
 		}
@@ -65,5 +70,22 @@ func (h *Hub) watchLeadership(ctx context.Context) {
 			h.logger.Info("re-sourced the nodes after becoming the aggregate's leader", "nodes", len(ids))
 		}
 		since = time.Time{}
+	}
+}
+
+// answerAsks starts or ends the answers to the other hubs' asks for
+// writes of the sources (serveSourceAsks); only watchLeadership calls it.
+func (h *Hub) answerAsks(on bool) {
+	switch {
+	case on && h.sourceAsks == nil:
+		sub, err := h.serveSourceAsks()
+		if err != nil {
+			h.logger.Warn("the aggregate's leader cannot answer the other hubs' asks for writes of its sources; they ask again", "err", err)
+			return
+		}
+		h.sourceAsks = sub
+	case !on && h.sourceAsks != nil:
+		_ = h.sourceAsks.Unsubscribe() // gone with the connection is fine
+		h.sourceAsks = nil
 	}
 }

@@ -107,7 +107,9 @@ func (h *Hub) shareAccounts() <-chan struct{} {
 
 // writeSourcesAfter writes the aggregate's sources, without waiting for
 // the write, once after is closed (shareAccounts: the nodes it waited for
-// are then sourced), or at once if after is nil. A failed write is
+// are then sourced), or at once if after is nil, if this hub is the
+// writer then (sourcewriter.go): the others leave it to the writer, whose
+// own copy of the registry gets the same change. A failed write is
 // logged; the next change of the registry writes again.
 func (h *Hub) writeSourcesAfter(after <-chan struct{}) {
 	p := h.shares
@@ -120,6 +122,9 @@ func (h *Hub) writeSourcesAfter(after <-chan struct{}) {
 			case <-p.ctx.Done():
 				return
 			}
+		}
+		if !h.writesSources() {
+			return
 		}
 		if err := h.sourceWrites.sync(p.ctx); err != nil && p.ctx.Err() == nil {
 			h.logger.Warn("write the aggregate's sources after a change of the registry", "err", err)

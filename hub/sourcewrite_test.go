@@ -2,6 +2,7 @@ package hub_test
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,5 +59,32 @@ func TestSources_WrittenOnlyWhenTheyChange(t *testing.T) {
 	time.Sleep(3 * time.Second)
 	if n, m, c := shardUpdates.Load(), updates.Load(), created.Load(); n != 1 || m != 1 || c != 1 {
 		t.Fatalf("the join into a new shard updated shard 1 %d more times, the aggregate %d times, created shard 2 %d times; want none, once, once", n-1, m, c)
+	}
+}
+
+// TestSources_JoinOutlastsAFailedWrite makes every write of a hub's
+// sources pass its bound while a node joins: the join does not fail with
+// the write it waited for, but waits for a write that passes, and once
+// the writes pass again it answers with its node sourced. A cluster too
+// loaded to apply a write of 1,000 sources within its bound failed every
+// join waiting for that write.
+func TestSources_JoinOutlastsAFailedWrite(t *testing.T) {
+	th := newTestHub(t)
+	joinAll(t, th, []*stormNode{inviteNode(t, th, "red")})
+	sn := inviteNode(t, th, "red")
+	th.h.SetSourceWriteBound(time.Nanosecond)
+	joined := make(chan error, 1)
+	go func() { joined <- joinAt(th, sn) }()
+	select {
+	case err := <-joined:
+		t.Fatalf("the join answered while every write failed: %v", err)
+	case <-time.After(2 * time.Second):
+	}
+	th.h.SetSourceWriteBound(time.Minute)
+	if err := <-joined; err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	if !slices.Contains(sourcedNodes(t, th), sn.tn.id.NodeID) {
+		t.Fatalf("node %s is not sourced when its join answered", sn.tn.id.NodeID)
 	}
 }

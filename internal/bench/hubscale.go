@@ -75,6 +75,7 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	time.Sleep(2 * time.Second) // let the hubs settle before reading their memory
 	freshEach := r.rssEach()
 	fresh := freshEach.total()
+	regWrites := r.sourceWritesEach(ctx)
 	regStart := time.Now()
 	joins, err := r.register(ctx, n)
 	if err != nil {
@@ -90,6 +91,7 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	}
 	b.printf("| joins: %d nodes invited and joined through the API, offline, %d requests in flight | all in %.1f s (%.1f joins/s); a join of the first %d p50 %.0f ms, p99 %.0f ms; of the last %d p50 %.0f ms, p99 %.0f ms (last/first %.2fx at p50, %.2fx at p99); hub RSS %s at the end |\n", n, scaleJoinRequests, registered.Seconds(), float64(n)/registered.Seconds(), k, ms(percentile(early, 50)), ms(percentile(early, 99)), k, ms(percentile(late, 50)), ms(percentile(late, 99)), ratio(percentile(late, 50), percentile(early, 50)), ratio(percentile(late, 99), percentile(early, 99)), joinedEach)
 	b.printf("| join cost by tenth of the joins, in the order sent: p50 / p99 ms | %s |\n", joinCurve(joins))
+	b.printf("| writes of the aggregate's sources during the joins, in all: by hub (their time) | %s |\n", r.sourceWritesEach(ctx).since(regWrites))
 	if err := r.restartHubs(); err != nil {
 		return err
 	}
@@ -97,9 +99,14 @@ func hubScale(ctx context.Context, b *bench, hubs, n int) error {
 	beforeEach := r.rssEach()
 	before := beforeEach.total()
 	b.printf("| hub RSS after the joins; the hubs restarted with the same %d nodes registered, none linked | %s; %s (%.2fx) |\n", n, joinedEach, beforeEach, float64(before)/float64(joined))
+	stormWrites := r.sourceWritesEach(ctx)
 	storm, linked, err := r.linkStorm(ctx)
 	if err != nil {
 		return fmt.Errorf("link storm: %w", err)
+	}
+	b.printf("| writes of the aggregate's sources during the link storm, in all: by hub (their time) | %s |\n", r.sourceWritesEach(ctx).since(stormWrites))
+	if k := b.nodeRetries.Swap(0); k > 0 {
+		b.printf("| light nodes' requests to their own servers asked again after 5 s without an answer (the bench process's load) | %d |\n", k)
 	}
 	afterEach := r.rssEach()
 	after := afterEach.total()

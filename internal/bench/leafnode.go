@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -34,13 +35,16 @@ type leafNode struct {
 	log  *natsjs.Log
 	mu   sync.Mutex // serializes appends, which number the events
 	next int
+	// retries counts the requests to its own server tried again (again),
+	// shared by the run's nodes.
+	retries *atomic.Int64
 }
 
 // joinLeaf joins a new node of a new workspace through hp's API, as `hub
 // join` does: an invite made with the admin token, then the node's own
 // join request with its public key.
 func joinLeaf(ctx context.Context, b *bench, hp *hubProc, team string) (*leafNode, error) {
-	ln := &leafNode{ws: workspace.NewWorkspaceID(), dir: b.tempDir("leaf")}
+	ln := &leafNode{ws: workspace.NewWorkspaceID(), dir: b.tempDir("leaf"), retries: &b.nodeRetries}
 	var err error
 	if ln.id, err = hublink.NewIdentity(); err != nil {
 		return nil, err
@@ -94,10 +98,35 @@ func (ln *leafNode) start(ctx context.Context) error {
 	if ln.nc, err = ln.srv.Connect(nats.Timeout(time.Minute)); err != nil {
 		return fmt.Errorf("connect to node %s: %w", ln.id.NodeID, err)
 	}
-	if ln.log, err = natsjs.Open(ctx, ln.nc, ln.ws, natsjs.Options{}); err != nil {
+	err = ln.again(func() error {
+		var err error
+		ln.log, err = natsjs.Open(ctx, ln.nc, ln.ws, natsjs.Options{})
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("open the ledger of node %s: %w", ln.id.NodeID, err)
 	}
 	return nil
+}
+
+// nodeTries bounds the tries of a light node's request to its own
+// server: a thousand of them in the bench process on a loaded machine
+// may leave one unanswered within its 5 s (the node's, not the hub's).
+const nodeTries = 3
+
+// again runs fn, again while it fails with a timeout, nodeTries times in
+// all; each retry is counted (bench.nodeRetries) and reported.
+func (ln *leafNode) again(fn func() error) error {
+	var err error
+	for range nodeTries {
+		if err = fn(); !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		if ln.retries != nil {
+			ln.retries.Add(1)
+		}
+	}
+	return err
 }
 
 // appendN appends n events and returns the ledger's sequence of the last.
@@ -106,8 +135,14 @@ func (ln *leafNode) appendN(ctx context.Context, n int) (uint64, error) {
 	defer ln.mu.Unlock()
 	var seq uint64
 	for range n {
-		var err error
-		if seq, err = ln.log.Append(ctx, sampleEvent(ln.ws, ln.next)); err != nil {
+		ev := sampleEvent(ln.ws, ln.next)
+		// The same event again is a duplicate its ledger drops.
+		err := ln.again(func() error {
+			var err error
+			seq, err = ln.log.Append(ctx, ev)
+			return err
+		})
+		if err != nil {
 			return 0, fmt.Errorf("append at node %s: %w", ln.id.NodeID, err)
 		}
 		ln.next++

@@ -44,7 +44,10 @@ type bench struct {
 	// unknownInvites counts the joins of light nodes asked again because
 	// the hub did not know their invite yet (joinLeaf).
 	unknownInvites atomic.Int64
-	out            *strings.Builder
+	// nodeRetries counts the light nodes' requests to their own servers
+	// asked again after a timeout (leafNode.again).
+	nodeRetries atomic.Int64
+	out         *strings.Builder
 }
 
 func (b *bench) printf(format string, args ...any) {
