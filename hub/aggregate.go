@@ -113,8 +113,17 @@ func aggregateStream(replicas int) jetstream.StreamConfig {
 // ShardSize sources); the aggregate's own list changes only when a shard
 // is added. In a cluster only the writer writes (sourcewriter.go).
 func (h *Hub) setSources(ctx context.Context, except []string) error {
+	start, wrote := time.Now(), false
+	defer func() {
+		if wrote {
+			h.sourceWritesMade.Add(1)
+			h.sourceWriteNanos.Add(int64(time.Since(start)))
+		}
+	}()
 	for _, want := range h.aggregateConfigs(h.reg.nodes(), except) {
-		if err := h.writeStream(ctx, want); err != nil {
+		w, err := h.writeStream(ctx, want)
+		wrote = wrote || w
+		if err != nil {
 			return err
 		}
 	}
@@ -122,8 +131,9 @@ func (h *Hub) setSources(ctx context.Context, except []string) error {
 }
 
 // writeStream writes one stream of the aggregate unless its source list
-// is the one this hub wrote last. The caller holds ctrl.
-func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) error {
+// is the one this hub wrote last, and says whether it tried. The caller
+// holds ctrl.
+func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) (bool, error) {
 	list := make([]string, len(want.Sources))
 	for i, src := range want.Sources {
 		list[i] = src.Name
@@ -132,10 +142,9 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) erro
 		}
 	}
 	if prev, ok := h.written[want.Name]; ok && slices.Equal(list, prev) {
-		return nil
+		return false, nil
 	}
 	created := false
-	start := time.Now()
 	err := retry(ctx, func(ctx context.Context) error {
 		var err error
 		if created, err = h.createOrUpdate(ctx, want); err != nil {
@@ -143,10 +152,8 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) erro
 		}
 		return nil
 	})
-	h.sourceWritesMade.Add(1)
-	h.sourceWriteNanos.Add(int64(time.Since(start)))
 	if err != nil {
-		return err
+		return true, err
 	}
 	h.written[want.Name] = list
 	if k, ok := hubwire.ShardOf(want.Name); ok && created {
@@ -154,7 +161,7 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) erro
 			h.logger.Warn("the new shard keeps the leader it was given", "err", err)
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line

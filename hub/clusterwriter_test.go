@@ -50,19 +50,29 @@ func sourceWrites(hubs []*testHub) []uint64 {
 }
 
 // sourcedNodes returns the nodes the aggregate's configuration sources,
-// as th reads it.
+// through its shards, as th reads it.
 func sourcedNodes(t *testing.T, th *testHub) []string {
+	t.Helper()
+	return streamSourcedNodes(t, th, hubwire.AggregateStream)
+}
+
+// streamSourcedNodes returns the nodes stream sources, itself or through
+// the shards it sources.
+func streamSourcedNodes(t *testing.T, th *testHub, stream string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	st, err := hubJetStream(t, th).Stream(ctx, hubwire.AggregateStream)
+	st, err := hubJetStream(t, th).Stream(ctx, stream)
 	if err != nil {
-		t.Fatalf("read the aggregate's configuration: %v", err)
+		t.Fatalf("read the configuration of %s: %v", stream, err)
 	}
 	var out []string
 	for _, src := range st.CachedInfo().Config.Sources {
-		if src.External != nil {
+		switch {
+		case src.External != nil:
 			out = append(out, strings.TrimSuffix(strings.TrimPrefix(src.External.APIPrefix, "$JS."), ".API"))
+		case src.Name != stream:
+			out = append(out, streamSourcedNodes(t, th, src.Name)...)
 		}
 	}
 	return out

@@ -14,7 +14,8 @@ type Health struct {
 	// alone, or the aggregate's leader in a cluster.
 	Writer bool `json:"writer,omitempty"`
 	// SourceWrites counts the writes of the aggregate's sources this hub
-	// made since it started (a re-sourcing is two), and
+	// made since it started (each writes the shards, and the aggregate,
+	// whose lists changed; a re-sourcing is two), and
 	// SourceWriteSeconds sums the time they took.
 	SourceWrites       uint64  `json:"sourceWrites"`
 	SourceWriteSeconds float64 `json:"sourceWriteSeconds"`
