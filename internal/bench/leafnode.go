@@ -106,8 +106,9 @@ func (ln *leafNode) appendN(ctx context.Context, n int) (uint64, error) {
 	defer ln.mu.Unlock()
 	var seq uint64
 	for range n {
+		ev := sampleEvent(ln.ws, ln.next)
 		var err error
-		if seq, err = ln.log.Append(ctx, sampleEvent(ln.ws, ln.next)); err != nil {
+		if seq, err = appendAgain(ctx, appendTries, func(ctx context.Context) (uint64, error) { return ln.log.Append(ctx, ev) }); err != nil {
 			return 0, fmt.Errorf("append at node %s: %w", ln.id.NodeID, err)
 		}
 		ln.next++
