@@ -14,7 +14,7 @@ import (
 // soakSample is how often the soak samples the hubs.
 const soakSample = time.Minute
 
-// soak has every node append scaleRate events per second for d, with
+// soak has every node append b.hubSoakRate events per second for d, with
 // the probe of steady, and samples the hubs every soakSample: their RSS,
 // their Go heap in use after a collection, what their read models
 // applied, and the probe's append to visible over the sample. It ends
@@ -22,13 +22,14 @@ const soakSample = time.Minute
 // use).
 func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 	b := r.b
-	b.printf("#### Soak: %s of %d ev/s from every node (%d ev/s), sampled every %s\n\nLoad average at the start: %s.\n\n", d, scaleRate, len(r.nodes)*scaleRate, soakSample, loadAvg())
+	every := time.Duration(float64(time.Second) / b.hubSoakRate)
+	b.printf("#### Soak: %s of %g ev/s from every node (%.0f ev/s), sampled every %s\n\nLoad average at the start: %s.\n\n", d, b.hubSoakRate, float64(len(r.nodes))*b.hubSoakRate, soakSample, loadAvg())
 	b.printf("| minute | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | goroutines (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|---|\n")
 	r.curves = make([][]soakPoint, len(r.hubs))
 	r.soakRow(ctx, 0, nil)
 	lctx, stop := context.WithTimeout(ctx, d)
 	defer stop()
-	load := r.startLoad(ctx, lctx)
+	load := r.startLoad(ctx, lctx, every)
 	probed := 0
 	for m := 1; lctx.Err() == nil; m++ {
 		sctx, done := context.WithTimeout(lctx, soakSample)
