@@ -53,6 +53,8 @@ type scaleRun struct {
 	nodes []*leafNode
 	// events is how many events the nodes appended in all.
 	events uint64
+	// curves are each hub's samples of the soak, one per minute.
+	curves [][]soakPoint
 }
 
 func hubScale(ctx context.Context, b *bench, hubs, n int) error {

@@ -21,7 +21,7 @@ const scaleProbeEvery = 20 * time.Millisecond
 func (r *scaleRun) steady(ctx context.Context, d time.Duration) ([]time.Duration, error) {
 	lctx, stop := context.WithTimeout(ctx, d)
 	defer stop()
-	load := r.startLoad(ctx, lctx)
+	load := r.startLoad(ctx, lctx, time.Second/scaleRate)
 	lat, err := r.probe(ctx, lctx, 0)
 	if err != nil {
 		return nil, err
@@ -35,14 +35,13 @@ func (r *scaleRun) steady(ctx context.Context, d time.Duration) ([]time.Duration
 	return lat, nil
 }
 
-// startLoad has every node append scaleRate events per second, spread
-// over the period, until lctx ends; the function it returns waits for
-// the nodes to stop and counts what they appended in r.events.
-func (r *scaleRun) startLoad(ctx, lctx context.Context) func() error {
+// startLoad has every node append an event every period, the nodes
+// spread over the period, until lctx ends; the function it returns waits
+// for the nodes to stop and counts what they appended in r.events.
+func (r *scaleRun) startLoad(ctx, lctx context.Context, every time.Duration) func() error {
 	var appended atomic.Uint64
 	var wg sync.WaitGroup
 	errs := make(chan error, len(r.nodes))
-	every := time.Second / scaleRate
 	for _, ln := range r.nodes {
 		wg.Add(1)
 		go func() {

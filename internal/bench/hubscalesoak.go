@@ -14,7 +14,7 @@ import (
 // soakSample is how often the soak samples the hubs.
 const soakSample = time.Minute
 
-// soak has every node append scaleRate events per second for d, with
+// soak has every node append b.hubSoakRate events per second for d, with
 // the probe of steady, and samples the hubs every soakSample: their RSS,
 // their Go heap in use after a collection, what their read models
 // applied, and the probe's append to visible over the sample. It ends
@@ -22,12 +22,14 @@ const soakSample = time.Minute
 // use).
 func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 	b := r.b
-	b.printf("#### Soak: %s of %d ev/s from every node (%d ev/s), sampled every %s\n\nLoad average at the start: %s.\n\n", d, scaleRate, len(r.nodes)*scaleRate, soakSample, loadAvg())
-	b.printf("| minute | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|\n")
+	every := time.Duration(float64(time.Second) / b.hubSoakRate)
+	b.printf("#### Soak: %s of %g ev/s from every node (%.0f ev/s), sampled every %s\n\nLoad average at the start: %s.\n\n", d, b.hubSoakRate, float64(len(r.nodes))*b.hubSoakRate, soakSample, loadAvg())
+	b.printf("| minute | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | goroutines (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|---|\n")
+	r.curves = make([][]soakPoint, len(r.hubs))
 	r.soakRow(ctx, 0, nil)
 	lctx, stop := context.WithTimeout(ctx, d)
 	defer stop()
-	load := r.startLoad(ctx, lctx)
+	load := r.startLoad(ctx, lctx, every)
 	probed := 0
 	for m := 1; lctx.Err() == nil; m++ {
 		sctx, done := context.WithTimeout(lctx, soakSample)
@@ -51,15 +53,19 @@ func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 	if err := r.appliedExactly(ctx); err != nil {
 		return fmt.Errorf("after the soak: %w", err)
 	}
-	b.printf("\nLoad average at the end: %s. Every hub's read models applied exactly the %d events appended.\n\n", loadAvg(), r.events)
+	b.printf("\nLoad average at the end: %s. Every hub's read models applied, and its stats counted, exactly the %d events appended.\n\n", loadAvg(), r.events)
+	for i, c := range r.curves {
+		if t := soakTrend(c, soakSettled); t != "" {
+			b.printf("Hub %d once the de-duplication window is full: %s.\n\n", i+1, t)
+		}
+	}
 	b.printf("What holds hub 1's heap at the end of the soak (`go tool pprof -top -inuse_space`, the first entries):\n\n```\n%s```\n\n", top)
 	return nil
 }
 
 // appliedExactly waits until every hub's read models applied every event
-// appended, and checks that none applied more (a message twice in the
-// aggregate). The stats' count is not asked: after a soak, the answer
-// over every session of the run passes the client's 64 MiB bound.
+// appended, checks that none applied more (a message twice in the
+// aggregate), and that its stats count each event once.
 func (r *scaleRun) appliedExactly(ctx context.Context) error {
 	for _, hp := range r.hubs {
 		if _, err := hp.waitApplied(ctx, r.events, 10*time.Minute); err != nil {
@@ -72,23 +78,35 @@ func (r *scaleRun) appliedExactly(ctx context.Context) error {
 		if got != r.events {
 			return fmt.Errorf("hub %s applied %d aggregate messages, want %d", hp.cfg.Name, got, r.events)
 		}
+		if err := hp.countExact(ctx, r.events); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // soakRow prints one sample of the hubs.
 func (r *scaleRun) soakRow(ctx context.Context, minute int, lat []time.Duration) {
-	var rss, heap []string
+	var rss, heap, gor []string
 	var sum int64
-	for _, hp := range r.hubs {
+	for i, hp := range r.hubs {
 		k := hp.rss()
 		sum += k
-		rss = append(rss, fmt.Sprintf("%.0f", mib(k)))
+		p := soakPoint{rss: mib(k), heap: -1, goroutines: -1}
+		rss = append(rss, fmt.Sprintf("%.0f", p.rss))
 		if h, err := hp.heapInuse(ctx); err == nil {
-			heap = append(heap, fmt.Sprintf("%.0f", mib(h)))
+			p.heap = mib(h)
+			heap = append(heap, fmt.Sprintf("%.0f", p.heap))
 		} else {
 			heap = append(heap, "?")
 		}
+		if g, err := hp.goroutines(ctx); err == nil {
+			p.goroutines = g
+			gor = append(gor, strconv.Itoa(g))
+		} else {
+			gor = append(gor, "?")
+		}
+		r.curves[i] = append(r.curves[i], p)
 	}
 	applied := "?"
 	if a, err := r.hubs[0].applied(ctx); err == nil {
@@ -102,7 +120,7 @@ func (r *scaleRun) soakRow(ctx context.Context, minute int, lat []time.Duration)
 	if len(r.hubs) > 1 {
 		all = fmt.Sprintf("%.0f (%s)", mib(sum), all)
 	}
-	r.b.printf("| %d | %s | %s | %s | %s |\n", minute, all, strings.Join(heap, ", "), applied, probes)
+	r.b.printf("| %d | %s | %s | %s | %s | %s |\n", minute, all, strings.Join(heap, ", "), strings.Join(gor, ", "), applied, probes)
 }
 
 // heapInuse is the process's Go heap in use (runtime.MemStats.HeapInuse)
@@ -120,6 +138,20 @@ func (hp *hubProc) heapInuse(ctx context.Context) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("hub %s: no HeapInuse in its heap profile", hp.cfg.Name)
+}
+
+// goroutines is the process's goroutine count, as the first line of its
+// goroutine profile's text form gives it.
+func (hp *hubProc) goroutines(ctx context.Context) (int, error) {
+	body, err := hp.pprofGet(ctx, "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		return 0, err
+	}
+	first, _, _ := strings.Cut(string(body), "\n")
+	if v, ok := strings.CutPrefix(first, "goroutine profile: total "); ok {
+		return strconv.Atoi(strings.TrimSpace(v))
+	}
+	return 0, fmt.Errorf("hub %s: no total in its goroutine profile", hp.cfg.Name)
 }
 
 // heapTop returns the first n entries of the process's heap profile by

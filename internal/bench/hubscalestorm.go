@@ -13,7 +13,7 @@ import (
 // run's later phases.
 func (r *scaleRun) joinStorm(ctx context.Context, k, inFlight int) error {
 	lctx, stop := context.WithCancel(ctx)
-	load := r.startLoad(ctx, lctx)
+	load := r.startLoad(ctx, lctx, time.Second/scaleRate)
 	linked := len(r.nodes)
 	start := time.Now()
 	nodes, took, err := r.join(ctx, k, inFlight, func(ln *leafNode) error {

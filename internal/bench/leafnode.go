@@ -137,10 +137,13 @@ func (ln *leafNode) appendN(ctx context.Context, n int) (uint64, error) {
 	for range n {
 		ev := sampleEvent(ln.ws, ln.next)
 		// The same event again is a duplicate its ledger drops.
-		err := ln.again(func() error {
-			var err error
-			seq, err = ln.log.Append(ctx, ev)
-			return err
+		tries := 0
+		var err error
+		seq, err = appendAgain(ctx, appendTries, func(ctx context.Context) (uint64, error) {
+			if tries++; tries > 1 && ln.retries != nil {
+				ln.retries.Add(1)
+			}
+			return ln.log.Append(ctx, ev)
 		})
 		if err != nil {
 			return 0, fmt.Errorf("append at node %s: %w", ln.id.NodeID, err)

@@ -39,8 +39,10 @@ type bench struct {
 	// longRun is how long the longrun section serves, longEvery how
 	// often it samples the memory.
 	longRun, longEvery time.Duration
-	// hubSoak, when set, is how long the hubscale section's soak runs.
-	hubSoak time.Duration
+	// hubSoak, when set, is how long the hubscale section's soak runs,
+	// hubSoakRate each node's appends per second through it.
+	hubSoak     time.Duration
+	hubSoakRate float64
 	// unknownInvites counts the joins of light nodes asked again because
 	// the hub did not know their invite yet (joinLeaf).
 	unknownInvites atomic.Int64
@@ -111,6 +113,7 @@ func main() {
 	longEvery := flag.Duration("longrun-every", 30*time.Second, "how often the longrun section samples serve's memory")
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
 	hubSoak := flag.Duration("hub-soak", 0, "after the hubscale section's runs, every node appends for this long while the hubs' memory is sampled every minute (e.g. 30m; off by default)")
+	hubSoakRate := flag.Float64("hub-soak-rate", scaleRate, "each node's appends per second during the -hub-soak (e.g. 0.5)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -129,7 +132,7 @@ func main() {
 			fail(err)
 		}
 	}
-	b := &bench{bin: abs, vs: *vs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak}
+	b := &bench{bin: abs, vs: *vs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak, hubSoakRate: *hubSoakRate}
 	for _, f := range strings.Split(*hubSizes, ",") {
 		switch strings.TrimSpace(f) {
 		case "1":
@@ -139,6 +142,9 @@ func main() {
 		default:
 			fail(fmt.Errorf("-hub-sizes %q: want 1, 3 or 1,3", *hubSizes))
 		}
+	}
+	if *hubSoakRate <= 0 || *hubSoakRate > 100 {
+		fail(fmt.Errorf("-hub-soak-rate %v: want more than 0 and at most 100 events per second per node", *hubSoakRate))
 	}
 	if *quick && !flagSet("hub-nodes") {
 		b.hubNodes = 20

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"net/http/pprof"
+	"strings"
+	"testing"
+
+	"github.com/clumsies/clumsies/hub"
+)
+
+func TestSlope(t *testing.T) {
+	for _, c := range []struct {
+		ys   []float64
+		want float64
+	}{
+		{[]float64{5, 5, 5, 5}, 0},
+		{[]float64{1, 3, 5, 7}, 2},
+		{[]float64{10, 8, 9, 7, 8, 6}, -0.6286},
+		{[]float64{4}, 0},
+	} {
+		if got := slope(c.ys); math.Abs(got-c.want) > 1e-3 {
+			t.Errorf("slope(%v) = %.4f, want %.4f", c.ys, got, c.want)
+		}
+	}
+}
+
+func TestSoakTrend_FromSettledMinute(t *testing.T) {
+	var growing, flat []soakPoint
+	for m := range 20 {
+		// Both fill for the first 11 minutes; then one keeps growing by
+		// 2 MiB a minute and the other moves around a level.
+		fill := float64(min(m, soakSettled) * 5)
+		growing = append(growing, soakPoint{rss: 100 + fill + float64(max(0, m-soakSettled)*2), heap: 40 + fill, goroutines: 900 + m})
+		flat = append(flat, soakPoint{rss: 150 + float64(m%2*6), heap: 60 + float64(m%3), goroutines: 900})
+	}
+	g := soakTrend(growing, soakSettled)
+	if !strings.Contains(g, "RSS 155-171 MiB (+20.0 per 10 minutes, 9 samples from minute 11)") {
+		t.Errorf("growing curve: %q", g)
+	}
+	if !strings.Contains(g, "heap after a collection 95-95 MiB (+0.0 per 10 minutes") {
+		t.Errorf("growing curve's heap, flat once settled: %q", g)
+	}
+	if !strings.Contains(g, "goroutines 911-919 (+10.0 per 10 minutes") {
+		t.Errorf("growing curve's goroutines: %q", g)
+	}
+	f := soakTrend(flat, soakSettled)
+	if !strings.Contains(f, "RSS 150-156 MiB (+0.0 per 10 minutes") || !strings.Contains(f, "heap after a collection 60-62 MiB (-0.5 per 10 minutes") {
+		t.Errorf("flat curve: %q", f)
+	}
+	if got := soakTrend(flat[:soakSettled+2], soakSettled); got != "" {
+		t.Errorf("two samples past the window gave a trend: %q", got)
+	}
+}
+
+func TestSoakTrend_UnreadSamplesLeftOut(t *testing.T) {
+	pts := []soakPoint{{rss: 10, heap: -1, goroutines: 5}, {rss: 12, heap: -1, goroutines: -1}, {rss: 14, heap: 3, goroutines: 5}, {rss: 16, heap: -1, goroutines: 5}}
+	got := soakTrend(pts, 0)
+	want := "heap after a collection unread; RSS 10-16 MiB (+20.0 per 10 minutes, 4 samples from minute 0); goroutines 5-5 (+0.0 per 10 minutes, 3 samples from minute 0)"
+	if got != want {
+		t.Errorf("soakTrend = %q\nwant %q", got, want)
+	}
+}
+
+// TestHubProc_ReadsRuntimeProfiles reads the goroutine count and the heap
+// in use from Go's own profile handlers, as a hub serves them (--pprof).
+func TestHubProc_ReadsRuntimeProfiles(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	hp := &hubProc{cfg: &hub.Config{Name: "test"}, pprof: strings.TrimPrefix(srv.URL, "http://")}
+	g, err := hp.goroutines(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g < 2 {
+		t.Errorf("goroutines = %d, want the test's and the server's at least", g)
+	}
+	h, err := hp.heapInuse(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h <= 0 {
+		t.Errorf("heap in use = %d KiB", h)
+	}
+}
