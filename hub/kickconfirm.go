@@ -18,10 +18,13 @@ const (
 	rekickMax   = 4 * time.Second
 	// kickTries bounds the kicks of one link (the first included): a
 	// node that never answers (its ledger cannot be opened, say) is left
-	// to nats-server's own retries after about 18 s, so that it does not
+	// to nats-server's own retries after about 42 s, so that it does not
 	// keep the aggregate's writer busy (each kick writes its shard's
-	// source list twice).
-	kickTries = 6
+	// source list twice, at most ShardSize sources). The kicks go on that
+	// long because a shard whose leader was lost takes a new one in a
+	// cluster under load only after seconds, and a source that asked the
+	// old one waits out nats-server's backoff (up to 2 minutes).
+	kickTries = 12
 )
 
 // unconfirmed is a kick whose source the node has not answered yet.
