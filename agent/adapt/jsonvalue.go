@@ -35,16 +35,7 @@ func writeValue(b *strings.Builder, v any, indent, unit string, compact bool) {
 		}
 		b.WriteByte('{')
 		for i, m := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if compact {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-			} else {
-				b.WriteString("\n" + inner)
-			}
+			writeSep(b, i, inner, compact)
 			b.WriteString(quote(m.K) + ": ")
 			writeValue(b, m.V, inner, unit, compact)
 		}
@@ -59,16 +50,7 @@ func writeValue(b *strings.Builder, v any, indent, unit string, compact bool) {
 		}
 		b.WriteByte('[')
 		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if compact {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-			} else {
-				b.WriteString("\n" + inner)
-			}
+			writeSep(b, i, inner, compact)
 			writeValue(b, e, inner, unit, compact)
 		}
 		if !compact {
@@ -112,4 +94,19 @@ func sameJSON(raw []byte, v any) bool {
 		return false
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// writeSep writes what comes before item i of an object or an array:
+// a comma after the first, then a space when compact or a new line at
+// inner's indent when not.
+func writeSep(b *strings.Builder, i int, inner string, compact bool) {
+	if i > 0 {
+		b.WriteByte(',')
+	}
+	switch {
+	case !compact:
+		b.WriteString("\n" + inner)
+	case i > 0:
+		b.WriteByte(' ')
+	}
 }
