@@ -40,10 +40,12 @@ type encodedAnswers struct {
 	m    map[uint64]encodedAnswer
 }
 
-// encodedAnswer is one tool answer encoded once: its JSON, and the same
-// JSON as a JSON string (quotes included).
+// encodedAnswer is one tool answer encoded once: its JSON, and its text
+// block (the JSON again when text is nil), written as a JSON string when
+// the line is; buf is the pooled buffer they are in, if any (answer.go).
 type encodedAnswer struct {
 	structured, text []byte
+	buf              *[]byte
 }
 
 func newEncodedAnswers() *encodedAnswers {
@@ -56,23 +58,29 @@ func withEncodedAnswers(ctx context.Context, a *encodedAnswers) context.Context 
 	return context.WithValue(ctx, encodedKey{}, a)
 }
 
-// successResult is a successful call's answer for body, the result's
-// JSON, and text, its text block: nil for the JSON copy (see modelText
-// for the answers that write one for the model instead). Over stdio it is
-// a stand-in for both encoded once, elsewhere body as structuredContent
-// and text (or body) as text.
-func successResult(ctx context.Context, body, text []byte) *mcp.CallToolResult {
-	if text == nil {
-		text = body
-	}
+// encodedIn returns the encodedAnswers of ctx's connection, nil when it
+// has none (not stdio).
+func encodedIn(ctx context.Context) *encodedAnswers {
 	a, _ := ctx.Value(encodedKey{}).(*encodedAnswers)
+	return a
+}
+
+// successResult is a successful call's answer. Over stdio it is a
+// stand-in for both copies, encoded once, elsewhere ans.body as
+// structuredContent and ans.text (or ans.body) as text.
+func successResult(ctx context.Context, ans resultBytes) *mcp.CallToolResult {
+	a := encodedIn(ctx)
 	if a == nil {
+		text := ans.text
+		if text == nil {
+			text = ans.body
+		}
 		return &mcp.CallToolResult{
-			StructuredContent: json.RawMessage(body),
+			StructuredContent: json.RawMessage(ans.body),
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
 		}
 	}
-	n := a.put(encodedAnswer{structured: body, text: appendJSONString(make([]byte, 0, len(text)+len(text)/8+2), text)})
+	n := a.put(encodedAnswer{structured: ans.body, text: ans.text, buf: ans.buf})
 	num := strconv.FormatUint(n, 10)
 	return &mcp.CallToolResult{
 		StructuredContent: json.RawMessage(`{"` + encodedMarker + `":` + num + `}`),
@@ -99,53 +107,70 @@ func (a *encodedAnswers) take(n uint64) (encodedAnswer, bool) {
 
 // forget drops every answer not yet written: called when no call is in
 // flight, so that an answer the SDK never wrote (a call cancelled after
-// its tool returned) is not kept.
+// its tool returned) is not kept. Their buffers are left to the
+// collector.
 func (a *encodedAnswers) forget() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	clear(a.m)
 }
 
-// expand returns result, the SDK's encoding of a CallToolResult, with the
-// stand-ins of an encoded answer replaced by its bytes, or result as it is
-// when it holds none. The SDK writes the result's members in a fixed
-// order (_meta, content, structuredContent, ...), so the first content
-// member that is a text stand-in is the result's own.
-func (a *encodedAnswers) expand(result []byte) []byte {
+// standIns is an encoded answer found in a result the SDK encoded, and
+// where its two stand-ins are in that result.
+type standIns struct {
+	answer           encodedAnswer
+	text, structured [2]int // each stand-in's start and end
+}
+
+// takeFrom finds the stand-ins of an encoded answer in result, the SDK's
+// encoding of a CallToolResult, and takes that answer: false when result
+// holds none. The SDK writes the result's members in a fixed order
+// (_meta, content, structuredContent, ...), so the first content member
+// that is a text stand-in is the result's own.
+func (a *encodedAnswers) takeFrom(result []byte) (standIns, bool) {
 	const contentHead = `"content":[{"type":"text","text":`
 	at := bytes.Index(result, []byte(contentHead+`"`+encodedMarker))
 	if at < 1 || (result[at-1] != '{' && result[at-1] != ',') {
-		return result
+		return standIns{}, false
 	}
 	textAt := at + len(contentHead) // the text stand-in's opening quote
 	numAt := textAt + 1 + len(encodedMarker)
 	end := bytes.IndexByte(result[numAt:], '"')
 	if end < 0 {
-		return result
+		return standIns{}, false
 	}
 	num := result[numAt : numAt+end]
 	textEnd := numAt + end + 1 // after the stand-in's closing quote
 	n, err := strconv.ParseUint(string(num), 10, 64)
 	if err != nil || !bytes.HasPrefix(result[textEnd:], []byte(`}]`)) {
-		return result
+		return standIns{}, false
 	}
-	structStub := []byte(`"structuredContent":{"` + encodedMarker + `":` + string(num) + `}`)
+	const structHead = `"structuredContent":`
+	structStub := []byte(structHead + `{"` + encodedMarker + `":` + string(num) + `}`)
 	structAt := bytes.Index(result[textEnd:], structStub)
 	if structAt < 0 {
-		return result
+		return standIns{}, false
 	}
-	structAt += textEnd
+	structAt += textEnd + len(structHead)
 	e, ok := a.take(n)
 	if !ok {
-		return result
+		return standIns{}, false
 	}
-	out := make([]byte, 0, len(result)+len(e.text)+len(e.structured))
-	out = append(out, result[:textAt]...)
-	out = append(out, e.text...)
-	out = append(out, result[textEnd:structAt]...)
-	out = append(out, `"structuredContent":`...)
-	out = append(out, e.structured...)
-	return append(out, result[structAt+len(structStub):]...)
+	return standIns{answer: e, text: [2]int{textAt, textEnd}, structured: [2]int{structAt, structAt + len(structStub) - len(structHead)}}, true
+}
+
+// appendTo appends result, in which s was found, with the answer's bytes
+// in place of the stand-ins: the text block as a JSON string.
+func (s *standIns) appendTo(dst, result []byte) []byte {
+	text := s.answer.text
+	if text == nil {
+		text = s.answer.structured
+	}
+	dst = append(dst, result[:s.text[0]]...)
+	dst = appendJSONString(dst, text)
+	dst = append(dst, result[s.text[1]:s.structured[0]]...)
+	dst = append(dst, s.answer.structured...)
+	return append(dst, result[s.structured[1]:]...)
 }
 
 // appendJSONString appends body as a JSON string, as the SDK writes a

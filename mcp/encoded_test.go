@@ -26,6 +26,16 @@ func sdkEncoding(tb testing.TB, r *mcp.CallToolResult) []byte {
 	return bytes.TrimRight(buf.Bytes(), "\n")
 }
 
+// expanded is result with the stand-ins of an answer that a holds
+// replaced by its bytes, as the stdio transport writes it.
+func expanded(a *encodedAnswers, result []byte) []byte {
+	s, ok := a.takeFrom(result)
+	if !ok {
+		return result
+	}
+	return s.appendTo(nil, result)
+}
+
 // TestEncoded_SameBytesAsSDK checks that an answer encoded once and put in
 // place of its stand-ins is, byte for byte, what the SDK writes for the
 // same answer, whatever its strings hold: with the JSON copy as text, and
@@ -63,13 +73,13 @@ func TestEncoded_SameBytesAsSDK(t *testing.T) {
 					Content:           []mcp.Content{&mcp.TextContent{Text: string(wantText)}},
 				}
 				a := newEncodedAnswers()
-				stand := successResult(withEncodedAnswers(context.Background(), a), body, text)
+				stand := successResult(withEncodedAnswers(context.Background(), a), resultBytes{body: body, text: text})
 				stand.Meta = meta
 				standIn := sdkEncoding(t, stand)
 				if bytes.Contains(standIn, body) && len(body) > 2 {
 					t.Fatalf("value %d: the stand-in holds the answer itself: %s", i, standIn)
 				}
-				got, wantBytes := a.expand(standIn), sdkEncoding(t, want)
+				got, wantBytes := expanded(a, standIn), sdkEncoding(t, want)
 				if !bytes.Equal(got, wantBytes) {
 					t.Fatalf("value %d, text %q, meta %v:\n got %s\nwant %s", i, text, meta != nil, got, wantBytes)
 				}
@@ -77,7 +87,7 @@ func TestEncoded_SameBytesAsSDK(t *testing.T) {
 					t.Fatalf("value %d: %d answers still held after they were written", i, len(a.m))
 				}
 				// Written once, it is gone: a second expansion changes nothing.
-				if again := a.expand(standIn); !bytes.Equal(again, standIn) {
+				if again := expanded(a, standIn); !bytes.Equal(again, standIn) {
 					t.Fatalf("value %d: a stand-in was expanded twice", i)
 				}
 			}
@@ -86,10 +96,10 @@ func TestEncoded_SameBytesAsSDK(t *testing.T) {
 	// Without the connection's answers (HTTP, in memory) the result holds
 	// the answer itself.
 	body := []byte(`{"a":"b"}`)
-	if got, want := sdkEncoding(t, successResult(context.Background(), body, nil)), `{"content":[{"type":"text","text":"{\"a\":\"b\"}"}],"structuredContent":{"a":"b"}}`; string(got) != want {
+	if got, want := sdkEncoding(t, successResult(context.Background(), resultBytes{body: body})), `{"content":[{"type":"text","text":"{\"a\":\"b\"}"}],"structuredContent":{"a":"b"}}`; string(got) != want {
 		t.Fatalf("without stdio: got %s, want %s", got, want)
 	}
-	if got, want := sdkEncoding(t, successResult(context.Background(), body, []byte("a listing"))), `{"content":[{"type":"text","text":"a listing"}],"structuredContent":{"a":"b"}}`; string(got) != want {
+	if got, want := sdkEncoding(t, successResult(context.Background(), resultBytes{body: body, text: []byte("a listing")})), `{"content":[{"type":"text","text":"a listing"}],"structuredContent":{"a":"b"}}`; string(got) != want {
 		t.Fatalf("without stdio, with a listing: got %s, want %s", got, want)
 	}
 }
@@ -101,7 +111,7 @@ func TestEncoded_ForgottenWhenNotWritten(t *testing.T) {
 	a := newEncodedAnswers()
 	c := &lineConn{out: io.Discard, answers: a, wire: map[int64]json.RawMessage{}, byWire: map[string]int64{}, initID: -1}
 	first, second := c.track(json.RawMessage("1"), "tools/call"), c.track(json.RawMessage("2"), "tools/call")
-	successResult(withEncodedAnswers(context.Background(), a), []byte(`{"x":1}`), nil)
+	successResult(withEncodedAnswers(context.Background(), a), resultBytes{body: []byte(`{"x":1}`)})
 	// The first call is answered with an error: the second is in flight,
 	// so what it may have left is kept.
 	if err := c.Write(context.Background(), &jsonrpc.Response{ID: first, Error: &jsonrpc.Error{Code: -32800, Message: "cancelled"}}); err != nil {

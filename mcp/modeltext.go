@@ -30,13 +30,13 @@ const firstStructured = "2025-06-18"
 // (none known) counts as old.
 func hasStructured(v string) bool { return v >= firstStructured }
 
-// textFor returns the text block of result for a client of protocol
-// version v: nil for the JSON copy.
-func textFor(result any, v string) []byte {
+// textFor appends the text block of result for a client of protocol
+// version v to dst: nothing for the JSON copy.
+func textFor(dst []byte, result any, v string) []byte {
 	if m, ok := result.(modelText); ok && hasStructured(v) {
-		return m.appendText(nil)
+		return m.appendText(dst)
 	}
-	return nil
+	return dst
 }
 
 // appendLine appends s as part of one line of text: a control character,

@@ -318,12 +318,10 @@ func (s *Server) waitReady(ctx context.Context) time.Duration {
 // meanwhile (nothing was stored).
 func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time) (*mcp.CallToolResult, events.Event, error) {
 	result, e, fail := s.run(ctx, t, c)
-	var body []byte
+	var ans resultBytes
 	if fail == nil {
 		var err error
-		if a, ok := result.(jsonAppender); ok {
-			body = a.appendJSON(nil)
-		} else if body, err = json.Marshal(result); err != nil {
+		if ans, err = encodeAnswer(ctx, result, c.protocol); err != nil {
 			fail = classify(fmt.Errorf("encode %s result: %w", t.name, err), s.log, t.name)
 		}
 	}
@@ -361,13 +359,7 @@ func (s *Server) attempt(ctx context.Context, t *tool, c *call, start time.Time)
 	case fail != nil:
 		return errorResult(fail), ev, nil
 	}
-	return successResult(ctx, body, textFor(result, c.protocol)), ev, nil
-}
-
-// jsonAppender is a result that encodes itself: the bytes encoding/json
-// would write, appended to dst.
-type jsonAppender interface {
-	appendJSON(dst []byte) []byte
+	return successResult(ctx, ans), ev, nil
 }
 
 // run calls t.run, turning a panic or a non-ToolError into an internal

@@ -389,9 +389,9 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if c.answers != nil && resp.Error == nil {
 			// Before untrack, which forgets the answers held once no call
 			// is in flight.
-			r := *resp
-			r.Result = c.answers.expand(resp.Result)
-			resp = &r
+			if s, ok := c.answers.takeFrom(resp.Result); ok {
+				return c.writeAnswer(resp, s)
+			}
 		}
 		data, err = encodeResponse(resp, c.untrack(resp.ID, resp.Error != nil))
 	} else {
@@ -401,6 +401,23 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return fmt.Errorf("encode message: %w", err)
 	}
 	return c.writeLine(data)
+}
+
+// writeAnswer writes the line of a successful answer whose result holds
+// the stand-ins s, with the answer's bytes in their place, from a pooled
+// buffer; the answer's own buffer goes back to the pool once written.
+func (c *lineConn) writeAnswer(resp *jsonrpc.Response, s standIns) error {
+	wire, err := wireID(resp, c.untrack(resp.ID, false))
+	if err != nil {
+		putAnswerBuf(s.answer.buf)
+		return fmt.Errorf("encode message: %w", err)
+	}
+	buf := getAnswerBuf()
+	defer putAnswerBuf(buf)
+	*buf = appendResultHead(*buf, wire)
+	*buf = append(s.appendTo(*buf, resp.Result), '}', '\n')
+	putAnswerBuf(s.answer.buf)
+	return c.writeRaw(*buf)
 }
 
 // wireResponse is a JSON-RPC 2.0 response as written.
@@ -414,12 +431,9 @@ type wireResponse struct {
 // encodeResponse encodes resp with the client's id (wire; nil keeps the
 // SDK's).
 func encodeResponse(resp *jsonrpc.Response, wire json.RawMessage) ([]byte, error) {
-	if wire == nil {
-		data, err := json.Marshal(resp.ID.Raw())
-		if err != nil {
-			return nil, err
-		}
-		wire = data
+	wire, err := wireID(resp, wire)
+	if err != nil {
+		return nil, err
 	}
 	if resp.Error == nil && resp.Result != nil && bytes.IndexByte(resp.Result, '\n') < 0 {
 		// The usual answer: the SDK's result is compact JSON already
@@ -452,16 +466,32 @@ func encodeResponse(resp *jsonrpc.Response, wire json.RawMessage) ([]byte, error
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// wireID returns the id an answer to resp carries: the client's (wire),
+// or the SDK's when wire is nil.
+func wireID(resp *jsonrpc.Response, wire json.RawMessage) (json.RawMessage, error) {
+	if wire != nil {
+		return wire, nil
+	}
+	return json.Marshal(resp.ID.Raw())
+}
+
 // appendResult returns the line of a successful answer: the same bytes as
 // wireResponse's encoding, with room for the line end.
 func appendResult(id, result json.RawMessage) []byte {
-	const head, mid = `{"jsonrpc":"2.0","id":`, `,"result":`
-	b := make([]byte, 0, len(head)+len(id)+len(mid)+len(result)+2)
-	b = append(b, head...)
-	b = append(b, id...)
-	b = append(b, mid...)
-	b = append(b, result...)
+	b := make([]byte, 0, len(resultHead)+len(resultMid)+len(id)+len(result)+2)
+	b = append(appendResultHead(b, id), result...)
 	return append(b, '}')
+}
+
+// The parts of a successful answer's line before its result.
+const resultHead, resultMid = `{"jsonrpc":"2.0","id":`, `,"result":`
+
+// appendResultHead appends what a successful answer's line holds before
+// its result.
+func appendResultHead(dst []byte, id json.RawMessage) []byte {
+	dst = append(dst, resultHead...)
+	dst = append(dst, id...)
+	return append(dst, resultMid...)
 }
 
 // reply answers a line the SDK never sees. id nil means null.
@@ -484,9 +514,14 @@ func (c *lineConn) replyIf(hasID bool, id json.RawMessage, code int64, message s
 }
 
 func (c *lineConn) writeLine(data []byte) error {
+	return c.writeRaw(append(data, '\n'))
+}
+
+// writeRaw writes line, which ends with its line end.
+func (c *lineConn) writeRaw(line []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if _, err := c.out.Write(append(data, '\n')); err != nil {
+	if _, err := c.out.Write(line); err != nil {
 		return fmt.Errorf("write stdout: %w", err)
 	}
 	return nil
