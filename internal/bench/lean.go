@@ -102,7 +102,7 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("`clumsies serve --sync interval` over stdio on a catalog of %d rules, published beforehand, driven by the go-sdk client; two servers of two like workspaces, one exporting to a real OpenTelemetry Collector (`[otel]`, OTLP/HTTP) and one not, and the bare go-sdk echo server, in alternating blocks after a warm-up: %d memloads (delta hit) of each server, %d memdiscs with a query of %d hits (`%s`), as many echo calls of each size. Peak RSS is VmHWM after the memloads (and their warm-up), before the memdiscs. Spawn to initialize: %d spawns of serve and of echo alternating.\n\n",
 		leanRules, loads, discs, leanRules/leanEvery, leanTag, spawns)
 	if b.vs != "" {
-		b.printf("With -vs, a serve of that build (`%s`) on a like workspace answers the same memloads, in the same alternating blocks.\n\n", b.vs)
+		b.printf("With -vs, a serve of that build (`%s`) on a like workspace answers the same memloads and memdiscs, in the same alternating blocks.\n\n", b.vs)
 	}
 	b.printf("| figure | clumsies | baseline | ratio | target |\n|---|---|---|---|---|\n")
 	b.printf("| binary MB | %.1f | | | |\n", float64(info.Size())/1e6)
@@ -113,6 +113,11 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| of which, the first pair: after the memloads RssAnon / RssFile, on vs off | %.1f / %.1f | %.1f / %.1f | %+.1f / %+.1f MiB | |\n", float64(r.anon[1])/1024, float64(r.file[1])/1024, float64(r.anon[0])/1024, float64(r.file[0])/1024, float64(r.anon[1]-r.anon[0])/1024, float64(r.file[1]-r.file[0])/1024)
 	disc, echo := percentile(r.lat["memdisc"], 50), percentile(r.lat["echo"], 50)
 	b.printf("| memdisc (%d hits, %.1f KiB) p50 µs vs echo | %.0f | %.0f | %.2fx | ≤ 2.5x: %s |\n", leanRules/leanEvery, float64(r.discSize)/1024, us(disc), us(echo), float64(disc)/float64(echo), verdict(float64(disc) <= 2.5*float64(echo)))
+	if b.vs != "" {
+		vs := percentile(r.lat[leanVsDisc], 50)
+		b.printf("| memdisc p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, us(disc), us(vs), float64(disc)/float64(vs))
+		b.printf("| %s: memdisc p50 µs vs echo | %.0f | %.0f | %.2fx | |\n", leanVs, us(vs), us(echo), float64(vs)/float64(echo))
+	}
 	dsized := percentile(r.lat[discSizedEcho], 50)
 	b.printf("| memdisc p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, us(disc), us(dsized), float64(disc)/float64(dsized))
 	load, sized := percentile(r.lat["memload off"], 50), percentile(r.lat[sizedEcho], 50)
@@ -130,6 +135,7 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| server CPU µs per memdisc vs per %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, perCall("memdisc"), perCall(discSizedEcho), perCall("memdisc")/perCall(discSizedEcho))
 	b.printf("| server CPU µs per memload vs per %s | %.0f | %.0f | %.2fx | |\n", sizedEcho, perCall("memload off"), perCall(sizedEcho), perCall("memload off")/perCall(sizedEcho))
 	if b.vs != "" {
+		b.printf("| server CPU µs per memdisc vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, perCall("memdisc"), perCall(leanVsDisc), perCall("memdisc")/perCall(leanVsDisc))
 		b.printf("| server CPU µs per memload vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, perCall("memload off"), perCall(leanVs), perCall("memload off")/perCall(leanVs))
 	}
 	s50, e50 := percentile(serveInit, 50), percentile(echoInit, 50)
@@ -141,8 +147,12 @@ func benchLean(ctx context.Context, b *bench) error {
 // 50-hit memdisc's.
 const discSizedEcho = "echo (memdisc-sized answer)"
 
-// leanVs names the memloads of the -vs build's serve (telemetry off).
-const leanVs = "the -vs build's serve"
+// leanVs and leanVsDisc name the memloads and the memdiscs of the -vs
+// build's serve (telemetry off).
+const (
+	leanVs     = "the -vs build's serve"
+	leanVsDisc = "the -vs build's serve (memdisc)"
+)
 
 // leanResult is what leanRound measured.
 type leanResult struct {
@@ -213,6 +223,7 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir, vsDir string, loads
 			return res, err
 		}
 		loadSteps = append(loadSteps, leanStep{leanVs, p, "memload", hit, loads})
+		steps = append(steps, leanStep{leanVsDisc, p, "memdisc", map[string]any{"query": leanTag}, discs})
 	}
 	res.openOff = peakRSS(servers[0].cmd.Process.Pid)
 	if err := res.alternate(ctx, loadSteps); err != nil {

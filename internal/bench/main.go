@@ -104,7 +104,7 @@ func sectionNames() []string {
 
 func main() {
 	bin := flag.String("bin", "bin/clumsies", "the clumsies binary to measure")
-	vs := flag.String("vs", "", "another clumsies build (main's, say): the lean section times its memloads too, alternating with -bin's in the same run")
+	vs := flag.String("vs", "", "another clumsies build (main's, say): the lean section times its memloads and memdiscs too, alternating with -bin's in the same run")
 	quick := flag.Bool("quick", false, "smaller sizes, for a smoke run")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured part of the rebuild section to this file (hubstats: the hub process's, during redraws after a change)")
 	only := flag.String("only", "", "comma-separated sections to run: "+strings.Join(sectionNames(), ", "))
