@@ -213,5 +213,5 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 		res.InScope, data.Paths, data.InScope = &n, scope.rel, n
 	}
 	e.payload = data
-	return &res, e, nil
+	return s.discCache.answer(&res), e, nil
 }

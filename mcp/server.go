@@ -79,6 +79,8 @@ type Server struct {
 	sessions sessions
 	tools    []*tool
 	prompts  prompts // the workflows served as prompts (prompts.go)
+	// discCache holds memdisc's latest answers, encoded (disccache.go).
+	discCache discCache
 }
 
 // NewServer returns a Server for cfg. Catalog and Ledger must be set.
