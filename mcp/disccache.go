@@ -47,6 +47,7 @@ func (c *discCache) answer(r *discoverResult) *discEntry {
 		if e.res.equal(r) {
 			copy(c.entries[1:i+1], c.entries[:i])
 			c.entries[0] = e
+			putDiscItems(r.Items)
 			return e
 		}
 	}
@@ -95,4 +96,33 @@ func (it *discoverItem) equal(o *discoverItem) bool {
 // strings.
 func sameStrings(a, b []string) bool {
 	return (a == nil) == (b == nil) && slices.Equal(a, b)
+}
+
+// memdisc builds its result's items in a slice from discItems: a result
+// equal to an answer kept is dropped at once, and its slice (50 items are
+// 13 KiB) goes back for the next call. A result encoded anew keeps its
+// slice in the cache.
+var discItems sync.Pool // *[]discoverItem, empty
+
+// maxPooledItems is the most items a pooled slice holds: memdisc's
+// default limit.
+const maxPooledItems = defaultDiscoverLimit
+
+// newDiscItems returns an empty slice with room for n items.
+func newDiscItems(n int) []discoverItem {
+	if p, ok := discItems.Get().(*[]discoverItem); ok && cap(*p) >= n {
+		return *p
+	}
+	return make([]discoverItem, 0, max(n, 64))
+}
+
+// putDiscItems gives items back to discItems, emptied; nothing may use it
+// after.
+func putDiscItems(items []discoverItem) {
+	if cap(items) == 0 || cap(items) > maxPooledItems {
+		return
+	}
+	clear(items)
+	items = items[:0]
+	discItems.Put(&items)
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -111,5 +112,32 @@ func TestMemdisc_CachedAnswerFollowsCatalog(t *testing.T) {
 	mustOK(t, c, "artifact", map[string]any{"resource": "rule", "op": map[string]any{"create": map[string]any{"path": "go/NEW", "body": "# New\n\nA new rule.\n"}}})
 	if got := disc(); !strings.Contains(got, "go/NEW.md") || !strings.Contains(got, `"tmp-`) {
 		t.Fatalf("after a draft was made, memdisc answered\n%s", got)
+	}
+}
+
+// TestDiscCache_ItemsGivenBack checks that the items of a result equal to
+// an answer kept are given back for the next result: building and
+// answering the same 50 items again allocates no slice of items (13 KiB).
+func TestDiscCache_ItemsGivenBack(t *testing.T) {
+	want := leanAnswer(50)
+	var c discCache
+	build := func() *discoverResult {
+		r := &discoverResult{Items: newDiscItems(len(want.Items)), Total: want.Total}
+		r.Items = append(r.Items, want.Items...)
+		return r
+	}
+	c.answer(build())
+	const n = 100
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		if e := c.answer(build()); e != c.entries[0] || len(c.entries) != 1 {
+			t.Fatal("an equal answer was encoded again")
+		}
+	}
+	runtime.ReadMemStats(&after)
+	// What is left: the result and the slice's header given back.
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 1024 {
+		t.Fatalf("answering an equal result allocated %d bytes, want at most 1 KiB", per)
 	}
 }

@@ -167,7 +167,7 @@ func (s *Server) discover(ctx context.Context, c *call) (any, entry, error) {
 	if err != nil {
 		return nil, e, fmt.Errorf("list the catalog: %w", err)
 	}
-	res := discoverResult{Items: make([]discoverItem, 0, min(len(items), limit))}
+	res := discoverResult{Items: newDiscItems(min(len(items), limit))}
 	items, matched := scopeFirst(items, scope)
 	for i, it := range items {
 		if it.Kind == content.KindMPF {
