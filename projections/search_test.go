@@ -146,3 +146,44 @@ func FuzzSearchIndex(f *testing.F) {
 		c.check(t, query)
 	})
 }
+
+// TestSearchIndex_SortedFollowsChanges asks the same queries after every
+// publish, replacement and removal: sorted answers what a scan finds, in
+// List's order, the kept answer while nothing changed and a new one after
+// any change, compactions included.
+func TestSearchIndex_SortedFollowsChanges(t *testing.T) {
+	c := newSearchCorpus(2, 300)
+	queries := [][]string{{"rule"}, {"go", "test"}, {"deploy"}, {"é"}, {"p-0"}, {"x"}}
+	ids := func(objs []*object) []string {
+		var out []string
+		for _, o := range objs {
+			out = append(out, o.ID())
+		}
+		return out
+	}
+	for round := range 3000 {
+		id := fmt.Sprintf("p-%04x", c.rng.IntN(400))
+		if c.rng.IntN(3) == 0 {
+			c.remove(id)
+		} else {
+			c.put(id)
+		}
+		for _, words := range queries[:1+round%len(queries)] {
+			got := c.x.sorted(words)
+			if want := scanSearch(c.objs, words); !slices.Equal(slices.Sorted(slices.Values(ids(got))), want) {
+				t.Fatalf("round %d, query %q: sorted found %v, a scan %v", round, words, head(ids(got)), head(want))
+			}
+			order := slices.Clone(got)
+			sortObjects(order)
+			if !slices.Equal(order, got) {
+				t.Fatalf("round %d, query %q: %v is not in List's order", round, words, head(ids(got)))
+			}
+			if again := c.x.sorted(words); len(got) > 0 && &again[0] != &got[0] {
+				t.Fatalf("round %d, query %q: the same query of an unchanged index was searched again", round, words)
+			}
+		}
+	}
+	if len(c.x.docs) > 2*c.x.live+minCompact {
+		t.Fatalf("index holds %d numbers for %d live objects: no compaction", len(c.x.docs), c.x.live)
+	}
+}

@@ -211,8 +211,7 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Item, error) {
 	// finds, put in the same order.
 	var objs []*object
 	if len(words) > 0 {
-		objs = s.st.manifest.search.search(words)
-		sortObjects(objs)
+		objs = s.st.manifest.search.sorted(words)
 	} else {
 		objs = s.st.manifest.inventory().objects
 	}
