@@ -75,6 +75,17 @@ func (c *searchCorpus) remove(id string) {
 	}
 }
 
+// change removes one of the first n ids (a third of the time) or
+// publishes it.
+func (c *searchCorpus) change(n int) {
+	id := fmt.Sprintf("p-%04x", c.rng.IntN(n))
+	if c.rng.IntN(3) == 0 {
+		c.remove(id)
+	} else {
+		c.put(id)
+	}
+}
+
 func (c *searchCorpus) check(tb testing.TB, query string) {
 	tb.Helper()
 	words := strings.Fields(strings.ToLower(query))
@@ -115,12 +126,7 @@ func (c *searchCorpus) query() string {
 func TestSearchIndex_AgreesWithScan(t *testing.T) {
 	c := newSearchCorpus(1, 1500)
 	for round := range 6000 {
-		id := fmt.Sprintf("p-%04x", c.rng.IntN(2000))
-		if c.rng.IntN(3) == 0 {
-			c.remove(id)
-		} else {
-			c.put(id)
-		}
+		c.change(2000)
 		if round%20 == 0 {
 			c.check(t, c.query())
 		}
@@ -162,12 +168,7 @@ func TestSearchIndex_SortedFollowsChanges(t *testing.T) {
 		return out
 	}
 	for round := range 3000 {
-		id := fmt.Sprintf("p-%04x", c.rng.IntN(400))
-		if c.rng.IntN(3) == 0 {
-			c.remove(id)
-		} else {
-			c.put(id)
-		}
+		c.change(400)
 		for _, words := range queries[:1+round%len(queries)] {
 			got := c.x.sorted(words)
 			if want := scanSearch(c.objs, words); !slices.Equal(slices.Sorted(slices.Values(ids(got))), want) {
