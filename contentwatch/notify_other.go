@@ -7,3 +7,5 @@ import "errors"
 func newNotifier(string) (notifier, error) {
 	return nil, errors.New("contentwatch: file notifications are used on Linux only")
 }
+
+func sharedFS(string) bool { return false }

@@ -51,8 +51,8 @@ func watcher(tb testing.TB, root string, opts Options) <-chan string {
 	return seen
 }
 
-// await waits until a call of changed sees want.
-func await(tb testing.TB, seen <-chan string, what, want string) {
+// awaitReport waits until a call of changed sees want.
+func awaitReport(tb testing.TB, seen <-chan string, what, want string) {
 	tb.Helper()
 	deadline := time.After(wait)
 	var last string
@@ -83,7 +83,7 @@ func write(tb testing.TB, path, body string) {
 // change is reported.
 func steps(t *testing.T, root string, seen <-chan string) {
 	rule := filepath.Join(root, "rules/style/ERRORS.md")
-	await := func(what, want string) { t.Helper(); await(t, seen, what, want) }
+	await := func(what, want string) { t.Helper(); awaitReport(t, seen, what, want) }
 	// The initial report says Run is watching.
 	await("initial", "rules/style/ERRORS.md=# Errors")
 
@@ -134,16 +134,16 @@ func TestRun_Polling(t *testing.T) {
 
 func TestRun_Initial(t *testing.T) {
 	root := newTree(t)
-	await(t, watcher(t, root, Options{Initial: true, Poll: time.Hour}), "initial", "rules/style/ERRORS.md=# Errors")
+	awaitReport(t, watcher(t, root, Options{Initial: true, Poll: time.Hour}), "initial", "rules/style/ERRORS.md=# Errors")
 }
 
 func TestRun_RootAppearsLater(t *testing.T) {
 	parent := t.TempDir()
 	root := filepath.Join(parent, "content")
 	seen := watcher(t, root, Options{Initial: true, Poll: 20 * time.Millisecond})
-	await(t, seen, "initial", "")
+	awaitReport(t, seen, "initial", "")
 	write(t, filepath.Join(root, "rules/A.md"), "a")
-	await(t, seen, "a root made after Run started", "rules/A.md=a")
+	awaitReport(t, seen, "a root made after Run started", "rules/A.md=a")
 }
 
 // TestFingerprint_OnlyTheTree checks what the fingerprint covers: files
