@@ -56,7 +56,8 @@ func TestStore_View(t *testing.T) {
 		want := projections.Item{
 			ID: ruleA, Kind: content.KindRule, Path: "go/A.md", Name: "A", Group: "go",
 			Hash: content.Hash([]byte(body)), Body: body, Constraints: content.ParseConstraints("A", body),
-			HasDraft: true, DraftOp: events.DraftOpUpdate, DraftBaseHash: hashA, DraftStatus: catalog.StatusDraft, Published: true,
+			ConstraintsHash: projections.ConstraintsHash(content.ParseConstraints("A", body)),
+			HasDraft:        true, DraftOp: events.DraftOpUpdate, DraftBaseHash: hashA, DraftStatus: catalog.StatusDraft, Published: true,
 			InForce: &published,
 		}
 		if published.Body != bodyA || published.Hash != hashA || published.InForce != nil {
@@ -101,7 +102,8 @@ func TestStore_View(t *testing.T) {
 		want := projections.Item{
 			ID: tmp, Kind: content.KindRule, Path: "go/NEW.md", Name: "NEW", Group: "go",
 			Hash: hashA, Description: catalog.Describe(bodyA), Body: bodyA, Constraints: content.ParseConstraints("NEW", bodyA),
-			HasDraft: true, DraftOp: events.DraftOpCreate, DraftStatus: catalog.StatusDraft,
+			ConstraintsHash: projections.ConstraintsHash(content.ParseConstraints("NEW", bodyA)),
+			HasDraft:        true, DraftOp: events.DraftOpCreate, DraftStatus: catalog.StatusDraft,
 		}
 		if jsonOf(got) != jsonOf(want) {
 			t.Errorf("got %s, want %s", jsonOf(got), jsonOf(want))
