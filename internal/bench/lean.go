@@ -128,9 +128,9 @@ func benchLean(ctx context.Context, b *bench) error {
 		b.printf("| %s: memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, sizedEcho, us(vs), us(sized), float64(vs)/float64(sized))
 		b.printf("| serve peak RSS MiB vs %s | %.1f | %.1f | %+.1f MiB | |\n", leanVs, float64(r.rssOff)/1024, float64(r.rssVs)/1024, float64(r.rssOff-r.rssVs)/1024)
 	}
-	b.printf("| serve idle CPU ms per minute, %d rules, vs echo's | %.0f | %.0f | %.2fx | |\n", leanRules, ms(idle.serve), ms(idle.echo), float64(idle.serve)/float64(max(idle.echo, time.Millisecond)))
+	b.printf("| serve idle CPU ms per minute, %d rules, vs echo's | %.0f | %.0f | %s | |\n", leanRules, ms(idle.serve), ms(idle.echo), idleRatio(idle.serve, idle.echo))
 	if b.vs != "" {
-		b.printf("| serve idle CPU ms per minute vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, ms(idle.serve), ms(idle.vs), float64(idle.serve)/float64(max(idle.vs, time.Millisecond)))
+		b.printf("| serve idle CPU ms per minute vs %s | %.0f | %.0f | %s | |\n", leanVs, ms(idle.serve), ms(idle.vs), idleRatio(idle.serve, idle.vs))
 	}
 	loadOn := percentile(r.lat["memload on"], 50)
 	b.printf("| memload p50 µs, telemetry on vs off | %.0f | %.0f | %.2fx | |\n", us(loadOn), us(load), float64(loadOn)/float64(load))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -76,4 +77,13 @@ func leanIdle(ctx context.Context, b *bench, dir, vsDir string) (leanIdleResult,
 		*w.out = time.Duration(float64(cpuTime(w.p.cmd.Process.Pid)-before[i]) * float64(time.Minute) / float64(over))
 	}
 	return res, nil
+}
+
+// idleRatio is a / b, or what b was when it is below the clock's tick
+// (the echo server often takes none while idle).
+func idleRatio(a, b time.Duration) string {
+	if b <= 0 {
+		return "the baseline took no tick (10 ms)"
+	}
+	return fmt.Sprintf("%.2fx", float64(a)/float64(b))
 }
