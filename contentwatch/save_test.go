@@ -1,7 +1,7 @@
 package contentwatch
 
 import (
-	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -142,8 +142,8 @@ func TestRun_FallbackToPolling(t *testing.T) {
 	defer func(old int) { maxWatches = old }(maxWatches)
 	maxWatches = 3 // root, rules and rules/style
 	root := newTree(t)
-	var logs syncBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	logs := newMessages()
+	logger := slog.New(logs)
 	seen := watcher(t, root, Options{Initial: true, Rescan: time.Hour, Poll: 20 * time.Millisecond, Logger: logger})
 	awaitReport(t, seen, "initial", "rules/style/ERRORS.md=# Errors")
 	if strings.Contains(logs.String(), "polling") {
@@ -189,21 +189,28 @@ func TestInterval(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the logger's goroutine and the
-// test's.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// messages is a slog.Handler that keeps the messages logged, for the test
+// to read while Run logs.
+type messages struct {
+	mu  *sync.Mutex
+	got *[]string
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
+func newMessages() messages { return messages{&sync.Mutex{}, new([]string)} }
+
+func (m messages) Enabled(context.Context, slog.Level) bool { return true }
+func (m messages) WithAttrs([]slog.Attr) slog.Handler       { return m }
+func (m messages) WithGroup(string) slog.Handler            { return m }
+
+func (m messages) Handle(_ context.Context, r slog.Record) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	*m.got = append(*m.got, r.Message)
+	return nil
 }
 
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+func (m messages) String() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return strings.Join(*m.got, "\n")
 }
