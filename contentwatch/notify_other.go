@@ -7,5 +7,3 @@ import "errors"
 func newNotifier(string) (notifier, error) {
 	return nil, errors.New("contentwatch: file notifications are used on Linux only")
 }
-
-func sharedFS(string) bool { return false }
