@@ -3,10 +3,12 @@
 // the process that owns the workspace can publish the change at once.
 //
 // It uses the operating system's file notifications where there are any
-// (inotify on Linux) and compares a fingerprint of the tree's file names,
-// sizes and times at an interval as well, which is all it does on file
-// systems that send no notifications (network and some container mounts)
-// and on other systems. It imports the standard library, golang.org/x/sys
+// (inotify on Linux), with a comparison of a fingerprint of the tree's
+// file names, sizes and times once a minute as a safety net (every 2 s on
+// a network file system, where a change made on another machine sends no
+// notification). Without notifications (other systems, the user's inotify
+// watches used up) it compares the fingerprint every 0.5 s, less often on
+// a tree whose comparison takes long. It imports the standard library, golang.org/x/sys
 // and content (for the tree's layout), and knows nothing of events or
 // publishing.
 package contentwatch

@@ -16,6 +16,11 @@ import (
 const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MODIFY | unix.IN_CLOSE_WRITE |
 	unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_ATTRIB | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
 
+// maxWatches bounds the folders one watch takes of the user's inotify
+// watches (fs.inotify.max_user_watches, shared by every process of the
+// user): a larger tree is polled.
+var maxWatches = 8192
+
 // inotify is the Linux notifier. Its file is non-blocking, so that reads
 // go through the runtime's poller and close ends a pending one.
 type inotify struct {
@@ -24,9 +29,8 @@ type inotify struct {
 	ch   chan struct{}
 	done chan struct{}
 
-	mu      sync.Mutex
-	watched map[string]int // folder -> watch descriptor
-	paths   map[int]string // watch descriptor -> folder
+	mu    sync.Mutex
+	paths map[int]string // watch descriptor -> folder
 }
 
 func newNotifier(root string) (notifier, error) {
@@ -35,30 +39,48 @@ func newNotifier(root string) (notifier, error) {
 		return nil, fmt.Errorf("inotify_init1: %w", err)
 	}
 	n := &inotify{root: root, f: os.NewFile(uintptr(fd), "inotify"), ch: make(chan struct{}, 1),
-		done: make(chan struct{}), watched: map[string]int{}, paths: map[int]string{}}
+		done: make(chan struct{}), paths: map[int]string{}}
 	go n.read()
 	return n, nil
 }
 
 func (n *inotify) changes() <-chan struct{} { return n.ch }
 
+// watch adds a watch of each folder of dirs, which for a folder watched
+// already returns its descriptor, and removes the watches of the folders
+// not in dirs: a folder moved out of the tree keeps its watch in the
+// kernel, under its new name, and a new folder made under the old name
+// needs one of its own.
 func (n *inotify) watch(dirs []string) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	fd := int(n.f.Fd())
+	paths := make(map[int]string, len(dirs))
+	var err error
 	for _, d := range dirs {
-		if _, ok := n.watched[d]; ok {
-			continue
+		if len(paths) >= maxWatches {
+			err = fmt.Errorf("the tree has more than %d folders", maxWatches)
+			break
 		}
-		wd, err := unix.InotifyAddWatch(int(n.f.Fd()), d, watchMask|unix.IN_ONLYDIR)
+		wd, werr := unix.InotifyAddWatch(fd, d, watchMask|unix.IN_ONLYDIR)
 		switch {
-		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
+		case errors.Is(werr, unix.ENOENT), errors.Is(werr, unix.ENOTDIR):
 			continue // gone since it was listed: nothing to watch
-		case err != nil:
-			return fmt.Errorf("watch %s: %w", d, err)
+		case werr != nil:
+			err = fmt.Errorf("watch %s: %w", d, werr)
 		}
-		n.watched[d], n.paths[wd] = wd, d
+		if err != nil {
+			break
+		}
+		paths[wd] = d
 	}
-	return nil
+	for wd := range n.paths {
+		if _, ok := paths[wd]; !ok {
+			unix.InotifyRmWatch(fd, uint32(wd)) // gone already when it fails
+		}
+	}
+	n.paths = paths
+	return err
 }
 
 func (n *inotify) close() {
@@ -106,13 +128,13 @@ func (n *inotify) counts(wd int, mask uint32, name string) bool {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	dir := n.paths[wd]
+	dir, ok := n.paths[wd]
 	if mask&unix.IN_IGNORED != 0 {
 		delete(n.paths, wd)
-		if n.watched[dir] == wd {
-			delete(n.watched, dir)
-		}
 		return false
+	}
+	if !ok {
+		return false // a watch let go of: its folder left the tree
 	}
 	return relevant(n.root, dir, name)
 }

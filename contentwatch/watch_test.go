@@ -2,6 +2,7 @@ package contentwatch
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -51,8 +52,8 @@ func watcher(tb testing.TB, root string, opts Options) <-chan string {
 	return seen
 }
 
-// await waits until a call of changed sees want.
-func await(tb testing.TB, seen <-chan string, what, want string) {
+// awaitReport waits until a call of changed sees want.
+func awaitReport(tb testing.TB, seen <-chan string, what, want string) {
 	tb.Helper()
 	deadline := time.After(wait)
 	var last string
@@ -83,7 +84,7 @@ func write(tb testing.TB, path, body string) {
 // change is reported.
 func steps(t *testing.T, root string, seen <-chan string) {
 	rule := filepath.Join(root, "rules/style/ERRORS.md")
-	await := func(what, want string) { t.Helper(); await(t, seen, what, want) }
+	await := func(what, want string) { t.Helper(); awaitReport(t, seen, what, want) }
 	// The initial report says Run is watching.
 	await("initial", "rules/style/ERRORS.md=# Errors")
 
@@ -134,16 +135,16 @@ func TestRun_Polling(t *testing.T) {
 
 func TestRun_Initial(t *testing.T) {
 	root := newTree(t)
-	await(t, watcher(t, root, Options{Initial: true, Poll: time.Hour}), "initial", "rules/style/ERRORS.md=# Errors")
+	awaitReport(t, watcher(t, root, Options{Initial: true, Poll: time.Hour}), "initial", "rules/style/ERRORS.md=# Errors")
 }
 
 func TestRun_RootAppearsLater(t *testing.T) {
 	parent := t.TempDir()
 	root := filepath.Join(parent, "content")
 	seen := watcher(t, root, Options{Initial: true, Poll: 20 * time.Millisecond})
-	await(t, seen, "initial", "")
+	awaitReport(t, seen, "initial", "")
 	write(t, filepath.Join(root, "rules/A.md"), "a")
-	await(t, seen, "a root made after Run started", "rules/A.md=a")
+	awaitReport(t, seen, "a root made after Run started", "rules/A.md=a")
 }
 
 // TestFingerprint_OnlyTheTree checks what the fingerprint covers: files
@@ -180,6 +181,153 @@ func TestRelevant(t *testing.T) {
 	} {
 		if got := relevant("/ws/.clumsies", tc.dir, tc.name); got != tc.want {
 			t.Errorf("%s/%s: got %v, want %v", tc.dir, tc.name, got, tc.want)
+		}
+	}
+}
+
+// notified runs Run on a new tree with notifications and a rescan longer
+// than the test, so that every report comes from a notification, and
+// waits for the initial report.
+func notified(t *testing.T) (root string, await func(what, want string)) {
+	t.Helper()
+	root = newTree(t)
+	if n, err := newNotifier(root); err != nil {
+		t.Fatalf("no notifications on this system (%v): the notification path is untested", err)
+	} else {
+		n.close()
+	}
+	seen := watcher(t, root, Options{Initial: true, Rescan: time.Hour})
+	await = func(what, want string) { t.Helper(); awaitReport(t, seen, what, want) }
+	await("initial", "rules/style/ERRORS.md=# Errors")
+	return root, await
+}
+
+// TestRun_EditorSaves checks that each way an editor saves a file is
+// reported by a notification: a temporary file renamed over the file
+// (vim's writebackup, VS Code, JetBrains' safe write), a truncation and
+// a write (vim's default, nano), a removal and a new file.
+func TestRun_EditorSaves(t *testing.T) {
+	root, await := notified(t)
+	rule := filepath.Join(root, "rules/style/ERRORS.md")
+
+	tmp := filepath.Join(root, "rules/style/.ERRORS.md.tmp")
+	write(t, tmp, "# Errors A")
+	if err := os.Rename(tmp, rule); err != nil {
+		t.Fatal(err)
+	}
+	await("a temporary file renamed over the rule", "rules/style/ERRORS.md=# Errors A")
+
+	f, err := os.OpenFile(rule, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("# Errors B"); err != nil { // as long as before: only the time differs
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	await("a truncation and a write", "rules/style/ERRORS.md=# Errors B")
+
+	if err := os.Remove(rule); err != nil {
+		t.Fatal(err)
+	}
+	write(t, rule, "# Errors C")
+	await("a removal and a new file", "rules/style/ERRORS.md=# Errors C")
+
+	// A backup beside the file (emacs, vim's backup), then the write.
+	write(t, rule+"~", "# Errors C")
+	write(t, rule, "# Errors D")
+	await("a backup and a write", "rules/style/ERRORS.md=# Errors D rules/style/ERRORS.md~=# Errors C")
+}
+
+// TestRun_NewFolders checks that folders made while Run watches are
+// watched: a file written at once in a new nested folder is reported,
+// and so is a later edit in it.
+func TestRun_NewFolders(t *testing.T) {
+	root, await := notified(t)
+	deep := filepath.Join(root, "rules/a/b/c/D.md")
+	write(t, deep, "d")
+	await("a file in new nested folders", "rules/a/b/c/D.md=d rules/style/ERRORS.md=# Errors")
+	write(t, deep, "d2")
+	await("an edit in the new folder", "rules/a/b/c/D.md=d2 rules/style/ERRORS.md=# Errors")
+	write(t, filepath.Join(root, "context/E.md"), "e")
+	await("a new context folder", "context/E.md=e rules/a/b/c/D.md=d2 rules/style/ERRORS.md=# Errors")
+}
+
+// TestRun_RenameOut checks that a file and a folder moved out of the tree
+// are reported gone, and that a new folder made under the moved one's
+// name is watched (the kernel keeps watching the moved one where it went).
+func TestRun_RenameOut(t *testing.T) {
+	root, await := notified(t)
+	outside := t.TempDir()
+	write(t, filepath.Join(root, "rules/style/WRAP.md"), "wrap")
+	await("a second rule", "rules/style/ERRORS.md=# Errors rules/style/WRAP.md=wrap")
+
+	if err := os.Rename(filepath.Join(root, "rules/style/WRAP.md"), filepath.Join(outside, "WRAP.md")); err != nil {
+		t.Fatal(err)
+	}
+	await("a file moved out", "rules/style/ERRORS.md=# Errors")
+
+	if err := os.Rename(filepath.Join(root, "rules/style"), filepath.Join(outside, "style")); err != nil {
+		t.Fatal(err)
+	}
+	await("a folder moved out", "")
+	// The moved folder, outside, is no concern of the tree's.
+	write(t, filepath.Join(outside, "style/ERRORS.md"), "# Errors outside")
+
+	write(t, filepath.Join(root, "rules/style/NEW.md"), "new")
+	await("a folder made again under the old name", "rules/style/NEW.md=new")
+	write(t, filepath.Join(root, "rules/style/NEW.md"), "new, edited")
+	await("an edit in the folder made again", "rules/style/NEW.md=new, edited")
+}
+
+// TestRun_NoMissedChange writes many files in many new folders as fast
+// as it can, then edits the last one: the reports end on the tree as it
+// is.
+func TestRun_NoMissedChange(t *testing.T) {
+	root, await := notified(t)
+	var want []string
+	for i := range 300 {
+		rel := fmt.Sprintf("rules/g%02d/h%d/R%03d.md", i%30, i%3, i)
+		write(t, filepath.Join(root, rel), fmt.Sprint(i))
+		want = append(want, fmt.Sprintf("%s=%d", rel, i))
+	}
+	want = append(want, "rules/style/ERRORS.md=# Errors")
+	sort.Strings(want)
+	await("300 files in 120 new folders", strings.Join(want, " "))
+
+	last := "rules/g29/h2/R299.md"
+	write(t, filepath.Join(root, last), "edited")
+	for i, w := range want {
+		if strings.HasPrefix(w, last+"=") {
+			want[i] = last + "=edited"
+		}
+	}
+	await("an edit in the last new folder", strings.Join(want, " "))
+}
+
+// TestInterval checks how often the fingerprint is compared: the rescan
+// while notifications cover the tree, faster on a network file system,
+// and without notifications an interval that grows with a comparison's
+// time, between DefaultPoll and MaxPoll.
+func TestInterval(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		w    watch
+		want time.Duration
+	}{
+		{"notified", watch{covered: true, took: time.Second}, DefaultRescan},
+		{"notified, on a network file system", watch{covered: true, shared: true}, DefaultRescanShared},
+		{"notified, Rescan set", watch{covered: true, shared: true, opts: Options{Rescan: time.Hour}}, time.Hour},
+		{"polling a small tree", watch{took: time.Millisecond}, DefaultPoll},
+		{"polling a tree that takes 20 ms", watch{took: 20 * time.Millisecond}, 2 * time.Second},
+		{"polling a huge tree", watch{took: time.Second}, MaxPoll},
+		{"polling, Poll set", watch{took: time.Second, opts: Options{Poll: time.Millisecond}}, time.Millisecond},
+		{"a root not made yet", watch{covered: false, n: nil}, DefaultPoll},
+	} {
+		if got := tc.w.interval(); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -223,7 +223,7 @@ func served(it projections.Item) string {
 func loaded(id string, it projections.Item, changed bool) events.LoadedItem {
 	li := events.LoadedItem{ID: id, Hash: it.Hash, Changed: changed, Draft: !it.Published}
 	if referable(it.Kind) && !unborn(it) {
-		li.ConstraintsHash = projections.ConstraintsHash(it.Constraints)
+		li.ConstraintsHash = projections.VersionOf(it).Constraints
 	}
 	return li
 }

@@ -1,6 +1,10 @@
 package node
 
-import "context"
+import (
+	"context"
+
+	"github.com/clumsies/clumsies/projections"
+)
 
 // SetChunkSize makes replies of the read service go in chunks of n bytes
 // and returns a function that restores the default.
@@ -43,3 +47,14 @@ func HoldProjector(ctx context.Context, n *Node) (release func(), err error) {
 // BulkPublish is the number of changes from which a publish applies its
 // own events.
 const BulkPublish = bulkPublish
+
+// OwnerStore returns the read models of the owner in this process, nil
+// when h does not own the workspace.
+func OwnerStore(h *Handle) *projections.Store {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if o, ok := h.b.(*owner); ok {
+		return o.n.Store
+	}
+	return nil
+}

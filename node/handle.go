@@ -425,6 +425,15 @@ func retryable(b backend, err error) bool {
 // failure is the owner's going away, for up to RetryFor after the first
 // failure. An attempt on a backend that is lost is cut short at once.
 func do[T any](h *Handle, ctx context.Context, op func(context.Context, backend) (T, error)) (T, error) {
+	return retried(h, ctx, false, op)
+}
+
+// retried is do; with inMemory set, op is a read of the owner's memory
+// (the read models, the team's catalog), which waits on nothing that
+// its context could end, so that on the owner it runs under ctx itself:
+// a context bound to the owner's loss would be two allocations and two
+// registrations per call (a memload's view) for nothing.
+func retried[T any](h *Handle, ctx context.Context, inMemory bool, op func(context.Context, backend) (T, error)) (T, error) {
 	r := retry{h: h}
 	for {
 		b, err := h.current(ctx, r.giveUp)
@@ -436,7 +445,12 @@ func do[T any](h *Handle, ctx context.Context, op func(context.Context, backend)
 			}
 			return zero, err
 		}
-		v, err := attempt(ctx, b, op)
+		var v T
+		if inMemory && b.isOwner() {
+			v, err = op(ctx, b)
+		} else {
+			v, err = attempt(ctx, b, op)
+		}
 		if err == nil || !r.again(ctx, b, err) {
 			if err != nil {
 				if ns := h.noSpace(); ns != nil {

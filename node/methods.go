@@ -15,8 +15,8 @@ import (
 // directly, elsewhere it goes over the wire as JSON. Adding a method is one
 // line here and its function in the owner.
 var (
-	mView       = register("view", (*owner).view)
-	mList       = register("list", (*owner).list)
+	mView       = registerRead("view", (*owner).view)
+	mList       = registerRead("list", (*owner).list)
 	mDraftFacts = register("draftfacts", (*owner).draftFacts)
 	mDraftState = register("draftstate", (*owner).draftState)
 	mDraftList  = register("draftlist", (*owner).draftList)
@@ -49,6 +49,9 @@ var (
 type method[Req, Resp any] struct {
 	name  string
 	serve func(o *owner, ctx context.Context, req Req) (Resp, error)
+	// inMemory marks a read of the owner's memory, which never waits on
+	// its context (see retried).
+	inMemory bool
 }
 
 // service maps method names to their servers, for the owner's dispatch.
@@ -69,6 +72,15 @@ func register[Req, Resp any](name string, serve func(o *owner, ctx context.Conte
 	return method[Req, Resp]{name: name, serve: serve}
 }
 
+// registerRead adds a method that only reads the owner's memory (the
+// read models under their lock, the team's catalog) and waits on nothing
+// else.
+func registerRead[Req, Resp any](name string, serve func(o *owner, ctx context.Context, req Req) (Resp, error)) method[Req, Resp] {
+	m := register(name, serve)
+	m.inMemory = true
+	return m
+}
+
 // on runs the method on backend b: in the owner directly, elsewhere as a
 // request to the owner.
 func (m method[Req, Resp]) on(ctx context.Context, b backend, req Req) (Resp, error) {
@@ -83,5 +95,5 @@ func (m method[Req, Resp]) on(ctx context.Context, b backend, req Req) (Resp, er
 // call runs the method through h, on whichever process owns the
 // workspace, again on the next owner if the owner goes (see do).
 func (m method[Req, Resp]) call(ctx context.Context, h *Handle, req Req) (Resp, error) {
-	return do(h, ctx, func(ctx context.Context, b backend) (Resp, error) { return m.on(ctx, b, req) })
+	return retried(h, ctx, m.inMemory, func(ctx context.Context, b backend) (Resp, error) { return m.on(ctx, b, req) })
 }

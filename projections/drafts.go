@@ -361,11 +361,11 @@ func (s *Store) DraftFacts(ctx context.Context, q catalog.DraftQuery) (catalog.D
 		if o, ok := s.st.manifest.objects[q.ID]; ok {
 			f.Object = &catalog.Target{ID: o.ID(), Kind: o.Kind(), Path: o.Path(), Hash: o.Hash()}
 			if k := o.Kind(); q.FrontMatter && (k == content.KindRule || k == content.KindWorkflow) {
-				body, _, err := s.published(o)
+				r, err := s.published(o)
 				if err != nil {
 					return catalog.DraftFacts{}, fmt.Errorf("read the published body of %s: %w", q.ID, err)
 				}
-				f.Object.FrontMatter = content.FrontMatter(body)
+				f.Object.FrontMatter = content.FrontMatter(r.body)
 			}
 		}
 		if d, ok := s.st.drafts.byID[q.ID]; ok {

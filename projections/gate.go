@@ -32,11 +32,16 @@ type Gate struct {
 type Version = evidence.Version
 
 // VersionOf returns the version of it, an item read with its constraints
-// (View).
+// (View): the hash of its constraints is the one View set
+// (Item.ConstraintsHash), or computed when none was (an item of another
+// source, or from an owner of an earlier version).
 func VersionOf(it Item) Version {
 	v := Version{Hash: it.Hash}
 	if it.Kind == content.KindRule || it.Kind == content.KindWorkflow {
-		v.Constraints = ConstraintsHash(it.Constraints)
+		v.Constraints = it.ConstraintsHash
+		if v.Constraints == "" {
+			v.Constraints = ConstraintsHash(it.Constraints)
+		}
 	}
 	return v
 }

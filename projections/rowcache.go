@@ -7,9 +7,10 @@ import (
 	"github.com/clumsies/clumsies/content"
 )
 
-// rowCache keeps the bodies and constraints of the objects read last, so
-// that an agent loading the same few objects again and again does not
-// read and decode their rows every time. It is bounded by entries and by
+// rowCache keeps the bodies and constraints of the objects read last, and
+// the hash of the constraints, so that an agent loading the same few
+// objects again and again does not read and decode their rows, nor hash
+// the constraints, every time. It is bounded by entries and by
 // bytes; an entry is valid for the publish (the sequence) it was read at.
 type rowCache struct {
 	mu    sync.Mutex
@@ -21,7 +22,9 @@ type cachedRow struct {
 	seq         uint64
 	body        string
 	constraints []content.Constraint
-	size        int
+	// constraintsHash is ConstraintsHash(constraints).
+	constraintsHash string
+	size            int
 }
 
 // Bounds of the row cache: a tool process keeps about 1 MiB of texts.
@@ -75,26 +78,29 @@ func (c *rowCache) clear() {
 	c.bytes = 0
 }
 
-// published returns the body and the constraints of published object o,
-// from the cache or from its rows. The caller holds s.mu and has checked
-// that the store is open. The constraints are the caller's to change.
-func (s *Store) published(o *object) (string, []content.Constraint, error) {
+// published returns the body, the constraints and their hash
+// (ConstraintsHash) of published object o, from the cache or from its
+// rows. The caller holds s.mu and has checked that the store is open. The
+// constraints are the caller's to change.
+func (s *Store) published(o *object) (cachedRow, error) {
 	id := o.ID()
-	if r, ok := s.rows.get(id, o.seq()); ok {
-		return r.body, slices.Clone(r.constraints), nil
-	}
-	body, err := s.body(id)
-	if err != nil {
-		return "", nil, err
-	}
-	var cs []content.Constraint
-	if o.constraintCount() > 0 {
-		row, err := s.objectRow(id)
+	r, ok := s.rows.get(id, o.seq())
+	if !ok {
+		body, err := s.body(id)
 		if err != nil {
-			return "", nil, err
+			return cachedRow{}, err
 		}
-		cs = row.Constraints
+		var cs []content.Constraint
+		if o.constraintCount() > 0 {
+			row, err := s.objectRow(id)
+			if err != nil {
+				return cachedRow{}, err
+			}
+			cs = row.Constraints
+		}
+		r = cachedRow{seq: o.seq(), body: body, constraints: cs, constraintsHash: ConstraintsHash(cs)}
+		s.rows.put(id, r)
 	}
-	s.rows.put(id, cachedRow{seq: o.seq(), body: body, constraints: cs})
-	return body, slices.Clone(cs), nil
+	r.constraints = slices.Clone(r.constraints)
+	return r, nil
 }

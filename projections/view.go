@@ -29,10 +29,15 @@ type Item struct {
 	Body  string   `json:"body,omitempty"` // View only
 	// Constraints are parsed from the current body (the draft's, if it has
 	// one); rules and workflows only, View only.
-	Constraints   []content.Constraint `json:"constraints,omitempty"`
-	HasDraft      bool                 `json:"hasDraft"`
-	DraftOp       events.DraftOp       `json:"draftOp,omitempty"`       // create, update or rename
-	DraftBaseHash string               `json:"draftBaseHash,omitempty"` // the published hash a draft is based on
+	Constraints []content.Constraint `json:"constraints,omitempty"`
+	// ConstraintsHash is ConstraintsHash(Constraints), set by View with
+	// them: for a published object it is kept with its row, so that
+	// reading it again does not hash the constraints again. VersionOf
+	// computes it when it is not set.
+	ConstraintsHash string         `json:"constraintsHash,omitempty"`
+	HasDraft        bool           `json:"hasDraft"`
+	DraftOp         events.DraftOp `json:"draftOp,omitempty"`       // create, update or rename
+	DraftBaseHash   string         `json:"draftBaseHash,omitempty"` // the published hash a draft is based on
 	// DraftStatus is the status of the open draft (draft, in_review), or,
 	// for a published object without one, of its last closed draft
 	// (applied, declined, conflicted), with its reason; "" when the id
@@ -102,18 +107,18 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 		}
 		it.Body = body
 		if it.Kind == content.KindRule || it.Kind == content.KindWorkflow {
-			it.Constraints = content.ParseConstraints(it.Name, it.Body)
+			it.setConstraints(content.ParseConstraints(it.Name, it.Body))
 		}
 		return it, nil
 	case o == nil:
 		return Item{}, ErrNotFound
 	case d == nil:
 		it = publishedItem(o)
-		body, cs, err := s.published(o)
+		r, err := s.published(o)
 		if err != nil {
 			return Item{}, err
 		}
-		it.Body, it.Constraints = body, cs
+		it.withRow(r)
 		s.st.drafts.outcome(&it)
 		return it, nil
 	default:
@@ -122,11 +127,11 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 			return Item{}, ErrNotFound
 		}
 		in := publishedItem(o)
-		body, cs, err := s.published(o)
+		r, err := s.published(o)
 		if err != nil {
 			return Item{}, err
 		}
-		in.Body, in.Constraints = body, cs
+		in.withRow(r)
 		it.InForce = &in
 	}
 	if d != nil && hasBody(d.Op) {
@@ -144,9 +149,24 @@ func (s *Store) View(ctx context.Context, id string) (Item, error) {
 		it.Body = body
 	}
 	if d != nil && (it.Kind == content.KindRule || it.Kind == content.KindWorkflow) {
-		it.Constraints = content.ParseConstraints(it.Name, it.Body)
+		it.setConstraints(content.ParseConstraints(it.Name, it.Body))
 	}
 	return it, nil
+}
+
+// withRow gives a published item its body and constraints as read by
+// published.
+func (it *Item) withRow(r cachedRow) {
+	it.Body = r.body
+	it.Constraints, it.ConstraintsHash = r.constraints, ""
+	if it.Kind == content.KindRule || it.Kind == content.KindWorkflow {
+		it.ConstraintsHash = r.constraintsHash
+	}
+}
+
+// setConstraints gives it constraints cs and their hash.
+func (it *Item) setConstraints(cs []content.Constraint) {
+	it.Constraints, it.ConstraintsHash = cs, ConstraintsHash(cs)
 }
 
 // List returns the draft-aware inventory that memdisc shows, without

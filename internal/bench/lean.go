@@ -29,8 +29,8 @@ const (
 // size, the peak RSS of `clumsies version` and of serve after 1,000
 // memloads on a 1,000-rule catalog with telemetry off and on (exporting
 // to a real collector), memdisc with a 50-hit query and memload against
-// echo calls, and spawn to initialize; each comparison in alternating
-// blocks.
+// echo calls, spawn to initialize, and serve's CPU while idle; each
+// comparison in alternating blocks or side by side.
 func benchLean(ctx context.Context, b *bench) error {
 	loads, discs, spawns := 1000, 400, 20
 	if b.quick {
@@ -84,6 +84,10 @@ func benchLean(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
+	idle, err := leanIdle(ctx, b, off, vsDir)
+	if err != nil {
+		return err
+	}
 	offPeaks, onPeaks := []int64{r.rssOff}, []int64{r.rssOn}
 	var diffs []int64
 	for _, c := range copies {
@@ -101,6 +105,7 @@ func benchLean(ctx context.Context, b *bench) error {
 	share, shareText := medianPeak(diffs)
 	b.printf("`clumsies serve --sync interval` over stdio on a catalog of %d rules, published beforehand, driven by the go-sdk client; two servers of two like workspaces, one exporting to a real OpenTelemetry Collector (`[otel]`, OTLP/HTTP) and one not, and the bare go-sdk echo server, in alternating blocks after a warm-up: %d memloads (delta hit) of each server, %d memdiscs with a query of %d hits (`%s`), as many echo calls of each size. Peak RSS is VmHWM after the memloads (and their warm-up), before the memdiscs. Spawn to initialize: %d spawns of serve and of echo alternating.\n\n",
 		leanRules, loads, discs, leanRules/leanEvery, leanTag, spawns)
+	b.printf("Idle CPU: after those, a serve of the telemetry-off workspace, bound to a session, and the echo server (and with -vs the other build's serve on its workspace) run side by side doing nothing; their CPU time (user and system, /proc, in ticks of 10 ms) over %s, %s after their first answer, per minute.\n\n", idle.over, leanIdleSettle)
 	if b.vs != "" {
 		b.printf("With -vs, a serve of that build (`%s`) on a like workspace answers the same memloads and memdiscs, in the same alternating blocks.\n\n", b.vs)
 	}
@@ -127,6 +132,10 @@ func benchLean(ctx context.Context, b *bench) error {
 		b.printf("| memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, us(load), us(vs), float64(load)/float64(vs))
 		b.printf("| %s: memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, sizedEcho, us(vs), us(sized), float64(vs)/float64(sized))
 		b.printf("| serve peak RSS MiB vs %s | %.1f | %.1f | %+.1f MiB | |\n", leanVs, float64(r.rssOff)/1024, float64(r.rssVs)/1024, float64(r.rssOff-r.rssVs)/1024)
+	}
+	b.printf("| serve idle CPU ms per minute, %d rules, vs echo's | %.0f | %.0f | %s | |\n", leanRules, ms(idle.serve), ms(idle.echo), idleRatio(idle.serve, idle.echo))
+	if b.vs != "" {
+		b.printf("| serve idle CPU ms per minute vs %s | %.0f | %.0f | %s | |\n", leanVs, ms(idle.serve), ms(idle.vs), idleRatio(idle.serve, idle.vs))
 	}
 	loadOn := percentile(r.lat["memload on"], 50)
 	b.printf("| memload p50 µs, telemetry on vs off | %.0f | %.0f | %.2fx | |\n", us(loadOn), us(load), float64(loadOn)/float64(load))
