@@ -85,6 +85,10 @@ type registry struct {
 
 	mu sync.Mutex
 	d  registryData
+
+	// placing serializes this hub's takes of places in shards
+	// (shardplaces.go).
+	placing sync.Mutex
 }
 
 func openRegistry(dataDir string) (*registry, error) {
@@ -175,8 +179,8 @@ func (r *registry) watch(ctx context.Context, changed func()) error {
 			if !ok {
 				return errors.New("the registry watch ended")
 			}
-			if e == nil {
-				continue
+			if e == nil || strings.HasPrefix(e.Key(), keyPlacePrefix) {
+				continue // the shards' places are read from the bucket (shardplaces.go)
 			}
 			r.mu.Lock()
 			err := r.d.set(e.Key(), e.Value())
