@@ -284,15 +284,13 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name stri
 	if err := h.checkRoom(nodeID); err != nil {
 		return hubwire.Node{}, err
 	}
-	shard, release := 0, func(bool) {} // a join asked again keeps its node's shard
-	if _, known := h.reg.node(nodeID); !known {
-		var err error
-		if shard, release, err = h.placeNode(ctx, nodeID); err != nil {
-			return hubwire.Node{}, err
-		}
+	release := func(bool) {}
+	place := func() (shard int, err error) { // once the invite is good, for a new node
+		shard, release, err = h.placeNode(ctx, nodeID)
+		return shard, err
 	}
 	jctx, cancel := context.WithTimeout(ctx, placeJoinBound)
-	n, err := h.reg.join(jctx, secret, nodeID, publicKey, ws, name, shard, time.Now())
+	n, err := h.reg.join(jctx, secret, nodeID, publicKey, ws, name, place, time.Now())
 	cancel()
 	release(err == nil)
 	if err != nil {
