@@ -1,6 +1,9 @@
 package hub_test
 
 import (
+	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 )
@@ -13,18 +16,7 @@ import (
 func TestCluster_JoinsAtOnceFillShardsExactly(t *testing.T) {
 	const nodes = 12
 	hubs := newTestCluster(t)
-	sns := make([]*stormNode, nodes)
-	for i := range sns {
-		sns[i] = inviteNode(t, hubs[i%2], "red")
-	}
-	joinEach(sns, nodes, func(i int) *testHub { return hubs[i%2] }, func(i int, err error) {
-		if err != nil {
-			t.Errorf("join at hub %d: %v", i%2+1, err)
-		}
-	})
-	if t.Failed() {
-		t.FailNow()
-	}
+	joinAtOnce(t, hubs[:2], nodes)
 	for k, th := range hubs {
 		deadline := time.Now().Add(wait)
 		for len(th.h.Nodes()) != nodes {
@@ -43,5 +35,27 @@ func TestCluster_JoinsAtOnceFillShardsExactly(t *testing.T) {
 			}
 		}
 		t.Logf("hub %d: nodes per shard %v", k+1, per)
+	}
+}
+
+// joinAtOnce invites n nodes, node i at at[i%len(at)], and joins them
+// there all at once; it fails the test if a join fails.
+func joinAtOnce(t *testing.T, at []*testHub, n int) {
+	t.Helper()
+	sns := make([]*stormNode, n)
+	for i := range sns {
+		sns[i] = inviteNode(t, at[i%len(at)], "red")
+	}
+	var mu sync.Mutex
+	var errs []error
+	joinEach(sns, n, func(i int) *testHub { return at[i%len(at)] }, func(i int, err error) {
+		if err != nil {
+			mu.Lock()
+			errs = append(errs, fmt.Errorf("join at hub %d: %w", i%len(at)+1, err))
+			mu.Unlock()
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
 	}
 }
