@@ -2,6 +2,7 @@ package hub_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,5 +110,44 @@ func checkChainsThrough(t *testing.T, th *testHub, seqs map[string]int, lost map
 		if c.Through != uint64(seq) || c.Problem != nil && !missing {
 			t.Errorf("node %s's chain runs through %d (problem %+v), want %d without a problem", id, c.Through, c.Problem, seq)
 		}
+	}
+}
+
+// TestCluster_LostShardMadeAgain deletes a shard stream of a cluster of
+// three hubs: the hub that writes the sources makes it again, and every
+// hub counts what its last node appends after, once. Two of the shard's
+// three nodes leave first, so that the new shard holds fewer messages
+// than the one lost.
+func TestCluster_LostShardMadeAgain(t *testing.T) {
+	hubs := newTestCluster(t)
+	want := map[string]bool{}
+	var linked []*testNode
+	for i := range testShardSize {
+		sn := inviteNode(t, hubs[0], "red")
+		joinSoon(t, hubs[0], sn)
+		sn.tn.url = "nats-leaf://" + hubs[1+i%2].cfg.Leaf
+		sn.tn.open(t)
+		t.Cleanup(sn.tn.close)
+		linked = append(linked, sn.tn)
+		addAll(want, sn.tn.appendN(t, 4))
+	}
+	for k, th := range hubs {
+		waitStats(t, fmt.Sprintf("hub %d", k+1), th, len(want), 2*wait)
+	}
+	for _, tn := range linked[:2] {
+		if _, err := hubs[0].h.Revoke(context.Background(), tn.id.NodeID); err != nil {
+			t.Fatal(err)
+		}
+		tn.close()
+	}
+	time.Sleep(3 * time.Second) // as in TestShards_LostShardMadeAgain
+
+	js, ctx := hubJS(t, hubs[2])
+	if err := js.DeleteStream(ctx, hubwire.ShardStream(1)); err != nil {
+		t.Fatalf("delete shard 1: %v", err)
+	}
+	addAll(want, linked[2].appendN(t, 3))
+	for k, th := range hubs {
+		waitStats(t, fmt.Sprintf("hub %d", k+1), th, len(want), 2*wait)
 	}
 }
