@@ -268,7 +268,7 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 
 // Join registers a node with the invite's secret: it adds the node's
 // account to the server and its ledger to its shard of the aggregate
-// (shardPlacer). Its cost does
+// (placeNode: a place taken in the registry). Its cost does
 // not grow with the registry but for the write of the aggregate's
 // sources, which the joins waiting at once share (sourceWrites), made by
 // the cluster's one writer (sourcewriter.go). name is
@@ -284,12 +284,15 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name stri
 	if err := h.checkRoom(nodeID); err != nil {
 		return hubwire.Node{}, err
 	}
-	shard := 0 // a join asked again keeps its node's shard
-	if _, known := h.reg.node(nodeID); !known {
-		shard = h.placer.place(nodeID, h.reg.nodes())
-		defer h.placer.done(nodeID)
+	release := func(bool) {}
+	place := func() (shard int, err error) { // once the invite is good, for a new node
+		shard, release, err = h.placeNode(ctx, nodeID)
+		return shard, err
 	}
-	n, err := h.reg.join(ctx, secret, nodeID, publicKey, ws, name, shard, time.Now())
+	jctx, cancel := context.WithTimeout(ctx, placeJoinBound)
+	n, err := h.reg.join(jctx, secret, nodeID, publicKey, ws, name, place, time.Now())
+	cancel()
+	release(err == nil)
 	if err != nil {
 		return hubwire.Node{}, err
 	}

@@ -9,11 +9,15 @@
 // NATS account. The node's owner dials the hub's leaf listener; its link
 // is bound to the node's account, which exports to the hub account only
 // the node's JetStream API, deliver subjects and flow control. Each node
-// is placed at its join in a shard of at most ShardSize nodes, a stream
+// is placed at its join in a shard of at most ShardSize nodes (its place
+// taken with a compare-and-set on the shard's entry in the registry, so
+// that joins at several hubs at once cannot overfill it), a stream
 // in the hub account that sources its nodes' ledgers over their links,
 // moving the subjects to hub.<team>.<workspaceId>.<nodeId>.>; one
 // aggregate stream sources the shards, and the projector follows it,
-// reading each message's copy in its shard for the node's source header.
+// reading each message's copy in its shard for the node's source header
+// (a copy its shard lost is counted from the aggregate's own; a shard
+// stream deleted is made again at once).
 // The nodes' accounts are added to the running server in process (the
 // generated nats-server config names no node and is never reloaded), and
 // the hub's authenticator admits each link; the hub's controller is the

@@ -50,3 +50,9 @@ func (h *Hub) KicksAsked() int { return h.sourceWrites.asked() }
 // SetSourceWriteBound sets the bound of each write of h's sources
 // (sourceWriteTimeout).
 func (h *Hub) SetSourceWriteBound(d time.Duration) { h.sourceWrites.bound.Store(int64(d)) }
+
+// PlaceNode takes a place in a shard for node id as a join does before
+// it registers the node; release(false) gives it back.
+func (h *Hub) PlaceNode(ctx context.Context, id string) (int, func(joined bool), error) {
+	return h.placeNode(ctx, id)
+}

@@ -127,6 +127,10 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
+	if err := h.watchLostShards(); err != nil {
+		h.shutdown()
+		return nil, fmt.Errorf("start hub: %w", err)
+	}
 	if err := h.openLedger(ctx); err != nil {
 		h.shutdown()
 		return nil, fmt.Errorf("start hub: %w", err)

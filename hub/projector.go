@@ -57,6 +57,9 @@ type projector struct {
 	// batch being applied.
 	shards *shardReader
 	copies map[shardRef]shardCopy
+	// lostCopies counts the messages of the batch whose shard copy is
+	// lost, counted without their sequence in their node's ledger.
+	lostCopies int
 
 	mu sync.Mutex
 	// changed, when set, learns the teams of every committed batch.
@@ -175,6 +178,12 @@ func (p *projector) apply(msgs []natsjs.Message) error {
 		}
 		p.copies = copies
 	}
+	p.lostCopies = 0
+	defer func() {
+		if p.lostCopies > 0 {
+			p.logger.Warn("hub projector: counted messages whose copy their shard no longer holds (a shard made again), without their sequence in their node's ledger", "messages", p.lostCopies)
+		}
+	}()
 	var bad uint64
 	for _, msg := range msgs {
 		if msg.Seq <= st.checkpoint {
@@ -322,6 +331,13 @@ func checkSource(h string, n hubwire.Node, typ string) (uint64, error) {
 // copy in the shard (shardcopy.go): the shard must be the node's and the
 // copy's subject the message's; the copy's header is then checked as a
 // message sourced from the node directly (a hub before the shards).
+//
+// A copy the shard no longer holds (a shard lost and made again holds
+// other messages, or none, at the sequences the aggregate names) is not
+// waited for: the message is counted from the aggregate's own copy,
+// whose subject only the node's source in the node's shard writes (the
+// hub's subject transform), with its sequence in the node's ledger
+// unknown (0): the node's chain and last sequence skip it (shardlost.go).
 func (p *projector) origin(msg natsjs.Message, n hubwire.Node, typ string) (uint64, error) {
 	h := msg.Header.Get(streamSourceHeader)
 	ref, ok := shardRefOf(h)
@@ -333,9 +349,16 @@ func (p *projector) origin(msg natsjs.Message, n hubwire.Node, typ string) (uint
 		// copy of the registry does not say so yet.
 		return 0, fmt.Errorf("%w: %s's shard", errNodeNotYetKnown, n.ID)
 	}
-	c, found := p.copies[ref]
-	if ref.shard != n.Shard || !found || c.subject != msg.Subject {
+	if ref.shard != n.Shard {
 		return 0, fmt.Errorf("%w: source header %q is not node %s's shard's (shard %d)", errForged, h, n.ID, n.Shard)
+	}
+	c, found := p.copies[ref]
+	if !found || c.msgID != msg.Header.Get(nats.MsgIdHdr) {
+		p.lostCopies++
+		return 0, nil
+	}
+	if c.subject != msg.Subject {
+		return 0, fmt.Errorf("%w: the copy of %s in shard %d has subject %q, not %q", errForged, c.msgID, n.Shard, c.subject, msg.Subject)
 	}
 	return checkSource(c.header, n, typ)
 }

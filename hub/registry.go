@@ -85,6 +85,10 @@ type registry struct {
 
 	mu sync.Mutex
 	d  registryData
+
+	// placing serializes this hub's takes of places in shards
+	// (shardplaces.go).
+	placing sync.Mutex
 }
 
 func openRegistry(dataDir string) (*registry, error) {
@@ -175,8 +179,8 @@ func (r *registry) watch(ctx context.Context, changed func()) error {
 			if !ok {
 				return errors.New("the registry watch ended")
 			}
-			if e == nil {
-				continue
+			if e == nil || strings.HasPrefix(e.Key(), keyPlacePrefix) {
+				continue // the shards' places are read from the bucket (shardplaces.go)
 			}
 			r.mu.Lock()
 			err := r.d.set(e.Key(), e.Value())
@@ -322,8 +326,9 @@ func (r *registry) addInvite(ctx context.Context, team, ws, member string, now t
 // that registered the node, with the same id and key, returns the node:
 // a client may retry a join whose answer it did not get. Using the invite is a
 // compare-and-set on its entry: of two joins with one token (at two hubs
-// of a cluster, say), one wins.
-func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name string, shard int, now time.Time) (hubwire.Node, error) {
+// of a cluster, say), one wins. place gives a new node its shard, once
+// the invite and the node are found good (a bad token takes no place).
+func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name string, place func() (int, error), now time.Time) (hubwire.Node, error) {
 	key := keyInvitePrefix + hashSecret(secret)
 	value, rev, err := r.readInvite(ctx, key)
 	if err != nil {
@@ -354,6 +359,10 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 		if n.ID == nodeID || n.PublicKey == publicKey {
 			return hubwire.Node{}, fmt.Errorf("%w: node %s or its key is already registered; make a new identity", ErrInvalid, nodeID)
 		}
+	}
+	shard, err := place()
+	if err != nil {
+		return hubwire.Node{}, err
 	}
 	in.Used = true
 	b, _ := json.Marshal(in)

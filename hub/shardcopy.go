@@ -2,12 +2,14 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/events/natsjs"
@@ -31,6 +33,7 @@ type shardRef struct {
 // shardCopy is what the projector needs of a message in its shard.
 type shardCopy struct {
 	subject string
+	msgID   string // its Nats-Msg-Id: the event's id
 	header  string // its Nats-Stream-Source: the node's source
 }
 
@@ -70,7 +73,10 @@ type shardReader struct {
 }
 
 // copies reads the shard copy of every message of msgs that the
-// aggregate sourced from a shard; nil if there is none.
+// aggregate sourced from a shard; nil if there is none. A copy its shard
+// does not hold (a shard made again after it was lost: shardlost.go) is
+// left out of the map; any other failed read fails the batch, read
+// again.
 func (r *shardReader) copies(msgs []natsjs.Message) (map[shardRef]shardCopy, error) {
 	var refs []shardRef
 	for _, m := range msgs {
@@ -96,13 +102,15 @@ func (r *shardReader) copies(msgs []natsjs.Message) (map[shardRef]shardCopy, err
 	}
 	wg.Wait()
 	for _, err := range errs {
-		if err != nil {
+		if err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
 			return nil, err // the first: the others are likely the same
 		}
 	}
 	out := make(map[shardRef]shardCopy, len(refs))
 	for i, ref := range refs {
-		out[ref] = got[i]
+		if errs[i] == nil {
+			out[ref] = got[i]
+		}
 	}
 	return out, nil
 }
@@ -122,7 +130,7 @@ func (r *shardReader) read(ctx context.Context, ref shardRef) (shardCopy, error)
 	if err != nil {
 		return shardCopy{}, fmt.Errorf("read message %d of %s: %w", ref.seq, name, err)
 	}
-	return shardCopy{subject: msg.Subject, header: msg.Header.Get(streamSourceHeader)}, nil
+	return shardCopy{subject: msg.Subject, msgID: msg.Header.Get(nats.MsgIdHdr), header: msg.Header.Get(streamSourceHeader)}, nil
 }
 
 // stream returns the handle of the named stream, bound once.
