@@ -13,9 +13,10 @@ import (
 // one aggregate) takes. The aggregate no longer bounds it: a join, a
 // revoke or a re-sourcing writes the source list of one shard (at most
 // ShardSize nodes), and the aggregate's own list holds one source per
-// shard (40 at this bound). One join's write measured the same, about
-// 0.1-0.25 s under load, at 1,000, 4,000, 10,000 and 20,000 registered
-// nodes, where the one aggregate of before took 11 s at 10,000 (go run
+// shard (200 at this bound). One join's write into a full shard of 500
+// (the size before 100) measured the same, about 0.1-0.25 s under load,
+// at 1,000, 4,000, 10,000 and 20,000 registered nodes, where the one
+// aggregate of before took 11 s at 10,000 (go run
 // ./internal/bench -only hubsources; BENCHMARKS.md, "Sources per
 // aggregate"). What stops a hub before this bound is its memory: each
 // linked node costs about 0.4 MiB of the hub's RSS (docs/hub.md,

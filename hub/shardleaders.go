@@ -45,7 +45,7 @@ func (h *Hub) spreadLeader(ctx context.Context, k int) error {
 	ctx, cancel := context.WithTimeout(ctx, spreadWait)
 	defer cancel()
 	name := hubwire.ShardStream(k)
-	cl, err := h.shardCluster(ctx, name)
+	cl, err := h.shardCluster(ctx, name, "")
 	if err != nil {
 		return fmt.Errorf("read %s's leader: %w", name, err)
 	}
@@ -74,6 +74,14 @@ func (h *Hub) spreadLeader(ctx context.Context, k int) error {
 	if resp.Error != nil {
 		return fmt.Errorf("hand %s's lead to %s: %s", name, target, resp.Error.Description)
 	}
+	// The next joins write the shard's sources at once, and a write made
+	// while the lead changes hands goes unanswered until its attempt's
+	// bound (5 s, retry): in a cluster of three with shards of 100 the
+	// joins right after a shard was made waited about 5.3 s. The join
+	// that made the shard waits for the new leader instead.
+	if _, err := h.shardCluster(ctx, name, cl.Leader); err != nil {
+		return fmt.Errorf("wait for %s's new leader: %w", name, err)
+	}
 	return nil
 }
 
@@ -85,15 +93,17 @@ const (
 )
 
 // shardCluster returns the cluster of the named stream once it has a
-// leader, asking again until ctx ends: right after its creation a
-// stream may be unknown to this server, or have no leader yet.
-func (h *Hub) shardCluster(ctx context.Context, name string) (*jetstream.ClusterInfo, error) {
+// leader other than not ("" for any), asking again until ctx ends: right
+// after its creation a stream may be unknown to this server, or have no
+// leader yet, and right after a step-down its old leader may still
+// answer.
+func (h *Hub) shardCluster(ctx context.Context, name, not string) (*jetstream.ClusterInfo, error) {
 	for {
 		actx, cancel := context.WithTimeout(ctx, time.Second)
 		st, err := h.js.Stream(actx, name)
 		cancel()
 		if err == nil {
-			if cl := st.CachedInfo().Cluster; cl != nil && cl.Leader != "" {
+			if cl := st.CachedInfo().Cluster; cl != nil && cl.Leader != "" && cl.Leader != not {
 				return cl, nil
 			}
 		}

@@ -13,11 +13,19 @@ import (
 // whose link came up) writes that shard's whole source list, and
 // nats-server's update of a stream's sources grows with the square of the
 // list (for each source it goes over every source to name its consumer,
-// createSourcingConsumerHash in its consumer.go): 500 sources cost about
-// a twentieth of 2,000 (go run ./internal/bench -only hubsources;
-// BENCHMARKS.md, "Sources per aggregate"), so that one write stays well
-// inside the bound of one attempt in a loaded cluster.
-const ShardSize = 500
+// createSourcingConsumerHash in its consumer.go). A join's write so costs
+// what its shard's fill makes it cost: with shards of 500 the joins into
+// a shard's last hundred waited 3.7-4.8x what the first hundred did
+// (docs/hub.md, "Measured limits"); with shards of 100 every hundred
+// joins fills a shard from empty, the first hundred as the thousandth.
+// The aggregate's own list holds one source per shard (200 at MaxNodes),
+// written only when a shard is made.
+//
+// Shards filled under a larger size, by an earlier release, stay as they
+// are: a node keeps the shard its registry entry names (Node.Shard), and
+// a shard that holds ShardSize active nodes or more takes no new one
+// until revokes bring it under (firstRoom).
+const ShardSize = 100
 
 // shardPlacer places joining nodes in shards: the first shard (from 1)
 // with fewer than size active nodes, counting the nodes placed here

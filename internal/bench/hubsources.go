@@ -40,23 +40,13 @@ func benchHubSources(ctx context.Context, b *bench) error {
 	b.printf("| sources | configuration | per source | one write of the sources (median) | stream info (with every source's state) |\n|---|---|---|---|---|\n")
 	var nodes []hubwire.Node
 	unsharded := map[int]time.Duration{}
-	grow := func(n int) error {
-		for len(nodes) < n {
-			id, err := hublink.NewIdentity()
-			if err != nil {
-				return err
-			}
-			pub, _ := id.PublicKey()
-			nodes = append(nodes, hubwire.Node{ID: id.NodeID, PublicKey: pub, Team: "platform", Workspace: workspace.NewWorkspaceID(), Member: "ann", Joined: time.Now()})
-		}
-		return nil
-	}
+	registered := registeredNodes()
 	for _, n := range sizes {
 		var took []time.Duration
 		var size int
 		failed := ""
 		for i := range sourcesWrites {
-			if err := grow(n + i); err != nil {
+			if nodes, err = registered(n + i); err != nil {
 				return err
 			}
 			cfg := hub.AggregateConfig(nodes, 1)
@@ -85,12 +75,28 @@ func benchHubSources(ctx context.Context, b *bench) error {
 		}
 	}
 	b.printf("\nLoad average at the end: %s.\n\n", loadAvg())
-	return benchHubShards(ctx, b, func(n int) ([]hubwire.Node, error) {
-		if err := grow(n); err != nil {
-			return nil, err
+	if err := benchHubShards(ctx, b, registered, unsharded); err != nil {
+		return err
+	}
+	return benchShardFill(ctx, b, registered)
+}
+
+// registeredNodes gives the first n of a list of new nodes of one team,
+// registered only (no shard yet, never linked), the list growing as
+// more are asked for.
+func registeredNodes() func(n int) ([]hubwire.Node, error) {
+	var nodes []hubwire.Node
+	return func(n int) ([]hubwire.Node, error) {
+		for len(nodes) < n {
+			id, err := hublink.NewIdentity()
+			if err != nil {
+				return nil, err
+			}
+			pub, _ := id.PublicKey()
+			nodes = append(nodes, hubwire.Node{ID: id.NodeID, PublicKey: pub, Team: "platform", Workspace: workspace.NewWorkspaceID(), Member: "ann", Joined: time.Now()})
 		}
 		return nodes[:n], nil
-	}, unsharded)
+	}
 }
 
 // streamInfoCost reads the named stream's info once and says its size

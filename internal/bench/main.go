@@ -84,6 +84,7 @@ var sections = []section{
 	{"hub", benchHub},
 	{"hubscale", benchHubScale},
 	{"hubsources", benchHubSources},
+	{"hubfill", benchHubFill},
 	{"hubstart", benchHubStart},
 	{"hubstats", benchHubStats},
 	{"teamcatalog", benchTeamCatalog},
