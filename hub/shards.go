@@ -32,9 +32,10 @@ const ShardSize = 100
 // whose join has not reached the registry yet. Placement is recorded in
 // the node's registry entry (Node.Shard) and never changes, so every hub
 // of a cluster sources a node from the same shard; a revoked node frees
-// its place. Joins at two hubs of a cluster at once may place one node
-// more than size in a shard: each hub counts only its own joins in
-// flight.
+// its place. Its answer is the hint where a join starts looking: the
+// place itself is taken with a compare-and-set on the shard's entry in
+// the registry's bucket (shardplaces.go), so that joins at two hubs of a
+// cluster at once cannot put more than size nodes in a shard.
 type shardPlacer struct {
 	size int
 
