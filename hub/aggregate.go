@@ -47,16 +47,20 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 // aggregateConfigs derives from the registry's nodes the configuration
 // of every stream of the aggregate: each shard (shardCount) with the
 // sources of its active nodes whose accounts every hub knows (peers.go),
-// ordered by node id, leaving out those in except; then the aggregate,
-// which sources the shards.
+// ordered by node id, leaving out the nodes in except; then the
+// aggregate, which sources the shards, leaving out the shards (by stream
+// name) in except.
 func (h *Hub) aggregateConfigs(nodes []hubwire.Node, except []string) []jetstream.StreamConfig {
 	left := make(map[string]bool, len(except)) // a kick at a new leader leaves out every node
 	for _, id := range except {
 		left[id] = true
 	}
-	return streamConfigs(nodes, h.cfg.Replicas(), func(n hubwire.Node) bool {
+	out := streamConfigs(nodes, h.cfg.Replicas(), func(n hubwire.Node) bool {
 		return n.Active() && h.accounts.isShared(n.ID) && !left[n.ID]
 	})
+	top := &out[len(out)-1]
+	top.Sources = slices.DeleteFunc(top.Sources, func(src *jetstream.StreamSource) bool { return left[src.Name] })
+	return out
 }
 
 // streamConfigs is the shards' configurations, each with a source for

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -44,6 +45,30 @@ type sourceAsk struct {
 	Revoked []string `json:"revoked,omitempty"`
 	// Kick are nodes to re-source (Hub.kick).
 	Kick []string `json:"kick,omitempty"`
+	// Shards are shards whose stream leader changed: the writer
+	// re-sources each shard's active nodes and the aggregate's source of
+	// the shard (leader.go).
+	Shards []int `json:"shards,omitempty"`
+}
+
+// kicks is what a write for ask re-sources, among nodes (the registry's):
+// its nodes, each active node of its shards, and its shards by stream
+// name, whose sources in the aggregate are left out and written again
+// like a node's in its shard (aggregateConfigs).
+func (ask sourceAsk) kicks(nodes []hubwire.Node) []string {
+	out := slices.Clone(ask.Kick)
+	for _, k := range ask.Shards {
+		out = append(out, hubwire.ShardStream(k))
+	}
+	if len(ask.Shards) == 0 {
+		return out
+	}
+	for _, n := range nodes {
+		if n.Active() && slices.Contains(ask.Shards, n.Shard) {
+			out = append(out, n.ID)
+		}
+	}
+	return out
 }
 
 // sourceAnswer is the writer's word on an ask: Done once the write is
@@ -98,7 +123,7 @@ func (h *Hub) writeAsked(ctx context.Context, ask sourceAsk) error {
 		return err
 	}
 	for {
-		err := h.sourceWrites.sync(ctx, ask.Kick...)
+		err := h.sourceWrites.sync(ctx, ask.kicks(h.reg.nodes())...)
 		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
