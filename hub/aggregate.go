@@ -240,9 +240,17 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 // writeSources writes the aggregate's sources from the registry, under
 // ctrl, first without the nodes of kick if any: the write that
 // sourceWrites coalesces.
+//
+// In a cluster a hub that lost the aggregate's lead since the write was
+// asked writes nothing (errNotWriter): its copy of the registry may lack
+// what the new writer wrote meanwhile, and a list it wrote after the new
+// writer's would drop those nodes' sources.
 func (h *Hub) writeSources(ctx context.Context, kick []string) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
+	if !h.writesSources() {
+		return errNotWriter
+	}
 	if len(kick) > 0 {
 		if err := h.setSources(ctx, kick); err != nil {
 			return fmt.Errorf("re-source %d nodes: %w", len(kick), err)
