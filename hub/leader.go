@@ -71,7 +71,7 @@ func (h *Hub) watchLeadership(ctx context.Context) {
 			j.aggSince = agg.since
 		}
 		h.answerAsks(agg.leading)
-		for k := 1; k <= shardCount(h.reg.nodes()); k++ {
+		for k := 1; k <= h.reg.shards(); k++ {
 			l := shards[k]
 			if l == nil {
 				l = &lead{}
