@@ -103,6 +103,10 @@ func TestCluster_OneHubWritesSources(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
+	// A shard's new leader (each new shard's lead is handed over) has
+	// the shard re-sourced: left out, then written again. Read the lists
+	// once those writes are done.
+	settledWrites(t, hubs)
 	sourced := sourcedNodes(t, hubs[(w+1)%3])
 	for _, sn := range sns {
 		if !slices.Contains(sourced, sn.tn.id.NodeID) {
@@ -166,6 +170,7 @@ func TestCluster_KicksWrittenTogether(t *testing.T) {
 		joinSoon(t, hubs[i%3], sns[i])
 	}
 	w := writerOf(t, hubs)
+	settledWrites(t, hubs) // the re-sourcings of the new shards' leaders
 	before := sourceWrites(hubs)
 	release := hubs[w].h.HoldSources()
 	var wg sync.WaitGroup
@@ -251,6 +256,9 @@ func TestCluster_WriterDiesDuringJoins(t *testing.T) {
 		t.Fatal("the writer was not stopped during the joins")
 	}
 	nw := writerOf(t, alive)
+	// The new writer and the shards' new leaders re-source (each list
+	// left out, then written again): read the lists once that is done.
+	settledWrites(t, alive)
 	sourced := sourcedNodes(t, alive[nw])
 	for _, sn := range sns {
 		if !slices.Contains(sourced, sn.tn.id.NodeID) {
