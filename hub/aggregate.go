@@ -47,16 +47,20 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 // aggregateConfigs derives from the registry's nodes the configuration
 // of every stream of the aggregate: each shard (shardCount) with the
 // sources of its active nodes whose accounts every hub knows (peers.go),
-// ordered by node id, leaving out those in except; then the aggregate,
-// which sources the shards.
+// ordered by node id, leaving out the nodes in except; then the
+// aggregate, which sources the shards, leaving out the shards (by stream
+// name) in except.
 func (h *Hub) aggregateConfigs(nodes []hubwire.Node, except []string) []jetstream.StreamConfig {
 	left := make(map[string]bool, len(except)) // a kick at a new leader leaves out every node
 	for _, id := range except {
 		left[id] = true
 	}
-	return streamConfigs(nodes, h.cfg.Replicas(), func(n hubwire.Node) bool {
+	out := streamConfigs(nodes, h.cfg.Replicas(), func(n hubwire.Node) bool {
 		return n.Active() && h.accounts.isShared(n.ID) && !left[n.ID]
 	})
+	top := &out[len(out)-1]
+	top.Sources = slices.DeleteFunc(top.Sources, func(src *jetstream.StreamSource) bool { return left[src.Name] })
+	return out
 }
 
 // streamConfigs is the shards' configurations, each with a source for
@@ -236,9 +240,17 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 // writeSources writes the aggregate's sources from the registry, under
 // ctrl, first without the nodes of kick if any: the write that
 // sourceWrites coalesces.
+//
+// In a cluster a hub that lost the aggregate's lead since the write was
+// asked writes nothing (errNotWriter): its copy of the registry may lack
+// what the new writer wrote meanwhile, and a list it wrote after the new
+// writer's would drop those nodes' sources.
 func (h *Hub) writeSources(ctx context.Context, kick []string) error {
 	h.ctrl.Lock()
 	defer h.ctrl.Unlock()
+	if !h.writesSources() {
+		return errNotWriter
+	}
 	if len(kick) > 0 {
 		if err := h.setSources(ctx, kick); err != nil {
 			return fmt.Errorf("re-source %d nodes: %w", len(kick), err)

@@ -3,6 +3,7 @@ package hub_test
 import (
 	"log/slog"
 	"testing"
+	"time"
 )
 
 // TestCluster_JoinsAtOnceConfirmedByPeers joins 12 nodes at the three
@@ -47,25 +48,41 @@ func TestCluster_JoinsAtOnceConfirmedByPeers(t *testing.T) {
 }
 
 // TestCluster_JoinWhileAnotherHubWritesSources joins a node at one hub
-// while every write of the aggregate's sources at another hub is held:
-// that hub still sets up the node's account and confirms it, and the
-// join does not wait out its bound. The registry's watch used to wait
-// for each write of the sources it asked for; behind a slow write (a
-// long source list in a loaded cluster) it fell behind, the joins at
-// the other hubs waited out their bound for it, and the nodes were
-// sourced before it knew their accounts (nats-server#8560).
+// while every write of the sources at the writer (the aggregate's
+// leader) is held: the writer still sets up the node's account and
+// confirms it while its writes wait, and once they go on the join
+// answers without waiting out the bound of the other hubs'
+// confirmation. The registry's watch used to wait for each write of the
+// sources it asked for; behind a slow write (a long source list in a
+// loaded cluster) it fell behind, the joins at the other hubs waited out
+// their bound for it, and the nodes were sourced before it knew their
+// accounts (nats-server#8560). The test used to hold the second hub
+// whichever hub wrote: when that was the writer, the join waited for the
+// held write itself and failed after a minute; when it was not, nothing
+// was held that the join needed.
 func TestCluster_JoinWhileAnotherHubWritesSources(t *testing.T) {
 	w := &warnings{}
 	hubs := newTestClusterLogged(t, slog.New(w))
-	release := hubs[1].h.HoldSources()
-	sn := inviteNode(t, hubs[0], "red")
-	err := joinAt(hubs[0], sn)
-	release()
-	if err != nil {
-		t.Fatalf("join: %v", err)
+	writer := hubs[writerOf(t, hubs)]
+	at := hubs[0]
+	if at == writer {
+		at = hubs[1]
 	}
-	if !hubs[1].h.AccountReady(sn.tn.id.NodeID) {
-		t.Fatalf("hub 2 has not set up the account of %s when its join answered", sn.tn.id.NodeID)
+	sn := inviteNode(t, at, "red")
+	release := writer.h.HoldSources()
+	joined := make(chan error, 1)
+	go func() { joined <- joinAt(at, sn) }()
+	deadline := time.Now().Add(wait)
+	for !writer.h.AccountReady(sn.tn.id.NodeID) {
+		if time.Now().After(deadline) {
+			release()
+			t.Fatalf("the writer, its writes held, has not set up the account of %s after %s", sn.tn.id.NodeID, wait)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	release()
+	if err := <-joined; err != nil {
+		t.Fatalf("join: %v", err)
 	}
 	if n := w.count("may miss the node's link"); n > 0 {
 		t.Fatalf("the join's wait for the other hubs ended on its bound: %v", w.msgs)

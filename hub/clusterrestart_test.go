@@ -14,14 +14,23 @@ import (
 )
 
 // warnings keeps the messages of the records at Warn and above that a
-// hub logs.
+// hub logs; with HUB_TEST_LOG set, every record is also written to
+// stderr as testLogger writes them.
 type warnings struct {
 	mu   sync.Mutex
 	msgs []string
 }
 
-func (w *warnings) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
-func (w *warnings) Handle(_ context.Context, r slog.Record) error {
+func (w *warnings) Enabled(_ context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn || (l >= slog.LevelInfo && testLogger() != nil)
+}
+func (w *warnings) Handle(ctx context.Context, r slog.Record) error {
+	if l := testLogger(); l != nil {
+		_ = l.Handler().Handle(ctx, r)
+	}
+	if r.Level < slog.LevelWarn {
+		return nil
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.msgs = append(w.msgs, r.Message)

@@ -103,6 +103,10 @@ func TestCluster_OneHubWritesSources(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
+	// A shard's new leader (each new shard's lead is handed over) has
+	// the shard re-sourced: left out, then written again. Read the lists
+	// once those writes are done.
+	settledWrites(t, hubs)
 	sourced := sourcedNodes(t, hubs[(w+1)%3])
 	for _, sn := range sns {
 		if !slices.Contains(sourced, sn.tn.id.NodeID) {
@@ -166,6 +170,7 @@ func TestCluster_KicksWrittenTogether(t *testing.T) {
 		joinSoon(t, hubs[i%3], sns[i])
 	}
 	w := writerOf(t, hubs)
+	settledWrites(t, hubs) // the re-sourcings of the new shards' leaders
 	before := sourceWrites(hubs)
 	release := hubs[w].h.HoldSources()
 	var wg sync.WaitGroup
@@ -251,6 +256,9 @@ func TestCluster_WriterDiesDuringJoins(t *testing.T) {
 		t.Fatal("the writer was not stopped during the joins")
 	}
 	nw := writerOf(t, alive)
+	// The new writer and the shards' new leaders re-source (each list
+	// left out, then written again): read the lists once that is done.
+	settledWrites(t, alive)
 	sourced := sourcedNodes(t, alive[nw])
 	for _, sn := range sns {
 		if !slices.Contains(sourced, sn.tn.id.NodeID) {
@@ -266,5 +274,60 @@ func TestCluster_WriterDiesDuringJoins(t *testing.T) {
 	}
 	for k, th := range alive {
 		countsExactly(t, th, len(want), k)
+	}
+}
+
+// TestCluster_AskHeldAcrossAnElection asks the writer for a re-sourcing
+// while its writes are held, then moves the aggregate's lead to another
+// hub and lets the old writer go on: it writes nothing once it no longer
+// leads, the ask is answered by the new writer, and the node is sourced.
+// The old writer used to make the write it was asked for whatever hub
+// led by then, from its own copy of the registry: a list written after
+// the new writer's could drop the sources of nodes joined meanwhile.
+func TestCluster_AskHeldAcrossAnElection(t *testing.T) {
+	hubs := newTestCluster(t)
+	sn := inviteNode(t, hubs[0], "red")
+	joinSoon(t, hubs[0], sn)
+	w := writerOf(t, hubs)
+	at := hubs[(w+1)%3]
+	release := hubs[w].h.HoldSources()
+	kicked := make(chan error, 1)
+	go func() { kicked <- at.h.Kick(context.Background(), sn.tn.id.NodeID) }()
+	deadline := time.Now().Add(wait)
+	for hubs[w].h.KicksAsked() < 1 {
+		if time.Now().After(deadline) {
+			release()
+			t.Fatalf("the writer holds no kick after %s", wait)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	nc, err := at.h.Connect()
+	if err != nil {
+		release()
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if _, err := nc.Request("$JS.API.STREAM.LEADER.STEPDOWN."+hubwire.AggregateStream, nil, wait); err != nil {
+		release()
+		t.Fatalf("step the aggregate's leader down: %v", err)
+	}
+	for hubs[w].h.Health(context.Background()).Writer {
+		if time.Now().After(deadline) {
+			release()
+			t.Fatalf("hub %d still writes after its step down", w+1)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	before := sourceWrites(hubs)[w]
+	release()
+	if err := <-kicked; err != nil {
+		t.Fatalf("kick at hub %d: %v", (w+1)%3+1, err)
+	}
+	if made := sourceWrites(hubs)[w] - before; made > 0 {
+		t.Errorf("hub %d wrote the sources %d times after it lost the aggregate's lead", w+1, made)
+	}
+	nw := writerOf(t, hubs)
+	if !slices.Contains(sourcedNodes(t, hubs[nw]), sn.tn.id.NodeID) {
+		t.Errorf("node %s is not sourced after its kick", sn.tn.id.NodeID)
 	}
 }

@@ -26,7 +26,8 @@
 // only the aggregate's leader writes them, and the other hubs ask it);
 // when a node's link comes up it
 // re-sources the node so that sourcing resumes in about a second, and
-// again while the node's source has not heard from it.
+// again while the node's source has not heard from it; a hub that takes
+// the lead of the aggregate or of a shard has it re-sourced too.
 //
 // The hub also holds each team's catalog (a key-value bucket per team,
 // the bucket's sequence its revision), which the team's nodes mirror over

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -126,7 +127,7 @@ func (h *Hub) writeSourcesAfter(after <-chan struct{}) {
 		if !h.writesSources() {
 			return
 		}
-		if err := h.sourceWrites.sync(p.ctx); err != nil && p.ctx.Err() == nil {
+		if err := h.sourceWrites.sync(p.ctx); err != nil && p.ctx.Err() == nil && !errors.Is(err, errNotWriter) { // the new writer writes them
 			h.logger.Warn("write the aggregate's sources after a change of the registry", "err", err)
 		}
 	})

@@ -290,6 +290,15 @@ func (r *registry) nodes() []hubwire.Node {
 	return slices.Clone(r.d.Nodes)
 }
 
+// shards returns the number of shard streams the registry's nodes name
+// (shardCount), without copying the nodes: the leader watcher asks four
+// times a second.
+func (r *registry) shards() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return shardCount(r.d.Nodes)
+}
+
 // node returns the node with id.
 func (r *registry) node(id string) (hubwire.Node, bool) {
 	r.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -16,6 +17,9 @@ import (
 // the aggregate's sources for a write. Only the writer, the aggregate's
 // stream leader (leader.go), subscribes.
 const sourcesSubject = "clumsieshub.sources"
+
+// sourcesQueue is the queue group of the writers' subscriptions.
+const sourcesQueue = "writer"
 
 // How a hub asks the writer.
 const (
@@ -44,17 +48,49 @@ type sourceAsk struct {
 	Revoked []string `json:"revoked,omitempty"`
 	// Kick are nodes to re-source (Hub.kick).
 	Kick []string `json:"kick,omitempty"`
+	// Shards are shards whose stream leader changed: the writer
+	// re-sources each shard's active nodes and the aggregate's source of
+	// the shard (leader.go).
+	Shards []int `json:"shards,omitempty"`
+}
+
+// kicks is what a write for ask re-sources, among nodes (the registry's):
+// its nodes, each active node of its shards, and its shards by stream
+// name, whose sources in the aggregate are left out and written again
+// like a node's in its shard (aggregateConfigs).
+func (ask sourceAsk) kicks(nodes []hubwire.Node) []string {
+	out := slices.Clone(ask.Kick)
+	for _, k := range ask.Shards {
+		out = append(out, hubwire.ShardStream(k))
+	}
+	if len(ask.Shards) == 0 {
+		return out
+	}
+	for _, n := range nodes {
+		if n.Active() && slices.Contains(ask.Shards, n.Shard) {
+			out = append(out, n.ID)
+		}
+	}
+	return out
 }
 
 // sourceAnswer is the writer's word on an ask: Done once the write is
-// made (Error if it failed), not Done while it is under way.
+// made (Error if it failed), not Done while it is under way; Moved when
+// the hub asked no longer writes (it lost the aggregate's lead before it
+// wrote), and the ask goes to the writer elected next.
 type sourceAnswer struct {
 	Done  bool   `json:"done,omitempty"`
 	Error string `json:"error,omitempty"`
+	Moved bool   `json:"moved,omitempty"`
 }
 
 // errNoWriter means no hub answered an ask: none writes now.
 var errNoWriter = errors.New("no hub of the cluster writes the aggregate's sources now")
+
+// errNotWriter means this hub was asked for a write of the sources, or
+// was to make one, after it lost the aggregate's lead: the write is left
+// to the hub that leads it now.
+var errNotWriter = errors.New("this hub no longer writes the aggregate's sources")
 
 // writesSources reports whether this hub writes the aggregate's sources:
 // a hub alone always, a hub of a cluster while it leads the aggregate.
@@ -73,11 +109,13 @@ func (h *Hub) syncSources(ctx context.Context, ask sourceAsk) error {
 	ctx, cancel := context.WithTimeout(ctx, sourceAskTimeout)
 	defer cancel()
 	for {
+		var err error
 		if h.writesSources() {
-			return h.writeAsked(ctx, ask)
+			err = h.writeAsked(ctx, ask)
+		} else {
+			err = h.askWriter(ctx, ask)
 		}
-		err := h.askWriter(ctx, ask)
-		if !errors.Is(err, errNoWriter) {
+		if !errors.Is(err, errNoWriter) && !errors.Is(err, errNotWriter) {
 			return err
 		}
 		select {
@@ -98,7 +136,7 @@ func (h *Hub) writeAsked(ctx context.Context, ask sourceAsk) error {
 		return err
 	}
 	for {
-		err := h.sourceWrites.sync(ctx, ask.Kick...)
+		err := h.sourceWrites.sync(ctx, ask.kicks(h.reg.nodes())...)
 		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
@@ -180,6 +218,9 @@ func (h *Hub) askWriter(ctx context.Context, ask sourceAsk) error {
 		if err := json.Unmarshal(m.Data, &a); err != nil {
 			return fmt.Errorf("read the writer's answer about the aggregate's sources: %w", err)
 		}
+		if a.Moved {
+			return errNoWriter
+		}
 		if !a.Done {
 			continue
 		}
@@ -192,12 +233,19 @@ func (h *Hub) askWriter(ctx context.Context, ask sourceAsk) error {
 
 // serveSourceAsks answers the other hubs' asks (askWriter) until the
 // returned subscription is ended: each ask is written by writeAsked, with
-// a word to the asker every sourceAskBeat meanwhile.
+// a word to the asker every sourceAskBeat meanwhile. The writers
+// subscribe in one queue group, so that while an old writer has not yet
+// ended its subscription and the new one has started its own, each ask
+// still goes to one of them; one that no longer writes answers Moved.
 func (h *Hub) serveSourceAsks() (*nats.Subscription, error) {
-	sub, err := h.nc.Subscribe(sourcesSubject, func(m *nats.Msg) {
+	sub, err := h.nc.QueueSubscribe(sourcesSubject, sourcesQueue, func(m *nats.Msg) {
 		var ask sourceAsk
 		if err := json.Unmarshal(m.Data, &ask); err != nil {
 			h.answerAsk(m, sourceAnswer{Done: true, Error: "unreadable ask: " + err.Error()})
+			return
+		}
+		if !h.writesSources() {
+			h.answerAsk(m, sourceAnswer{Moved: true})
 			return
 		}
 		go h.answerAskWhenWritten(m, ask)
@@ -220,7 +268,10 @@ func (h *Hub) answerAskWhenWritten(m *nats.Msg, ask sourceAsk) {
 		select {
 		case err := <-done:
 			a := sourceAnswer{Done: true}
-			if err != nil {
+			switch {
+			case errors.Is(err, errNotWriter):
+				a = sourceAnswer{Moved: true}
+			case err != nil:
 				a.Error = err.Error()
 			}
 			h.answerAsk(m, a)

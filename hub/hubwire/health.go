@@ -19,4 +19,22 @@ type Health struct {
 	// SourceWriteSeconds sums the time they took.
 	SourceWrites       uint64  `json:"sourceWrites"`
 	SourceWriteSeconds float64 `json:"sourceWriteSeconds"`
+	// Shards is each shard of the aggregate as this hub's server knows
+	// it, by shard number.
+	Shards []ShardHealth `json:"shards,omitempty"`
+}
+
+// ShardHealth is one shard of the aggregate in Health.
+type ShardHealth struct {
+	Shard  int    `json:"shard"`
+	Stream string `json:"stream"`
+	// Leader is the server leading the shard, which sources its nodes
+	// ("" while none is elected, or a hub alone).
+	Leader string `json:"leader,omitempty"`
+	// Current counts, at the shard's leader, the shard's replicas
+	// current with it, itself included; 0 at the other hubs (only the
+	// leader follows them) and at a hub alone.
+	Current int `json:"current"`
+	// Messages is what this hub's replica of the shard holds.
+	Messages uint64 `json:"messages"`
 }
