@@ -28,7 +28,6 @@ func TestCluster_Shards(t *testing.T) {
 		addAll(want, sn.tn.appendN(t, 4))
 	}
 	checkPlaces(t, hubs[0], 3)
-	checkStreams(t, hubs[0], 3)
 	// Each new shard's lead goes to the server whose turn it is.
 	deadline := time.Now().Add(wait)
 	for leaders := shardLeaders(t, hubs[0], 3); !distinct(leaders); leaders = shardLeaders(t, hubs[0], 3) {
@@ -37,6 +36,10 @@ func TestCluster_Shards(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	// A shard's new leader has the shard re-sourced (its lists left out,
+	// then written again): read the lists once those writes are done.
+	settledWrites(t, hubs)
+	checkStreams(t, hubs[0], 3)
 	for k, th := range hubs {
 		waitStats(t, fmt.Sprintf("hub %d", k+1), th, len(want), 2*wait)
 	}
