@@ -5,12 +5,13 @@ import (
 	"slices"
 )
 
-// soakPoint is one hub's sample of a soak minute: its RSS and its Go heap
-// in use after a collection in MiB (negative when unread), and its
-// goroutines (negative when unread).
+// soakPoint is one hub's sample of a soak minute: its RSS, its Go heap
+// in use after a collection and what of that heap the de-duplication ids
+// hold, in MiB (negative when unread), and its goroutines (negative when
+// unread).
 type soakPoint struct {
-	rss, heap  float64
-	goroutines int
+	rss, heap, ids float64
+	goroutines     int
 }
 
 // soakSettled is the first minute a soak's trend is read from: the
@@ -21,16 +22,28 @@ const soakSettled = 11
 // soakTrend says how one hub's samples move from minute from on: the
 // range of each measure and its least-squares slope per 10 minutes,
 // which a cache that levels off keeps near zero and growth without bound
-// does not. It is empty with fewer than 3 samples from minute from.
+// does not. The de-duplication ids rise and fall in a saw tooth longer
+// than a soak of 30 minutes (docs/hub.md), so their slope over the soak
+// is not a trend: the heap besides them is the measure that says whether
+// anything else grows. It is empty with fewer than 3 samples from
+// minute from.
 func soakTrend(points []soakPoint, from int) string {
 	if len(points)-from < 3 {
 		return ""
 	}
 	tail := points[from:]
-	rss, heap, gor := pick(tail, func(p soakPoint) float64 { return p.rss }),
+	rss, heap, ids, gor := pick(tail, func(p soakPoint) float64 { return p.rss }),
 		pick(tail, func(p soakPoint) float64 { return p.heap }),
+		pick(tail, func(p soakPoint) float64 { return p.ids }),
 		pick(tail, func(p soakPoint) float64 { return float64(p.goroutines) })
-	return fmt.Sprintf("heap after a collection %s; RSS %s; goroutines %s", spread(heap, " MiB", from), spread(rss, " MiB", from), spread(gor, "", from))
+	rest := pick(tail, func(p soakPoint) float64 {
+		if p.heap < 0 || p.ids < 0 {
+			return -1
+		}
+		return p.heap - p.ids
+	})
+	return fmt.Sprintf("heap after a collection %s; of it the de-duplication ids %s; the heap besides those ids %s; RSS %s; goroutines %s",
+		spread(heap, " MiB", from), spread(ids, " MiB", from), spread(rest, " MiB", from), spread(rss, " MiB", from), spread(gor, "", from))
 }
 
 // pick is the measure f of each point it was read for (f >= 0).
