@@ -25,9 +25,10 @@ func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 	b := r.b
 	every := time.Duration(float64(time.Second) / b.hubSoakRate)
 	b.printf("#### Soak: %s of %g ev/s from every node (%.0f ev/s), sampled every %s\n\nLoad average at the start: %s.\n\n", d, b.hubSoakRate, float64(len(r.nodes))*b.hubSoakRate, soakSample, loadAvg())
-	b.printf("| minute | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | of it the de-duplication ids, MiB (each hub) | goroutines (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|---|---|\n")
+	b.printf("| sample (minutes since the start) | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | of it the de-duplication ids, MiB (each hub) | goroutines (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|---|---|\n")
 	r.curves = make([][]soakPoint, len(r.hubs))
-	r.soakRow(ctx, 0, nil)
+	start := time.Now()
+	r.soakRow(ctx, 0, 0, nil)
 	lctx, stop := context.WithTimeout(ctx, d)
 	defer stop()
 	load := r.startLoad(ctx, lctx, every)
@@ -42,7 +43,7 @@ func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 			return fmt.Errorf("soak, minute %d: %w", m, err)
 		}
 		probed += len(lat)
-		r.soakRow(ctx, m, lat)
+		r.soakRow(ctx, m, time.Since(start), lat)
 	}
 	if err := load(); err != nil {
 		return fmt.Errorf("soak: %w", err)
@@ -86,14 +87,14 @@ func (r *scaleRun) appliedExactly(ctx context.Context) error {
 	return nil
 }
 
-// soakRow prints one sample of the hubs.
-func (r *scaleRun) soakRow(ctx context.Context, minute int, lat []time.Duration) {
+// soakRow prints one sample of the hubs, taken at (since the soak's start).
+func (r *scaleRun) soakRow(ctx context.Context, minute int, at time.Duration, lat []time.Duration) {
 	var rss, heap, ids, gor []string
 	var sum int64
 	for i, hp := range r.hubs {
 		k := hp.rss()
 		sum += k
-		p := soakPoint{rss: mib(k), heap: -1, ids: -1, goroutines: -1}
+		p := soakPoint{at: at.Minutes(), rss: mib(k), heap: -1, ids: -1, goroutines: -1}
 		rss = append(rss, fmt.Sprintf("%.0f", p.rss))
 		if h, d, err := hp.heapInuse(ctx); err == nil {
 			p.heap, p.ids = mib(h), mib(d)
@@ -122,7 +123,7 @@ func (r *scaleRun) soakRow(ctx context.Context, minute int, lat []time.Duration)
 	if len(r.hubs) > 1 {
 		all = fmt.Sprintf("%.0f (%s)", mib(sum), all)
 	}
-	r.b.printf("| %d | %s | %s | %s | %s | %s | %s |\n", minute, all, strings.Join(heap, ", "), strings.Join(ids, ", "), strings.Join(gor, ", "), applied, probes)
+	r.b.printf("| %d (%.1f) | %s | %s | %s | %s | %s | %s |\n", minute, at.Minutes(), all, strings.Join(heap, ", "), strings.Join(ids, ", "), strings.Join(gor, ", "), applied, probes)
 }
 
 // heapInuse is the process's Go heap in use (runtime.MemStats.HeapInuse)
