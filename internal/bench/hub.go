@@ -42,25 +42,39 @@ func benchHub(ctx context.Context, b *bench) error {
 }
 
 func freeLoopback() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	a, err := freeLoopbacks(1)
 	if err != nil {
 		return "", err
 	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
+	return a[0], nil
+}
+
+// freeLoopbacks returns n distinct free loopback addresses. Each listener
+// stays open until all are picked: a port is free again once its
+// listener is closed, and the kernel hands it out again often (about one
+// pick in thirty of 400 in a row on this machine), which gave a hub the
+// same port for two of its listeners.
+func freeLoopbacks(n int) ([]string, error) {
+	out := make([]string, 0, n)
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		defer ln.Close()
+		out = append(out, ln.Addr().String())
+	}
+	return out, nil
 }
 
 // newHubDir writes a hub folder with free loopback ports.
 func newHubDir(b *bench) (*hub.Config, error) {
 	dir := b.tempDir("hub")
-	leaf, err := freeLoopback()
+	addrs, err := freeLoopbacks(2)
 	if err != nil {
 		return nil, err
 	}
-	api, err := freeLoopback()
-	if err != nil {
-		return nil, err
-	}
+	leaf, api := addrs[0], addrs[1]
 	if _, err := hub.Init(dir, hub.Config{Name: "bench", Data: "data", Leaf: leaf, HTTP: api}); err != nil {
 		return nil, err
 	}

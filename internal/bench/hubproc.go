@@ -30,26 +30,25 @@ type hubProc struct {
 // hub alone, or n > 1 hubs routed to each other as one cluster sharing
 // the first one's admin token.
 func newHubProcs(b *bench, n int) ([]*hubProc, error) {
+	// Each hub's leaf, API and profile addresses, and its route's in a
+	// cluster: all distinct.
+	per := 3
+	if n > 1 {
+		per = 4
+	}
+	all, err := freeLoopbacks(n * per)
+	if err != nil {
+		return nil, err
+	}
 	var routes []string
 	if n > 1 {
-		for range n {
-			r, err := freeLoopback()
-			if err != nil {
-				return nil, err
-			}
-			routes = append(routes, r)
+		for i := range n {
+			routes = append(routes, all[i*per+3])
 		}
 	}
 	var hps []*hubProc
 	for i := range n {
-		addrs := make([]string, 3)
-		for j := range addrs {
-			a, err := freeLoopback()
-			if err != nil {
-				return nil, err
-			}
-			addrs[j] = a
-		}
+		addrs := all[i*per : i*per+3]
 		c := hub.Config{Name: fmt.Sprintf("bench-%d", i+1), Data: "data", Leaf: addrs[0], HTTP: addrs[1]}
 		if n > 1 {
 			c.Cluster = hub.ClusterConfig{Name: "bench", Listen: routes[i]}

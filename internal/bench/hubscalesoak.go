@@ -16,7 +16,8 @@ const soakSample = time.Minute
 
 // soak has every node append b.hubSoakRate events per second for d, with
 // the probe of steady, and samples the hubs every soakSample: their RSS,
-// their Go heap in use after a collection, what their read models
+// their Go heap in use after a collection and what of it the aggregate's
+// de-duplication ids hold, their goroutines, what their read models
 // applied, and the probe's append to visible over the sample. It ends
 // with what holds the first hub's heap (its profile's top entries, in
 // use).
@@ -24,9 +25,10 @@ func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 	b := r.b
 	every := time.Duration(float64(time.Second) / b.hubSoakRate)
 	b.printf("#### Soak: %s of %g ev/s from every node (%.0f ev/s), sampled every %s\n\nLoad average at the start: %s.\n\n", d, b.hubSoakRate, float64(len(r.nodes))*b.hubSoakRate, soakSample, loadAvg())
-	b.printf("| minute | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | goroutines (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|---|\n")
+	b.printf("| sample (minutes since the start) | hub RSS, MiB (each hub) | Go heap in use after a collection, MiB (each hub) | of it the de-duplication ids, MiB (each hub) | goroutines (each hub) | events applied (hub 1) | append to visible p50, p99 |\n|---|---|---|---|---|---|---|\n")
 	r.curves = make([][]soakPoint, len(r.hubs))
-	r.soakRow(ctx, 0, nil)
+	start := time.Now()
+	r.soakRow(ctx, 0, 0, nil)
 	lctx, stop := context.WithTimeout(ctx, d)
 	defer stop()
 	load := r.startLoad(ctx, lctx, every)
@@ -41,7 +43,7 @@ func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 			return fmt.Errorf("soak, minute %d: %w", m, err)
 		}
 		probed += len(lat)
-		r.soakRow(ctx, m, lat)
+		r.soakRow(ctx, m, time.Since(start), lat)
 	}
 	if err := load(); err != nil {
 		return fmt.Errorf("soak: %w", err)
@@ -85,20 +87,21 @@ func (r *scaleRun) appliedExactly(ctx context.Context) error {
 	return nil
 }
 
-// soakRow prints one sample of the hubs.
-func (r *scaleRun) soakRow(ctx context.Context, minute int, lat []time.Duration) {
-	var rss, heap, gor []string
+// soakRow prints one sample of the hubs, taken at (since the soak's start).
+func (r *scaleRun) soakRow(ctx context.Context, minute int, at time.Duration, lat []time.Duration) {
+	var rss, heap, ids, gor []string
 	var sum int64
 	for i, hp := range r.hubs {
 		k := hp.rss()
 		sum += k
-		p := soakPoint{rss: mib(k), heap: -1, goroutines: -1}
+		p := soakPoint{at: at.Minutes(), rss: mib(k), heap: -1, ids: -1, goroutines: -1}
 		rss = append(rss, fmt.Sprintf("%.0f", p.rss))
-		if h, err := hp.heapInuse(ctx); err == nil {
-			p.heap = mib(h)
+		if h, d, err := hp.heapInuse(ctx); err == nil {
+			p.heap, p.ids = mib(h), mib(d)
 			heap = append(heap, fmt.Sprintf("%.0f", p.heap))
+			ids = append(ids, fmt.Sprintf("%.1f", p.ids))
 		} else {
-			heap = append(heap, "?")
+			heap, ids = append(heap, "?"), append(ids, "?")
 		}
 		if g, err := hp.goroutines(ctx); err == nil {
 			p.goroutines = g
@@ -120,24 +123,28 @@ func (r *scaleRun) soakRow(ctx context.Context, minute int, lat []time.Duration)
 	if len(r.hubs) > 1 {
 		all = fmt.Sprintf("%.0f (%s)", mib(sum), all)
 	}
-	r.b.printf("| %d | %s | %s | %s | %s | %s |\n", minute, all, strings.Join(heap, ", "), strings.Join(gor, ", "), applied, probes)
+	r.b.printf("| %d (%.1f) | %s | %s | %s | %s | %s | %s |\n", minute, at.Minutes(), all, strings.Join(heap, ", "), strings.Join(ids, ", "), strings.Join(gor, ", "), applied, probes)
 }
 
 // heapInuse is the process's Go heap in use (runtime.MemStats.HeapInuse)
 // right after a collection, in KiB, as its heap profile's text form gives
-// it: what the heap holds live, without the garbage of the moment.
-func (hp *hubProc) heapInuse(ctx context.Context) (int64, error) {
+// it: what the heap holds live, without the garbage of the moment; and
+// of it, in KiB, what the streams' de-duplication ids hold (dedupeIDFuncs).
+func (hp *hubProc) heapInuse(ctx context.Context) (inuse, ids int64, err error) {
 	body, err := hp.pprofGet(ctx, "/debug/pprof/heap?gc=1&debug=1")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
+	}
+	if ids, err = heapHeld(string(body), dedupeIDFuncs...); err != nil {
+		return 0, 0, fmt.Errorf("hub %s: %w", hp.cfg.Name, err)
 	}
 	for line := range strings.Lines(string(body)) {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "# HeapInuse = "); ok {
 			n, err := strconv.ParseInt(v, 10, 64)
-			return n / 1024, err
+			return n / 1024, ids / 1024, err
 		}
 	}
-	return 0, fmt.Errorf("hub %s: no HeapInuse in its heap profile", hp.cfg.Name)
+	return 0, 0, fmt.Errorf("hub %s: no HeapInuse in its heap profile", hp.cfg.Name)
 }
 
 // goroutines is the process's goroutine count, as the first line of its

@@ -94,8 +94,8 @@ func (ln *leafNode) start(ctx context.Context) error {
 		return fmt.Errorf("start node %s: %w", ln.id.NodeID, err)
 	}
 	// A thousand servers starting at once in this process: give the
-	// in-process handshake time.
-	if ln.nc, err = ln.srv.Connect(nats.Timeout(time.Minute)); err != nil {
+	// in-process handshake time, and try it again (connectAgain).
+	if ln.nc, err = connectAgain(ln.retries, func() (*nats.Conn, error) { return ln.srv.Connect(nats.Timeout(time.Minute)) }); err != nil {
 		return fmt.Errorf("connect to node %s: %w", ln.id.NodeID, err)
 	}
 	err = ln.again(func() error {
@@ -107,6 +107,27 @@ func (ln *leafNode) start(ctx context.Context) error {
 		return fmt.Errorf("open the ledger of node %s: %w", ln.id.NodeID, err)
 	}
 	return nil
+}
+
+// connectAgain runs connect, again while it fails, nodeTries times in
+// all, counting each retry in retries (when not nil). On a loaded machine
+// a node's server can send its first ping (which it sends a client to
+// measure the round trip) before its answer to the client's handshake,
+// and the client then gives up on the connection ("expected 'PONG', got
+// 'PING'", nats-server#1174): the node's, not the hub's.
+func connectAgain(retries *atomic.Int64, connect func() (*nats.Conn, error)) (*nats.Conn, error) {
+	var errs []error
+	for try := range nodeTries {
+		if try > 0 && retries != nil {
+			retries.Add(1)
+		}
+		nc, err := connect()
+		if err == nil {
+			return nc, nil
+		}
+		errs = append(errs, err)
+	}
+	return nil, errors.Join(errs...)
 }
 
 // nodeTries bounds the tries of a light node's request to its own
