@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,15 +32,47 @@ const testShardSize = 3
 // wait bounds every wait on a condition: generous, for a loaded machine.
 var wait = 60 * time.Second
 
-// freePort returns a loopback port nobody listens on right now.
+// freePort returns a loopback port nobody listens on right now, picked
+// below the system's range of ephemeral ports when it can be: the tests
+// stop hubs and start them again on the same ports, and a port of the
+// ephemeral range may meanwhile be the local end of any outgoing
+// connection (a node redialing, an HTTP client), which a port below the
+// range never is.
 func freePort(tb testing.TB) int {
 	tb.Helper()
+	if lo := ephemeralLow(); lo > 10000 {
+		for range 50 {
+			port := 10000 + rand.IntN(lo-10000)
+			if ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
+				ln.Close()
+				return port
+			}
+		}
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// ephemeralLow returns the first port of the system's ephemeral range,
+// or 0 where the system does not say.
+func ephemeralLow() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 {
+		return 0
+	}
+	lo, err := strconv.Atoi(f[0])
+	if err != nil {
+		return 0
+	}
+	return lo
 }
 
 // testHub is a hub folder whose hub can be started and stopped.
