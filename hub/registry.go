@@ -373,15 +373,7 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	in.Used = true
-	b, _ := json.Marshal(in)
-	if _, err := r.kv.Update(ctx, key, b, rev); err != nil {
-		if errors.Is(err, jetstream.ErrKeyExists) {
-			return hubwire.Node{}, ErrBadInvite
-		}
-		return hubwire.Node{}, fmt.Errorf("use the invite: %w", err)
-	}
-	if err := r.apply(key, b); err != nil {
+	if err := r.useInvite(ctx, key, in, rev); err != nil {
 		return hubwire.Node{}, err
 	}
 	n := hubwire.Node{ID: nodeID, PublicKey: publicKey, Team: in.Team, Workspace: ws, WorkspaceName: name, Member: in.Member, Joined: now.UTC(), Shard: shard}
