@@ -22,23 +22,9 @@ import (
 // lacked its node failed. The entries the copy holds already call
 // nothing.
 func TestRegistryWatch_DeliversWhatWasWrittenBeforeIt(t *testing.T) {
-	js := testJetStream(t)
 	ctx := context.Background()
-	r, err := openRegistry(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.close() })
-	if _, err := r.attach(ctx, js, 1); err != nil {
-		t.Fatal(err)
-	}
-	elsewhere := func(id string) { // a write of another hub: to the bucket only
-		t.Helper()
-		b, _ := json.Marshal(hubwire.Node{ID: id, PublicKey: "U" + id, Team: "red", Workspace: "ws-" + id, Joined: time.Now().UTC()})
-		if _, err := r.kv.Put(ctx, keyNodePrefix+id, b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	r := testRegistry(t)
+	elsewhere := func(id string) { putElsewhere(t, r, id) }
 	if err := r.put(ctx, keyNodePrefix+"n-held", hubwire.Node{ID: "n-held", Team: "red"}); err != nil {
 		t.Fatal(err)
 	}
@@ -104,4 +90,55 @@ func testJetStream(t *testing.T) jetstream.JetStream {
 		t.Fatal(err)
 	}
 	return js
+}
+
+// TestRegistry_CatchUpReadsTheLeader: a node another hub wrote, which
+// the copy does not hold (no watch delivered it), is read from the
+// registry's leader into the copy; a node the copy holds as the leader
+// does, or that the leader does not hold, changes nothing.
+func TestRegistry_CatchUpReadsTheLeader(t *testing.T) {
+	ctx := context.Background()
+	r := testRegistry(t)
+	putElsewhere(t, r, "n-lagged")
+	if _, ok := r.node("n-lagged"); ok {
+		t.Fatal("the copy holds a node written to the bucket only, without a watch")
+	}
+	applied, err := r.catchUp(ctx, []string{"n-lagged", "n-unknown"})
+	if err != nil || !applied {
+		t.Fatalf("catch up a lagging copy: applied %v, %v; want applied", applied, err)
+	}
+	if n, ok := r.node("n-lagged"); !ok || n.Team != "red" {
+		t.Fatalf("after catching up, the copy holds n-lagged: %v (%+v)", ok, n)
+	}
+	if _, ok := r.node("n-unknown"); ok {
+		t.Fatal("the copy holds a node the leader does not")
+	}
+	if applied, err := r.catchUp(ctx, []string{"n-lagged"}); err != nil || applied {
+		t.Fatalf("catch up a copy that holds the node: applied %v, %v; want nothing applied", applied, err)
+	}
+}
+
+// testRegistry is a registry attached to a bucket of a real embedded
+// nats-server.
+func testRegistry(t *testing.T) *registry {
+	t.Helper()
+	r, err := openRegistry(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.close() })
+	if _, err := r.attach(context.Background(), testJetStream(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// putElsewhere writes node id to r's bucket only, as another hub of a
+// cluster does: r's copy holds it once its watch delivers it.
+func putElsewhere(t *testing.T, r *registry, id string) {
+	t.Helper()
+	b, _ := json.Marshal(hubwire.Node{ID: id, PublicKey: "U" + id, Team: "red", Workspace: "ws-" + id, Joined: time.Now().UTC()})
+	if _, err := r.kv.Put(context.Background(), keyNodePrefix+id, b); err != nil {
+		t.Fatal(err)
+	}
 }
