@@ -3,6 +3,7 @@ package hub_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -35,18 +36,7 @@ func TestCluster_InviteUsedAtTwoHubs(t *testing.T) {
 		wg.Go(func() { errs[i] = hubs[i%3].h.UseInviteAt(ctx, sn.secret, rev) })
 	}
 	wg.Wait()
-	won := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case !errors.Is(err, hub.ErrBadInvite):
-			t.Errorf("set %d of the invite at hub %d, at once with others: %v, want ErrBadInvite", i+1, i%3+1, err)
-		}
-	}
-	if won != 1 {
-		t.Errorf("%d of %d sets of the invite at one revision won, want 1", won, sets)
-	}
+	oneWins(t, "sets of one invite at one revision from the three hubs", errs)
 
 	// Two joins with one token at two hubs at once: one wins, the other
 	// is told the token is used, whichever step it lost at.
@@ -66,17 +56,24 @@ func TestCluster_InviteUsedAtTwoHubs(t *testing.T) {
 			_, errs[1] = hubs[(round+1)%3].h.Join(ctx, sn.secret, other.NodeID, otherPub, sn.tn.ws.ID(), "")
 		})
 		wg.Wait()
-		won := 0
-		for i, err := range errs {
-			switch {
-			case err == nil:
-				won++
-			case !errors.Is(err, hub.ErrBadInvite):
-				t.Errorf("round %d: join %d with a token used at once at another hub: %v, want ErrBadInvite", round, i+1, err)
-			}
+		oneWins(t, fmt.Sprintf("round %d: joins with one token at two hubs", round+1), errs)
+	}
+}
+
+// oneWins checks that exactly one of errs, the outcomes of uses of one
+// invite at once, is nil and that every other is ErrBadInvite.
+func oneWins(t *testing.T, what string, errs []error) {
+	t.Helper()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, hub.ErrBadInvite):
+			t.Errorf("%s: use %d: %v, want ErrBadInvite", what, i+1, err)
 		}
-		if won != 1 {
-			t.Errorf("round %d: %d of the two joins with one token won, want 1 (%v)", round, won, errs)
-		}
+	}
+	if won != 1 {
+		t.Errorf("%s: %d of %d won, want 1", what, won, len(errs))
 	}
 }
