@@ -25,15 +25,15 @@ func (d *registryData) holds(key string, value []byte) bool {
 	return true // not a kind the copy keeps
 }
 
-// sameEntry reports whether list holds value's entry, by id, as value
-// has it (compared as the copy writes it).
+// sameEntry reports whether list, ordered by id (registryData.sort),
+// holds value's entry as value has it (compared as the copy writes it).
 func sameEntry[T any](list []T, value []byte, id func(T) string) bool {
 	var v T
 	if err := json.Unmarshal(value, &v); err != nil {
 		return false
 	}
-	i := slices.IndexFunc(list, func(o T) bool { return id(o) == id(v) })
-	if i < 0 {
+	i, found := slices.BinarySearchFunc(list, id(v), func(o T, want string) int { return strings.Compare(id(o), want) })
+	if !found {
 		return false
 	}
 	a, _ := json.Marshal(list[i])
