@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -55,4 +56,27 @@ func (h *Hub) SetSourceWriteBound(d time.Duration) { h.sourceWrites.bound.Store(
 // it registers the node; release(false) gives it back.
 func (h *Hub) PlaceNode(ctx context.Context, id string) (int, func(joined bool), error) {
 	return h.placeNode(ctx, id)
+}
+
+// InviteRevision returns the revision of the invite of secret in the
+// registry's bucket, read at the bucket's leader.
+func (h *Hub) InviteRevision(ctx context.Context, secret string) (uint64, error) {
+	_, rev, err := h.reg.leaderGet(ctx, keyInvitePrefix+hashSecret(secret))
+	return rev, err
+}
+
+// UseInviteAt marks the invite of secret used with a compare-and-set at
+// revision rev, as a join at h does once it has read the invite at rev;
+// ErrBadInvite if the set lost.
+func (h *Hub) UseInviteAt(ctx context.Context, secret string, rev uint64) error {
+	key := keyInvitePrefix + hashSecret(secret)
+	value, _, err := h.reg.leaderGet(ctx, key)
+	if err != nil {
+		return err
+	}
+	var in invite
+	if err := json.Unmarshal(value, &in); err != nil {
+		return err
+	}
+	return h.reg.useInvite(ctx, key, in, rev)
 }

@@ -164,9 +164,13 @@ func (r *registry) attach(ctx context.Context, js jetstream.JetStream, replicas 
 }
 
 // watch calls changed after every change of the bucket (made here or by
-// another hub) has been applied to the copy, until ctx ends.
+// another hub) has been applied to the copy, until ctx ends. It starts
+// with the last value of every key, not with the changes to come: the
+// changes made since the copy was read (attach, or the watch before
+// this one ended) are then not lost. A value the copy holds already
+// changes nothing and calls nothing.
 func (r *registry) watch(ctx context.Context, changed func()) error {
-	w, err := r.kv.WatchAll(ctx, jetstream.UpdatesOnly())
+	w, err := r.kv.WatchAll(ctx)
 	if err != nil {
 		return fmt.Errorf("watch the registry: %w", err)
 	}
@@ -183,16 +187,21 @@ func (r *registry) watch(ctx context.Context, changed func()) error {
 				continue // the shards' places are read from the bucket (shardplaces.go)
 			}
 			r.mu.Lock()
-			err := r.d.set(e.Key(), e.Value())
-			if err == nil {
-				r.d.sort()
-				err = r.save()
+			same := r.d.holds(e.Key(), e.Value())
+			if !same {
+				err = r.d.set(e.Key(), e.Value())
+				if err == nil {
+					r.d.sort()
+					err = r.save()
+				}
 			}
 			r.mu.Unlock()
 			if err != nil {
 				return err
 			}
-			changed()
+			if !same {
+				changed()
+			}
 		}
 	}
 }
@@ -373,15 +382,7 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	in.Used = true
-	b, _ := json.Marshal(in)
-	if _, err := r.kv.Update(ctx, key, b, rev); err != nil {
-		if errors.Is(err, jetstream.ErrKeyExists) {
-			return hubwire.Node{}, ErrBadInvite
-		}
-		return hubwire.Node{}, fmt.Errorf("use the invite: %w", err)
-	}
-	if err := r.apply(key, b); err != nil {
+	if err := r.useInvite(ctx, key, in, rev); err != nil {
 		return hubwire.Node{}, err
 	}
 	n := hubwire.Node{ID: nodeID, PublicKey: publicKey, Team: in.Team, Workspace: ws, WorkspaceName: name, Member: in.Member, Joined: now.UTC(), Shard: shard}

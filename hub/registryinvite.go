@@ -92,3 +92,20 @@ func (r *registry) leaderGet(ctx context.Context, key string) ([]byte, uint64, e
 	}
 	return a.Message.Data, a.Message.Sequence, nil
 }
+
+// useInvite marks invite in, read at revision rev, used: a
+// compare-and-set on its entry key, so that of two joins with one token
+// (at two hubs of a cluster, say) one wins. The one that loses gets
+// ErrBadInvite, as a join with a used token does, on one hub and in a
+// cluster alike (lostCAS).
+func (r *registry) useInvite(ctx context.Context, key string, in invite, rev uint64) error {
+	in.Used = true
+	b, _ := json.Marshal(in)
+	if _, err := r.kv.Update(ctx, key, b, rev); err != nil {
+		if lostCAS(err) {
+			return ErrBadInvite
+		}
+		return fmt.Errorf("use the invite: %w", err)
+	}
+	return r.apply(key, b)
+}

@@ -3,10 +3,7 @@ package hub
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
@@ -43,7 +40,7 @@ func (r *registry) placeOnce(ctx context.Context, n hubwire.Node) (hubwire.Node,
 		}
 		cur.Shard, cur.SourceFrom = n.Shard, n.SourceFrom
 		b, _ := json.Marshal(cur)
-		if _, err := r.kv.Update(ctx, key, b, rev); errors.Is(err, jetstream.ErrKeyExists) {
+		if _, err := r.kv.Update(ctx, key, b, rev); lostCAS(err) {
 			continue // changed meanwhile: read it again
 		} else if err != nil {
 			return hubwire.Node{}, fmt.Errorf("record node %s's shard: %w", n.ID, err)

@@ -147,10 +147,8 @@ func (r *registry) readPlaces(ctx context.Context, k int) ([]byte, uint64, error
 var errPlacesChanged = errors.New("hub: the shard's places changed meanwhile")
 
 // writePlaces writes shard k's place entry if its revision is still rev
-// (0: if it has none); errPlacesChanged if it changed meanwhile. A
-// replicated bucket answers a lost compare-and-set with another code
-// than a single server's (nats.go's ErrKeyRevisionMismatch, not
-// ErrKeyExists): both are a change.
+// (0: if it has none); errPlacesChanged if it changed meanwhile
+// (lostCAS).
 func (r *registry) writePlaces(ctx context.Context, k int, held []placeHolder, rev uint64) error {
 	b, _ := json.Marshal(held)
 	var err error
@@ -162,7 +160,7 @@ func (r *registry) writePlaces(ctx context.Context, k int, held []placeHolder, r
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch):
+	case lostCAS(err):
 		return errPlacesChanged
 	default:
 		return fmt.Errorf("write the places of shard %d: %w", k, err)
@@ -194,13 +192,14 @@ func (r *registry) heldPlaces(k int, value []byte, now time.Time) []placeHolder 
 // placeNode is where a join of node id, not in the registry yet, places
 // it: a place taken in the registry (takePlace) from where this hub's
 // copy finds room. release gives the place back if the join fails, and
-// must be called once the join answered either way.
+// must be called once the join answered either way, also when placeNode
+// failed (it then does nothing).
 func (h *Hub) placeNode(ctx context.Context, id string) (shard int, release func(joined bool), err error) {
 	hint := h.placer.place(id, h.reg.nodes())
 	shard, err = h.reg.takePlace(ctx, id, hint, h.placer.size, time.Now())
 	if err != nil {
 		h.placer.done(id)
-		return 0, nil, fmt.Errorf("join %s: %w", id, err)
+		return 0, func(bool) {}, fmt.Errorf("join %s: %w", id, err)
 	}
 	return shard, func(joined bool) {
 		h.placer.done(id)

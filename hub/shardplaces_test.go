@@ -31,3 +31,19 @@ func TestShards_PlacesHeldAndGivenBack(t *testing.T) {
 		t.Fatalf("a join after a failed join gave its place back went to shard %d, want 1", got)
 	}
 }
+
+// TestShards_PlaceThatFailsReleases: a place that cannot be taken (the
+// join's context ended) still hands its join a release to call, as a
+// join does whatever its outcome; it was nil and the join panicked, the
+// hub with it. The join that follows takes a place.
+func TestShards_PlaceThatFailsReleases(t *testing.T) {
+	th := newTestHub(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, release, err := th.h.PlaceNode(ctx, "n-00000000000000ab")
+	if err == nil {
+		t.Fatal("a place taken with an ended context: no error")
+	}
+	release(false)
+	joinAll(t, th, []*stormNode{inviteNode(t, th, "red")})
+}

@@ -152,10 +152,21 @@ func (h *Hub) writeAsked(ctx context.Context, ask sourceAsk) error {
 // awaitRegistry waits until the registry's copy holds ask's joined nodes
 // active, with their accounts set up here and at every other hub, and its
 // revoked nodes revoked: the copy follows the bucket, and a node joined at
-// another hub may not have reached it yet.
+// another hub may not have reached it yet. A copy that still lacks them
+// after catchUpAfter reads them from the registry's leader (catchUp),
+// then again every catchUpAfter: a copy whose watch lags does not fail
+// the joins it writes for.
 func (h *Hub) awaitRegistry(ctx context.Context, ask sourceAsk) error {
 	const poll = 10 * time.Millisecond
+	next := time.Now().Add(catchUpAfter)
 	for !h.holds(ask) {
+		if time.Now().After(next) {
+			next = time.Now().Add(catchUpAfter)
+			if err := h.catchUpRegistry(ctx, ask); err != nil {
+				h.logger.Warn("read the nodes of a write from the registry's leader", "err", err)
+			}
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("wait for the registry here to hold nodes %v joined and %v revoked: %w", ask.Joined, ask.Revoked, ctx.Err())
@@ -170,6 +181,23 @@ func (h *Hub) awaitRegistry(ctx context.Context, ask sourceAsk) error {
 		}
 	}
 	return nil
+}
+
+// catchUpAfter is how long a write waits for its nodes to reach the
+// registry's copy through its watch before reading them from the
+// registry's leader.
+const catchUpAfter = 2 * time.Second
+
+// catchUpRegistry reads ask's nodes from the registry's leader into the
+// copy (catchUp) and, if any was missing, applies the copy as a change
+// the watch delivered does (accounts, sources, links).
+func (h *Hub) catchUpRegistry(ctx context.Context, ask sourceAsk) error {
+	applied, err := h.reg.catchUp(ctx, append(slices.Clone(ask.Joined), ask.Revoked...))
+	if err != nil || !applied {
+		return err
+	}
+	h.logger.Warn("the registry's copy lagged: read the nodes of a write from its leader", "joined", ask.Joined, "revoked", ask.Revoked)
+	return h.syncRegistry(ctx)
 }
 
 // holds reports whether the registry's copy holds what ask names.

@@ -1,0 +1,42 @@
+package hub
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
+)
+
+// holds reports whether d holds the bucket entry key with value already:
+// the registry's watch, which starts with every key's last value, then
+// applies only what the copy lacks. A value that does not read is not
+// held (set reports it).
+func (d *registryData) holds(key string, value []byte) bool {
+	switch {
+	case strings.HasPrefix(key, keyNodePrefix):
+		return sameEntry(d.Nodes, value, func(n hubwire.Node) string { return n.ID })
+	case strings.HasPrefix(key, keyInvitePrefix):
+		return sameEntry(d.Invites, value, func(in invite) string { return in.Hash })
+	case strings.HasPrefix(key, keyTokenPrefix):
+		return sameEntry(d.Tokens, value, func(t memberToken) string { return t.Hash })
+	}
+	return true // not a kind the copy keeps
+}
+
+// sameEntry reports whether list, ordered by id (registryData.sort),
+// holds value's entry as value has it (compared as the copy writes it).
+func sameEntry[T any](list []T, value []byte, id func(T) string) bool {
+	var v T
+	if err := json.Unmarshal(value, &v); err != nil {
+		return false
+	}
+	i, found := slices.BinarySearchFunc(list, id(v), func(o T, want string) int { return strings.Compare(id(o), want) })
+	if !found {
+		return false
+	}
+	a, _ := json.Marshal(list[i])
+	b, _ := json.Marshal(v)
+	return bytes.Equal(a, b)
+}
