@@ -326,6 +326,9 @@ func TestCluster_AskHeldAcrossAnElection(t *testing.T) {
 	if made := sourceWrites(hubs)[w] - before; made > 0 {
 		t.Errorf("hub %d wrote the sources %d times after it lost the aggregate's lead", w+1, made)
 	}
+	// The new writer re-sources every node and shard (each list left
+	// out, then written again): read the lists once that is done.
+	settledWrites(t, hubs)
 	nw := writerOf(t, hubs)
 	if !slices.Contains(sourcedNodes(t, hubs[nw]), sn.tn.id.NodeID) {
 		t.Errorf("node %s is not sourced after its kick", sn.tn.id.NodeID)
