@@ -3,8 +3,13 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"sync/atomic"
 	"time"
 )
+
+// useInviteCalls numbers UseInviteAt's calls, each a node of its own.
+var useInviteCalls atomic.Int64
 
 // LedgerLayout is the layout of the hub's ledger, for the tests.
 var LedgerLayout = ledgerLayout{replicas: 1}
@@ -78,5 +83,20 @@ func (h *Hub) UseInviteAt(ctx context.Context, secret string, rev uint64) error 
 	if err := json.Unmarshal(value, &in); err != nil {
 		return err
 	}
-	return h.reg.useInvite(ctx, key, in, rev)
+	return h.reg.useInvite(ctx, key, in, rev, fmt.Sprintf("n-test-%d", useInviteCalls.Add(1)), "")
+}
+
+// UseInviteFor marks the invite of secret used by node id with key, as a
+// join's first try does before it writes the node's entry.
+func (h *Hub) UseInviteFor(ctx context.Context, secret, id, key string) error {
+	k := keyInvitePrefix + hashSecret(secret)
+	value, rev, err := h.reg.leaderGet(ctx, k)
+	if err != nil {
+		return err
+	}
+	var in invite
+	if err := json.Unmarshal(value, &in); err != nil {
+		return err
+	}
+	return h.reg.useInvite(ctx, k, in, rev, id, key)
 }

@@ -44,6 +44,11 @@ type invite struct {
 	Member    string    `json:"member,omitempty"`
 	Expires   time.Time `json:"expires"`
 	Used      bool      `json:"used,omitempty"`
+	// UsedBy and UsedKey name the node whose join used the invite, so
+	// that a join whose answer was lost (a write unanswered while the
+	// registry's leader changed) knows the use for its own.
+	UsedBy  string `json:"usedBy,omitempty"`
+	UsedKey string `json:"usedKey,omitempty"`
 }
 
 // memberToken lets its holder read the stats of some teams.
@@ -275,7 +280,12 @@ func (r *registry) put(ctx context.Context, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := r.kv.Put(ctx, key, b); err != nil {
+	// A put written twice is written once: tried again while the
+	// registry's leader changes.
+	if err := retry(ctx, func(ctx context.Context) error {
+		_, err := r.kv.Put(ctx, key, b)
+		return err
+	}); err != nil {
 		return fmt.Errorf("write the registry's %s: %w", key, err)
 	}
 	return r.apply(key, b)
@@ -359,15 +369,21 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 	if subtle.ConstantTimeCompare([]byte(in.Hash), []byte(hashSecret(secret))) != 1 {
 		return hubwire.Node{}, ErrBadInvite
 	}
-	if in.Used {
+	used := in.Used
+	if used {
 		// A join asked again with the same token, id and key (its answer
-		// was lost) gets the node it registered.
-		if n, ok := r.node(nodeID); ok && n.PublicKey == publicKey && n.Workspace == ws && n.Team == in.Team && n.Active() {
-			return n, nil
+		// was lost) gets the node it registered, or goes on to register
+		// it when its first try used the invite and stopped before.
+		if n, ok := r.node(nodeID); ok {
+			if n.PublicKey == publicKey && n.Workspace == ws && n.Team == in.Team && n.Active() {
+				return n, nil
+			}
+			return hubwire.Node{}, ErrBadInvite
 		}
-		return hubwire.Node{}, ErrBadInvite
-	}
-	if now.After(in.Expires) {
+		if in.UsedBy != nodeID || in.UsedKey != publicKey || in.UsedBy == "" {
+			return hubwire.Node{}, ErrBadInvite
+		}
+	} else if now.After(in.Expires) {
 		return hubwire.Node{}, ErrBadInvite
 	}
 	if in.Workspace != ws {
@@ -382,8 +398,10 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 	if err != nil {
 		return hubwire.Node{}, err
 	}
-	if err := r.useInvite(ctx, key, in, rev); err != nil {
-		return hubwire.Node{}, err
+	if !used {
+		if err := r.useInvite(ctx, key, in, rev, nodeID, publicKey); err != nil {
+			return hubwire.Node{}, err
+		}
 	}
 	n := hubwire.Node{ID: nodeID, PublicKey: publicKey, Team: in.Team, Workspace: ws, WorkspaceName: name, Member: in.Member, Joined: now.UTC(), Shard: shard}
 	return n, r.put(ctx, keyNodePrefix+n.ID, n)

@@ -93,15 +93,31 @@ func (r *registry) leaderGet(ctx context.Context, key string) ([]byte, uint64, e
 	return a.Message.Data, a.Message.Sequence, nil
 }
 
-// useInvite marks invite in, read at revision rev, used: a
-// compare-and-set on its entry key, so that of two joins with one token
-// (at two hubs of a cluster, say) one wins. The one that loses gets
+// useInvite marks invite in, read at revision rev, used by node id with
+// key: a compare-and-set on its entry key, so that of two joins with one
+// token (at two hubs of a cluster, say) one wins. The one that loses gets
 // ErrBadInvite, as a join with a used token does, on one hub and in a
-// cluster alike (lostCAS).
-func (r *registry) useInvite(ctx context.Context, key string, in invite, rev uint64) error {
-	in.Used = true
+// cluster alike (lostCAS). A set left unanswered (the registry's leader
+// changing) is tried again; one that then reads as lost is read from the
+// leader, and is this join's if the entry names its node and key.
+func (r *registry) useInvite(ctx context.Context, key string, in invite, rev uint64, id, nodeKey string) error {
+	in.Used, in.UsedBy, in.UsedKey = true, id, nodeKey
 	b, _ := json.Marshal(in)
-	if _, err := r.kv.Update(ctx, key, b, rev); err != nil {
+	tried := 0
+	err := retry(ctx, func(ctx context.Context) error {
+		tried++
+		_, err := r.kv.Update(ctx, key, b, rev)
+		return err
+	})
+	if err != nil && lostCAS(err) && tried > 1 {
+		if value, _, gerr := r.leaderGet(ctx, key); gerr == nil {
+			var now invite
+			if json.Unmarshal(value, &now) == nil && now.UsedBy == id && now.UsedKey == nodeKey {
+				err = nil
+			}
+		}
+	}
+	if err != nil {
 		if lostCAS(err) {
 			return ErrBadInvite
 		}

@@ -151,12 +151,18 @@ var errPlacesChanged = errors.New("hub: the shard's places changed meanwhile")
 // (lostCAS).
 func (r *registry) writePlaces(ctx context.Context, k int, held []placeHolder, rev uint64) error {
 	b, _ := json.Marshal(held)
-	var err error
-	if rev == 0 {
-		_, err = r.kv.Create(ctx, keyPlace(k), b)
-	} else {
-		_, err = r.kv.Update(ctx, keyPlace(k), b, rev)
-	}
+	// A set left unanswered while the registry's leader changes is tried
+	// again; if the first was made, the next reads as lost and the caller
+	// reads the entry again, where it finds the place it took.
+	err := retry(ctx, func(ctx context.Context) error {
+		var err error
+		if rev == 0 {
+			_, err = r.kv.Create(ctx, keyPlace(k), b)
+		} else {
+			_, err = r.kv.Update(ctx, keyPlace(k), b, rev)
+		}
+		return err
+	})
 	switch {
 	case err == nil:
 		return nil
