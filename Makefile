@@ -42,7 +42,7 @@ run: build ## show clumsies at work: a scripted agent session on a throw-away wo
 
 .PHONY: test
 test: interop-deps browser-deps ## run every test (unit, golden, end-to-end, interop), a line per package as it ends
-	@echo "testing every package: each prints a line as it ends (8-11 minutes on 2 cores; a first run compiles every test binary before the first line, and says so every 30 s); the hub's package runs last, alone, since its clusters of three hubs share the 2 cores with nothing else then"
+	@echo "testing every package: each prints a line as it ends (9-12 minutes on 2 cores; a first run compiles every test binary before the first line, and says so every 30 s); the hub's package runs last, alone, since its clusters of three hubs share the 2 cores with nothing else then"
 	@{ $(GO) test -json -count=1 $$($(GO) list $(PKGS) | grep -vx '$(MODULE)/hub'); $(GO) test -json -count=1 ./hub; } | $(GO) run ./internal/testprogress
 
 .PHONY: test-dist
