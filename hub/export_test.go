@@ -72,31 +72,31 @@ func (h *Hub) InviteRevision(ctx context.Context, secret string) (uint64, error)
 
 // UseInviteAt marks the invite of secret used with a compare-and-set at
 // revision rev, as a join at h does once it has read the invite at rev;
-// ErrBadInvite if the set lost.
+// ErrBadInvite if the set lost. Each call is a node of its own.
 func (h *Hub) UseInviteAt(ctx context.Context, secret string, rev uint64) error {
-	key := keyInvitePrefix + hashSecret(secret)
-	value, _, err := h.reg.leaderGet(ctx, key)
-	if err != nil {
-		return err
-	}
-	var in invite
-	if err := json.Unmarshal(value, &in); err != nil {
-		return err
-	}
-	return h.reg.useInvite(ctx, key, in, rev, fmt.Sprintf("n-test-%d", useInviteCalls.Add(1)), "")
+	return h.useInviteOf(ctx, secret, rev, fmt.Sprintf("n-test-%d", useInviteCalls.Add(1)), "")
 }
 
 // UseInviteFor marks the invite of secret used by node id with key, as a
 // join's first try does before it writes the node's entry.
 func (h *Hub) UseInviteFor(ctx context.Context, secret, id, key string) error {
+	return h.useInviteOf(ctx, secret, 0, id, key)
+}
+
+// useInviteOf reads the invite of secret from the registry's leader and
+// marks it used by node id with key, at revision rev (0: the one read).
+func (h *Hub) useInviteOf(ctx context.Context, secret string, rev uint64, id, key string) error {
 	k := keyInvitePrefix + hashSecret(secret)
-	value, rev, err := h.reg.leaderGet(ctx, k)
+	value, read, err := h.reg.leaderGet(ctx, k)
 	if err != nil {
 		return err
 	}
 	var in invite
 	if err := json.Unmarshal(value, &in); err != nil {
 		return err
+	}
+	if rev == 0 {
+		rev = read
 	}
 	return h.reg.useInvite(ctx, k, in, rev, id, key)
 }
