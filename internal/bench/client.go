@@ -87,8 +87,13 @@ func peakRSS(pid int) int64 {
 // setupSession binds a session and returns the first item of kind whose
 // path starts with prefix.
 func setupSession(ctx context.Context, p *proc, session string) error {
-	_, err := p.call(ctx, "memsetup", map[string]any{"session_id": session, "knownHashes": map[string]any{"META_PROMPT.md": ""}})
+	_, err := p.call(ctx, "memsetup", memsetupArgs(session))
 	return err
+}
+
+// memsetupArgs are the arguments of the memsetup that binds session.
+func memsetupArgs(session string) map[string]any {
+	return map[string]any{"session_id": session, "knownHashes": map[string]any{"META_PROMPT.md": ""}}
 }
 
 func firstID(ctx context.Context, p *proc, kind string) (string, error) {

@@ -74,6 +74,10 @@ func benchLean(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
+	tsDir, err := copyWorkspace(b, off)
+	if err != nil {
+		return err
+	}
 	vsDir := ""
 	if b.vs != "" {
 		if vsDir, err = leanWorkspace(ctx, b, ""); err != nil {
@@ -105,6 +109,7 @@ func benchLean(ctx context.Context, b *bench) error {
 	share, shareText := medianPeak(diffs)
 	b.printf("`clumsies serve --sync interval` over stdio on a catalog of %d rules, published beforehand, driven by the go-sdk client; two servers of two like workspaces, one exporting to a real OpenTelemetry Collector (`[otel]`, OTLP/HTTP) and one not, and the bare go-sdk echo server, in alternating blocks after a warm-up: %d memloads (delta hit) of each server, %d memdiscs with a query of %d hits (`%s`), as many echo calls of each size. Peak RSS is VmHWM after the memloads (and their warm-up), before the memdiscs. Spawn to initialize: %d spawns of serve and of echo alternating.\n\n",
 		leanRules, loads, discs, leanRules/leanEvery, leanTag, spawns)
+	b.printf("The TypeScript client's rows: after those, the same comparison through the official MCP TypeScript SDK client (Client over StdioClientTransport, as the Node agent hosts use it; internal/bench/tsclient/lean.mjs, its npm packages pinned and installed on demand into the user's cache folder): a serve of a copy of the telemetry-off workspace (copied before any memload) and the echo server spawned by node; %d spawns of each alternating, then after a warm-up the same calls with the same arguments as the go-sdk client's (memload, memdisc and the echoes' texts) in the same alternating blocks; latencies read with process.hrtime around callTool, after tools/list (so the client checks each structured answer against the tool's output schema, as the hosts' does); serve's peak RSS is its VmHWM after the memloads, one server.\n\n", spawns)
 	b.printf("Idle CPU: after those, a serve of the telemetry-off workspace, bound to a session, and the echo server (and with -vs the other build's serve on its workspace) run side by side doing nothing; their CPU time (user and system, /proc, in ticks of 10 ms) over %s, %s after their first answer, per minute.\n\n", idle.over, leanIdleSettle)
 	if b.vs != "" {
 		b.printf("With -vs, a serve of that build (`%s`) on a like workspace answers the same memloads and memdiscs, in the same alternating blocks.\n\n", b.vs)
@@ -117,16 +122,16 @@ func benchLean(ctx context.Context, b *bench) error {
 	b.printf("| serve peak RSS MiB, telemetry on (median: %s); on minus off, median of the %d pairs (%s) | %.1f | %.1f (off) | %+.1f MiB | ≤ +1 MiB: %s |\n", onText, len(diffs), shareText, float64(rssOn)/1024, float64(rssOff)/1024, float64(share)/1024, verdict(share <= 1024))
 	b.printf("| of which, the first pair: after the memloads RssAnon / RssFile, on vs off | %.1f / %.1f | %.1f / %.1f | %+.1f / %+.1f MiB | |\n", float64(r.anon[1])/1024, float64(r.file[1])/1024, float64(r.anon[0])/1024, float64(r.file[0])/1024, float64(r.anon[1]-r.anon[0])/1024, float64(r.file[1]-r.file[0])/1024)
 	disc, echo := percentile(r.lat["memdisc"], 50), percentile(r.lat["echo"], 50)
-	b.printf("| memdisc (%d hits, %.1f KiB) p50 µs vs echo | %.0f | %.0f | %.2fx | ≤ 2.5x: %s |\n", leanRules/leanEvery, float64(r.discSize)/1024, us(disc), us(echo), float64(disc)/float64(echo), verdict(float64(disc) <= 2.5*float64(echo)))
+	b.printf("| go-sdk client: memdisc (%d hits, %.1f KiB) p50 µs vs echo | %.0f | %.0f | %.2fx | ≤ 2.5x: %s |\n", leanRules/leanEvery, float64(r.discSize)/1024, us(disc), us(echo), float64(disc)/float64(echo), verdict(float64(disc) <= 2.5*float64(echo)))
 	if b.vs != "" {
 		vs := percentile(r.lat[leanVsDisc], 50)
 		b.printf("| memdisc p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, us(disc), us(vs), float64(disc)/float64(vs))
 		b.printf("| %s: memdisc p50 µs vs echo | %.0f | %.0f | %.2fx | |\n", leanVs, us(vs), us(echo), float64(vs)/float64(echo))
 	}
 	dsized := percentile(r.lat[discSizedEcho], 50)
-	b.printf("| memdisc p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, us(disc), us(dsized), float64(disc)/float64(dsized))
+	b.printf("| go-sdk client: memdisc p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", discSizedEcho, us(disc), us(dsized), float64(disc)/float64(dsized))
 	load, sized := percentile(r.lat["memload off"], 50), percentile(r.lat[sizedEcho], 50)
-	b.printf("| memload (delta hit) p50 µs vs %s | %.0f | %.0f | %.2fx | ≤ 1.1x: %s |\n", sizedEcho, us(load), us(sized), float64(load)/float64(sized), verdict(float64(load) <= 1.1*float64(sized)))
+	b.printf("| go-sdk client: memload (delta hit) p50 µs vs %s | %.0f | %.0f | %.2fx | ≤ 1.1x: %s |\n", sizedEcho, us(load), us(sized), float64(load)/float64(sized), verdict(float64(load) <= 1.1*float64(sized)))
 	if b.vs != "" {
 		vs := percentile(r.lat[leanVs], 50)
 		b.printf("| memload p50 µs vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, us(load), us(vs), float64(load)/float64(vs))
@@ -148,7 +153,11 @@ func benchLean(ctx context.Context, b *bench) error {
 		b.printf("| server CPU µs per memload vs %s | %.0f | %.0f | %.2fx | |\n", leanVs, perCall("memload off"), perCall(leanVs), perCall("memload off")/perCall(leanVs))
 	}
 	s50, e50 := percentile(serveInit, 50), percentile(echoInit, 50)
-	b.printf("| spawn to initialize p50 ms vs echo | %.1f | %.1f | %.2fx | ≤ 2.5x: %s |\n\n", ms(s50), ms(e50), float64(s50)/float64(e50), verdict(float64(s50) <= 2.5*float64(e50)))
+	b.printf("| go-sdk client: spawn to initialize p50 ms vs echo | %.1f | %.1f | %.2fx | ≤ 2.5x: %s |\n", ms(s50), ms(e50), float64(s50)/float64(e50), verdict(float64(s50) <= 2.5*float64(e50)))
+	if err := leanTS(ctx, b, tsDir, r.calls, r.discSize, loads, discs, spawns); err != nil {
+		return fmt.Errorf("the TypeScript client: %w", err)
+	}
+	b.printf("\n")
 	return nil
 }
 
@@ -172,6 +181,16 @@ type leanResult struct {
 	openOff       int64                    // KiB: the peak once open, before the memloads
 	anon, file    [2]int64                 // KiB: the resident set of serve off and on after the memloads
 	discSize      int                      // bytes of memdisc's structured answer
+	// calls are the arguments of the calls timed, for the TypeScript
+	// client to make the same ones.
+	calls leanCalls
+}
+
+// leanCalls are the arguments of the lean section's timed calls, as the
+// go-sdk client made them.
+type leanCalls struct {
+	hit                map[string]any // memload's, a delta hit
+	loadText, discText string         // the size-matched echoes' texts: memload's and memdisc's answers
 }
 
 // leanRound drives the two servers and the echo server in alternating
@@ -204,6 +223,7 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir, vsDir string, loads
 		raw, _ := json.Marshal(disc)
 		res.discSize = len(raw)
 		if s.name == "off" {
+			res.calls.hit, res.calls.discText = hit, string(raw)
 			steps = append(steps, leanStep{discSizedEcho, echo, "echo", map[string]any{"text": string(raw)}, discs})
 		}
 		loadSteps = append(loadSteps, leanStep{"memload " + s.name, p, "memload", hit, loads})
@@ -213,6 +233,7 @@ func leanRound(ctx context.Context, b *bench, offDir, onDir, vsDir string, loads
 				return res, err
 			}
 			sized, _ := json.Marshal(answer)
+			res.calls.loadText = string(sized)
 			loadSteps = append(loadSteps, leanStep{sizedEcho, echo, "echo", map[string]any{"text": string(sized)}, loads})
 			steps = append(steps,
 				leanStep{"memdisc", p, "memdisc", map[string]any{"query": leanTag}, discs},

@@ -25,15 +25,25 @@ func leanCopies(b *bench, off, on string, n int) ([][2]string, error) {
 	for range n {
 		var pair [2]string
 		for i, src := range []string{off, on} {
-			dst := filepath.Join(b.tempDir("lean-copy"), "ws")
-			if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-				return nil, fmt.Errorf("copy the workspace %s: %w", src, err)
+			dst, err := copyWorkspace(b, src)
+			if err != nil {
+				return nil, err
 			}
 			pair[i] = dst
 		}
 		out = append(out, pair)
 	}
 	return out, nil
+}
+
+// copyWorkspace copies the workspace src into a new folder and returns
+// the copy's root.
+func copyWorkspace(b *bench, src string) (string, error) {
+	dst := filepath.Join(b.tempDir("lean-copy"), "ws")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		return "", fmt.Errorf("copy the workspace %s: %w", src, err)
+	}
+	return dst, nil
 }
 
 // leanPeak serves the off and on workspaces with two fresh servers, makes
