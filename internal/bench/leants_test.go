@@ -129,3 +129,25 @@ func keys[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// TestLeanTS_NoRegistrySaysSo asks for the driver's npm packages from a
+// registry that does not answer, with an empty cache: the lean table gets
+// a row saying the TypeScript client was not measured and why, and the
+// section goes on.
+func TestLeanTS_NoRegistrySaysSo(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skipf("npm is not on PATH (%v)", err)
+	}
+	t.Setenv("CLUMSIES_BENCH_CACHE", t.TempDir())
+	t.Setenv("npm_config_cache", t.TempDir())
+	t.Setenv("npm_config_registry", "http://127.0.0.1:9/")
+	t.Setenv("npm_config_fetch_retries", "0")
+	b := &bench{bin: "clumsies-not-run", echo: "echo-not-run", out: &strings.Builder{}}
+	if err := leanTS(t.Context(), b, t.TempDir(), leanCalls{}, 0, leanTSRounds, leanTSRounds, 1); err != nil {
+		t.Fatalf("leanTS without a registry: %v, want a row saying so", err)
+	}
+	row := b.out.String()
+	if !strings.HasPrefix(row, "| TypeScript client | not measured: ") || !strings.Contains(row, "npm ci") || !strings.HasSuffix(row, "| not measured |\n") || strings.Count(row, "\n") != 1 {
+		t.Errorf("the lean table's row = %q, want one row: the TypeScript client not measured, with npm's failure", row)
+	}
+}
