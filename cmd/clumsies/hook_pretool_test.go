@@ -57,7 +57,7 @@ func toolInput(t *testing.T, host, id, dir, tool, file string) []byte {
 		"tool_name": tool, "tool_input": map[string]any{"file_path": file, "content": "package api\n"}}
 	if host == "copilot" {
 		args, _ := json.Marshal(map[string]string{"path": file, "file_text": "package api\n"})
-		in = map[string]any{"sessionId": id, "timestamp": 1795715998101, "cwd": dir, "toolName": tool, "toolArgs": string(args)}
+		in = map[string]any{"sessionId": id, "timestamp": int64(1795715998101), "cwd": dir, "toolName": tool, "toolArgs": string(args)}
 	}
 	b, err := json.Marshal(in)
 	if err != nil {
