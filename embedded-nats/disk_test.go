@@ -62,7 +62,7 @@ func TestServer_NearlyFullDisk(t *testing.T) {
 
 	again := startServer(t, &Server{Dir: dir, Sync: SyncInterval})
 	if got := again.NATS().JetStreamConfig().MaxStore; got != DefaultMaxStore {
-		t.Fatalf("store limit %d, want %d whatever the disk holds", got, int64(DefaultMaxStore))
+		t.Fatalf("store limit %d, want %d whatever the disk holds", got, DefaultMaxStore)
 	}
 	nc = connect(t, again)
 	js, err = jetstream.New(nc)
