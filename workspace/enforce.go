@@ -83,8 +83,9 @@ func (c EnforceConfig) check() error {
 // take the strictest value the table could have meant: mode block (a
 // missing mode too, since the wrong setting may be a misspelt one), fail
 // closed, and command checks only where checks = "run" is written. So a
-// table whose mode = "off" is written correctly stays off, and a typo or
-// an agent's corruption of the file never turns the gate off.
+// table whose mode = "off" is written correctly stays off, and neither a
+// typo nor a corruption of the table turns off a gate it does not say is
+// off.
 func heldEnforce(md *toml.MetaData, p toml.Primitive) EnforceConfig {
 	held := EnforceConfig{Mode: EnforceBlock, Fail: FailClosed}
 	var raw map[string]any
