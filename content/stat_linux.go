@@ -18,7 +18,7 @@ func statOf(info fs.FileInfo) (st fileStat, ok bool) {
 	return fileStat{
 		size:  info.Size(),
 		mtime: info.ModTime().UnixNano(),
-		ctime: sys.Ctim.Sec*1e9 + sys.Ctim.Nsec,
+		ctime: sys.Ctim.Nano(),
 		dev:   uint64(sys.Dev),
 		ino:   uint64(sys.Ino),
 	}, true

@@ -17,6 +17,7 @@ func TestRun_FallbackToPolling(t *testing.T) {
 	defer func(old int) { maxWatches = old }(maxWatches)
 	maxWatches = 3 // root, rules and rules/style
 	root := newTree(t)
+	requireNotifications(t, root)
 	logs := make(messages, 100)
 	seen := watcher(t, root, Options{Initial: true, Rescan: time.Hour, Poll: 20 * time.Millisecond, Logger: slog.New(logs)})
 	awaitReport(t, seen, "initial", "rules/style/ERRORS.md=# Errors")

@@ -2,8 +2,11 @@
 
 package contentwatch
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 func newNotifier(string) (notifier, error) {
-	return nil, errors.New("contentwatch: file notifications are used on Linux only")
+	return nil, fmt.Errorf("contentwatch: file notifications are used on Linux only: %w", errors.ErrUnsupported)
 }

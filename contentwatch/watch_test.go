@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clumsies/clumsies/internal/notifytest"
 )
 
 // wait bounds how long a test waits for a change to be reported; reports
@@ -108,6 +110,19 @@ func steps(t *testing.T, root string, seen <-chan string) {
 	await("a new META_PROMPT", "META_PROMPT.md=frame rules/style/WRAP.md=# Errors v2")
 }
 
+// requireNotifications skips t when the system refuses file notifications
+// for root (the user's inotify instances or watches used up, no inotify),
+// and fails it when they cannot be had for any other reason.
+func requireNotifications(t *testing.T, root string) {
+	t.Helper()
+	n, err := newNotifier(root)
+	if err == nil {
+		err = n.watch([]string{root})
+		n.close()
+	}
+	notifytest.Require(t, err)
+}
+
 func newTree(tb testing.TB) string {
 	tb.Helper()
 	root := tb.TempDir()
@@ -118,11 +133,7 @@ func newTree(tb testing.TB) string {
 
 func TestRun_Notifications(t *testing.T) {
 	root := newTree(t)
-	n, err := newNotifier(root)
-	if err != nil {
-		t.Fatalf("no notifications on this system (%v): the notification path is untested", err)
-	}
-	n.close()
+	requireNotifications(t, root)
 	// A poll interval longer than the test: every report comes from a
 	// notification.
 	steps(t, root, watcher(t, root, Options{Initial: true, Poll: time.Hour}))
@@ -191,11 +202,7 @@ func TestRelevant(t *testing.T) {
 func notified(t *testing.T) (root string, await func(what, want string)) {
 	t.Helper()
 	root = newTree(t)
-	if n, err := newNotifier(root); err != nil {
-		t.Fatalf("no notifications on this system (%v): the notification path is untested", err)
-	} else {
-		n.close()
-	}
+	requireNotifications(t, root)
 	seen := watcher(t, root, Options{Initial: true, Rescan: time.Hour})
 	await = func(what, want string) { t.Helper(); awaitReport(t, seen, what, want) }
 	await("initial", "rules/style/ERRORS.md=# Errors")

@@ -20,7 +20,7 @@ const (
 	// the disk space free at start (with the store already on the disk
 	// counted against it), which refuses writes on a nearly full disk
 	// even after space is freed.
-	DefaultMaxStore = 256 << 30
+	DefaultMaxStore int64 = 256 << 30 // typed: it does not fit a 32-bit int
 	// MaxMemory is JetStream's budget for memory-backed storage (the
 	// workspace's streams are on disk; the readers' account reserves
 	// ReaderLimits.MaxMemory of it). An explicit budget replaces

@@ -11,7 +11,7 @@ import (
 func statOf(info fs.FileInfo) entry {
 	e := entry{size: info.Size(), mtime: info.ModTime().UnixNano()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		e.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
+		e.ctime = st.Ctim.Nano()
 		e.ino = st.Ino
 	}
 	return e

@@ -2,14 +2,17 @@
 
 package treecheck
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Watcher is not available on this system: checks walk the tree.
 type Watcher struct{}
 
 // NewWatcher fails: there are no notifications to watch with here.
 func NewWatcher(root string, prune []string) (*Watcher, error) {
-	return nil, errors.New("treecheck: no file notifications on this system")
+	return nil, fmt.Errorf("treecheck: no file notifications on this system: %w", errors.ErrUnsupported)
 }
 
 // Since says nothing is known.

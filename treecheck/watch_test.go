@@ -3,10 +3,11 @@ package treecheck
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/clumsies/clumsies/internal/notifytest"
 )
 
 // checkWith opens the store, asks w what changed since the snapshot's
@@ -30,17 +31,12 @@ func checkWith(t *testing.T, state, root string, w *Watcher) ([]Change, Dirty) {
 // a walk would: modified, created (in a new folder too), deleted files
 // and removed folders.
 func TestWatcher_ChecksWhatChanged(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("notifications are used on Linux only")
-	}
 	root, state := t.TempDir(), t.TempDir()
 	write(t, root, "src/a.go", "a")
 	write(t, root, "src/old/b.go", "b")
 	write(t, root, "keep.txt", "k")
 	w, err := NewWatcher(root, []string{".clumsies/state"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	notifytest.Require(t, err)
 	defer w.Close()
 	if ch, d := checkWith(t, state, root, w); len(ch) != 0 || d.Complete {
 		t.Fatalf("first check: %v (complete %v), want a baseline walk", ch, d.Complete)
@@ -70,13 +66,8 @@ func TestWatcher_ChecksWhatChanged(t *testing.T) {
 // A point from another epoch (another watcher, an overflow) is answered
 // incompletely: the caller walks.
 func TestWatcher_OtherEpochWalks(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("notifications are used on Linux only")
-	}
 	w, err := NewWatcher(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	notifytest.Require(t, err)
 	defer w.Close()
 	if d := w.Since("elsewhere", 3); d.Complete {
 		t.Fatalf("answer for another epoch: %+v, want incomplete", d)

@@ -49,9 +49,10 @@ type Config struct {
 	Enforce EnforceConfig `toml:"enforce"`
 	// OTel is the optional OpenTelemetry export's [otel] table (otel.go).
 	OTel OTelConfig `toml:"otel"`
-	// Off lists the optional tables ReadConfig turned off because they
-	// are wrong (optional.go); their fields above are unset.
-	Off []TableOff `toml:"-"`
+	// Wrong lists the optional tables that are wrong (optional.go): a
+	// wrong [otel] is unset above, a wrong [enforce] holds the gate in the
+	// strictest mode it could have meant.
+	Wrong []TableWrong `toml:"-"`
 }
 
 // HubConfig is the [hub] table.
@@ -78,7 +79,7 @@ func NewWorkspaceID() string {
 
 // ReadConfig reads and checks a config file. Errors name the file and say
 // what to fix. A wrong optional table ([enforce], [otel]) is no error: it
-// is turned off and listed in Config.Off.
+// is listed in Config.Wrong, [otel] turned off, [enforce] held closed.
 func ReadConfig(file string) (Config, error) {
 	var f configFile
 	md, err := toml.DecodeFile(file, &f)
@@ -138,7 +139,7 @@ func (cfg Config) Encode() []byte {
 	}
 	b.WriteString("# Serve read-only (like serve --read-only): agents cannot stage drafts, serve publishes nothing.\n")
 	fmt.Fprintf(&b, "read_only = %t\n", cfg.ReadOnly)
-	b.WriteString("\n# [enforce]  # the pre-tool gate (docs/rules.md); a mistake in it turns it off, as every command says\n")
+	b.WriteString("\n# [enforce]  # the pre-tool gate (docs/rules.md); a mistake in it fails closed: edits are held until it is fixed\n")
 	b.WriteString("# mode = \"warn\"  # \"off\" (the default), \"warn\" or \"block\"\n")
 	b.WriteString("# fail = \"open\"  # \"open\" (the default) or \"closed\": what block does when the gate cannot check\n")
 	b.WriteString("\n# [otel]  # OpenTelemetry export of a span per tool call (docs/dashboard.md, Telemetry)\n")

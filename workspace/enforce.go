@@ -1,6 +1,10 @@
 package workspace
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/BurntSushi/toml"
+)
 
 // EnforceMode is what the pre-tool gate does when an agent is about to
 // change a file that rules it has not loaded apply to (docs/rules.md).
@@ -72,4 +76,30 @@ func (c EnforceConfig) check() error {
 		return nil
 	}
 	return fmt.Errorf("enforce fail %q: want \"open\" or \"closed\"", c.Fail)
+}
+
+// heldEnforce is the gate of a wrong [enforce] table (p), which fails
+// closed: each of its settings written correctly is kept, and the others
+// take the strictest value the table could have meant: mode block (a
+// missing mode too, since the wrong setting may be a misspelt one), fail
+// closed, and command checks only where checks = "run" is written. So a
+// table whose mode = "off" is written correctly stays off, and neither a
+// typo nor a corruption of the table turns off a gate it does not say is
+// off.
+func heldEnforce(md *toml.MetaData, p toml.Primitive) EnforceConfig {
+	held := EnforceConfig{Mode: EnforceBlock, Fail: FailClosed}
+	var raw map[string]any
+	if md.PrimitiveDecode(p, &raw) != nil {
+		return held // not a table at all
+	}
+	if s, ok := raw["mode"].(string); ok && s != "" && (EnforceConfig{Mode: EnforceMode(s)}).check() == nil {
+		held.Mode = EnforceMode(s)
+	}
+	if s, ok := raw["fail"].(string); ok && s != "" && (EnforceConfig{Fail: FailMode(s)}).check() == nil {
+		held.Fail = FailMode(s)
+	}
+	if s, ok := raw["checks"].(string); ok && s == ChecksRun {
+		held.Checks = ChecksRun
+	}
+	return held
 }

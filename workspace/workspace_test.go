@@ -93,6 +93,22 @@ func TestReadConfig(t *testing.T) {
 		}
 		return p
 	}
+	// readWrong reads a config whose optional table is wrong: no error,
+	// the table named with reason, the rest of the file kept.
+	readWrong := func(t *testing.T, body, table, reason string) workspace.Config {
+		t.Helper()
+		cfg, err := workspace.ReadConfig(write(t, "workspace_id = \"ws-abc\"\nmax_store = \"1GiB\"\n"+body))
+		if err != nil {
+			t.Fatalf("got %v, want no error", err)
+		}
+		if len(cfg.Wrong) != 1 || cfg.Wrong[0].Table != table || !strings.Contains(cfg.Wrong[0].Reason, reason) {
+			t.Fatalf("got Wrong %+v, want [%s] saying %q", cfg.Wrong, table, reason)
+		}
+		if cfg.StoreLimit() != 1<<30 {
+			t.Fatalf("got %+v, want the rest of the file kept", cfg)
+		}
+		return cfg
+	}
 	cases := []struct{ name, body, wantErr string }{
 		{"Valid", "workspace_id = \"ws-abc\"\n", ""},
 		{"BadID", "workspace_id = \"my ws\"\n", "workspace_id"},
@@ -120,7 +136,7 @@ func TestReadConfig(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg, err := workspace.ReadConfig(write(t, c.body))
 			if c.wantErr == "" {
-				if err != nil || cfg.Content != workspace.DefaultContent || len(cfg.Off) > 0 {
+				if err != nil || cfg.Content != workspace.DefaultContent || len(cfg.Wrong) > 0 {
 					t.Fatalf("got %+v, %v, want default content and no error", cfg, err)
 				}
 				return
@@ -130,41 +146,70 @@ func TestReadConfig(t *testing.T) {
 			}
 		})
 	}
-	t.Run("TableOff", func(t *testing.T) {
-		// A mistake in an optional table turns that table off, says why,
-		// and keeps the rest of the file.
-		offs := []struct{ name, body, table, reason string }{
-			{"EnforceBad", "[enforce]\nmode = \"blok\"\nfail = \"closed\"\n", "enforce", `enforce mode "blok": want "off", "warn" or "block"`},
-			{"EnforceType", "[enforce]\nmode = 1\n", "enforce", "mode"},
-			{"EnforceNotTable", "enforce = \"block\"\n", "enforce", "enforce"},
-			{"EnforceChecksBad", "[enforce]\nchecks = \"all\"\n", "enforce", `enforce checks "all": want "run"`},
-			{"EnforceUnknownKey", "[enforce]\nlevel = \"block\"\n", "enforce", `unknown setting "enforce.level"`},
-			{"OTelBareHost", "[otel]\nendpoint = \"localhost:4318\"\n", "otel", `otel endpoint "localhost:4318": want a URL like http://localhost:4318`},
-			{"OTelProtocol", "[otel]\nendpoint = \"http://localhost:4318\"\nprotocol = \"udp\"\n", "otel", `otel protocol "udp": want "http" or "grpc"`},
-			{"OTelNoEndpoint", "[otel]\nprotocol = \"grpc\"\n", "otel", "need an endpoint"},
-			{"OTelUnknownKey", "[otel]\nendpoint = \"http://localhost:4318\"\nheader = 1\n", "otel", `unknown setting "otel.header"`},
+	t.Run("TableWrong", func(t *testing.T) {
+		// A mistake in [otel] turns it off, says why, and keeps the rest
+		// of the file.
+		offs := []struct{ name, body, reason string }{
+			{"OTelBareHost", "[otel]\nendpoint = \"localhost:4318\"\n", `otel endpoint "localhost:4318": want a URL like http://localhost:4318`},
+			{"OTelProtocol", "[otel]\nendpoint = \"http://localhost:4318\"\nprotocol = \"udp\"\n", `otel protocol "udp": want "http" or "grpc"`},
+			{"OTelNoEndpoint", "[otel]\nprotocol = \"grpc\"\n", "need an endpoint"},
+			{"OTelUnknownKey", "[otel]\nendpoint = \"http://localhost:4318\"\nheader = 1\n", `unknown setting "otel.header"`},
 		}
 		for _, c := range offs {
 			t.Run(c.name, func(t *testing.T) {
-				body := "workspace_id = \"ws-abc\"\nmax_store = \"1GiB\"\n" + c.body
-				cfg, err := workspace.ReadConfig(write(t, body))
-				if err != nil {
-					t.Fatalf("got %v, want no error", err)
+				cfg := readWrong(t, c.body, "otel", c.reason)
+				if cfg.OTel.Enabled() || cfg.Wrong[0].Held != "" {
+					t.Fatalf("got %+v, want [otel] unset", cfg)
 				}
-				if len(cfg.Off) != 1 || cfg.Off[0].Table != c.table || !strings.Contains(cfg.Off[0].Reason, c.reason) {
-					t.Fatalf("got Off %+v, want [%s] off saying %q", cfg.Off, c.table, c.reason)
+				if s := cfg.Wrong[0].String(); !strings.HasPrefix(s, "[otel] in config.toml is off: ") || !strings.Contains(s, c.reason) {
+					t.Fatalf("got %q, want it to name the table and say it is off", s)
 				}
-				if cfg.Enforce != (workspace.EnforceConfig{}) || cfg.OTel.Enabled() || cfg.StoreLimit() != 1<<30 {
-					t.Fatalf("got %+v, want the table unset and the rest kept", cfg)
+			})
+		}
+		// A mistake in [enforce] fails closed: each setting written
+		// correctly is kept, the others take the strictest value.
+		block := workspace.EnforceConfig{Mode: workspace.EnforceBlock, Fail: workspace.FailClosed}
+		helds := []struct {
+			name, body, reason string
+			want               workspace.EnforceConfig
+		}{
+			{"EnforceBad", "[enforce]\nmode = \"blok\"\nfail = \"closed\"\n", `enforce mode "blok": want "off", "warn" or "block"`, block},
+			{"EnforceType", "[enforce]\nmode = 1\n", `line 4 (last key "enforce.mode")`, block},
+			{"EnforceNotTable", "enforce = \"block\"\n", "enforce", block},
+			{"EnforceChecksBad", "[enforce]\nchecks = \"all\"\n", `enforce checks "all": want "run"`, block},
+			{"EnforceUnknownKey", "[enforce]\nmdoe = \"off\"\n", `unknown setting "enforce.mdoe"`, block},
+			{"EnforcePathsNumber", "[enforce]\nmode = \"block\"\npaths = 3\n", `unknown setting "enforce.paths"`, block},
+			{"EnforceOffKept", "[enforce]\nmode = \"off\"\nfail = \"closd\"\n", `enforce fail "closd"`,
+				workspace.EnforceConfig{Mode: workspace.EnforceOff, Fail: workspace.FailClosed}},
+			{"EnforceWarnKept", "[enforce]\nmode = \"warn\"\nlevel = 2\n", `unknown setting "enforce.level"`,
+				workspace.EnforceConfig{Mode: workspace.EnforceWarn, Fail: workspace.FailClosed}},
+			{"EnforceOthersKept", "[enforce]\nmode = \"\"\nfail = \"open\"\nchecks = \"run\"\nx = 1\n", `unknown setting "enforce.x"`,
+				workspace.EnforceConfig{Mode: workspace.EnforceBlock, Fail: workspace.FailOpen, Checks: workspace.ChecksRun}},
+		}
+		for _, c := range helds {
+			t.Run(c.name, func(t *testing.T) {
+				cfg := readWrong(t, c.body, "enforce", c.reason)
+				if cfg.Enforce != c.want || cfg.Wrong[0].Held != c.want.Effective() {
+					t.Fatalf("got %+v held %q, want %+v", cfg.Enforce, cfg.Wrong[0].Held, c.want)
 				}
-				if s := cfg.Off[0].String(); !strings.Contains(s, "["+c.table+"] in config.toml is off") {
-					t.Fatalf("got %q, want it to name the table", s)
+				if w, ok := cfg.EnforceWrong(); !ok || w != cfg.Wrong[0] {
+					t.Fatalf("EnforceWrong: got %+v, %v", w, ok)
+				}
+				s := cfg.Wrong[0].String()
+				if !strings.HasPrefix(s, "[enforce] in .clumsies/config.toml is wrong: ") || !strings.Contains(s, c.reason) || !strings.Contains(s, "; fix it there") {
+					t.Fatalf("got %q, want it to name the file, the setting and the fix", s)
+				}
+				if c.want.Mode == workspace.EnforceBlock && !strings.Contains(s, "until then edits are held as in block mode") {
+					t.Fatalf("got %q, want it to say edits are held", s)
 				}
 			})
 		}
 		cfg, err := workspace.ReadConfig(write(t, "workspace_id = \"ws-abc\"\n[enforce]\nmode = \"blok\"\n[otel]\nendpoint = \"http://localhost:4318\"\n"))
-		if err != nil || len(cfg.Off) != 1 || !cfg.OTel.Enabled() {
-			t.Fatalf("got %+v, %v, want [enforce] off and [otel] kept", cfg, err)
+		if err != nil || len(cfg.Wrong) != 1 || !cfg.OTel.Enabled() || cfg.Enforce != block {
+			t.Fatalf("got %+v, %v, want [enforce] held and [otel] kept", cfg, err)
+		}
+		if _, ok := (workspace.Config{}).EnforceWrong(); ok {
+			t.Fatal("EnforceWrong of a right config says it is wrong")
 		}
 	})
 	t.Run("NamedAfterItsFolder", func(t *testing.T) {

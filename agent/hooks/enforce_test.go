@@ -28,6 +28,13 @@ type enforced struct {
 
 func newEnforced(t *testing.T, mode string) *enforced {
 	t.Helper()
+	return newEnforcedTable(t, "mode = \""+mode+"\"\n")
+}
+
+// newEnforcedTable is newEnforced with the [enforce] table's body as
+// given.
+func newEnforcedTable(t *testing.T, table string) *enforced {
+	t.Helper()
 	ws, _, err := workspace.Init(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +45,7 @@ func newEnforced(t *testing.T, mode string) *enforced {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.write(".clumsies/config.toml", string(b)+"\n[enforce]\nmode = \""+mode+"\"\n")
+	e.write(".clumsies/config.toml", string(b)+"\n[enforce]\n"+table)
 	e.write(".clumsies/rules/api/HANDLERS.md", "---\npaths: [\"src/api/**\"]\n---\n# Handlers\n\n## Errors\n\n- Wrap them.\n")
 	e.write("src/api/x.go", "package api\n")
 	if e.ws, err = workspace.Open(ws.Root); err != nil {

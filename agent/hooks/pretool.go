@@ -32,23 +32,39 @@ import (
 // an error lets the tool run and is said on stderr. A guest (Copilot CLI
 // running Claude Code's hook) stays neutral where Copilot's own gate is
 // wired, so an edit is gated once.
-func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, error) {
+//
+// While the [enforce] table is wrong, the gate holds edits in the
+// strictest mode the table could have meant (workspace.TableWrong): each
+// answer that gates says what is wrong and how to fix it, and the user
+// reads it on stderr too (Outcome.Note).
+func preTool(ctx context.Context, r Request, in adapt.Input) (Outcome, error) {
 	tg := writeTargets(in)
 	if len(tg.files) == 0 && len(tg.opaque) == 0 {
-		return adapt.Answer{}, nil // a read, or a tool that names no file
+		return Outcome{}, nil // a read, or a tool that names no file
 	}
 	pl, err := findPlace(r.Dir, in.Dir, tg.files)
 	if err != nil {
-		return adapt.Answer{}, err
+		return Outcome{}, err
 	}
-	ws := pl.ws
-	if home, _ := os.UserHomeDir(); r.Guest && adapt.CopilotHooked(ws.Root, home) {
-		return adapt.Answer{}, nil
+	if home, _ := os.UserHomeDir(); r.Guest && adapt.CopilotHooked(pl.ws.Root, home) {
+		return Outcome{}, nil
 	}
 	paths := inside(workspacePaths(pl.tree, in.Dir, tg.files))
 	if len(paths) == 0 && len(tg.opaque) == 0 {
-		return adapt.Answer{}, nil // every file the tool names is outside the workspace
+		return Outcome{}, nil // every file the tool names is outside the workspace
 	}
+	a, err := gate(ctx, r, in, pl, tg, paths)
+	out := Outcome{Answer: a}
+	if w, ok := pl.ws.Config.EnforceWrong(); ok {
+		out.Note = w.String()
+	}
+	return out, err
+}
+
+// gate is preTool's check of the tool's files, paths (workspace-relative)
+// and the rest of tg.
+func gate(ctx context.Context, r Request, in adapt.Input, pl place, tg targets, paths []string) (adapt.Answer, error) {
+	ws := pl.ws
 	mode := ws.Config.Enforce.Effective()
 	data := events.ToolGatedData{Host: r.Host.Name, Tool: in.Tool, Paths: paths, Decision: events.GateWarn,
 		Missing: []string{}, Protected: protected(ws, paths), Shell: tg.shell, ToolUseID: in.ToolUseID, Worktree: pl.worktree}
@@ -91,7 +107,7 @@ func preTool(ctx context.Context, r Request, in adapt.Input) (adapt.Answer, erro
 	if err := record(ctx, hd, in.SessionID, events.TypeToolGated, data); err != nil {
 		return adapt.Answer{}, err // not recorded, not gated
 	}
-	msg := gateMessage(in.SessionID, data, lines)
+	msg := wrongEnforce(ws) + gateMessage(in.SessionID, data, lines)
 	if data.Decision == events.GateDeny {
 		return adapt.Answer{Block: true, Reason: msg}, nil
 	}
@@ -138,9 +154,13 @@ func unchecked(ctx context.Context, hd *node.Handle, in adapt.Input, ws *workspa
 		}
 	}
 	if data.Decision == events.GateDeny {
-		return adapt.Answer{Block: true, Reason: fmt.Sprintf("clumsies: this change was not made: the gate could not check the rules "+
-			"that apply to %s (%v), and this workspace denies what it cannot check ([enforce] fail = \"closed\" in .clumsies/config.toml). "+
-			"Try again in a moment; if it persists, ask the user to run `clumsies doctor`.", listed(data.Paths), cause)}, nil
+		why := `[enforce] fail = "closed" in .clumsies/config.toml`
+		if _, wrong := ws.Config.EnforceWrong(); wrong {
+			why = "its [enforce] table is wrong, so the gate fails closed"
+		}
+		return adapt.Answer{Block: true, Reason: wrongEnforce(ws) + fmt.Sprintf("clumsies: this change was not made: the gate could not check the rules "+
+			"that apply to %s (%v), and this workspace denies what it cannot check (%s). "+
+			"Try again in a moment; if it persists, ask the user to run `clumsies doctor`.", listed(data.Paths), cause, why)}, nil
 	}
 	return adapt.Answer{}, fmt.Errorf("the tool runs unchecked: %w", cause)
 }

@@ -55,8 +55,7 @@ func Handle(ctx context.Context, r Request) (Outcome, error) {
 		return Outcome{}, err
 	}
 	if r.Event == adapt.PreTool {
-		a, err := preTool(ctx, r, in)
-		return Outcome{Answer: a}, err
+		return preTool(ctx, r, in)
 	}
 	var answer adapt.Answer
 	var secret string

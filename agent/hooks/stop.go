@@ -109,6 +109,9 @@ func stop(ctx context.Context, r Request, pl place, hd *node.Handle, in adapt.In
 		}
 		reason = adapt.StopCheckReason(in.SessionID, found, more, gateReason, facts.Pending)
 	}
+	if gate || held {
+		reason = wrongEnforce(pl.ws) + reason // block mode may be the wrong table's
+	}
 	if err := record(ctx, hd, in.SessionID, events.TypeStopBlocked, data); err != nil {
 		return Outcome{}, err // not recorded, not blocked: the bound must hold
 	}

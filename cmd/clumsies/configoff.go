@@ -9,17 +9,17 @@ import (
 )
 
 // configOff returns, one line each, the optional tables of config.toml
-// that are off because they are wrong (workspace.TableOff), for stats,
-// doctor and serve to say.
+// that are wrong (workspace.TableWrong: [otel] off, [enforce] held), for
+// stats, doctor and serve to say.
 func configOff(cfg workspace.Config) []string {
 	var out []string
-	for _, t := range cfg.Off {
+	for _, t := range cfg.Wrong {
 		out = append(out, t.String())
 	}
 	return out
 }
 
-// warnConfigOff says on w, a line each, which optional tables are off.
+// warnConfigOff says on w, a line each, which optional tables are wrong.
 func warnConfigOff(w io.Writer, cfg workspace.Config) {
 	for _, l := range configOff(cfg) {
 		fmt.Fprintln(w, "clumsies:", l)
@@ -27,12 +27,12 @@ func warnConfigOff(w io.Writer, cfg workspace.Config) {
 }
 
 // agentNotice is what the MCP server tells the agent, in initialize's
-// instructions, when optional tables are off: "" when none is.
+// instructions, when optional tables are wrong: "" when none is.
 func agentNotice(cfg workspace.Config) string {
 	off := configOff(cfg)
 	if len(off) == 0 {
 		return ""
 	}
-	return "This workspace's clumsies settings have a mistake, and clumsies runs without them: " +
+	return "This workspace's clumsies settings have a mistake: " +
 		strings.Join(off, "; ") + ". Tell the user, so that they fix .clumsies/config.toml."
 }

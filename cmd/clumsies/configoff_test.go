@@ -6,13 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clumsies/clumsies/agent/adapt"
 )
 
 // TestConfigOff_TypoInOptionalTable checks that a mistake in an optional
 // table of config.toml does not take the workspace down: serve answers
-// initialize and its tools with the tables off and says so on stderr and
-// to the agent, stats and verify work and name them, doctor names the
-// [enforce] one and fails.
+// initialize and its tools, [otel] off and the gate held, and says so on
+// stderr and to the agent, stats and verify work and name them, doctor
+// names the [enforce] one and fails, and the pre-tool hook holds an edit
+// of config.toml, telling the agent and the user to fix it outside the
+// agent.
 func TestConfigOff_TypoInOptionalTable(t *testing.T) {
 	dir := newWorkspace(t)
 	file := filepath.Join(dir, ".clumsies", "config.toml")
@@ -24,7 +28,7 @@ func TestConfigOff_TypoInOptionalTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	wantEnforce := `[enforce] in config.toml is off: enforce mode "blok"`
+	wantEnforce := `[enforce] in .clumsies/config.toml is wrong: enforce mode "blok"`
 	wantOTel := `[otel] in config.toml is off: otel endpoint "localhost:4318"`
 
 	cmd, cl, stderr := serveStderr(t, dir)
@@ -57,5 +61,14 @@ func TestConfigOff_TypoInOptionalTable(t *testing.T) {
 	r := run(t, dir, "doctor")
 	if r.code != 1 || !strings.Contains(r.stdout, wantEnforce) || !strings.Contains(r.stderr, wantEnforce) {
 		t.Fatalf("doctor: got exit %d, stdout %q, stderr %q; want exit 1 naming [enforce]", r.code, r.stdout, r.stderr)
+	}
+	r = runHook(t, dir, "claude-code", adapt.PreTool, toolInput(t, "claude-code", "0c6f1b2e-0d4a-4c1e-9b7a-3f2e1d0c9b8a", dir, "Write", file))
+	var deny struct {
+		Out struct{ PermissionDecision, PermissionDecisionReason string } `json:"hookSpecificOutput"`
+	}
+	_ = json.Unmarshal([]byte(r.stdout), &deny)
+	if why := deny.Out.PermissionDecisionReason; r.code != 0 || deny.Out.PermissionDecision != "deny" || !strings.Contains(why, wantEnforce) ||
+		!strings.Contains(why, "a person fixes that file outside the agent") || !strings.Contains(r.stderr, wantEnforce) {
+		t.Fatalf("pre-tool of config.toml: got exit %d, stdout %q, stderr %q; want a deny naming [enforce] to agent and user", r.code, r.stdout, r.stderr)
 	}
 }

@@ -37,8 +37,9 @@ type doctorJSON struct {
 	// Live is set when the mode is warn or block and every wired host's
 	// gate answered as it should.
 	Live bool `json:"live"`
-	// ConfigOff names the optional tables of config.toml that are off
-	// because they are wrong, and why.
+	// ConfigOff names the optional tables of config.toml that are wrong,
+	// why, and what holds until they are fixed ([otel] is off, [enforce]
+	// holds the gate in the strictest mode it could have meant).
 	ConfigOff []string     `json:"configOff,omitempty"`
 	Hosts     []doctorHost `json:"hosts"`
 	Summary   string       `json:"summary"`
@@ -208,9 +209,9 @@ func (d doctor) show(path string) string {
 	return path
 }
 
-// verdict sets the summary, and returns the error of a gate that is
+// gateVerdict sets the summary, and returns the error of a gate that is
 // configured but not live, naming each such host and its next step.
-func (d doctor) verdict(out *doctorJSON, user bool) error {
+func (d doctor) gateVerdict(out *doctorJSON, user bool) error {
 	where := "in this repository"
 	if user {
 		where = "in this repository or in your config"
@@ -248,12 +249,6 @@ func (d doctor) verdict(out *doctorJSON, user bool) error {
 		if failing > 0 {
 			out.Summary += fmt.Sprintf("; %s would not gate once it is on (above)", hostCount(failing))
 		}
-		for _, t := range d.ws.Config.Off {
-			if t.Table == "enforce" {
-				out.Summary = "enforcement off: " + t.String() + "; nothing is gated"
-				return errors.New(out.Summary)
-			}
-		}
 		return nil
 	case len(out.Hosts) == 0:
 		out.Summary = fmt.Sprintf("enforcement (%s) is not live: no host is wired %s", d.mode, where)
@@ -265,6 +260,22 @@ func (d doctor) verdict(out *doctorJSON, user bool) error {
 	out.Live = true
 	out.Summary = fmt.Sprintf("enforcement (%s) is live on %s", d.mode, strings.Join(slices.Compact(names), ", "))
 	return nil
+}
+
+// verdict is gateVerdict, and an error naming the [enforce] table while
+// it is wrong, whatever the hosts answered: the gate then holds edits in
+// the strictest mode the table could have meant, until a person fixes it.
+func (d doctor) verdict(out *doctorJSON, user bool) error {
+	err := d.gateVerdict(out, user)
+	w, ok := d.ws.Config.EnforceWrong()
+	if !ok {
+		return err
+	}
+	out.Summary += "; " + w.String()
+	if err == nil {
+		return errors.New(out.Summary)
+	}
+	return fmt.Errorf("%w; %s", err, w)
 }
 
 // hostCount is "1 wired host", "2 wired hosts".

@@ -92,6 +92,17 @@ func TestDoctor_Live(t *testing.T) {
 	}
 }
 
+// A wrong [enforce] table holds the gate in block mode: the probes find
+// it live, and doctor still exits 1 naming the table and the fix.
+func TestDoctor_WrongEnforceHolds(t *testing.T) {
+	dir, home := doctorWorkspace(t, "blok")
+	want := `[enforce] in .clumsies/config.toml is wrong: enforce mode "blok"`
+	r := runPath(t, dir, home, withBinary(), "doctor")
+	if r.code != 1 || !strings.Contains(r.stdout, "enforcement (block) is live on claude-code, copilot; "+want) || !strings.Contains(r.stderr, want) {
+		t.Fatalf("doctor: exit %d, want 1, live in block mode, naming the table\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 func TestDoctor_NotOnPath(t *testing.T) {
 	for _, d := range filepath.SplitList(barePath) {
 		if _, err := os.Stat(filepath.Join(d, "clumsies")); err == nil {

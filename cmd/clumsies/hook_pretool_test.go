@@ -57,7 +57,7 @@ func toolInput(t *testing.T, host, id, dir, tool, file string) []byte {
 		"tool_name": tool, "tool_input": map[string]any{"file_path": file, "content": "package api\n"}}
 	if host == "copilot" {
 		args, _ := json.Marshal(map[string]string{"path": file, "file_text": "package api\n"})
-		in = map[string]any{"sessionId": id, "timestamp": 1795715998101, "cwd": dir, "toolName": tool, "toolArgs": string(args)}
+		in = map[string]any{"sessionId": id, "timestamp": int64(1795715998101), "cwd": dir, "toolName": tool, "toolArgs": string(args)}
 	}
 	b, err := json.Marshal(in)
 	if err != nil {
@@ -232,6 +232,26 @@ func TestHook_PreToolFailsClosed(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(strings.Replace(string(b), "[enforce]\n", "[enforce]\nfail = \"closed\"\n", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	r := editWithOwnerStopped(t, dir)
+	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) || !strings.Contains(r.stdout, "clumsies doctor") {
+		t.Errorf("owner stopped, fail closed: exit %d, stdout %q, stderr %q; want a deny that says why", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestHook_PreToolFailsClosed_WrongTable: a wrong [enforce] table fails
+// closed too, and the deny says so.
+func TestHook_PreToolFailsClosed_WrongTable(t *testing.T) {
+	r := editWithOwnerStopped(t, scopedWorkspace(t, "blok"))
+	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) || !strings.Contains(r.stdout, "its [enforce] table is wrong, so the gate fails closed") {
+		t.Errorf("owner stopped, table wrong: exit %d, stdout %q, stderr %q; want a deny that says why", r.code, r.stdout, r.stderr)
+	}
+}
+
+// editWithOwnerStopped runs serve in dir, stops it (SIGSTOP: it owns the
+// workspace and answers nothing) and runs the pre-tool hook for an edit
+// no rule applies to.
+func editWithOwnerStopped(t *testing.T, dir string) result {
+	t.Helper()
 	cmd, cl := serve(t, dir)
 	setup(t, cl, "owner-alive")
 	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
@@ -239,10 +259,7 @@ func TestHook_PreToolFailsClosed(t *testing.T) {
 	}
 	defer cmd.Process.Signal(syscall.SIGCONT)
 	in := toolInput(t, "claude-code", "s-closed", dir, "Edit", filepath.Join(dir, "README.md"))
-	r := runHook(t, dir, "claude-code", adapt.PreTool, in)
-	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) || !strings.Contains(r.stdout, "clumsies doctor") {
-		t.Errorf("owner stopped, fail closed: exit %d, stdout %q, stderr %q; want a deny that says why", r.code, r.stdout, r.stderr)
-	}
+	return runHook(t, dir, "claude-code", adapt.PreTool, in)
 }
 
 // TestHook_PreToolWithoutOwner: with no process owning the workspace the

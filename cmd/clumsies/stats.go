@@ -55,8 +55,9 @@ func (c *StatsCommand) Run(ctx context.Context, args []string) error {
 // statsJSON is the shape of `clumsies stats --json`.
 type statsJSON struct {
 	stats.Report
-	// ConfigOff names the optional tables of config.toml that are off
-	// because they are wrong, and why.
+	// ConfigOff names the optional tables of config.toml that are wrong,
+	// why, and what holds until they are fixed ([otel] is off, [enforce]
+	// holds the gate in the strictest mode it could have meant).
 	ConfigOff []string `json:"configOff,omitempty"`
 }
 

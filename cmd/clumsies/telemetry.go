@@ -19,7 +19,7 @@ const telemetryShutdown = 5 * time.Second
 // table asks for (docs/dashboard.md, "Telemetry"): the observer to give
 // the MCP server, nil when the table names no endpoint, and the function
 // that flushes and stops it. An export that cannot start does not stop
-// serve: the table is turned off (ws.Config.Off says why) and serve goes
+// serve: the table is turned off (ws.Config.Wrong says why) and serve goes
 // on without it.
 func (c *ServeCommand) startTelemetry(ctx context.Context, ws *workspace.Workspace, stderr io.Writer) (*telemetry.Exporter, func()) {
 	cfg := ws.Config.OTel
@@ -29,7 +29,7 @@ func (c *ServeCommand) startTelemetry(ctx context.Context, ws *workspace.Workspa
 	exp, stop, err := c.exportTo(ctx, ws, cfg, stderr)
 	if err != nil {
 		ws.Config.OTel = workspace.OTelConfig{}
-		ws.Config.Off = append(ws.Config.Off, workspace.TableOff{Table: "otel", Reason: err.Error()})
+		ws.Config.Wrong = append(ws.Config.Wrong, workspace.TableWrong{Table: "otel", Reason: err.Error()})
 		return nil, func() {}
 	}
 	return exp, stop

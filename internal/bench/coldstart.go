@@ -72,5 +72,5 @@ func timeRun(bin string, args ...string) (time.Duration, int64, error) {
 	if ru == nil {
 		return took, 0, nil
 	}
-	return took, ru.Maxrss, nil
+	return took, int64(ru.Maxrss), nil // an int32 on 32-bit systems
 }
