@@ -304,8 +304,8 @@ func (h *Hub) attachRegistry(ctx context.Context) error {
 // followRegistry applies every change of the registry until ctx ends.
 func (h *Hub) followRegistry(ctx context.Context) {
 	for ctx.Err() == nil {
-		err := h.reg.watch(ctx, func() {
-			if err := h.syncRegistry(ctx); err != nil && ctx.Err() == nil {
+		err := h.reg.watch(ctx, func(key string) {
+			if err := h.syncEntry(ctx, key); err != nil && ctx.Err() == nil {
 				h.logger.Warn("apply a change of the registry", "err", err)
 			}
 		})
