@@ -319,11 +319,51 @@ func (r *registry) shards() int {
 func (r *registry) node(id string) (hubwire.Node, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	i, ok := slices.BinarySearchFunc(r.d.Nodes, id, func(n hubwire.Node, id string) int { return strings.Compare(n.ID, id) })
+	return r.d.node(id)
+}
+
+// taken reports whether a node of the registry has id nodeID or the key
+// publicKey.
+func (r *registry) taken(nodeID, publicKey string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.d.node(nodeID); ok {
+		return true
+	}
+	for _, n := range r.d.Nodes {
+		if n.PublicKey == publicKey {
+			return true
+		}
+	}
+	return false
+}
+
+// has reports whether node id is in the registry, revoked or not.
+func (r *registry) has(id string) bool {
+	_, ok := r.node(id)
+	return ok
+}
+
+// shardCounts returns how many active nodes each shard holds.
+func (r *registry) shardCounts() map[int]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	counts := map[int]int{}
+	for _, n := range r.d.Nodes {
+		if n.Active() && n.Shard > 0 {
+			counts[n.Shard]++
+		}
+	}
+	return counts
+}
+
+// node returns the node with id, found in d's ordered list.
+func (d *registryData) node(id string) (hubwire.Node, bool) {
+	i, ok := slices.BinarySearchFunc(d.Nodes, id, func(n hubwire.Node, id string) int { return strings.Compare(n.ID, id) })
 	if !ok {
 		return hubwire.Node{}, false
 	}
-	return r.d.Nodes[i], true
+	return d.Nodes[i], true
 }
 
 // nodeByKey returns the node whose public key is publicKey.
@@ -385,10 +425,8 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 	if in.Workspace != ws {
 		return hubwire.Node{}, fmt.Errorf("%w: this token is for workspace %s, not %s", ErrInvalid, in.Workspace, ws)
 	}
-	for _, n := range r.nodes() {
-		if n.ID == nodeID || n.PublicKey == publicKey {
-			return hubwire.Node{}, fmt.Errorf("%w: node %s or its key is already registered; make a new identity", ErrInvalid, nodeID)
-		}
+	if r.taken(nodeID, publicKey) {
+		return hubwire.Node{}, fmt.Errorf("%w: node %s or its key is already registered; make a new identity", ErrInvalid, nodeID)
 	}
 	shard, err := place()
 	if err != nil {
