@@ -15,9 +15,10 @@ import (
 // (a source being set up, a link being admitted) sees its accounts
 // replaced under it.
 //
-// A node's account holds only its leaf link. It exports to the hub's
-// account the node's JetStream API, its deliver subjects and its flow
-// control, which the hub's account imports; the hub's account exports to
+// A node's account holds only its leaf link. It exports the node's
+// JetStream API and its flow control to the links account, which the hub's
+// account reaches them through, and its deliver subjects to the hub's
+// account, which imports them; the hub's account exports to
 // it the services of its mirrors (the consumer creation and flow control
 // on its team's catalog and on the hub ledger's events about its
 // workspace) and its mirrors' deliveries, which it imports. Exports name
@@ -33,8 +34,9 @@ type accounts struct {
 	// up (announceAccount); nil before.
 	onAdd func(id string)
 
-	mu    sync.Mutex
-	added map[string]bool // node id -> its account is set up
+	mu       sync.Mutex
+	linksAcc *server.Account // the links account, once set up (links)
+	added    map[string]bool // node id -> its account is set up
 	// shared holds the nodes whose accounts every routed hub has set up
 	// too (or that were registered when this hub started): only they are
 	// sourced (peers.go).
@@ -102,6 +104,61 @@ func (a *accounts) ready(id string) bool {
 	return a.added[id]
 }
 
+// linksAccount holds the hub account's way to every node: it imports
+// each node's JetStream API and flow control, and the hub's account
+// imports them from it with two wildcards. nats-server checks every
+// import added for a cycle against every import of the account it comes
+// from (checkServiceImportsForCycles); with the nodes' services imported
+// into the hub's account directly, each node's imports from the hub's
+// account were compared with 2 imports per registered node, so a join's
+// set-up grew with the registry and a hub's start with its square. The
+// hub's account now holds two service imports whatever the registry.
+const linksAccount = "LINKS"
+
+// The hub's account reaches node X's API on $JS.X.API.> and its flow
+// control on $JS.FC.X.>, as nats-server names them. The links account
+// takes the API on the same subjects and the flow control on
+// linksFC.X.>: an import of the hub's account whose subject in the links
+// account collided with the flow-control services the nodes import from
+// the hub's account ($JS.FC.<stream>.>) would send every such import's
+// cycle check through every node's import again.
+const (
+	linksAPI = "$JS.*.API.>"
+	hubFC    = "$JS.FC.*.>"
+	linksFC  = "$LINKS.FC.*.>"
+)
+
+// linksFlowControl is where the links account takes node nodeID's flow
+// control.
+func linksFlowControl(nodeID string) string { return "$LINKS.FC." + nodeID + ".>" }
+
+// links returns the links account, set up with its exports to the hub's
+// account and the hub's imports of them on first use; the caller holds
+// mu.
+func (a *accounts) links(hub *server.Account) (*server.Account, error) {
+	if a.linksAcc != nil {
+		return a.linksAcc, nil
+	}
+	links, _ := a.ns.LookupOrRegisterAccount(linksAccount)
+	only := []*server.Account{hub}
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"export the nodes' APIs", func() error { return links.AddServiceExport(linksAPI, only) }},
+		{"export the nodes' flow control", func() error { return links.AddServiceExport(linksFC, only) }},
+		{"import the nodes' APIs", func() error { return hub.AddServiceImport(links, linksAPI, "") }},
+		{"import the nodes' flow control", func() error { return hub.AddServiceImport(links, hubFC, linksFC) }},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			return nil, fmt.Errorf("set up the links account: %s: %w", s.what, err)
+		}
+	}
+	a.linksAcc = links
+	return links, nil
+}
+
 // setUp registers node n's account with its exports and imports; the
 // caller holds mu. Each export is made before the import it allows.
 func (a *accounts) setUp(n hubwire.Node) error {
@@ -109,18 +166,22 @@ func (a *accounts) setUp(n hubwire.Node) error {
 	if err != nil {
 		return fmt.Errorf("look up the hub's account: %w", err)
 	}
+	links, err := a.links(hub)
+	if err != nil {
+		return err
+	}
 	acc, _ := a.ns.LookupOrRegisterAccount(nodeAccount(n.ID))
 	only := func(acc *server.Account) []*server.Account { return []*server.Account{acc} }
 	steps := []struct {
 		what string
 		do   func() error
 	}{
-		{"export the node's API", func() error { return acc.AddServiceExport(apiPrefix(n.ID)+".>", only(hub)) }},
+		{"export the node's API", func() error { return acc.AddServiceExport(apiPrefix(n.ID)+".>", only(links)) }},
 		{"export the node's deliveries", func() error { return acc.AddStreamExport(deliverPrefix(n.ID)+".>", only(hub)) }},
-		{"export the node's flow control", func() error { return acc.AddServiceExport(flowControl(n.ID), only(hub)) }},
-		{"import the node's API", func() error { return hub.AddServiceImport(acc, apiPrefix(n.ID)+".>", "") }},
+		{"export the node's flow control", func() error { return acc.AddServiceExport(flowControl(n.ID), only(links)) }},
+		{"import the node's API", func() error { return links.AddServiceImport(acc, apiPrefix(n.ID)+".>", "") }},
 		{"import the node's deliveries", func() error { return hub.AddStreamImport(acc, deliverPrefix(n.ID)+".>", "") }},
-		{"import the node's flow control", func() error { return hub.AddServiceImport(acc, flowControl(n.ID), "") }},
+		{"import the node's flow control", func() error { return links.AddServiceImport(acc, linksFlowControl(n.ID), flowControl(n.ID)) }},
 		{"export the mirrors' deliveries", func() error { return hub.AddStreamExport(catalogDeliver(n), only(acc)) }},
 		{"import the mirrors' deliveries", func() error { return acc.AddStreamImport(hub, catalogDeliver(n), "") }},
 	}

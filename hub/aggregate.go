@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -233,6 +234,33 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// syncEntry applies a change of the registry's entry key that the watch
+// delivered: for a node's entry, what syncRegistry does for every node,
+// for that node alone, so that a change costs the same whatever the
+// registry holds. Invites and member tokens change nothing here.
+func (h *Hub) syncEntry(ctx context.Context, key string) error {
+	id, ok := strings.CutPrefix(key, keyNodePrefix)
+	if !ok {
+		return nil
+	}
+	n, ok := h.reg.node(id)
+	if !ok {
+		return nil
+	}
+	if !n.Active() {
+		h.writeSourcesAfter(nil)
+		return h.dropLinks(n.ID)
+	}
+	if err := h.accounts.add(n); err != nil {
+		return err
+	}
+	h.writeSourcesAfter(nil)
+	if !h.accounts.isShared(n.ID) {
+		h.writeSourcesAfter(h.shareAccount(n.ID))
 	}
 	return nil
 }

@@ -17,6 +17,16 @@ var LedgerLayout = ledgerLayout{replicas: 1}
 // AccountReady reports whether node id's account is set up on h's server.
 func (h *Hub) AccountReady(id string) bool { return h.accounts.ready(id) }
 
+// HubServiceImports is how many service imports the hub's account holds
+// on h's server.
+func (h *Hub) HubServiceImports() int {
+	acc, err := h.ns.LookupAccount(hubAccount)
+	if err != nil {
+		return -1
+	}
+	return acc.NumServiceImports()
+}
+
 // SetMaxNodes lowers the most active nodes h takes (MaxNodes).
 func (h *Hub) SetMaxNodes(n int) { h.maxNodes = n }
 

@@ -304,8 +304,8 @@ func (h *Hub) attachRegistry(ctx context.Context) error {
 // followRegistry applies every change of the registry until ctx ends.
 func (h *Hub) followRegistry(ctx context.Context) {
 	for ctx.Err() == nil {
-		err := h.reg.watch(ctx, func() {
-			if err := h.syncRegistry(ctx); err != nil && ctx.Err() == nil {
+		err := h.reg.watch(ctx, func(key string) {
+			if err := h.syncEntry(ctx, key); err != nil && ctx.Err() == nil {
 				h.logger.Warn("apply a change of the registry", "err", err)
 			}
 		})
@@ -347,16 +347,17 @@ func (h *Hub) shutdown() {
 	}
 }
 
-// retry runs fn up to 5 times while it fails with a timeout or no
-// responders: a JetStream request can go unanswered for a moment (a
-// stream leader elected in a cluster, the server still starting).
+// retry runs fn up to 5 times while it fails unanswered (a timeout, no
+// responders, no leader for a moment): a JetStream request can go
+// unanswered for a moment (a stream leader elected in a cluster, the
+// server still starting).
 func retry(ctx context.Context, fn func(context.Context) error) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		err = fn(actx)
 		cancel()
-		if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse)) {
+		if err == nil || !unanswered(err) {
 			return err
 		}
 		if ctx.Err() != nil {
@@ -365,6 +366,24 @@ func retry(ctx context.Context, fn func(context.Context) error) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return err
+}
+
+// jsNoLeader is JetStream's answer while a stream or the meta layer has
+// no leader for a moment, during an election: "JetStream system
+// temporarily unavailable".
+const jsNoLeader = 10008
+
+// errNoLeader is a request to the registry's leader answered jsNoLeader.
+var errNoLeader = errors.New("hub: no leader for a moment")
+
+// unanswered reports whether err is a request that went unanswered or was
+// answered "no leader for a moment": the same request may succeed a
+// moment later, once a leader is elected.
+func unanswered(err error) bool {
+	var api *jetstream.APIError
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) ||
+		errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.Is(err, errNoLeader) || (errors.As(err, &api) && api.ErrorCode == jsNoLeader)
 }
 
 // retryUnanswered is retry for the team catalogs and the hub's ledger,

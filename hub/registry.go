@@ -168,13 +168,13 @@ func (r *registry) attach(ctx context.Context, js jetstream.JetStream, replicas 
 	return true, r.save()
 }
 
-// watch calls changed after every change of the bucket (made here or by
+// watch calls changed with the key of every change of the bucket (made here or by
 // another hub) has been applied to the copy, until ctx ends. It starts
 // with the last value of every key, not with the changes to come: the
 // changes made since the copy was read (attach, or the watch before
 // this one ended) are then not lost. A value the copy holds already
 // changes nothing and calls nothing.
-func (r *registry) watch(ctx context.Context, changed func()) error {
+func (r *registry) watch(ctx context.Context, changed func(key string)) error {
 	w, err := r.kv.WatchAll(ctx)
 	if err != nil {
 		return fmt.Errorf("watch the registry: %w", err)
@@ -196,7 +196,6 @@ func (r *registry) watch(ctx context.Context, changed func()) error {
 			if !same {
 				err = r.d.set(e.Key(), e.Value())
 				if err == nil {
-					r.d.sort()
 					err = r.save()
 				}
 			}
@@ -205,13 +204,15 @@ func (r *registry) watch(ctx context.Context, changed func()) error {
 				return err
 			}
 			if !same {
-				changed()
+				changed(e.Key())
 			}
 		}
 	}
 }
 
-// set stores one bucket entry in d.
+// set stores one bucket entry in d, whose lists are ordered (sort): the
+// entry replaces the one of its id, or is inserted in its place, so that
+// a change costs the same whatever the registry holds.
 func (d *registryData) set(key string, value []byte) error {
 	switch {
 	case strings.HasPrefix(key, keyNodePrefix):
@@ -219,22 +220,19 @@ func (d *registryData) set(key string, value []byte) error {
 		if err := json.Unmarshal(value, &n); err != nil {
 			return fmt.Errorf("read the registry's %s: %w", key, err)
 		}
-		d.Nodes = slices.DeleteFunc(d.Nodes, func(o hubwire.Node) bool { return o.ID == n.ID })
-		d.Nodes = append(d.Nodes, n)
+		d.Nodes = upsert(d.Nodes, n, func(n hubwire.Node) string { return n.ID })
 	case strings.HasPrefix(key, keyInvitePrefix):
 		var in invite
 		if err := json.Unmarshal(value, &in); err != nil {
 			return fmt.Errorf("read the registry's %s: %w", key, err)
 		}
-		d.Invites = slices.DeleteFunc(d.Invites, func(o invite) bool { return o.Hash == in.Hash })
-		d.Invites = append(d.Invites, in)
+		d.Invites = upsert(d.Invites, in, func(in invite) string { return in.Hash })
 	case strings.HasPrefix(key, keyTokenPrefix):
 		var t memberToken
 		if err := json.Unmarshal(value, &t); err != nil {
 			return fmt.Errorf("read the registry's %s: %w", key, err)
 		}
-		d.Tokens = slices.DeleteFunc(d.Tokens, func(o memberToken) bool { return o.Hash == t.Hash })
-		d.Tokens = append(d.Tokens, t)
+		d.Tokens = upsert(d.Tokens, t, func(t memberToken) string { return t.Hash })
 	}
 	return nil
 }
@@ -298,7 +296,6 @@ func (r *registry) apply(key string, b []byte) error {
 	if err := r.d.set(key, b); err != nil {
 		return err
 	}
-	r.d.sort()
 	return r.save()
 }
 
@@ -322,12 +319,51 @@ func (r *registry) shards() int {
 func (r *registry) node(id string) (hubwire.Node, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.d.node(id)
+}
+
+// taken reports whether a node of the registry has id nodeID or the key
+// publicKey.
+func (r *registry) taken(nodeID, publicKey string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.d.node(nodeID); ok {
+		return true
+	}
 	for _, n := range r.d.Nodes {
-		if n.ID == id {
-			return n, true
+		if n.PublicKey == publicKey {
+			return true
 		}
 	}
-	return hubwire.Node{}, false
+	return false
+}
+
+// has reports whether node id is in the registry, revoked or not.
+func (r *registry) has(id string) bool {
+	_, ok := r.node(id)
+	return ok
+}
+
+// shardCounts returns how many active nodes each shard holds.
+func (r *registry) shardCounts() map[int]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	counts := map[int]int{}
+	for _, n := range r.d.Nodes {
+		if n.Active() && n.Shard > 0 {
+			counts[n.Shard]++
+		}
+	}
+	return counts
+}
+
+// node returns the node with id, found in d's ordered list.
+func (d *registryData) node(id string) (hubwire.Node, bool) {
+	i, ok := slices.BinarySearchFunc(d.Nodes, id, func(n hubwire.Node, id string) int { return strings.Compare(n.ID, id) })
+	if !ok {
+		return hubwire.Node{}, false
+	}
+	return d.Nodes[i], true
 }
 
 // nodeByKey returns the node whose public key is publicKey.
@@ -389,10 +425,8 @@ func (r *registry) join(ctx context.Context, secret, nodeID, publicKey, ws, name
 	if in.Workspace != ws {
 		return hubwire.Node{}, fmt.Errorf("%w: this token is for workspace %s, not %s", ErrInvalid, in.Workspace, ws)
 	}
-	for _, n := range r.nodes() {
-		if n.ID == nodeID || n.PublicKey == publicKey {
-			return hubwire.Node{}, fmt.Errorf("%w: node %s or its key is already registered; make a new identity", ErrInvalid, nodeID)
-		}
+	if r.taken(nodeID, publicKey) {
+		return hubwire.Node{}, fmt.Errorf("%w: node %s or its key is already registered; make a new identity", ErrInvalid, nodeID)
 	}
 	shard, err := place()
 	if err != nil {

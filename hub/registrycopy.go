@@ -9,10 +9,10 @@ import (
 
 // copyDelay is how long a change of the registry waits before the local
 // copy is written: the changes made meanwhile are written with it.
-const copyDelay = 200 * time.Millisecond
+const copyDelay = time.Second
 
 // localCopy writes the registry's local copy (registry.json) behind the
-// changes, coalescing them: a storm of joins writes the copy a few times a
+// changes, coalescing them: a storm of joins writes the copy once a
 // second instead of several times per join, each write the size of the
 // whole registry. The copy is only read when the hub starts, to add the
 // nodes' accounts before its server starts; a copy that missed the last
@@ -62,7 +62,7 @@ func (c *localCopy) flush() error {
 		c.pending = nil
 		c.mu.Unlock()
 		c.writeMu.Lock()
-		b, err := json.MarshalIndent(c.read(), "", "  ")
+		b, err := json.Marshal(c.read())
 		if err == nil {
 			err = c.write(b)
 		}

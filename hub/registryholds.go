@@ -40,3 +40,14 @@ func sameEntry[T any](list []T, value []byte, id func(T) string) bool {
 	b, _ := json.Marshal(v)
 	return bytes.Equal(a, b)
 }
+
+// upsert returns list, ordered by id, with v in the place of the entry of
+// its id, or inserted where its id goes.
+func upsert[T any](list []T, v T, id func(T) string) []T {
+	i, found := slices.BinarySearchFunc(list, id(v), func(o T, want string) int { return strings.Compare(id(o), want) })
+	if found {
+		list[i] = v
+		return list
+	}
+	return slices.Insert(list, i, v)
+}

@@ -76,6 +76,9 @@ func (r *registry) leaderGet(ctx context.Context, key string) ([]byte, uint64, e
 		if a.Error.ErrCode == int(jetstream.JSErrCodeMessageNotFound) {
 			return nil, 0, jetstream.ErrKeyNotFound
 		}
+		if a.Error.ErrCode == jsNoLeader {
+			return nil, 0, fmt.Errorf("the registry's leader: %s (%d): %w", a.Error.Description, a.Error.ErrCode, errNoLeader)
+		}
 		return nil, 0, fmt.Errorf("the registry's leader: %s (%d)", a.Error.Description, a.Error.ErrCode)
 	}
 	if a.Message == nil {

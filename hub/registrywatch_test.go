@@ -32,7 +32,7 @@ func TestRegistryWatch_DeliversWhatWasWrittenBeforeIt(t *testing.T) {
 	follow := func() (stop func()) {
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
-		go func() { done <- r.watch(wctx, func() { changes.Add(1) }) }()
+		go func() { done <- r.watch(wctx, func(string) { changes.Add(1) }) }()
 		return func() {
 			cancel()
 			if err := <-done; err != nil {

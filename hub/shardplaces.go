@@ -180,15 +180,15 @@ func (r *registry) heldPlaces(k int, value []byte, now time.Time) []placeHolder 
 	var listed []placeHolder
 	_ = json.Unmarshal(value, &listed) // an entry that does not read holds no pending place
 	var held []placeHolder
-	known := map[string]bool{}
-	for _, n := range r.nodes() {
-		known[n.ID] = true
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, n := range r.d.Nodes {
 		if n.Active() && n.Shard == k {
 			held = append(held, placeHolder{ID: n.ID, At: n.Joined})
 		}
 	}
 	for _, p := range listed {
-		if !known[p.ID] && now.Sub(p.At) < placeHoldTTL {
+		if _, known := r.d.node(p.ID); !known && now.Sub(p.At) < placeHoldTTL {
 			held = append(held, p)
 		}
 	}
@@ -201,7 +201,7 @@ func (r *registry) heldPlaces(k int, value []byte, now time.Time) []placeHolder 
 // must be called once the join answered either way, also when placeNode
 // failed (it then does nothing).
 func (h *Hub) placeNode(ctx context.Context, id string) (shard int, release func(joined bool), err error) {
-	hint := h.placer.place(id, h.reg.nodes())
+	hint := h.placer.place(id, h.reg.shardCounts(), h.reg.has)
 	shard, err = h.reg.takePlace(ctx, id, hint, h.placer.size, time.Now())
 	if err != nil {
 		h.placer.done(id)

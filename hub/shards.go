@@ -47,19 +47,18 @@ func newShardPlacer(size int) *shardPlacer {
 	return &shardPlacer{size: size, pending: map[string]int{}}
 }
 
-// place returns node id's shard among nodes (the registry's); done must
-// be called once the node's entry is in the registry, or its join failed.
-func (p *shardPlacer) place(id string, nodes []hubwire.Node) int {
+// place returns node id's shard given counts, the registry's active
+// nodes by shard (registry.shardCounts), and registered, which tells a
+// node in the registry; done must be called once the node's entry is in
+// the registry, or its join failed.
+func (p *shardPlacer) place(id string, counts map[int]int, registered func(id string) bool) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	counts := map[int]int{}
-	for _, n := range nodes {
-		if n.Active() && n.Shard > 0 {
-			counts[n.Shard]++
+	for pid, k := range p.pending {
+		if registered(pid) {
+			delete(p.pending, pid) // in the registry: counted in counts
+			continue
 		}
-		delete(p.pending, n.ID) // in the registry: counted above
-	}
-	for _, k := range p.pending {
 		counts[k]++
 	}
 	k := firstRoom(counts, p.size)

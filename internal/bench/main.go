@@ -83,6 +83,7 @@ var sections = []section{
 	{"liveedit", benchLiveEdit},
 	{"hub", benchHub},
 	{"hubscale", benchHubScale},
+	{"hubjoins", benchHubJoins},
 	{"hubsources", benchHubSources},
 	{"hubfill", benchHubFill},
 	{"hubstart", benchHubStart},

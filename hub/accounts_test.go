@@ -1,0 +1,46 @@
+package hub_test
+
+import "testing"
+
+// TestAccounts_HubImportsStayFew joins nodes one by one and checks that
+// the hub's account holds as many service imports after the twelfth as
+// after the first, and again after a restart: every node's API and flow
+// control reach the hub's account through the links account, so adding a
+// node's account (nats-server checks each import against every import of
+// the account it comes from) costs the same whatever the registry holds.
+// The nodes' events still reach the aggregate, exactly once (the
+// mirrors through the same accounts are hublink's tests).
+func TestAccounts_HubImportsStayFew(t *testing.T) {
+	th := newTestHub(t)
+	var nodes []*stormNode
+	imports := func() int { return th.h.HubServiceImports() }
+	first := -1
+	for i := range 12 {
+		sn := inviteNode(t, th, "red")
+		joinAll(t, th, []*stormNode{sn})
+		nodes = append(nodes, sn)
+		if i == 0 {
+			first = imports()
+		}
+	}
+	if got := imports(); got != first {
+		t.Fatalf("the hub's account holds %d service imports after 12 joins, %d after the first", got, first)
+	}
+	want := map[string]bool{}
+	for _, sn := range nodes {
+		sn.tn.open(t)
+		t.Cleanup(sn.tn.close)
+		addAll(want, sn.tn.appendN(t, 3))
+	}
+	checkExactly(t, th, want)
+
+	th.stop()
+	th.start(t)
+	if got := imports(); got != first {
+		t.Fatalf("the hub's account holds %d service imports after a restart with 12 nodes, %d with one", got, first)
+	}
+	for _, sn := range nodes {
+		addAll(want, sn.tn.appendN(t, 1))
+	}
+	checkExactly(t, th, want)
+}
