@@ -42,7 +42,7 @@ type gateSums struct {
 }
 
 // ctxEvery is how many rows sumTeamGates reads between looks at its
-// context.
+// context (it looks before the first).
 const ctxEvery = 1024
 
 // sumTeamGates sums the evidence rows of snap per team.
@@ -55,9 +55,10 @@ func sumTeamGates(ctx context.Context, snap *pebble.Snapshot) ([]hubwire.TeamGat
 	teams := map[string]*hubwire.TeamGate{}
 	n := 0
 	for it.First(); it.Valid(); it.Next() {
-		if n++; n%ctxEvery == 0 && ctx.Err() != nil {
+		if n%ctxEvery == 0 && ctx.Err() != nil {
 			return nil, fmt.Errorf("sum the gates' evidence: %w", ctx.Err())
 		}
+		n++
 		p := strings.Split(string(it.Key()), sep)
 		if len(p) != 5 {
 			continue
