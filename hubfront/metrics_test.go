@@ -2,18 +2,24 @@ package hubfront_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/clumsies/clumsies/agent/adapt"
+	"github.com/clumsies/clumsies/agent/hooks"
 	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/hubfront"
 	"github.com/clumsies/clumsies/internal/hubtest"
+	"github.com/clumsies/clumsies/workspace"
 )
 
 // gateEvent is one event a node's hooks record, in a session ("" for
@@ -27,7 +33,8 @@ type gateEvent struct {
 // TestHubMetrics_GateEvidence: the hub's /metrics gives, per team, the
 // file edits and the gates' figures that the sessions of the team's
 // nodes recorded, summed over its workspaces, one series per team and
-// decision whatever the sessions; a team whose nodes recorded nothing
+// decision whatever the sessions (one denial is the real pre-tool gate's,
+// run as Claude Code's hook in a workspace in block mode); a team whose nodes recorded nothing
 // has its series at zero; an event outside a session is not counted, as
 // the workspace does not count it.
 func TestHubMetrics_GateEvidence(t *testing.T) {
@@ -80,6 +87,25 @@ func TestHubMetrics_GateEvidence(t *testing.T) {
 			}
 		}
 	}
+	// The real gate denies a write in scope of a rule the session has
+	// not loaded: the hooks run with the node closed (each opens the
+	// workspace as its owner, as a hook process does), and the node
+	// opened again sends what they recorded.
+	enforceBlock(t, redA)
+	runHook(t, redA, adapt.SessionStart, map[string]any{"source": "startup"})
+	out := runHook(t, redA, adapt.PreTool, map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": filepath.Join(redA.WS.Root, "src/api/x.go"), "content": "x"}})
+	if !out.Answer.Block {
+		t.Fatalf("the gate let the write run: %+v, want it denied", out.Answer)
+	}
+	ws, err := workspace.Open(redA.WS.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	redA.WS = ws
+	redA.Open(t)
+	if last[redA.ID.NodeID], err = redA.N.Log.LastSeq(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	waitApplied(t, th, last)
 
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/metrics", nil)
@@ -110,7 +136,7 @@ func TestHubMetrics_GateEvidence(t *testing.T) {
 	}
 	type want struct{ edits, deny, warn, unchecked, ungated, gated, changed, stop float64 }
 	for team, w := range map[string]want{
-		"red":   {edits: 2, deny: 3, warn: 1, unchecked: 1, ungated: 1, gated: 1, changed: 1, stop: 1},
+		"red":   {edits: 2, deny: 4, warn: 1, unchecked: 1, ungated: 1, gated: 1, changed: 1, stop: 1},
 		"blue":  {edits: 1, warn: 1, ungated: 1},
 		"green": {},
 	} {
@@ -171,4 +197,51 @@ func waitApplied(t *testing.T, th *hubtest.Hub, last map[string]uint64) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// hookSession is the session of the hooks runHook runs.
+const hookSession = "5d0c7a1e-2b3f-4c8d-9e6a-1f2b3c4d5e6f"
+
+// enforceBlock closes tn and puts its workspace in [enforce] mode block
+// with a rule for src/api/**.
+func enforceBlock(t *testing.T, tn *hubtest.Node) {
+	t.Helper()
+	tn.Close()
+	root := tn.WS.Root
+	write := func(rel, body string, appendTo bool) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if appendTo {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body = string(b) + body
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".clumsies/config.toml", "\n[enforce]\nmode = \"block\"\n", true)
+	write(".clumsies/rules/api/HANDLERS.md", "---\npaths: [\"src/api/**\"]\n---\n# Handlers\n\n## Errors\n\n- Wrap them.\n", false)
+	write("src/api/x.go", "package api\n", false)
+}
+
+// runHook runs hook ev of Claude Code in tn's workspace with the fields
+// of in.
+func runHook(t *testing.T, tn *hubtest.Node, ev adapt.Event, in map[string]any) hooks.Outcome {
+	t.Helper()
+	in["session_id"], in["cwd"] = hookSession, tn.WS.Root
+	raw, _ := json.Marshal(in)
+	h, err := adapt.Lookup("claude-code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := hooks.Handle(context.Background(), hooks.Request{Host: h, Event: ev, Input: raw})
+	if err != nil {
+		t.Fatalf("hook %s: %v", ev, err)
+	}
+	return out
 }
