@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/clumsies/clumsies/agent/adapt"
 	"github.com/clumsies/clumsies/agent/hooks"
 	"github.com/clumsies/clumsies/events"
-	"github.com/clumsies/clumsies/hubfront"
 	"github.com/clumsies/clumsies/internal/hubtest"
 	"github.com/clumsies/clumsies/workspace"
 )
@@ -38,13 +36,7 @@ type gateEvent struct {
 // has its series at zero; an event outside a session is not counted, as
 // the workspace does not count it.
 func TestHubMetrics_GateEvidence(t *testing.T) {
-	th := hubtest.NewHub(t)
-	admin, err := th.Cfg.AdminToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(hubfront.Handler(th.H, admin, false, nil, "test"))
-	t.Cleanup(srv.Close)
+	th, srv, admin := newHubFront(t)
 
 	redA, redB := hubtest.Join(t, th, "red"), hubtest.Join(t, th, "red")
 	blue := hubtest.Join(t, th, "blue")
@@ -108,15 +100,9 @@ func TestHubMetrics_GateEvidence(t *testing.T) {
 	}
 	waitApplied(t, th, last)
 
-	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/metrics", nil)
-	req.Header.Set("Authorization", "Bearer "+admin)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, body := get(t, srv, "/metrics", admin)
 	var p expfmt.TextParser
-	fams, err := p.TextToMetricFamilies(resp.Body)
-	resp.Body.Close()
+	fams, err := p.TextToMetricFamilies(strings.NewReader(body))
 	if resp.StatusCode != http.StatusOK || err != nil {
 		t.Fatalf("/metrics: %d, %v; want 200 in the text format", resp.StatusCode, err)
 	}
