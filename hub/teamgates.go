@@ -1,12 +1,12 @@
 package hub
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/cockroachdb/pebble/v2"
 
@@ -59,18 +59,20 @@ func sumTeamGates(ctx context.Context, snap *pebble.Snapshot) ([]hubwire.TeamGat
 			return nil, fmt.Errorf("sum the gates' evidence: %w", ctx.Err())
 		}
 		n++
-		p := strings.Split(string(it.Key()), sep)
-		if len(p) != 5 {
+		// v|team|workspace|node|session: the team is read in place.
+		k := it.Key()
+		if bytes.Count(k, []byte(sep)) != 4 {
 			continue
 		}
+		team, _, _ := bytes.Cut(k[len(prefixEvidence()):], []byte(sep))
 		var row gateSums
 		if err := json.Unmarshal(it.Value(), &row); err != nil {
-			return nil, fmt.Errorf("read the evidence of session %s: %w", p[4], err)
+			return nil, fmt.Errorf("read the evidence row %q: %w", k, err)
 		}
-		tg := teams[p[1]]
+		tg := teams[string(team)]
 		if tg == nil {
-			tg = &hubwire.TeamGate{Team: p[1]}
-			teams[p[1]] = tg
+			tg = &hubwire.TeamGate{Team: string(team)}
+			teams[tg.Team] = tg
 		}
 		tg.Edits += row.Edits
 		tg.Gate.Add(row.Gate)
