@@ -11,12 +11,14 @@ import (
 // statsCaches are the answers the projector computed at the read models'
 // latest checkpoint (checkpointCache): the whole stats of a query, and
 // the evidence of a query alone, which the stats and the
-// evidence's pages share. Reading the summary and then every page of a
+// evidence's pages share, and the gates' sums per team that /metrics
+// reads (TeamGates). Reading the summary and then every page of a
 // list costs one computation while the read models stay; a change
 // computes each answer asked for again, once. The zero value is ready.
 type statsCaches struct {
 	stats    checkpointCache[hubwire.Stats]
 	evidence checkpointCache[evidenceAnswer]
+	gates    checkpointCache[[]hubwire.TeamGate]
 }
 
 // evidenceAnswer is the evidence part of a query: the answer's, and the

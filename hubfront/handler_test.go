@@ -15,6 +15,13 @@ import (
 // returns it with the hub's admin token.
 func newFront(t *testing.T) (*httptest.Server, string) {
 	t.Helper()
+	_, srv, admin := newHubFront(t)
+	return srv, admin
+}
+
+// newHubFront is newFront that returns the hub too.
+func newHubFront(t *testing.T) (*hubtest.Hub, *httptest.Server, string) {
+	t.Helper()
 	th := hubtest.NewHub(t)
 	admin, err := th.Cfg.AdminToken()
 	if err != nil {
@@ -22,7 +29,7 @@ func newFront(t *testing.T) (*httptest.Server, string) {
 	}
 	srv := httptest.NewServer(hubfront.Handler(th.H, admin, false, nil, "test"))
 	t.Cleanup(srv.Close)
-	return srv, admin
+	return th, srv, admin
 }
 
 // get requests path of srv with token as its bearer token ("" for none).

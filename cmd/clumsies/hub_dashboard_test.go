@@ -108,6 +108,7 @@ func TestHub_Dashboard(t *testing.T) {
 			t.Errorf("the hub's /metrics has no %s", name)
 		}
 	}
+	checkGrafana(t, true, func(name string) bool { return fams[name] != nil })
 
 	// The page, in a browser, with the member's token.
 	stats, err := hp.client(member).Stats(context.Background(), hubwire.StatsQuery{Period: "daily", Days: 90})

@@ -15,6 +15,9 @@ import (
 // HubSource is what the hub's metrics read: the hub server.
 type HubSource interface {
 	TeamNodes(ctx context.Context, teams []string) ([]hubwire.TeamNode, error)
+	// TeamGates sums, per team, the file edits and the gates' figures of
+	// every session of its nodes (one item per team).
+	TeamGates(ctx context.Context) ([]hubwire.TeamGate, error)
 }
 
 var (
@@ -33,7 +36,8 @@ var (
 )
 
 // HubHandler serves the metrics of a hub: per node its link state,
-// sourcing lag and applied sequence, the build info of version, and the
+// sourcing lag and applied sequence, per team what the hooks and the
+// gates recorded (hubgate.go), the build info of version, and the
 // Go and process collectors.
 func HubHandler(src HubSource, log *slog.Logger, version string) http.Handler {
 	if log == nil {
@@ -54,12 +58,18 @@ func (c *hubCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLinkUp, descSourceLag, descSourceActive, descNodeApplied, descHubUp} {
 		ch <- d
 	}
+	for _, d := range hubGateDescs() {
+		ch <- d
+	}
 }
 
 func (c *hubCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
 	defer cancel()
 	nodes, err := c.src.TeamNodes(ctx, nil)
+	// The gates' figures come from the read models, not the registry:
+	// they are given when only the registry cannot be read.
+	defer func() { c.collectGates(ctx, ch, nodes) }()
 	if err != nil {
 		c.log.Warn("metrics: cannot read the hub's nodes", "err", err)
 		ch <- prometheus.MustNewConstMetric(descHubUp, prometheus.GaugeValue, 0)

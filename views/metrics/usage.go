@@ -3,7 +3,6 @@ package metrics
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/clumsies/clumsies/projections"
 	"github.com/clumsies/clumsies/views/dash"
 )
 
@@ -24,19 +23,11 @@ var (
 		"Constraints agents declared they applied (memref), for the 20 most referenced rules, workflows and context items (rule = id, path = its file); the refs of the others are clumsies_rule_refs_other_total. A rule leaves the series when others pass it.", []string{"rule", "path"}, nil)
 	descRuleRefsOther = prometheus.NewDesc("clumsies_rule_refs_other_total",
 		"Refs of the rules, workflows and context items not named in clumsies_rule_refs_total.", nil, nil)
-	descGateDecisions = prometheus.NewDesc("clumsies_gate_decisions_total",
-		"Tools the pre-tool gate spoke up on (attest.tool_gated), by decision: deny (refused: rules in scope not loaded), warn (ran, the agent was told), unchecked (ran, the gate could not check).", []string{"decision"}, nil)
-	descUngated = prometheus.NewDesc("clumsies_ungated_changes_total",
-		"Changes the hooks recorded of files in scope of rules the session had not loaded (attest.file_edit with unloaded).", nil, nil)
-	descProtected = prometheus.NewDesc("clumsies_protected_files_total",
-		"Events about the enforcement's own files (config.toml, the content tree, the hooks' wiring): seen = gated (a tool about to change them, attest.tool_gated) or changed (attest.file_edit).", []string{"seen"}, nil)
-	descStopGate = prometheus.NewDesc("clumsies_stop_gate_blocks_total",
-		"Stops the stop hook held because files the session changed are in scope of rules it had not loaded (attest.stop_blocked with files).", nil, nil)
 )
 
 // usageDescs are the usage metrics' descriptions.
-var usageDescs = []*prometheus.Desc{descSessions, descReports, descRejections, descOpenDrafts, descPublished, descRuleRefs, descRuleRefsOther,
-	descGateDecisions, descUngated, descProtected, descStopGate}
+var usageDescs = append([]*prometheus.Desc{descSessions, descReports, descRejections, descOpenDrafts, descPublished, descRuleRefs, descRuleRefsOther},
+	workspaceGate.list()...)
 
 // The tools whose successful calls are counted apart.
 const (
@@ -65,16 +56,5 @@ func collectUsage(ch chan<- prometheus.Metric, m dash.Metrics) {
 		ch <- prometheus.MustNewConstMetric(descRuleRefs, prometheus.CounterValue, float64(r.Refs), r.ID, r.Path)
 	}
 	ch <- prometheus.MustNewConstMetric(descRuleRefsOther, prometheus.CounterValue, float64(m.RestRefs))
-	collectGate(ch, m.Gate)
-}
-
-// collectGate sends what the gates recorded over every session.
-func collectGate(ch chan<- prometheus.Metric, g projections.GateFigures) {
-	ch <- prometheus.MustNewConstMetric(descGateDecisions, prometheus.CounterValue, float64(g.Denials), "deny")
-	ch <- prometheus.MustNewConstMetric(descGateDecisions, prometheus.CounterValue, float64(g.Warnings), "warn")
-	ch <- prometheus.MustNewConstMetric(descGateDecisions, prometheus.CounterValue, float64(g.Unchecked), "unchecked")
-	ch <- prometheus.MustNewConstMetric(descUngated, prometheus.CounterValue, float64(g.Ungated))
-	ch <- prometheus.MustNewConstMetric(descProtected, prometheus.CounterValue, float64(g.ProtectedGated), "gated")
-	ch <- prometheus.MustNewConstMetric(descProtected, prometheus.CounterValue, float64(g.ProtectedChanges), "changed")
-	ch <- prometheus.MustNewConstMetric(descStopGate, prometheus.CounterValue, float64(g.StopGateBlocks))
+	workspaceGate.collect(ch, m.Gate)
 }
