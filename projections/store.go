@@ -130,8 +130,6 @@ func openLocked(dir string, opts Options, lock *pebble.Lock, bulk bool) (*Store,
 	if bulk {
 		memTable = bulkMemTableSize
 	}
-	cache := newBlockCache()
-	defer cache.Unref()
 	db, err := pebble.Open(dir, &pebble.Options{
 		DisableWAL:         bulk,
 		MemTableSize:       memTable,
@@ -139,7 +137,7 @@ func openLocked(dir string, opts Options, lock *pebble.Lock, bulk bool) (*Store,
 		Lock:               lock,
 		Logger:             pebbleLogger{opts.Logger},
 		FormatMajorVersion: pebble.FormatNewest,
-		Cache:              cache,
+		CacheSize:          blockCacheSize,
 		// Corruption found while reading (a bad block of a table) is
 		// reported here rather than through Logger.Fatalf, which would
 		// kill the process in pebble's own goroutine: the store refuses
