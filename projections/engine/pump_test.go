@@ -10,10 +10,10 @@ import (
 )
 
 // held is an item of the size of an event, which the tests can watch
-// being let go.
+// being let go; body stands for the event's fields.
 type held struct {
-	seq uint64
-	pad [256]byte
+	seq  uint64
+	body [256]byte
 }
 
 // pumpAll pumps items (all known) through a runner of batchSize, and
@@ -69,6 +69,7 @@ func TestPump_LetsAppliedItemsGo(t *testing.T) {
 	weaks := make([]weak.Pointer[held], n)
 	for i := range items {
 		items[i] = &held{seq: uint64(i + 1)}
+		items[i].body[0] = byte(i)
 		weaks[i] = weak.Make(items[i])
 	}
 	pumpAll(t, items, func(h *held) uint64 { return h.seq }, 1000)
