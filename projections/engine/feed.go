@@ -11,10 +11,11 @@ const feedChunk = 256
 // startCap is the capacity a chunk and a batch start with; they grow as
 // items come, up to feedChunk and the batch size. A runner that follows a
 // ledger applies one item or a few at a time, and its chunks and batch
-// stay that small: made at their full size they held 330 KiB for nothing
-// (1,000 events of 264 bytes, and a chunk of 256) in every serving
-// process (BENCHMARKS.md, "Fewer of the binary's pages at serve's start
-// (issue 35)"). A catch-up fills whole batches and grows them once.
+// stay that small: made at their full size they were 330 KiB of every
+// serving process's heap (a batch of 1,000 events of 264 bytes and a
+// chunk of 256) for one event at a time (BENCHMARKS.md, "Serve's peak
+// under 44.5 MiB: pebble's memtables (issue 35)"). A catch-up fills whole
+// batches and grows them once.
 const startCap = 16
 
 // feed carries items from Pump's source goroutine to drain, in chunks.
