@@ -41,3 +41,12 @@ func (s *Store) SetRaw(key, value string) error {
 	}
 	return nil
 }
+
+// MemTables returns the bytes of pebble's memtables (the one in use, those
+// being flushed, and the one kept for reuse) and the flushes so far.
+func (s *Store) MemTables() (bytes uint64, flushes int64) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m := s.db.Metrics()
+	return m.MemTable.Size + m.MemTable.ZombieSize, m.Flush.Count
+}

@@ -115,10 +115,14 @@ func Open(dir string, opts Options) (*Store, error) {
 const bulkMemTableSize = 32 << 20
 
 // memTableSize is pebble's memtable size outside a rebuild. The read
-// models' writes are small rows; pebble starts at 256 KB and doubles up
-// to this, so a store that only serves never needs more, and one being
-// published into holds at most this (and a second while it flushes).
-const memTableSize = 1 << 20
+// models' writes are small rows; pebble starts at 256 KiB and doubles up
+// to this. Once a memtable of this size has been flushed, pebble keeps it
+// for the next (its recycled memtable), so a serving store holds two:
+// at 1 MiB they were 1.5 MiB of serve's resident memory more than at
+// 512 KiB after 1,000 memloads (BENCHMARKS.md, "Serve's peak under 44.5
+// MiB: pebble's memtables (issue 35)"), for twice the flushes, each of
+// half as much.
+const memTableSize = 512 << 10
 
 // openLocked opens the store in dir, whose lock the caller holds. The
 // store takes the lock over; on error the lock is released. bulk opens it

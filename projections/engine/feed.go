@@ -8,6 +8,16 @@ import "context"
 // over on its own, so a caller waiting for it is not held back.
 const feedChunk = 256
 
+// startCap is the capacity a chunk and a batch start with; they grow as
+// items come, up to feedChunk and the batch size. A runner that follows a
+// ledger applies one item or a few at a time, and its chunks and batch
+// stay that small: made at their full size they were 330 KiB of every
+// serving process's heap (a batch of 1,000 events of 264 bytes and a
+// chunk of 256) for one event at a time (BENCHMARKS.md, "Serve's peak
+// under 44.5 MiB: pebble's memtables (issue 35)"). A catch-up fills whole
+// batches and grows them once.
+const startCap = 16
+
 // feed carries items from Pump's source goroutine to drain, in chunks.
 // Chunks drain has emptied go back to the source for reuse.
 type feed[T any] struct {
@@ -37,7 +47,7 @@ func (f *feed[T]) send(ctx context.Context, it T, known uint64) error {
 		select {
 		case f.out = <-f.free:
 		default:
-			f.out = make([]T, 0, f.size)
+			f.out = make([]T, 0, min(f.size, startCap))
 		}
 	}
 	f.out = append(f.out, it)

@@ -59,7 +59,7 @@ func (r *Runner[T]) prompt(it T) bool {
 // commit first lingers for more, until somebody waits.
 func (r *Runner[T]) drain(f *feed[T], known uint64, progress func(uint64)) error {
 	size := r.batchSize()
-	batch := make([]T, 0, size)
+	batch := make([]T, 0, min(size, startCap))
 	timer := time.NewTimer(r.Linger)
 	timer.Stop()
 	for {
@@ -110,6 +110,9 @@ func (r *Runner[T]) drain(f *feed[T], known uint64, progress func(uint64)) error
 		if err := r.Apply(batch); err != nil {
 			return err
 		}
+		// The next batch overwrites only what it fills: what this one
+		// held is let go now, not kept alive until then.
+		clear(batch)
 		if progress != nil {
 			progress(r.Progress.Seq())
 		}
