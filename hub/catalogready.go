@@ -23,7 +23,7 @@ const (
 	// catalogPollMin and catalogPollMax bound the pause between two
 	// looks for a catalog another hub makes.
 	catalogPollMin = 50 * time.Millisecond
-	catalogPollMax = 500 * time.Millisecond
+	catalogPollMax = 250 * time.Millisecond
 	// catalogRetryMax is the longest pause before a failed creation is
 	// tried again.
 	catalogRetryMax = 5 * time.Second
@@ -45,7 +45,8 @@ var errCatalogElsewhere = errors.New("the catalog is made by the cluster's write
 // or a join that finds it under way waits for it (wait). Across a
 // cluster only the writer (writesSources: the aggregate's leader, or a
 // hub alone) creates a bucket; the other hubs look for it until it is
-// there, so that a new team's catalog is created once, where every hub
+// there (and create it themselves only if it is still missing after
+// catalogWait), so that a new team's catalog is created once, where every hub
 // used to make it at the team's first join it served (an update of the
 // stream, through the cluster's meta leader, when another hub had made
 // it; seconds in a cluster busy with joins). The creation never updates
@@ -149,8 +150,9 @@ func (m *catalogMaker) wait(ctx context.Context, team string) bool {
 // there or the maker is closed.
 func (m *catalogMaker) make(team string, mk *catalogMaking) {
 	pause := catalogPollMin
+	begun := time.Now()
 	for {
-		err := m.once(team)
+		err := m.once(team, time.Since(begun) < catalogWait)
 		if err == nil {
 			m.mu.Lock()
 			mk.err = nil
@@ -176,13 +178,15 @@ func (m *catalogMaker) make(team string, mk *catalogMaking) {
 	}
 }
 
-// once looks for team's catalog and, missing at the writer, creates it.
-func (m *catalogMaker) once(team string) error {
+// once looks for team's catalog and, missing, creates it at the writer,
+// or at any hub once the writer had catalogWait to do it (the writer has
+// not heard of the team: a hub of an older version, say).
+func (m *catalogMaker) once(team string, leaveToWriter bool) error {
 	err := m.open(m.ctx, team)
 	if !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	if !m.writer() {
+	if leaveToWriter && !m.writer() {
 		return errCatalogElsewhere
 	}
 	err = retryUnanswered(m.ctx, func(ctx context.Context) error { return m.create(ctx, team) })
