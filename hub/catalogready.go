@@ -108,20 +108,20 @@ func newCatalogMaker(h *Hub) *catalogMaker {
 func (m *catalogMaker) start(teams ...string) *catalogMaking {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var mk *catalogMaking
+	var last *catalogMaking
 	for _, team := range teams {
-		if mk = m.teams[team]; mk != nil {
+		if last = m.teams[team]; last != nil {
 			continue
 		}
-		mk = &catalogMaking{ready: make(chan struct{}), failing: make(chan struct{})}
-		m.teams[team] = mk
+		mk := &catalogMaking{ready: make(chan struct{}), failing: make(chan struct{})}
+		m.teams[team], last = mk, mk
 		m.wg.Add(1)
 		go func() {
 			defer m.wg.Done()
 			m.make(team, mk)
 		}()
 	}
-	return mk
+	return last
 }
 
 // wait returns once team's catalog is there, an attempt to make it

@@ -185,3 +185,35 @@ func TestCatalogReady_FailureRetriedAndReported(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCatalogReady_FoundAtStart restarts a hub whose registry holds
+// invites of three teams: the hub looks for each team's catalog at start
+// (one making per team: all three once shared the last one's, which then
+// ended twice and took the hub down), finds all three and creates none,
+// and the invites' joins answer.
+func TestCatalogReady_FoundAtStart(t *testing.T) {
+	th := newTestHub(t)
+	teams := []string{"red", "green", "blue"}
+	var sns []*stormNode
+	for _, team := range teams {
+		sns = append(sns, inviteNode(t, th, team))
+	}
+	if made := th.h.Health(context.Background()).CatalogsMade; made != 3 {
+		t.Fatalf("the hub made %d catalogs for 3 new teams, want 3", made)
+	}
+	th.stop()
+	th.start(t)
+	for _, sn := range sns {
+		if err := joinAt(th, sn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := th.h.Health(context.Background())
+	if h.CatalogsMade != 0 || len(h.Catalogs) > 0 {
+		t.Fatalf("after the restart the hub made %d catalogs and reports %+v, want none made (all found) and none failing", h.CatalogsMade, h.Catalogs)
+	}
+	js := hubJetStream(t, th)
+	for _, team := range teams {
+		catalogThere(t, js, team, "after the restart")
+	}
+}
