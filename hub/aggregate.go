@@ -170,7 +170,8 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) (boo
 }
 
 // ensureAggregate creates the aggregate, or brings its sources in line
-// with the registry, and the catalog of every team with a node. A hub of
+// with the registry, and begins the making of the catalog of every team
+// with a node or an invite (catalogready.go). A hub of
 // a cluster that finds the aggregate made leaves its sources to the
 // writer (sourcewriter.go), which re-sources every node when it is
 // elected (leader.go).
@@ -185,7 +186,7 @@ func (h *Hub) ensureAggregate(ctx context.Context) error {
 			return err
 		}
 	}
-	h.ensureCatalogs(ctx)
+	h.cats.start(h.reg.teams()...)
 	return nil
 }
 
@@ -224,6 +225,7 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 		return err
 	}
+	h.cats.start(h.reg.teams()...)
 	h.writeSourcesAfter(nil)
 	if shared := h.shareAccounts(); shared != nil {
 		h.writeSourcesAfter(shared)
@@ -303,6 +305,7 @@ func (h *Hub) Invite(ctx context.Context, ws, team, member string) (string, erro
 	if err != nil {
 		return "", err
 	}
+	h.cats.wait(ctx, team) // a new team's catalog is made now, not at its first join
 	return hubwire.JoinToken{HTTP: h.cfg.APIURL(), Leaf: h.cfg.leafURL(), Secret: secret}.Encode(), nil
 }
 
@@ -347,7 +350,7 @@ func (h *Hub) Join(ctx context.Context, secret, nodeID, publicKey, ws, name stri
 	if err := h.syncSources(ctx, sourceAsk{Joined: []string{n.ID}}); err != nil {
 		return hubwire.Node{}, fmt.Errorf("join %s: %w", nodeID, err)
 	}
-	h.ensureCatalogs(ctx, n.Team)
+	h.cats.wait(ctx, n.Team) // made at the invite: a join waits only for one under way
 	return n, nil
 }
 

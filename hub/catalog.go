@@ -37,11 +37,7 @@ func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstrea
 	err := retryUnanswered(ctx, func(ctx context.Context) error {
 		var err error
 		if create {
-			kv, err = h.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-				Bucket: hubwire.CatalogBucket(team), Description: "clumsies hub: the catalog of team " + team,
-				History: catalogHistory, Storage: jetstream.FileStorage, Replicas: h.cfg.Replicas(),
-				MaxValueSize: maxPayload - 64<<10,
-			})
+			kv, err = h.js.CreateOrUpdateKeyValue(ctx, catalogConfig(team, h.cfg.Replicas()))
 		} else {
 			kv, err = h.js.KeyValue(ctx, hubwire.CatalogBucket(team))
 		}

@@ -30,8 +30,9 @@
 // the lead of the aggregate or of a shard has it re-sourced too.
 //
 // The hub also holds each team's catalog (a key-value bucket per team,
-// the bucket's sequence its revision), which the team's nodes mirror over
-// the same link, and the review of the drafts agents make on team objects:
+// the bucket's sequence its revision, made as soon as the hub hears of
+// the team, by the cluster's writer: catalogready.go), which the team's
+// nodes mirror over the same link, and the review of the drafts agents make on team objects:
 // a queue folded from the nodes' draft events in the aggregate and from
 // the hub's own ledger (HUB_LEDGER), where catalog changes and review
 // outcomes are recorded and from which each node mirrors the outcomes

@@ -37,6 +37,7 @@ func (h *Hub) Health(_ context.Context) hubwire.Health {
 	out := hubwire.Health{OK: true, Server: h.cfg.Name, Applied: h.proj.Applied(), Writer: h.writesSources(),
 		SourceWrites: h.sourceWritesMade.Load(), SourceWriteSeconds: time.Duration(h.sourceWriteNanos.Load()).Seconds()}
 	out.Leader, out.Shards = h.streamLeaders()
+	out.CatalogsMade, out.Catalogs = h.cats.health()
 	return out
 }
 

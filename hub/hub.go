@@ -66,9 +66,9 @@ type Hub struct {
 	// catStreams holds the stream of each team's catalog bucket, by team,
 	// once opened (catalogStream).
 	catStreams sync.Map
-	// catEnsured holds the teams whose catalog bucket this hub has made
-	// or found since it started (ensureCatalogs).
-	catEnsured sync.Map
+	// cats makes each team's catalog bucket as soon as the hub hears of
+	// the team (catalogready.go).
+	cats *catalogMaker
 	// user is the key of the hub process's own user in hubAccount, new
 	// at each start: the configuration names its public key only.
 	user nkeys.KeyPair
@@ -111,6 +111,7 @@ func Start(ctx context.Context, cfg *Config, logger *slog.Logger) (*Hub, error) 
 	if err := h.startServer(); err != nil {
 		return nil, fmt.Errorf("start hub: %w", err)
 	}
+	h.cats = newCatalogMaker(h)
 	// Answer the other hubs about the accounts set up here before waiting
 	// for their answers (attachRegistry): hubs of a cluster that start
 	// together then confirm each other's accounts at once instead of each
@@ -337,6 +338,9 @@ func (h *Hub) Close() error {
 }
 
 func (h *Hub) shutdown() {
+	if h.cats != nil {
+		h.cats.close()
+	}
 	h.shares.close()
 	if h.nc != nil {
 		h.nc.Close()

@@ -1,5 +1,7 @@
 package hubwire
 
+import "time"
+
 // Health is what GET /api/health answers.
 type Health struct {
 	OK bool `json:"ok"`
@@ -22,6 +24,24 @@ type Health struct {
 	// Shards is each shard of the aggregate as this hub's server knows
 	// it, by shard number.
 	Shards []ShardHealth `json:"shards,omitempty"`
+	// CatalogsMade counts the teams' catalog buckets this hub created
+	// since it started (in a cluster, the writer creates them).
+	CatalogsMade uint64 `json:"catalogsMade"`
+	// Catalogs lists the teams whose catalog this hub has not made (or,
+	// not the writer, not found) yet after an attempt failed; it tries
+	// again until it succeeds. Empty when every team's catalog is there
+	// or on its way.
+	Catalogs []CatalogHealth `json:"catalogs,omitempty"`
+}
+
+// CatalogHealth is a team's catalog not made yet, in Health.
+type CatalogHealth struct {
+	Team string `json:"team"`
+	// Error is the last attempt's; Attempts counts the failed ones, the
+	// first at Since.
+	Error    string    `json:"error"`
+	Attempts int       `json:"attempts"`
+	Since    time.Time `json:"since"`
 }
 
 // ShardHealth is one shard of the aggregate in Health.
