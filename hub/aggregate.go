@@ -243,8 +243,15 @@ func (h *Hub) syncRegistry(ctx context.Context) error {
 // syncEntry applies a change of the registry's entry key that the watch
 // delivered: for a node's entry, what syncRegistry does for every node,
 // for that node alone, so that a change costs the same whatever the
-// registry holds. Invites and member tokens change nothing here.
+// registry holds; for an invite not used yet, the making of its team's
+// catalog (catalogready.go). Member tokens change nothing here.
 func (h *Hub) syncEntry(ctx context.Context, key string) error {
+	if hash, ok := strings.CutPrefix(key, keyInvitePrefix); ok {
+		if team, ok := h.reg.inviteTeam(hash); ok {
+			h.cats.start(team)
+		}
+		return nil
+	}
 	id, ok := strings.CutPrefix(key, keyNodePrefix)
 	if !ok {
 		return nil
@@ -257,6 +264,7 @@ func (h *Hub) syncEntry(ctx context.Context, key string) error {
 		h.writeSourcesAfter(nil)
 		return h.dropLinks(n.ID)
 	}
+	h.cats.start(n.Team)
 	if err := h.accounts.add(n); err != nil {
 		return err
 	}

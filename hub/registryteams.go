@@ -1,5 +1,10 @@
 package hub
 
+import (
+	"slices"
+	"strings"
+)
+
 // teams returns the teams of the registry's active nodes and of
 // its invites not used yet, each once.
 func (r *registry) teams() []string {
@@ -24,4 +29,16 @@ func (r *registry) teams() []string {
 		}
 	}
 	return out
+}
+
+// inviteTeam returns the team of the invite whose hash is hash, if the
+// registry holds it and it is not used yet.
+func (r *registry) inviteTeam(hash string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i, ok := slices.BinarySearchFunc(r.d.Invites, hash, func(in invite, h string) int { return strings.Compare(in.Hash, h) })
+	if !ok || r.d.Invites[i].Used {
+		return "", false
+	}
+	return r.d.Invites[i].Team, true
 }
