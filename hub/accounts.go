@@ -132,6 +132,18 @@ const (
 // control.
 func linksFlowControl(nodeID string) string { return "$LINKS.FC." + nodeID + ".>" }
 
+// setUpLinks sets up the links account (links).
+func (a *accounts) setUpLinks() error {
+	hub, err := a.ns.LookupAccount(hubAccount)
+	if err != nil {
+		return fmt.Errorf("look up the hub's account: %w", err)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, err = a.links(hub)
+	return err
+}
+
 // links returns the links account, set up with its exports to the hub's
 // account and the hub's imports of them on first use; the caller holds
 // mu.

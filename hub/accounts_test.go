@@ -44,3 +44,16 @@ func TestAccounts_HubImportsStayFew(t *testing.T) {
 	}
 	checkExactly(t, th, want)
 }
+
+// TestAccounts_LinksAccountBeforeAnyNode starts a hub with no node: its
+// server knows the links account all the same. A peer names the account
+// in its interest (the responses of a node's API that pass through it)
+// as soon as the route is up, and a server that does not know it then
+// drops that interest for good: a hub restarted from a local copy that
+// missed a node lost every answer of that node's API through it.
+func TestAccounts_LinksAccountBeforeAnyNode(t *testing.T) {
+	th := newTestHub(t)
+	if !th.h.HasLinksAccount() {
+		t.Fatal("a hub with no node started without the links account")
+	}
+}

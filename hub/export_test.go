@@ -27,6 +27,12 @@ func (h *Hub) HubServiceImports() int {
 	return acc.NumServiceImports()
 }
 
+// HasLinksAccount reports whether h's server knows the links account.
+func (h *Hub) HasLinksAccount() bool {
+	_, err := h.ns.LookupAccount(linksAccount)
+	return err == nil
+}
+
 // SetMaxNodes lowers the most active nodes h takes (MaxNodes).
 func (h *Hub) SetMaxNodes(n int) { h.maxNodes = n }
 

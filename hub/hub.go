@@ -235,6 +235,14 @@ func (h *Hub) startServer() error {
 	// a peer of the cluster or a source recovered by JetStream may name
 	// them at once.
 	h.ns, h.accounts = ns, newAccounts(ns)
+	// The links account is there before the server starts, nodes or
+	// not: a peer of the cluster names it in its interest as soon as the
+	// route is up, and an account unknown then loses that interest for
+	// good (the responses of the nodes' APIs through it with it).
+	if err := h.accounts.setUpLinks(); err != nil {
+		ns.Shutdown()
+		return err
+	}
 	if err := h.accounts.addAll(h.reg.nodes()); err != nil {
 		ns.Shutdown()
 		return err

@@ -9,11 +9,11 @@ import (
 
 // copyDelay is how long a change of the registry waits before the local
 // copy is written: the changes made meanwhile are written with it.
-const copyDelay = time.Second
+const copyDelay = 200 * time.Millisecond
 
 // localCopy writes the registry's local copy (registry.json) behind the
-// changes, coalescing them: a storm of joins writes the copy once a
-// second instead of several times per join, each write the size of the
+// changes, coalescing them: a storm of joins writes the copy a few times
+// a second instead of several times per join, each write the size of the
 // whole registry. The copy is only read when the hub starts, to add the
 // nodes' accounts before its server starts; a copy that missed the last
 // changes (the hub stopped within copyDelay of them) is completed from the
