@@ -385,9 +385,6 @@ func retry(ctx context.Context, fn func(context.Context) error) error {
 // temporarily unavailable".
 const jsNoLeader = 10008
 
-// errNoLeader is a request to the registry's leader answered jsNoLeader.
-var errNoLeader = errors.New("hub: no leader for a moment")
-
 // unanswered reports whether err is a request that went unanswered or was
 // answered "no leader for a moment": the same request may succeed a
 // moment later, once a leader is elected.
@@ -395,7 +392,7 @@ func unanswered(err error) bool {
 	var api *jetstream.APIError
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrNoResponders) ||
 		errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
-		errors.Is(err, errNoLeader) || (errors.As(err, &api) && api.ErrorCode == jsNoLeader)
+		(errors.As(err, &api) && api.ErrorCode == jsNoLeader)
 }
 
 // retryUnanswered is retry for the team catalogs and the hub's ledger,

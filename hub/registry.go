@@ -220,19 +220,19 @@ func (d *registryData) set(key string, value []byte) error {
 		if err := json.Unmarshal(value, &n); err != nil {
 			return fmt.Errorf("read the registry's %s: %w", key, err)
 		}
-		d.Nodes = upsert(d.Nodes, n, func(n hubwire.Node) string { return n.ID })
+		d.Nodes = upsert(d.Nodes, n, idOfNode)
 	case strings.HasPrefix(key, keyInvitePrefix):
 		var in invite
 		if err := json.Unmarshal(value, &in); err != nil {
 			return fmt.Errorf("read the registry's %s: %w", key, err)
 		}
-		d.Invites = upsert(d.Invites, in, func(in invite) string { return in.Hash })
+		d.Invites = upsert(d.Invites, in, hashOfInvite)
 	case strings.HasPrefix(key, keyTokenPrefix):
 		var t memberToken
 		if err := json.Unmarshal(value, &t); err != nil {
 			return fmt.Errorf("read the registry's %s: %w", key, err)
 		}
-		d.Tokens = upsert(d.Tokens, t, func(t memberToken) string { return t.Hash })
+		d.Tokens = upsert(d.Tokens, t, hashOfToken)
 	}
 	return nil
 }
@@ -359,7 +359,7 @@ func (r *registry) shardCounts() map[int]int {
 
 // node returns the node with id, found in d's ordered list.
 func (d *registryData) node(id string) (hubwire.Node, bool) {
-	i, ok := slices.BinarySearchFunc(d.Nodes, id, func(n hubwire.Node, id string) int { return strings.Compare(n.ID, id) })
+	i, ok := find(d.Nodes, id, idOfNode)
 	if !ok {
 		return hubwire.Node{}, false
 	}

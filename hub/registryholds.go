@@ -16,11 +16,11 @@ import (
 func (d *registryData) holds(key string, value []byte) bool {
 	switch {
 	case strings.HasPrefix(key, keyNodePrefix):
-		return sameEntry(d.Nodes, value, func(n hubwire.Node) string { return n.ID })
+		return sameEntry(d.Nodes, value, idOfNode)
 	case strings.HasPrefix(key, keyInvitePrefix):
-		return sameEntry(d.Invites, value, func(in invite) string { return in.Hash })
+		return sameEntry(d.Invites, value, hashOfInvite)
 	case strings.HasPrefix(key, keyTokenPrefix):
-		return sameEntry(d.Tokens, value, func(t memberToken) string { return t.Hash })
+		return sameEntry(d.Tokens, value, hashOfToken)
 	}
 	return true // not a kind the copy keeps
 }
@@ -32,7 +32,7 @@ func sameEntry[T any](list []T, value []byte, id func(T) string) bool {
 	if err := json.Unmarshal(value, &v); err != nil {
 		return false
 	}
-	i, found := slices.BinarySearchFunc(list, id(v), func(o T, want string) int { return strings.Compare(id(o), want) })
+	i, found := find(list, id(v), id)
 	if !found {
 		return false
 	}
@@ -44,10 +44,21 @@ func sameEntry[T any](list []T, value []byte, id func(T) string) bool {
 // upsert returns list, ordered by id, with v in the place of the entry of
 // its id, or inserted where its id goes.
 func upsert[T any](list []T, v T, id func(T) string) []T {
-	i, found := slices.BinarySearchFunc(list, id(v), func(o T, want string) int { return strings.Compare(id(o), want) })
+	i, found := find(list, id(v), id)
 	if found {
 		list[i] = v
 		return list
 	}
 	return slices.Insert(list, i, v)
 }
+
+// find returns where the entry of id is, or goes, in list, ordered by id
+// (registryData.sort), and whether it is there.
+func find[T any](list []T, want string, id func(T) string) (int, bool) {
+	return slices.BinarySearchFunc(list, want, func(o T, want string) int { return strings.Compare(id(o), want) })
+}
+
+// idOfNode, hashOfInvite and hashOfToken are the ids the registry's lists are ordered by.
+func idOfNode(n hubwire.Node) string   { return n.ID }
+func hashOfInvite(in invite) string    { return in.Hash }
+func hashOfToken(t memberToken) string { return t.Hash }

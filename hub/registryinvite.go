@@ -46,11 +46,7 @@ func (r *registry) readInvite(ctx context.Context, key string) ([]byte, uint64, 
 
 // msgGetAnswer is the JetStream API's answer to a message get.
 type msgGetAnswer struct {
-	Error *struct {
-		Code        int    `json:"code"`
-		ErrCode     int    `json:"err_code"`
-		Description string `json:"description"`
-	} `json:"error"`
+	Error   *jetstream.APIError `json:"error"`
 	Message *struct {
 		Sequence uint64 `json:"seq"`
 		Header   []byte `json:"hdrs"`
@@ -73,13 +69,12 @@ func (r *registry) leaderGet(ctx context.Context, key string) ([]byte, uint64, e
 		return nil, 0, fmt.Errorf("read the answer of the registry's leader: %w", err)
 	}
 	if a.Error != nil {
-		if a.Error.ErrCode == int(jetstream.JSErrCodeMessageNotFound) {
+		if a.Error.ErrorCode == jetstream.JSErrCodeMessageNotFound {
 			return nil, 0, jetstream.ErrKeyNotFound
 		}
-		if a.Error.ErrCode == jsNoLeader {
-			return nil, 0, fmt.Errorf("the registry's leader: %s (%d): %w", a.Error.Description, a.Error.ErrCode, errNoLeader)
-		}
-		return nil, 0, fmt.Errorf("the registry's leader: %s (%d)", a.Error.Description, a.Error.ErrCode)
+		// The API's own error, so that retry knows "no leader for a
+		// moment" (unanswered) as it does from the client's calls.
+		return nil, 0, fmt.Errorf("the registry's leader: %w", a.Error)
 	}
 	if a.Message == nil {
 		return nil, 0, errors.New("the registry's leader answered no message")

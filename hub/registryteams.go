@@ -1,10 +1,5 @@
 package hub
 
-import (
-	"slices"
-	"strings"
-)
-
 // teams returns the teams of the registry's active nodes and of
 // its invites not used yet, each once.
 func (r *registry) teams() []string {
@@ -36,7 +31,7 @@ func (r *registry) teams() []string {
 func (r *registry) inviteTeam(hash string) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	i, ok := slices.BinarySearchFunc(r.d.Invites, hash, func(in invite, h string) int { return strings.Compare(in.Hash, h) })
+	i, ok := find(r.d.Invites, hash, hashOfInvite)
 	if !ok || r.d.Invites[i].Used {
 		return "", false
 	}

@@ -21,7 +21,7 @@ func TestRetry_TriesAgainWhileNoLeader(t *testing.T) {
 		wantCalls int
 		wantErr   bool
 	}{
-		{"a leader's read answered no leader", fmt.Errorf("the registry's leader: x (10008): %w", errNoLeader), 3, false},
+		{"a leader's read answered no leader", fmt.Errorf("the registry's leader: %w", noLeader), 3, false},
 		{"an API call answered no leader", fmt.Errorf("put: %w", noLeader), 3, false},
 		{"unanswered", context.DeadlineExceeded, 3, false},
 		{"another API error", &jetstream.APIError{Code: 400, ErrorCode: jetstream.JSErrCodeBadRequest}, 1, true},
