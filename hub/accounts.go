@@ -21,8 +21,10 @@ import (
 // account, which imports them; the hub's account exports to
 // it the services of its mirrors (the consumer creation and flow control
 // on its team's catalog and on the hub ledger's events about its
-// workspace) and its mirrors' deliveries, which it imports. Exports name
-// the one account that may import them.
+// workspace) and its mirrors' deliveries, which it imports. Exports are
+// approved for the accounts that may import them: a node's exports for
+// the one account importing them, the hub's shared ones for each node's
+// account, which imports only its own part (catalogconf.go).
 //
 // An account once added stays until the server stops: a revoked node's
 // account keeps its imports, but the authenticator (auth.go) binds no
@@ -194,7 +196,7 @@ func (a *accounts) setUp(n hubwire.Node) error {
 		{"import the node's API", func() error { return links.AddServiceImport(acc, apiPrefix(n.ID)+".>", "") }},
 		{"import the node's deliveries", func() error { return hub.AddStreamImport(acc, deliverPrefix(n.ID)+".>", "") }},
 		{"import the node's flow control", func() error { return links.AddServiceImport(acc, linksFlowControl(n.ID), flowControl(n.ID)) }},
-		{"export the mirrors' deliveries", func() error { return hub.AddStreamExport(catalogDeliver(n), only(acc)) }},
+		{"export the mirrors' deliveries", func() error { return hub.AddStreamExport(mirrorsExport, only(acc)) }},
 		{"import the mirrors' deliveries", func() error { return acc.AddStreamImport(hub, catalogDeliver(n), "") }},
 	}
 	for _, s := range steps {
@@ -205,10 +207,12 @@ func (a *accounts) setUp(n hubwire.Node) error {
 	// The hub's server maps "$JS.hub.API.>" to "$JS.API.>" in the
 	// account of a leaf link (leafnode.go, the JetStream domain mapping):
 	// the node's requests arrive on the plain API subjects.
-	for _, s := range nodeServices(n) {
+	for _, s := range nodeServiceExports(n) {
 		if err := hub.AddServiceExport(s, only(acc)); err != nil {
 			return fmt.Errorf("export %s: %w", s, err)
 		}
+	}
+	for _, s := range nodeServices(n) {
 		if err := acc.AddServiceImport(hub, s, ""); err != nil {
 			return fmt.Errorf("import %s: %w", s, err)
 		}

@@ -45,25 +45,6 @@ func source(n hubwire.Node) *jetstream.StreamSource {
 	}
 }
 
-// aggregateConfigs derives from the registry's nodes the configuration
-// of every stream of the aggregate: each shard (shardCount) with the
-// sources of its active nodes whose accounts every hub knows (peers.go),
-// ordered by node id, leaving out the nodes in except; then the
-// aggregate, which sources the shards, leaving out the shards (by stream
-// name) in except.
-func (h *Hub) aggregateConfigs(nodes []hubwire.Node, except []string) []jetstream.StreamConfig {
-	left := make(map[string]bool, len(except)) // a kick at a new leader leaves out every node
-	for _, id := range except {
-		left[id] = true
-	}
-	out := streamConfigs(nodes, h.cfg.Replicas(), func(n hubwire.Node) bool {
-		return n.Active() && h.accounts.isShared(n.ID) && !left[n.ID]
-	})
-	top := &out[len(out)-1]
-	top.Sources = slices.DeleteFunc(top.Sources, func(src *jetstream.StreamSource) bool { return left[src.Name] })
-	return out
-}
-
 // streamConfigs is the shards' configurations, each with a source for
 // every node of it that sourced says, then the aggregate's.
 func streamConfigs(nodes []hubwire.Node, replicas int, sourced func(hubwire.Node) bool) []jetstream.StreamConfig {
@@ -116,7 +97,10 @@ func aggregateStream(replicas int) jetstream.StreamConfig {
 // is dear, so a storm of joins left a backlog of identical writes behind
 // it. A join, a revoke or a kick so writes its node's shard only (at most
 // ShardSize sources); the aggregate's own list changes only when a shard
-// is added. In a cluster only the writer writes (sourcewriter.go).
+// is added. The lists are compared before any configuration is built
+// (sourceLists), so that a write costs what its stream holds, not what
+// the registry does. In a cluster only the writer writes
+// (sourcewriter.go).
 func (h *Hub) setSources(ctx context.Context, except []string) error {
 	start, wrote := time.Now(), false
 	defer func() {
@@ -125,8 +109,12 @@ func (h *Hub) setSources(ctx context.Context, except []string) error {
 			h.sourceWriteNanos.Add(int64(time.Since(start)))
 		}
 	}()
-	for _, want := range h.aggregateConfigs(h.reg.nodes(), except) {
-		w, err := h.writeStream(ctx, want)
+	for _, l := range h.sourceLists(except) {
+		if prev, ok := h.written[l.stream]; ok && slices.Equal(l.names, prev) {
+			continue
+		}
+		want, names := h.streamConfig(l)
+		w, err := h.writeStream(ctx, want, names)
 		wrote = wrote || w
 		if err != nil {
 			return err
@@ -135,20 +123,9 @@ func (h *Hub) setSources(ctx context.Context, except []string) error {
 	return nil
 }
 
-// writeStream writes one stream of the aggregate unless its source list
-// is the one this hub wrote last, and says whether it tried. The caller
-// holds ctrl.
-func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) (bool, error) {
-	list := make([]string, len(want.Sources))
-	for i, src := range want.Sources {
-		list[i] = src.Name
-		if src.External != nil {
-			list[i] = src.External.APIPrefix + " " + src.Name
-		}
-	}
-	if prev, ok := h.written[want.Name]; ok && slices.Equal(list, prev) {
-		return false, nil
-	}
+// writeStream writes want, one stream of the aggregate whose sources are
+// names (sourceList), and says whether it tried. The caller holds ctrl.
+func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig, names []string) (bool, error) {
 	created := false
 	err := retry(ctx, func(ctx context.Context) error {
 		var err error
@@ -160,7 +137,7 @@ func (h *Hub) writeStream(ctx context.Context, want jetstream.StreamConfig) (boo
 	if err != nil {
 		return true, err
 	}
-	h.written[want.Name] = list
+	h.written[want.Name] = names
 	if k, ok := hubwire.ShardOf(want.Name); ok && created {
 		if err := h.spreadLeader(ctx, k); err != nil {
 			h.logger.Warn("the new shard keeps the leader it was given", "err", err)

@@ -47,7 +47,34 @@ func nodeServices(n hubwire.Node) []string {
 	return append(out, outcomesFlowControl()...)
 }
 
-// catalogDeliver is where the hub delivers node n's mirrors.
+// nodeServiceExports are what the hub's account exports for the services
+// of nodeServices: each subject as it is, but the ledger's consumer
+// creation, which names the node's workspace, exported once for every
+// node (outcomesExport).
+func nodeServiceExports(n hubwire.Node) []string {
+	out := append(catalogAPI(n.Team), catalogFlowControl(n.Team)...)
+	out = append(out, outcomesExport)
+	return append(out, outcomesFlowControl()...)
+}
+
+// The hub's account exports the services and the deliveries that are a
+// node's own (its ledger consumer's creation, its mirrors' deliveries)
+// under one subject each for every node, approved for each node's account
+// as it joins; each node's account imports its own part alone. The
+// exports so stay as many whatever the registry: nats-server goes over
+// every export of the account imported from when an import is added
+// (hasServiceExportMatching, hasStreamExportMatching) and over every
+// service export when one is added (lowestServiceExportResponseTime), so
+// an export per node made each join cost more than the one before. What a
+// node reaches is what its account imports (and its leaf link's
+// permissions allow), not what the export's subject covers.
+const (
+	outcomesExport = "$JS.API.CONSUMER.CREATE." + hubwire.LedgerStream + ".>"
+	mirrorsExport  = "catalog.deliver.>"
+)
+
+// catalogDeliver is where the hub delivers node n's mirrors: under
+// mirrorsExport.
 func catalogDeliver(n hubwire.Node) string { return hubwire.CatalogDeliverPrefix(n.ID) + ".>" }
 
 // catalogPublish is what node n's leaf link may publish into the hub for

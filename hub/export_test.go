@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
 )
 
 // useInviteCalls numbers UseInviteAt's calls, each a node of its own.
@@ -25,6 +27,16 @@ func (h *Hub) HubServiceImports() int {
 		return -1
 	}
 	return acc.NumServiceImports()
+}
+
+// HubExports is how many exports (services and streams) the hub's
+// account holds on h's server.
+func (h *Hub) HubExports() int {
+	az, err := h.ns.Accountz(&server.AccountzOptions{Account: hubAccount})
+	if err != nil || az.Account == nil {
+		return -1
+	}
+	return len(az.Account.Exports)
 }
 
 // HasLinksAccount reports whether h's server knows the links account.

@@ -100,11 +100,10 @@ func openRegistry(dataDir string) (*registry, error) {
 	r := &registry{file: filepath.Join(dataDir, registryName)}
 	r.copy = &localCopy{
 		write: func(b []byte) error { return writeFileAtomic(r.file, b, 0o600) },
-		read: func() any {
+		read: func() ([]byte, error) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			b, _ := json.Marshal(r.d) // a snapshot: the caller marshals it again outside the lock
-			return json.RawMessage(b)
+			return json.Marshal(r.d)
 		},
 	}
 	b, err := os.ReadFile(r.file)
@@ -304,6 +303,17 @@ func (r *registry) nodes() []hubwire.Node {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.d.Nodes)
+}
+
+// eachNode calls fn with each node of the registry in its order (by id),
+// in place and under the registry's lock: fn must not keep n nor call
+// the registry.
+func (r *registry) eachNode(fn func(n *hubwire.Node)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range r.d.Nodes {
+		fn(&r.d.Nodes[i])
+	}
 }
 
 // shards returns the number of shard streams the registry's nodes name

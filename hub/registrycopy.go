@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -20,7 +19,7 @@ const copyDelay = 200 * time.Millisecond
 // registry's bucket right after the server starts.
 type localCopy struct {
 	write func([]byte) error
-	read  func() any // the registry's data, read under the registry's lock
+	read  func() ([]byte, error) // the registry's data encoded, read under the registry's lock
 
 	mu      sync.Mutex
 	pending *time.Timer
@@ -62,7 +61,7 @@ func (c *localCopy) flush() error {
 		c.pending = nil
 		c.mu.Unlock()
 		c.writeMu.Lock()
-		b, err := json.Marshal(c.read())
+		b, err := c.read()
 		if err == nil {
 			err = c.write(b)
 		}

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -11,7 +12,7 @@ import (
 func TestLocalCopy_CloseWaitsForTheWriteUnderWay(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	writes := 0
-	c := &localCopy{read: func() any { return map[string]int{"n": 1} }}
+	c := &localCopy{read: func() ([]byte, error) { return json.Marshal(map[string]int{"n": 1}) }}
 	c.write = func([]byte) error {
 		writes++
 		if writes == 1 {
