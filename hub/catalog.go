@@ -27,22 +27,34 @@ var ErrCatalogChanged = errors.New("hub: the team's catalog changed meanwhile")
 // ErrNotFound means a team's catalog holds no such object.
 var ErrNotFound = errors.New("hub: not found")
 
-// catalogKV opens team's catalog bucket, creating it if create is set. It
-// returns ErrNotFound when the team has no catalog and create is not set.
+// catalogKV opens team's catalog bucket, making it first if create is
+// set and it is not made yet. It returns ErrNotFound when the team has no
+// catalog and create is not set.
+//
+// A bucket is made by the catalog's maker (catalogready.go: once, by the
+// cluster's writer) or, if it is still missing once the maker gave up
+// waiting, created here; it is never updated. A create-or-update, as
+// catalogKV asked before, sends an update of the stream (through a
+// cluster's meta leader) at every call: at every push, every view of a
+// team's catalog and every changed object's revision.
 func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstream.KeyValue, error) {
 	if !validName(team) {
 		return nil, fmt.Errorf("%w: team %q (letters, digits, '-' and '_')", ErrInvalid, team)
 	}
-	var kv jetstream.KeyValue
-	err := retryUnanswered(ctx, func(ctx context.Context) error {
-		var err error
-		if create {
-			kv, err = h.js.CreateOrUpdateKeyValue(ctx, catalogConfig(team, h.cfg.Replicas()))
-		} else {
-			kv, err = h.js.KeyValue(ctx, hubwire.CatalogBucket(team))
+	kv, err := h.openCatalogKV(ctx, team)
+	if create && errors.Is(err, jetstream.ErrBucketNotFound) {
+		h.cats.wait(ctx, team)
+		if kv, err = h.openCatalogKV(ctx, team); errors.Is(err, jetstream.ErrBucketNotFound) {
+			err = retryUnanswered(ctx, func(ctx context.Context) error {
+				var err error
+				kv, err = h.js.CreateKeyValue(ctx, catalogConfig(team, h.cfg.Replicas()))
+				return err
+			})
+			if errors.Is(err, jetstream.ErrBucketExists) {
+				kv, err = h.openCatalogKV(ctx, team)
+			}
 		}
-		return err
-	})
+	}
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		return nil, fmt.Errorf("%w: team %s has no catalog (clumsies hub catalog push)", ErrNotFound, team)
 	}
@@ -50,6 +62,18 @@ func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstrea
 		return nil, fmt.Errorf("open the catalog of team %s: %w", team, err)
 	}
 	return kv, nil
+}
+
+// openCatalogKV looks team's catalog bucket up, asking again while the
+// request goes unanswered.
+func (h *Hub) openCatalogKV(ctx context.Context, team string) (jetstream.KeyValue, error) {
+	var kv jetstream.KeyValue
+	err := retryUnanswered(ctx, func(ctx context.Context) error {
+		var err error
+		kv, err = h.js.KeyValue(ctx, hubwire.CatalogBucket(team))
+		return err
+	})
+	return kv, err
 }
 
 // catalogRevision returns the revision of a catalog: its stream's last

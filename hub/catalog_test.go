@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -179,4 +180,41 @@ func memberToken(t *testing.T, url, name, team string) string {
 		t.Fatalf("make a member token: %q, %v", token, err)
 	}
 	return token
+}
+
+// TestCatalog_PushesDoNotUpdateTheStream: a team's catalog bucket is made
+// once and never updated by pushes, the views they read or the
+// revisions they return; an update of a stream goes through a cluster's
+// meta leader, and every push sent one per changed object and more.
+func TestCatalog_PushesDoNotUpdateTheStream(t *testing.T) {
+	th := newTestHub(t)
+	nc, err := th.h.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	updates, err := nc.SubscribeSync("$JS.EVENT.ADVISORY.STREAM.UPDATED.>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, err := nc.SubscribeSync("$JS.EVENT.ADVISORY.STREAM.CREATED." + hubwire.CatalogStream("blue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	pushFiles(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule})
+	pushFiles(t, th, "blue", hubwire.CatalogFile{Source: "rules/go/STYLE.md", Body: styleRule + "- test them\n"},
+		hubwire.CatalogFile{Source: "context/ARCH.md", Body: "# Arch\n"})
+	pushFiles(t, th, "blue", hubwire.CatalogFile{Source: "context/ARCH.md", Body: "# Arch\n"})
+	if _, err := created.NextMsg(wait); err != nil {
+		t.Fatalf("no advisory of the catalog's creation: %v", err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := updates.NextMsg(500 * time.Millisecond); err == nil {
+		t.Fatalf("three pushes updated a stream: %s", msg.Subject)
+	}
 }
