@@ -85,8 +85,10 @@ type registry struct {
 	// js is the hub's JetStream, for reads at the bucket's leader
 	// (registryinvite.go).
 	js jetstream.JetStream
-	// copy writes registry.json behind the changes.
-	copy *localCopy
+	// copy writes registry.json behind the changes, and journal each
+	// change at once (registryjournal.go).
+	copy    *localCopy
+	journal *registryJournal
 
 	mu sync.Mutex
 	d  registryData
@@ -97,25 +99,40 @@ type registry struct {
 }
 
 func openRegistry(dataDir string) (*registry, error) {
-	r := &registry{file: filepath.Join(dataDir, registryName)}
+	r := &registry{file: filepath.Join(dataDir, registryName), journal: &registryJournal{dir: dataDir, n: 1}}
 	r.copy = &localCopy{
 		write: func(b []byte) error { return writeFileAtomic(r.file, b, 0o600) },
-		read: func() ([]byte, error) {
+		read: func() ([]byte, func(), error) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			return json.Marshal(r.d)
+			b, err := json.Marshal(r.d)
+			return b, r.journal.rotate(), err
 		},
 	}
 	b, err := os.ReadFile(r.file)
-	if errors.Is(err, os.ErrNotExist) {
-		return r, nil
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("read the node registry: %w", err)
+	default:
+		if err := json.Unmarshal(b, &r.d); err != nil {
+			return nil, fmt.Errorf("read the node registry %s: %w", r.file, err)
+		}
+	}
+	last, err := replayJournals(dataDir, r.d.set)
+	if err != nil || last == 0 {
+		return r, err
+	}
+	// What the journals held goes into the copy now, and the journals
+	// away: the next journal starts after them.
+	if b, err = json.Marshal(r.d); err == nil {
+		err = writeFileAtomic(r.file, b, 0o600)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read the node registry: %w", err)
+		return nil, fmt.Errorf("write the node registry with its journal: %w", err)
 	}
-	if err := json.Unmarshal(b, &r.d); err != nil {
-		return nil, fmt.Errorf("read the node registry %s: %w", r.file, err)
-	}
+	removeJournals(dataDir, last)
+	r.journal.n = last + 1
 	return r, nil
 }
 
@@ -195,7 +212,7 @@ func (r *registry) watch(ctx context.Context, changed func(key string)) error {
 			if !same {
 				err = r.d.set(e.Key(), e.Value())
 				if err == nil {
-					err = r.save()
+					err = r.saveEntry(e.Key(), e.Value())
 				}
 			}
 			r.mu.Unlock()
@@ -268,8 +285,23 @@ func (r *registry) save() error {
 	return err
 }
 
+// saveEntry journals the change of entry key to value, then schedules
+// the local copy's write (save); the caller holds mu.
+func (r *registry) saveEntry(key string, value []byte) error {
+	if err := r.journal.record(key, value); err != nil {
+		return err
+	}
+	return r.save()
+}
+
 // close writes the local copy if a change is not written yet.
-func (r *registry) close() error { return r.copy.close() }
+func (r *registry) close() error {
+	err := r.copy.close()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.journal.close()
+	return err
+}
 
 // put writes an entry to the bucket and to the copy.
 func (r *registry) put(ctx context.Context, key string, v any) error {
@@ -295,7 +327,7 @@ func (r *registry) apply(key string, b []byte) error {
 	if err := r.d.set(key, b); err != nil {
 		return err
 	}
-	return r.save()
+	return r.saveEntry(key, b)
 }
 
 // nodes returns every node, revoked ones included, ordered by id.

@@ -19,7 +19,10 @@ const copyDelay = 200 * time.Millisecond
 // registry's bucket right after the server starts.
 type localCopy struct {
 	write func([]byte) error
-	read  func() ([]byte, error) // the registry's data encoded, read under the registry's lock
+	// read returns the registry's data encoded, read under the
+	// registry's lock, and what to call once it is written (the
+	// journals it holds are no longer needed: registryjournal.go).
+	read func() ([]byte, func(), error)
 
 	mu      sync.Mutex
 	pending *time.Timer
@@ -61,9 +64,12 @@ func (c *localCopy) flush() error {
 		c.pending = nil
 		c.mu.Unlock()
 		c.writeMu.Lock()
-		b, err := c.read()
+		b, written, err := c.read()
 		if err == nil {
 			err = c.write(b)
+		}
+		if err == nil {
+			written()
 		}
 		c.writeMu.Unlock()
 		c.mu.Lock()

@@ -12,7 +12,10 @@ import (
 func TestLocalCopy_CloseWaitsForTheWriteUnderWay(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	writes := 0
-	c := &localCopy{read: func() ([]byte, error) { return json.Marshal(map[string]int{"n": 1}) }}
+	c := &localCopy{read: func() ([]byte, func(), error) {
+		b, err := json.Marshal(map[string]int{"n": 1})
+		return b, func() {}, err
+	}}
 	c.write = func([]byte) error {
 		writes++
 		if writes == 1 {
