@@ -37,11 +37,11 @@ func (h *Hub) checkRoom(nodeID string) error {
 		return nil
 	}
 	active := 0
-	for _, n := range h.reg.nodes() {
+	h.reg.eachNode(func(n *hubwire.Node) {
 		if n.Active() {
 			active++
 		}
-	}
+	})
 	if active >= h.maxNodes {
 		return fmt.Errorf("%w (%d); revoke the nodes no longer used (clumsies hub nodes, clumsies hub revoke), or run another hub or cluster for more workspaces (docs/hub.md, \"Measured limits\")", ErrFull, h.maxNodes)
 	}

@@ -54,11 +54,11 @@ type sourceAsk struct {
 	Shards []int `json:"shards,omitempty"`
 }
 
-// kicks is what a write for ask re-sources, among nodes (the registry's):
-// its nodes, each active node of its shards, and its shards by stream
-// name, whose sources in the aggregate are left out and written again
-// like a node's in its shard (aggregateConfigs).
-func (ask sourceAsk) kicks(nodes []hubwire.Node) []string {
+// kicks is what a write for ask re-sources, among r's nodes (read in
+// place): its nodes, each active node of its shards, and its shards by
+// stream name, whose sources in the aggregate are left out and written
+// again like a node's in its shard (sourceLists).
+func (ask sourceAsk) kicks(r *registry) []string {
 	out := slices.Clone(ask.Kick)
 	for _, k := range ask.Shards {
 		out = append(out, hubwire.ShardStream(k))
@@ -66,11 +66,11 @@ func (ask sourceAsk) kicks(nodes []hubwire.Node) []string {
 	if len(ask.Shards) == 0 {
 		return out
 	}
-	for _, n := range nodes {
+	r.eachNode(func(n *hubwire.Node) {
 		if n.Active() && slices.Contains(ask.Shards, n.Shard) {
 			out = append(out, n.ID)
 		}
-	}
+	})
 	return out
 }
 
@@ -136,7 +136,7 @@ func (h *Hub) writeAsked(ctx context.Context, ask sourceAsk) error {
 		return err
 	}
 	for {
-		err := h.sourceWrites.sync(ctx, ask.kicks(h.reg.nodes())...)
+		err := h.sourceWrites.sync(ctx, ask.kicks(h.reg)...)
 		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
