@@ -122,10 +122,12 @@ var errStateReplaced = errors.New("node: the state folder is no longer the one t
 
 // checkedSync is the Syncer of the owner's own log: it makes an append
 // durable (next; nil when the server fsyncs by itself) and then checks
-// the state folder (see stateID) before the append is acknowledged.
+// the state folder (see stateID) before the append is acknowledged. It
+// tells block, the watcher of the stream's last block, of every append.
 type checkedSync struct {
 	next  natsjs.Syncer
 	state *stateID
+	block *embeddednats.LastBlock
 }
 
 // Sync implements natsjs.Syncer.
@@ -135,7 +137,11 @@ func (s checkedSync) Sync(ctx context.Context) error {
 			return err
 		}
 	}
-	return s.state.check()
+	err := s.state.check()
+	if s.block != nil {
+		s.block.Appended()
+	}
+	return err
 }
 
 // watchState fails when the state folder is no longer the one the owner
