@@ -26,6 +26,15 @@ var blockBufferSizes = [...]int64{256 << 10, 1 << 20}
 // write each one before its acknowledgement) and the next message.
 const BlockZone = 32 << 10
 
+// maxZoneReleases bounds the returns of the free pages while the block is
+// under one size (messages of a few bytes take long to cross the zone),
+// and newBlockEvery how many appends may pass before a block made while
+// the last one was still under a size is seen.
+const (
+	maxZoneReleases = 16
+	newBlockEvery   = 64
+)
+
 // LastBlock returns the process's free heap memory to the system while
 // one stream's last block is about to outgrow nats-server's buffer for
 // it, so that the larger buffer lands on memory the Go runtime need not
@@ -52,10 +61,12 @@ const BlockZone = 32 << 10
 type LastBlock struct {
 	msgs string // the stream's msgs folder
 
-	mu    sync.Mutex
-	index uint64 // the last block's index; 0 until the folder is found
-	next  int    // the next of blockBufferSizes the block has to pass
-	gcs   uint64 // the collector's cycles when the free pages were last returned
+	mu           sync.Mutex
+	index        uint64 // the last block's index; 0 until the folder is found
+	next         int    // the next of blockBufferSizes the block has to pass
+	calls        uint64 // Appended's calls
+	gcs          uint64 // the collector's cycles when the free pages were last returned
+	zoneReleases int    // returns of the free pages under the next size
 
 	released atomic.Uint64
 }
@@ -82,9 +93,9 @@ func (w *LastBlock) Appended() {
 		return
 	}
 	for w.next < len(blockBufferSizes) && size > blockBufferSizes[w.next] {
-		w.next++
+		w.next, w.zoneReleases = w.next+1, 0
 	}
-	if w.next == len(blockBufferSizes) || size < blockBufferSizes[w.next]-BlockZone {
+	if w.next == len(blockBufferSizes) || size < blockBufferSizes[w.next]-BlockZone || w.zoneReleases == maxZoneReleases {
 		return
 	}
 	if gc := gcCycles(); w.released.Load() > 0 && gc == w.gcs {
@@ -94,6 +105,7 @@ func (w *LastBlock) Appended() {
 	}
 	debug.FreeOSMemory()
 	w.gcs = gcCycles()
+	w.zoneReleases++
 	w.released.Add(1)
 }
 
@@ -101,22 +113,25 @@ func (w *LastBlock) Appended() {
 func (w *LastBlock) Released() uint64 { return w.released.Load() }
 
 // lastSize returns the size of the last block's file, moving on to a
-// newer block when there is one.
-func (w *LastBlock) lastSize() (int64, bool) {
+// newer block when there is one; ok is false when there is no size to
+// look at. One file is looked at per call, but every newBlockEvery calls
+// (a block that stopped short of the sizes is followed too).
+func (w *LastBlock) lastSize() (size int64, ok bool) {
 	if w.index == 0 {
-		i, ok := lastBlockIndex(w.msgs)
-		if !ok {
+		i, found := lastBlockIndex(w.msgs)
+		if !found {
 			return 0, false
 		}
 		w.index = i
 	}
-	for {
+	w.calls++
+	if w.next == len(blockBufferSizes) || w.calls%newBlockEvery == 0 {
 		// nats-server makes blocks with the next index.
 		if _, err := os.Stat(blockPath(w.msgs, w.index+1)); err != nil {
-			break
+			return 0, false
 		}
 		w.index++
-		w.next = 0
+		w.next, w.zoneReleases = 0, 0
 	}
 	st, err := os.Stat(blockPath(w.msgs, w.index))
 	if err != nil {

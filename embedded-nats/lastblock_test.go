@@ -126,7 +126,8 @@ func inZone(size int64) bool {
 }
 
 // TestLastBlock_NewBlock wants a block made after the watcher found the
-// stream followed: its sizes are passed again from the start.
+// stream followed, its sizes passed again from the start, also when the
+// last one stopped short of them, and the returns under one size bounded.
 func TestLastBlock_NewBlock(t *testing.T) {
 	dir := t.TempDir()
 	msgs := filepath.Join(StreamDir(dir, testStream), msgsFolder)
@@ -154,6 +155,25 @@ func TestLastBlock_NewBlock(t *testing.T) {
 	w.Appended()
 	if got := w.Released(); got != 1 {
 		t.Fatalf("released %d times for a new block just under 256 KiB, want 1", got)
+	}
+	// Many collections while the block stays under a size: a bounded
+	// number of returns.
+	for range 2 * maxZoneReleases {
+		runtime.GC()
+		w.Appended()
+	}
+	if got := w.Released(); got != maxZoneReleases {
+		t.Fatalf("released %d times under one size, want at most %d", got, maxZoneReleases)
+	}
+	// A block made while the last one stopped short of a size is followed
+	// within newBlockEvery appends.
+	write("3.blk", 1<<20-100)
+	runtime.GC()
+	for range newBlockEvery {
+		w.Appended()
+	}
+	if got := w.Released(); got != maxZoneReleases+1 {
+		t.Fatalf("released %d times after a new block under 1 MiB, want %d", got, maxZoneReleases+1)
 	}
 	if _, err := s.LastBlock("a.b"); err == nil {
 		t.Error("LastBlock of a stream name with a dot: no error")
