@@ -49,8 +49,8 @@ const (
 // the whole buffer; when every free page was returned, only what
 // nats-server writes into it becomes resident. Which happened depended
 // on where the collector was in its cycle (BENCHMARKS.md, "Telemetry on,
-// and the last block's buffer"). Appended, called after each
-// acknowledged append, looks at the size of the last block's file and,
+// and the last block's buffer"). Appending, called before each append is
+// sent (natsjs.Options.Appending), looks at the size of the last block's file and,
 // while it is within BlockZone under the next buffer size, returns the
 // free pages (debug.FreeOSMemory) whenever the collector has run since it
 // last did: one forced collection, or a few, each time a block passes a
@@ -64,7 +64,7 @@ type LastBlock struct {
 	mu           sync.Mutex
 	index        uint64 // the last block's index; 0 until the folder is found
 	next         int    // the next of blockBufferSizes the block has to pass
-	calls        uint64 // Appended's calls
+	calls        uint64 // Appending's calls
 	gcs          uint64 // the collector's cycles when the free pages were last returned
 	zoneReleases int    // returns of the free pages under the next size
 
@@ -81,11 +81,11 @@ func (s *Server) LastBlock(stream string) (*LastBlock, error) {
 	return &LastBlock{msgs: filepath.Join(StreamDir(s.Dir, stream), msgsFolder)}, nil
 }
 
-// Appended is called after an append to the stream was acknowledged; it
-// returns the free heap pages to the system when the last block is near
-// one of nats-server's buffer sizes and the collector has run since they
-// were last returned.
-func (w *LastBlock) Appended() {
+// Appending is called before an append is sent to the stream's server;
+// it returns the free heap pages to the system when the last block is
+// near one of nats-server's buffer sizes and the collector has run since
+// they were last returned.
+func (w *LastBlock) Appending() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	size, ok := w.lastSize()
@@ -109,7 +109,7 @@ func (w *LastBlock) Appended() {
 	w.released.Add(1)
 }
 
-// Released returns how many times Appended returned the free heap pages.
+// Released returns how many times Appending returned the free heap pages.
 func (w *LastBlock) Released() uint64 { return w.released.Load() }
 
 // lastSize returns the size of the last block's file, moving on to a

@@ -21,9 +21,9 @@ func forcedCycles() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// blockAppend is one acknowledged append of TestLastBlock_ReleasesBeforeEachBufferSize:
-// the last block's size after it, and whether LastBlock returned the free
-// pages after it.
+// blockAppend is one append of TestLastBlock_ReleasesBeforeEachBufferSize:
+// the last block's size after it, and whether LastBlock, told of the
+// next append, returned the free pages before it.
 type blockAppend struct {
 	size     int64
 	released bool
@@ -63,7 +63,7 @@ func TestLastBlock_ReleasesBeforeEachBufferSize(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := forcedCycles()
-		w.Appended()
+		w.Appending()
 		st, err := os.Stat(block)
 		if err != nil {
 			t.Fatal(err)
@@ -147,12 +147,12 @@ func TestLastBlock_NewBlock(t *testing.T) {
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	write("1.blk", 3<<20)
-	w.Appended()
+	w.Appending()
 	if got := w.Released(); got != 0 {
 		t.Fatalf("released %d times for a block past every buffer size", got)
 	}
 	write("2.blk", 256<<10-100)
-	w.Appended()
+	w.Appending()
 	if got := w.Released(); got != 1 {
 		t.Fatalf("released %d times for a new block just under 256 KiB, want 1", got)
 	}
@@ -160,7 +160,7 @@ func TestLastBlock_NewBlock(t *testing.T) {
 	// number of returns.
 	for range 2 * maxZoneReleases {
 		runtime.GC()
-		w.Appended()
+		w.Appending()
 	}
 	if got := w.Released(); got != maxZoneReleases {
 		t.Fatalf("released %d times under one size, want at most %d", got, maxZoneReleases)
@@ -170,7 +170,7 @@ func TestLastBlock_NewBlock(t *testing.T) {
 	write("3.blk", 1<<20-100)
 	runtime.GC()
 	for range newBlockEvery {
-		w.Appended()
+		w.Appending()
 	}
 	if got := w.Released(); got != maxZoneReleases+1 {
 		t.Fatalf("released %d times after a new block under 1 MiB, want %d", got, maxZoneReleases+1)

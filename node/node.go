@@ -179,11 +179,11 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 		srv.Close()
 		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
 	}
-	sync := checkedSync{state: state, block: block}
+	sync := checkedSync{state: state}
 	if durable != nil {
 		sync.next = durable
 	}
-	log, err := natsjs.Open(ctx, nc, ws.ID(), natsjs.Options{Sync: sync})
+	log, err := natsjs.Open(ctx, nc, ws.ID(), natsjs.Options{Sync: sync, Appending: block.Appending})
 	if err == nil {
 		err = state.record(ws.StateDir(), srv, log.Stream())
 	}

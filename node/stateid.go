@@ -122,12 +122,10 @@ var errStateReplaced = errors.New("node: the state folder is no longer the one t
 
 // checkedSync is the Syncer of the owner's own log: it makes an append
 // durable (next; nil when the server fsyncs by itself) and then checks
-// the state folder (see stateID) before the append is acknowledged. It
-// tells block, the watcher of the stream's last block, of every append.
+// the state folder (see stateID) before the append is acknowledged.
 type checkedSync struct {
 	next  natsjs.Syncer
 	state *stateID
-	block *embeddednats.LastBlock
 }
 
 // Sync implements natsjs.Syncer.
@@ -137,11 +135,7 @@ func (s checkedSync) Sync(ctx context.Context) error {
 			return err
 		}
 	}
-	err := s.state.check()
-	if s.block != nil {
-		s.block.Appended()
-	}
-	return err
+	return s.state.check()
 }
 
 // watchState fails when the state folder is no longer the one the owner
