@@ -49,12 +49,12 @@ const (
 // the whole buffer; when every free page was returned, only what
 // nats-server writes into it becomes resident. Which happened depended
 // on where the collector was in its cycle (BENCHMARKS.md, "Telemetry on,
-// and the last block's buffer"). Appending, called before each append is
-// sent (natsjs.Options.Appending), looks at the size of the last block's file and,
-// while it is within BlockZone under the next buffer size, returns the
-// free pages (debug.FreeOSMemory) whenever the collector has run since it
-// last did: one forced collection, or a few, each time a block passes a
-// buffer size.
+// and the last block's buffer"). Appending, called before each append
+// is sent (natsjs.Options.Appending), looks at the size of the last
+// block's file and, while it is within BlockZone under the next buffer
+// size, returns the free pages (debug.FreeOSMemory) whenever the
+// collector has run since it last did: a few forced collections (5 to 7
+// in a serve under memloads) each time a block passes a buffer size.
 //
 // A LastBlock is safe for concurrent use. It never fails an append: a
 // file it cannot read is left alone.
