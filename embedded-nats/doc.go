@@ -17,6 +17,10 @@
 // append acknowledged while one fsync runs with the next one (group
 // commit); SyncInterval leaves it to nats-server's periodic fsync.
 //
+// LastBlock returns the process's free heap pages to the system just
+// before a stream's last block outgrows nats-server's buffer for it, so
+// that the larger buffer does not become resident whole at once.
+//
 // A Server has no TCP listener unless Listen is set: clients in the same
 // process connect through [Server.Connect], which uses an in-process pipe.
 package embeddednats

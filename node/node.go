@@ -170,16 +170,20 @@ func Open(ctx context.Context, ws *workspace.Workspace, opts Options) (*Node, er
 	}
 	var durable *embeddednats.StreamSync
 	state := newStateID()
+	block, err := srv.LastBlock(natsjs.StreamName(ws.ID()))
+	if err == nil && mode == embeddednats.SyncGroup {
+		durable, err = srv.StreamSync(natsjs.StreamName(ws.ID()))
+	}
+	if err != nil {
+		nc.Close()
+		srv.Close()
+		return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
+	}
 	sync := checkedSync{state: state}
-	if mode == embeddednats.SyncGroup {
-		if durable, err = srv.StreamSync(natsjs.StreamName(ws.ID())); err != nil {
-			nc.Close()
-			srv.Close()
-			return nil, fmt.Errorf("open the event stream of %s: %w", ws.Root, err)
-		}
+	if durable != nil {
 		sync.next = durable
 	}
-	log, err := natsjs.Open(ctx, nc, ws.ID(), natsjs.Options{Sync: sync})
+	log, err := natsjs.Open(ctx, nc, ws.ID(), natsjs.Options{Sync: sync, Appending: block.Appending})
 	if err == nil {
 		err = state.record(ws.StateDir(), srv, log.Stream())
 	}

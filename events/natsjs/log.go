@@ -22,6 +22,7 @@ type Log struct {
 	layout      Layout
 	workspaceID string // "" for a log of another layout
 	sync        Syncer // nil: the server's ack is durable enough
+	appending   func() // Options.Appending; nil when not set
 	tail        tail   // the newest event this Log appended on a condition
 	// replicated is set for a stream of more than one replica, whose
 	// appends on a condition always go through the aggregate's check
@@ -65,7 +66,7 @@ func OpenLayout(ctx context.Context, nc *nats.Conn, l Layout, opts Options) (*Lo
 	if stream, err = fitStream(ctx, js, stream, want); err != nil {
 		return nil, fmt.Errorf("open log %s: %w", want.Name, err)
 	}
-	return &Log{js: js, stream: stream, name: want.Name, layout: l, sync: opts.Sync,
+	return &Log{js: js, stream: stream, name: want.Name, layout: l, sync: opts.Sync, appending: opts.Appending,
 		replicated: stream.CachedInfo().Config.Replicas > 1}, nil
 }
 
@@ -239,6 +240,9 @@ func lastFromDescription(desc string) uint64 {
 }
 
 func (l *Log) publish(ctx context.Context, ev events.Event, b []byte, opts ...jetstream.PublishOpt) (uint64, error) {
+	if l.appending != nil {
+		l.appending()
+	}
 	ack, err := l.js.Publish(ctx, l.layout.Subject(ev), b, opts...)
 	if err != nil {
 		if refused(err) {

@@ -37,6 +37,11 @@ type Options struct {
 	// (embeddednats.SyncGroup). An error fails the append (the event may
 	// be stored all the same: its outcome is unknown).
 	Sync Syncer
+	// Appending, when set, is called before each append is sent to the
+	// server: the owner's watch of the stream's last block
+	// (embeddednats.LastBlock) looks at the block's file there. It cannot
+	// fail an append.
+	Appending func()
 }
 
 // Syncer makes the events a log's server has acknowledged durable.

@@ -70,7 +70,7 @@ func benchLean(ctx context.Context, b *bench) error {
 		}
 		echoInit = append(echoInit, d)
 	}
-	copies, err := leanCopies(b, off, on, leanPeakRounds-1)
+	copies, err := leanCopies(b, off, on, b.leanPairs-1)
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,9 @@ type bench struct {
 	echo  string // the built echo baseline server
 	quick bool
 	tmp   string
+	// leanPairs is how many pairs of fresh servers (telemetry off and on)
+	// the lean section reads the peak RSS of.
+	leanPairs int
 	// profile, when set, is the file that receives a CPU profile of the
 	// measured part of the sections that support it (rebuild).
 	profile string
@@ -113,6 +116,7 @@ func main() {
 	hubSizes := flag.String("hub-sizes", "1,3", "the hubscale section's topologies: 1 (one hub), 3 (a cluster of three), or both")
 	longRun := flag.Duration("longrun", 3*time.Minute, "how long the longrun section serves (30m for the long run; 1m with -quick unless set)")
 	longEvery := flag.Duration("longrun-every", 30*time.Second, "how often the longrun section samples serve's memory")
+	leanPairs := flag.Int("lean-pairs", leanPeakRounds, "how many pairs of fresh servers, telemetry off and on, the lean section reads the peak RSS of (the figures are their medians)")
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
 	hubSoak := flag.Duration("hub-soak", 0, "after the hubscale section's runs, every node appends for this long while the hubs' memory is sampled every minute (e.g. 30m; off by default)")
 	hubSoakRate := flag.Float64("hub-soak-rate", scaleRate, "each node's appends per second during the -hub-soak (e.g. 0.5)")
@@ -134,7 +138,7 @@ func main() {
 			fail(err)
 		}
 	}
-	b := &bench{bin: abs, vs: *vs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak, hubSoakRate: *hubSoakRate}
+	b := &bench{bin: abs, vs: *vs, quick: *quick, leanPairs: *leanPairs, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak, hubSoakRate: *hubSoakRate}
 	for _, f := range strings.Split(*hubSizes, ",") {
 		switch strings.TrimSpace(f) {
 		case "1":
@@ -144,6 +148,9 @@ func main() {
 		default:
 			fail(fmt.Errorf("-hub-sizes %q: want 1, 3 or 1,3", *hubSizes))
 		}
+	}
+	if *leanPairs < 1 {
+		fail(fmt.Errorf("-lean-pairs %d: want at least 1 pair of servers", *leanPairs))
 	}
 	if *hubSoakRate <= 0 || *hubSoakRate > 100 {
 		fail(fmt.Errorf("-hub-soak-rate %v: want more than 0 and at most 100 events per second per node", *hubSoakRate))
