@@ -43,6 +43,9 @@ type bench struct {
 	// hubSoakRate each node's appends per second through it.
 	hubSoak     time.Duration
 	hubSoakRate float64
+	// hubSoakStats, when set, is how often the soak reads every hub's
+	// stats summary, as a dashboard left open redraws (soakReads).
+	hubSoakStats time.Duration
 	// unknownInvites counts the joins of light nodes asked again because
 	// the hub did not know their invite yet (joinLeaf).
 	unknownInvites atomic.Int64
@@ -116,6 +119,7 @@ func main() {
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
 	hubSoak := flag.Duration("hub-soak", 0, "after the hubscale section's runs, every node appends for this long while the hubs' memory is sampled every minute (e.g. 30m; off by default)")
 	hubSoakRate := flag.Float64("hub-soak-rate", scaleRate, "each node's appends per second during the -hub-soak (e.g. 0.5)")
+	hubSoakStats := flag.Duration("hub-soak-stats", 0, "during the -hub-soak, read every hub's stats summary this often, as a dashboard left open does (e.g. 10s; off by default)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -134,7 +138,7 @@ func main() {
 			fail(err)
 		}
 	}
-	b := &bench{bin: abs, vs: *vs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak, hubSoakRate: *hubSoakRate}
+	b := &bench{bin: abs, vs: *vs, quick: *quick, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak, hubSoakRate: *hubSoakRate, hubSoakStats: *hubSoakStats}
 	for _, f := range strings.Split(*hubSizes, ",") {
 		switch strings.TrimSpace(f) {
 		case "1":
@@ -144,6 +148,9 @@ func main() {
 		default:
 			fail(fmt.Errorf("-hub-sizes %q: want 1, 3 or 1,3", *hubSizes))
 		}
+	}
+	if *hubSoakStats < 0 || *hubSoakStats > 0 && *hubSoakStats < time.Second {
+		fail(fmt.Errorf("-hub-soak-stats %v: want 0 (off) or at least 1s", *hubSoakStats))
 	}
 	if *hubSoakRate <= 0 || *hubSoakRate > 100 {
 		fail(fmt.Errorf("-hub-soak-rate %v: want more than 0 and at most 100 events per second per node", *hubSoakRate))
