@@ -72,6 +72,23 @@ func TestHeapHeld_ScalesBySamplingRate(t *testing.T) {
 	if got, _ := heapHeld(p, "github.com/nats-io/nats-server/v2/server.(*stream).processJetStreamMsgWithBatch"); got != 0 {
 		t.Errorf("a caller's frame counted: %d", got)
 	}
+	// The caller allocates the id's entry on the line of its call
+	// (stream.go:2 above): counted; what it allocates on another line is
+	// not.
+	entries := p + "\n" +
+		"10: 320 [10: 320] @ 0x5\n" +
+		"#\t0x5\tgithub.com/nats-io/nats-server/v2/server.(*stream).processJetStreamMsgWithBatch+0x75c0\t/x/stream.go:2\n" +
+		"\n" +
+		"10: 320 [10: 320] @ 0x6\n" +
+		"#\t0x6\tgithub.com/nats-io/nats-server/v2/server.(*stream).processJetStreamMsgWithBatch+0x1000\t/x/stream.go:9\n"
+	withEntries, err := heapHeld(entries, dedupeIDFuncs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 320/(1-e^-(32/524288)), about 5243040.
+	if want := got + 5243040; withEntries < want-2 || withEntries > want+2 {
+		t.Errorf("heapHeld with the entries made on the line of the call = %d, want %d", withEntries, want)
+	}
 	if _, err := heapHeld("goroutine profile: total 3\n", dedupeIDFuncs...); err == nil {
 		t.Error("a goroutine profile read as a heap profile")
 	}
