@@ -13,12 +13,7 @@ import (
 // commits a newer one, with no read after it: a hub that applies events
 // while no one reads its stats holds none of the answers read before.
 func TestStats_KeptAnswersDroppedOnceTheReadModelsMove(t *testing.T) {
-	th := newTestHub(t)
-	var appended uint64
-	red := statsNode{t, joinNode(t, th, "red", ""), &appended}
-	red.publish("p-1", "style/A.md")
-	red.sessions("r", 20, "p-1")
-	waitApplied(t, th, appended)
+	th, red := newRedSessions(t, 20)
 	ctx := context.Background()
 	if _, err := th.h.Stats(hub.Query{Teams: []string{"red"}}); err != nil {
 		t.Fatal(err)
