@@ -199,3 +199,52 @@ func TestTrendOf(t *testing.T) {
 		t.Error("a trend with a day that is not one gave no error")
 	}
 }
+
+// TestCheckpointCache_MovedDropsOlderAnswers checks that a checkpoint
+// committed drops the answers of older ones with no read, that a read of
+// an older snapshot after it is answered but not kept, and that an answer
+// being computed meanwhile is answered to its waiters but not kept.
+func TestCheckpointCache_MovedDropsOlderAnswers(t *testing.T) {
+	var c checkpointCache[answer]
+	k := statsKey{member: "ann"}
+	n := 0
+	c.get(5, k, counted(&n, "a@5"))
+	c.moved(5) // the same checkpoint: kept
+	if entries, _ := c.held(); entries != 1 {
+		t.Fatalf("holds %d answers after the same checkpoint, want 1", entries)
+	}
+	c.moved(6)
+	if entries, bytes := c.held(); entries != 0 || bytes != 0 {
+		t.Errorf("holds %d answers of %d bytes after checkpoint 6, want none", entries, bytes)
+	}
+	if v, _ := c.get(5, k, counted(&n, "a@5 again")); v.text != "a@5 again" {
+		t.Errorf("an older snapshot got %q, want its own answer", v.text)
+	}
+	if entries, _ := c.held(); entries != 0 {
+		t.Errorf("kept %d answers of an older snapshot, want none", entries)
+	}
+
+	release := make(chan struct{})
+	got := make(chan string)
+	go func() {
+		v, _ := c.get(6, k, func() (answer, error) { <-release; return answer{"a@6"}, nil })
+		got <- v.text
+	}()
+	for {
+		c.mu.Lock()
+		_, computing := c.entries[k]
+		c.mu.Unlock()
+		if computing {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	c.moved(7)
+	close(release)
+	if v := <-got; v != "a@6" {
+		t.Errorf("the computation under way answered %q, want a@6", v)
+	}
+	if entries, _ := c.held(); entries != 0 {
+		t.Errorf("kept %d answers computed for checkpoint 6 after 7 was committed, want none", entries)
+	}
+}
