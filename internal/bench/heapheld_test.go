@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"reflect"
 	"runtime"
 	"runtime/pprof"
@@ -75,12 +76,9 @@ func TestHeapHeld_ScalesBySamplingRate(t *testing.T) {
 	// The caller allocates the id's entry on the line of its call
 	// (stream.go:2 above): counted; what it allocates on another line is
 	// not.
-	entries := p + "\n" +
-		"10: 320 [10: 320] @ 0x5\n" +
-		"#\t0x5\tgithub.com/nats-io/nats-server/v2/server.(*stream).processJetStreamMsgWithBatch+0x75c0\t/x/stream.go:2\n" +
-		"\n" +
-		"10: 320 [10: 320] @ 0x6\n" +
-		"#\t0x6\tgithub.com/nats-io/nats-server/v2/server.(*stream).processJetStreamMsgWithBatch+0x1000\t/x/stream.go:9\n"
+	const caller = "github.com/nats-io/nats-server/v2/server.(*stream).processJetStreamMsgWithBatch"
+	entries := p + "\n" + heapRecordText("10: 320", caller+"+0x75c0", "/x/stream.go:2") +
+		"\n" + heapRecordText("10: 320", caller+"+0x1000", "/x/stream.go:9")
 	withEntries, err := heapHeld(entries, dedupeIDFuncs...)
 	if err != nil {
 		t.Fatal(err)
@@ -92,4 +90,10 @@ func TestHeapHeld_ScalesBySamplingRate(t *testing.T) {
 	if _, err := heapHeld("goroutine profile: total 3\n", dedupeIDFuncs...); err == nil {
 		t.Error("a goroutine profile read as a heap profile")
 	}
+}
+
+// heapRecordText is one record of a text heap profile in use as inuse
+// ("objects: bytes"), allocated by fn at file:line at.
+func heapRecordText(inuse, fn, at string) string {
+	return fmt.Sprintf("%s [%s] @ 0x9\n#\t0x9\t%s\t%s\n", inuse, inuse, fn, at)
 }
