@@ -211,6 +211,9 @@ func (p *projector) apply(msgs []natsjs.Message) error {
 	if err != nil {
 		return fmt.Errorf("commit the hub's read models: %w", err)
 	}
+	// The answers kept at the older checkpoint go before a reader can
+	// see the newer one.
+	p.caches.moved(st.checkpoint)
 	p.progress.Advance(st.checkpoint)
 	p.mu.Lock()
 	changed := p.changed

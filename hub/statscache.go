@@ -36,14 +36,16 @@ func keyOf(q Query, from, to string) statsKey {
 // read at that checkpoint cost one computation: the rows under a
 // checkpoint never change (they are committed with it, by the projector
 // alone), and the projector is deterministic. Answers of an older
-// checkpoint are dropped when a newer one is first asked for; an answer
-// computed from a snapshot older than the latest is not kept. It holds
-// at most max answers weighing at most maxBytes (statsCacheEntries and
-// statsCacheBytes when zero), dropping the least recently used, or the
-// latest answer alone when it weighs more: its cost is then the memory
-// its computation took anyway, and the pages read after it do not
-// compute it again. A request for an answer being computed waits for it
-// instead of computing it again.
+// checkpoint are dropped when a newer one is first asked for, or
+// committed (moved), whichever comes first: a hub under load that no one
+// reads keeps none; an answer computed from a snapshot older than the
+// latest is not kept. It holds at most max answers weighing at most
+// maxBytes (statsCacheEntries and statsCacheBytes when zero), dropping
+// the least recently used; an answer that alone weighs more is answered
+// but not kept, so that what the cache holds never grows with the
+// history an answer covers (the pages read after it compute it again).
+// A request for an answer being computed waits for it instead of
+// computing it again.
 type checkpointCache[V any] struct {
 	max, maxBytes int
 
@@ -110,9 +112,13 @@ func (c *checkpointCache[V]) get(applied uint64, k statsKey, compute func() (V, 
 	return e.v, e.err
 }
 
-// fit drops the least recently used answers but k's until the cache is
-// within its bounds, or holds k's alone.
+// fit drops k's answer if it alone weighs more than maxBytes, then the
+// least recently used answers but k's until the cache is within its
+// bounds.
 func (c *checkpointCache[V]) fit(k statsKey) {
+	if c.entries[k].size > c.maxBytes {
+		c.drop(k)
+	}
 	for _, o := range slices.Clone(c.order) {
 		if len(c.order) <= c.max && c.bytes <= c.maxBytes {
 			return
@@ -120,6 +126,17 @@ func (c *checkpointCache[V]) fit(k statsKey) {
 		if o != k {
 			c.drop(o)
 		}
+	}
+}
+
+// moved drops the answers of checkpoints older than applied, the read
+// models' checkpoint just committed: no read at applied or later takes
+// them, and a read of an older snapshot computes its own answer.
+func (c *checkpointCache[V]) moved(applied uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if applied > c.applied {
+		c.applied, c.entries, c.order, c.bytes = applied, map[statsKey]*cacheEntry[V]{}, nil, 0
 	}
 }
 

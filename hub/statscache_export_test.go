@@ -17,3 +17,14 @@ func (h *Hub) StatsComputed() uint64 {
 	defer c.evidence.mu.Unlock()
 	return n + c.evidence.computed
 }
+
+// StatsHeld is what h's projector keeps of its stats answers: how many
+// answers of every kind and what they weigh (sizeOf).
+func (h *Hub) StatsHeld() (entries, bytes int) {
+	c := &h.proj.caches
+	for _, held := range []func() (int, int){c.stats.held, c.evidence.held, c.gates.held} {
+		e, b := held()
+		entries, bytes = entries+e, bytes+b
+	}
+	return entries, bytes
+}

@@ -56,6 +56,18 @@ func (s statsNode) sessions(prefix string, n int, rule string) {
 	}
 }
 
+// newRedSessions starts a hub with one node of team red that published
+// rule p-1 and appended n sessions using it, every event applied.
+func newRedSessions(t *testing.T, n int) (*testHub, statsNode) {
+	t.Helper()
+	th := newTestHub(t)
+	red := statsNode{t, joinNode(t, th, "red", ""), new(uint64)}
+	red.publish("p-1", "style/A.md")
+	red.sessions("r", n, "p-1")
+	waitApplied(t, th, *red.appended)
+	return th, red
+}
+
 // statsQueries are the queries whose answers the tests compare: every
 // filter and period.
 func statsQueries(ws string) []hub.Query {
@@ -236,12 +248,7 @@ func TestStats_KeptAnswersAreTheComputedOnes(t *testing.T) {
 // the first page of each list) computes them once again, not once per
 // list, nor once more for a period of the summary the lists do not name.
 func TestStats_ComputedOncePerChange(t *testing.T) {
-	th := newTestHub(t)
-	var appended uint64
-	red := statsNode{t, joinNode(t, th, "red", ""), &appended}
-	red.publish("p-1", "style/A.md")
-	red.sessions("r", 30, "p-1")
-	waitApplied(t, th, appended)
+	th, red := newRedSessions(t, 30)
 	admin, err := th.cfg.AdminToken()
 	if err != nil {
 		t.Fatal(err)
@@ -301,6 +308,6 @@ func TestStats_ComputedOncePerChange(t *testing.T) {
 	}
 	computed("a redraw with nothing changed", redraw, 0)
 	red.sessions("r2", 1, "p-1")
-	waitApplied(t, th, appended)
+	waitApplied(t, th, *red.appended)
 	computed("a redraw after a change", redraw, 2)
 }

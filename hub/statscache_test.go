@@ -53,8 +53,9 @@ func TestCheckpointCache_OnePerCheckpoint(t *testing.T) {
 }
 
 // TestCheckpointCache_Bounded checks the bounds: at most max answers, the
-// least recently used dropped first; at most maxBytes, or an answer
-// heavier than that alone; a failed computation not kept.
+// least recently used dropped first; at most maxBytes, an answer heavier
+// than that answered but not kept, nor making the cache drop the others;
+// a failed computation not kept.
 func TestCheckpointCache_Bounded(t *testing.T) {
 	c := checkpointCache[answer]{max: 2, maxBytes: 1 << 20}
 	k := func(i int) statsKey { return statsKey{member: strings.Repeat("m", i)} }
@@ -83,13 +84,17 @@ func TestCheckpointCache_Bounded(t *testing.T) {
 		t.Errorf("holds %d answers of %d bytes, want 1 under 1000", entries, bytes)
 	}
 	heavy := n
-	w.get(1, k(3), counted(&n, strings.Repeat("y", 2000)))
-	if entries, bytes := w.held(); entries != 1 || bytes < 2000 {
-		t.Errorf("after an answer heavier than the bound: %d answers of %d bytes, want it alone", entries, bytes)
+	heavyText := strings.Repeat("y", 2000)
+	for range 2 {
+		if v, err := w.get(1, k(3), counted(&n, heavyText)); err != nil || v.text != heavyText {
+			t.Fatalf("an answer heavier than the bound: %d bytes, %v; want it answered", len(v.text), err)
+		}
 	}
-	w.get(1, k(3), counted(&n, "wrong"))
-	if n != heavy+1 {
-		t.Errorf("the heavy answer was computed %d times for 2 gets, want once (kept alone)", n-heavy)
+	if entries, bytes := w.held(); entries != 1 || bytes > 1000 || bytes < 600 {
+		t.Errorf("after an answer heavier than the bound: %d answers of %d bytes, want the one before it alone, under 1000", entries, bytes)
+	}
+	if n != heavy+2 {
+		t.Errorf("the heavy answer was computed %d times for 2 gets, want twice (not kept)", n-heavy)
 	}
 
 	fails := 0
@@ -192,5 +197,54 @@ func TestTrendOf(t *testing.T) {
 	}
 	if _, err := trendOf([]hubwire.TrendPoint{{Period: "someday"}}, hubwire.PeriodWeekly); err == nil {
 		t.Error("a trend with a day that is not one gave no error")
+	}
+}
+
+// TestCheckpointCache_MovedDropsOlderAnswers checks that a checkpoint
+// committed drops the answers of older ones with no read, that a read of
+// an older snapshot after it is answered but not kept, and that an answer
+// being computed meanwhile is answered to its waiters but not kept.
+func TestCheckpointCache_MovedDropsOlderAnswers(t *testing.T) {
+	var c checkpointCache[answer]
+	k := statsKey{member: "ann"}
+	n := 0
+	c.get(5, k, counted(&n, "a@5"))
+	c.moved(5) // the same checkpoint: kept
+	if entries, _ := c.held(); entries != 1 {
+		t.Fatalf("holds %d answers after the same checkpoint, want 1", entries)
+	}
+	c.moved(6)
+	if entries, bytes := c.held(); entries != 0 || bytes != 0 {
+		t.Errorf("holds %d answers of %d bytes after checkpoint 6, want none", entries, bytes)
+	}
+	if v, _ := c.get(5, k, counted(&n, "a@5 again")); v.text != "a@5 again" {
+		t.Errorf("an older snapshot got %q, want its own answer", v.text)
+	}
+	if entries, _ := c.held(); entries != 0 {
+		t.Errorf("kept %d answers of an older snapshot, want none", entries)
+	}
+
+	release := make(chan struct{})
+	got := make(chan string)
+	go func() {
+		v, _ := c.get(6, k, func() (answer, error) { <-release; return answer{"a@6"}, nil })
+		got <- v.text
+	}()
+	for {
+		c.mu.Lock()
+		_, computing := c.entries[k]
+		c.mu.Unlock()
+		if computing {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	c.moved(7)
+	close(release)
+	if v := <-got; v != "a@6" {
+		t.Errorf("the computation under way answered %q, want a@6", v)
+	}
+	if entries, _ := c.held(); entries != 0 {
+		t.Errorf("kept %d answers computed for checkpoint 6 after 7 was committed, want none", entries)
 	}
 }

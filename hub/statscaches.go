@@ -21,6 +21,14 @@ type statsCaches struct {
 	gates    checkpointCache[[]hubwire.TeamGate]
 }
 
+// moved drops every answer of a checkpoint older than applied, the one
+// the projector just committed.
+func (c *statsCaches) moved(applied uint64) {
+	c.stats.moved(applied)
+	c.evidence.moved(applied)
+	c.gates.moved(applied)
+}
+
 // evidenceAnswer is the evidence part of a query: the answer's, and the
 // sums per member of a team that the stats' members take.
 type evidenceAnswer struct {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"reflect"
 	"runtime"
 	"runtime/pprof"
@@ -72,7 +73,27 @@ func TestHeapHeld_ScalesBySamplingRate(t *testing.T) {
 	if got, _ := heapHeld(p, "github.com/nats-io/nats-server/v2/server.(*stream).processJetStreamMsgWithBatch"); got != 0 {
 		t.Errorf("a caller's frame counted: %d", got)
 	}
+	// The caller allocates the id's entry on the line of its call
+	// (stream.go:2 above): counted; what it allocates on another line is
+	// not.
+	const caller = "github.com/nats-io/nats-server/v2/server.(*stream).processJetStreamMsgWithBatch"
+	entries := p + "\n" + heapRecordText("10: 320", caller+"+0x75c0", "/x/stream.go:2") +
+		"\n" + heapRecordText("10: 320", caller+"+0x1000", "/x/stream.go:9")
+	withEntries, err := heapHeld(entries, dedupeIDFuncs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 320/(1-e^-(32/524288)), about 5243040.
+	if want := got + 5243040; withEntries < want-2 || withEntries > want+2 {
+		t.Errorf("heapHeld with the entries made on the line of the call = %d, want %d", withEntries, want)
+	}
 	if _, err := heapHeld("goroutine profile: total 3\n", dedupeIDFuncs...); err == nil {
 		t.Error("a goroutine profile read as a heap profile")
 	}
+}
+
+// heapRecordText is one record of a text heap profile in use as inuse
+// ("objects: bytes"), allocated by fn at file:line at.
+func heapRecordText(inuse, fn, at string) string {
+	return fmt.Sprintf("%s [%s] @ 0x9\n#\t0x9\t%s\t%s\n", inuse, inuse, fn, at)
 }

@@ -32,6 +32,10 @@ func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 	lctx, stop := context.WithTimeout(ctx, d)
 	defer stop()
 	load := r.startLoad(ctx, lctx, every)
+	reads := func() soakReads { return soakReads{} }
+	if b.hubSoakStats > 0 {
+		reads = r.startStatsReads(lctx)
+	}
 	probed := 0
 	for m := 1; lctx.Err() == nil; m++ {
 		sctx, done := context.WithTimeout(lctx, soakSample)
@@ -47,6 +51,9 @@ func (r *scaleRun) soak(ctx context.Context, d time.Duration) error {
 	}
 	if err := load(); err != nil {
 		return fmt.Errorf("soak: %w", err)
+	}
+	if rd := reads(); b.hubSoakStats > 0 {
+		b.printf("\nEvery hub's stats summary (30 days) read every %s during the soak, as a dashboard left open redraws: %d reads answered, %d failed; a read p50 %.0f ms, p99 %.0f ms.\n", b.hubSoakStats, len(rd.took), rd.failed, ms(percentile(rd.took, 50)), ms(percentile(rd.took, 99)))
 	}
 	top, err := r.hubs[0].heapTop(ctx, 12)
 	if err != nil {

@@ -46,6 +46,9 @@ type bench struct {
 	// hubSoakRate each node's appends per second through it.
 	hubSoak     time.Duration
 	hubSoakRate float64
+	// hubSoakStats, when set, is how often the soak reads every hub's
+	// stats summary, as a dashboard left open redraws (soakReads).
+	hubSoakStats time.Duration
 	// unknownInvites counts the joins of light nodes asked again because
 	// the hub did not know their invite yet (joinLeaf).
 	unknownInvites atomic.Int64
@@ -120,6 +123,7 @@ func main() {
 	hubNodes := flag.Int("hub-nodes", 100, "how many nodes the hubscale section links to a hub (20 with -quick unless set)")
 	hubSoak := flag.Duration("hub-soak", 0, "after the hubscale section's runs, every node appends for this long while the hubs' memory is sampled every minute (e.g. 30m; off by default)")
 	hubSoakRate := flag.Float64("hub-soak-rate", scaleRate, "each node's appends per second during the -hub-soak (e.g. 0.5)")
+	hubSoakStats := flag.Duration("hub-soak-stats", 0, "during the -hub-soak, read every hub's stats summary this often, as a dashboard left open does (e.g. 10s; off by default)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -138,7 +142,7 @@ func main() {
 			fail(err)
 		}
 	}
-	b := &bench{bin: abs, vs: *vs, quick: *quick, leanPairs: *leanPairs, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak, hubSoakRate: *hubSoakRate}
+	b := &bench{bin: abs, vs: *vs, quick: *quick, leanPairs: *leanPairs, tmp: tmp, out: &strings.Builder{}, profile: *profile, hubNodes: *hubNodes, longRun: *longRun, longEvery: *longEvery, hubSoak: *hubSoak, hubSoakRate: *hubSoakRate, hubSoakStats: *hubSoakStats}
 	for _, f := range strings.Split(*hubSizes, ",") {
 		switch strings.TrimSpace(f) {
 		case "1":
@@ -151,6 +155,9 @@ func main() {
 	}
 	if *leanPairs < 1 {
 		fail(fmt.Errorf("-lean-pairs %d: want at least 1 pair of servers", *leanPairs))
+	}
+	if *hubSoakStats < 0 || *hubSoakStats > 0 && *hubSoakStats < time.Second {
+		fail(fmt.Errorf("-hub-soak-stats %v: want 0 (off) or at least 1s", *hubSoakStats))
 	}
 	if *hubSoakRate <= 0 || *hubSoakRate > 100 {
 		fail(fmt.Errorf("-hub-soak-rate %v: want more than 0 and at most 100 events per second per node", *hubSoakRate))
