@@ -41,6 +41,14 @@ func benchLean(ctx context.Context, b *bench) error {
 	if err != nil {
 		return err
 	}
+	for _, bin := range []string{b.bin, b.vs} {
+		if bin == "" {
+			continue
+		}
+		if err := dropFromPageCache(bin); err != nil {
+			return err
+		}
+	}
 	version, err := medianRSS(b.bin, 5, "version")
 	if err != nil {
 		return err
