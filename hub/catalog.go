@@ -45,12 +45,8 @@ func (h *Hub) catalogKV(ctx context.Context, team string, create bool) (jetstrea
 	if create && errors.Is(err, jetstream.ErrBucketNotFound) {
 		h.cats.wait(ctx, team)
 		if kv, err = h.openCatalogKV(ctx, team); errors.Is(err, jetstream.ErrBucketNotFound) {
-			err = retryUnanswered(ctx, func(ctx context.Context) error {
-				var err error
-				kv, err = h.js.CreateKeyValue(ctx, catalogConfig(team, h.cfg.Replicas()))
-				return err
-			})
-			if errors.Is(err, jetstream.ErrBucketExists) {
+			err = retryUnanswered(ctx, func(ctx context.Context) error { return h.cats.create(ctx, team) })
+			if err == nil || errors.Is(err, jetstream.ErrBucketExists) {
 				kv, err = h.openCatalogKV(ctx, team)
 			}
 		}

@@ -42,8 +42,14 @@ func outcomesFlowControl() []string {
 // nodeServices are the hub account's services node n may call over its
 // leaf link: the consumer creation and flow control of its mirrors.
 func nodeServices(n hubwire.Node) []string {
-	out := append(catalogAPI(n.Team), catalogFlowControl(n.Team)...)
-	out = append(out, outcomesAPI(n)...)
+	return mirrorServices(n.Team, outcomesAPI(n))
+}
+
+// mirrorServices are the catalog's services of team and the ledger's,
+// with outcomes as the ledger consumer's creation.
+func mirrorServices(team string, outcomes []string) []string {
+	out := append(catalogAPI(team), catalogFlowControl(team)...)
+	out = append(out, outcomes...)
 	return append(out, outcomesFlowControl()...)
 }
 
@@ -52,9 +58,7 @@ func nodeServices(n hubwire.Node) []string {
 // creation, which names the node's workspace, exported once for every
 // node (outcomesExport).
 func nodeServiceExports(n hubwire.Node) []string {
-	out := append(catalogAPI(n.Team), catalogFlowControl(n.Team)...)
-	out = append(out, outcomesExport)
-	return append(out, outcomesFlowControl()...)
+	return mirrorServices(n.Team, []string{outcomesExport})
 }
 
 // The hub's account exports the services and the deliveries that are a

@@ -75,7 +75,7 @@ func (c *checkpointCache[V]) get(applied uint64, k statsKey, compute func() (V, 
 		c.max, c.maxBytes = statsCacheEntries, statsCacheBytes
 	}
 	if applied > c.applied || c.entries == nil {
-		c.applied, c.entries, c.order, c.bytes = applied, map[statsKey]*cacheEntry[V]{}, nil, 0
+		c.reset(applied)
 	}
 	if applied < c.applied {
 		c.computed++
@@ -136,8 +136,13 @@ func (c *checkpointCache[V]) moved(applied uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if applied > c.applied {
-		c.applied, c.entries, c.order, c.bytes = applied, map[statsKey]*cacheEntry[V]{}, nil, 0
+		c.reset(applied)
 	}
+}
+
+// reset empties the cache for checkpoint applied; the caller holds mu.
+func (c *checkpointCache[V]) reset(applied uint64) {
+	c.applied, c.entries, c.order, c.bytes = applied, map[statsKey]*cacheEntry[V]{}, nil, 0
 }
 
 // touch makes k the most recently used.
