@@ -68,7 +68,11 @@ func tryTestCluster(t *testing.T, logger *slog.Logger) ([]*testHub, error) {
 	errs := make([]error, 3)
 	for i, th := range hubs {
 		wg.Go(func() {
-			h, err := hub.Start(context.Background(), th.cfg, logger)
+			l := logger
+			if l != nil {
+				l = l.With("hub", th.cfg.Name)
+			}
+			h, err := hub.Start(context.Background(), th.cfg, l)
 			th.h, errs[i] = h, err
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -127,4 +128,13 @@ func (h *Hub) useInviteOf(ctx context.Context, secret string, rev uint64, id, ke
 		rev = read
 	}
 	return h.reg.useInvite(ctx, k, in, rev, id, key)
+}
+
+// HoldRegistryWatch stalls h's registry watch before it applies its next
+// change until release is called, as a watch whose consumer went with a
+// stopped server of the cluster delivers nothing: the copy lags. Release
+// before the hub is closed.
+func (h *Hub) HoldRegistryWatch() (release func()) {
+	h.reg.hold.Lock()
+	return sync.OnceFunc(h.reg.hold.Unlock)
 }

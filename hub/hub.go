@@ -321,6 +321,10 @@ func (h *Hub) followRegistry(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		if errors.Is(err, errWatchStalled) {
+			h.logger.Warn("the registry's watch fell silent behind the bucket; watching again", "err", err)
+			continue
+		}
 		h.logger.Warn("following the registry failed; retrying", "err", err)
 		select {
 		case <-ctx.Done():

@@ -36,12 +36,17 @@ const (
 )
 
 // answerAccounts answers the other hubs' accountsSubject questions until
-// the connection closes.
+// the connection closes. A hub asked about a node whose account it has
+// not set up reads the node from the registry's leader (askedAccount)
+// rather than wait for its watch, and announces the account once set up.
 func (h *Hub) answerAccounts() error {
 	_, err := h.nc.Subscribe(accountsSubject, func(m *nats.Msg) {
-		if h.accounts.ready(string(m.Data)) {
+		id := string(m.Data)
+		if h.accounts.ready(id) {
 			_ = m.Respond([]byte(h.ns.Name())) // the asker asks again
+			return
 		}
+		h.askedAccount(id)
 	})
 	if err != nil {
 		return fmt.Errorf("answer the cluster's questions about accounts: %w", err)

@@ -20,6 +20,7 @@ type peerShares struct {
 
 	mu      sync.Mutex
 	running map[string]chan struct{} // node id -> closed once shared
+	asked   map[string]bool          // nodes read from the registry's leader now (askedAccount)
 	closed  bool                     // close was called: nothing starts
 }
 

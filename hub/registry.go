@@ -93,6 +93,10 @@ type registry struct {
 	mu sync.Mutex
 	d  registryData
 
+	// hold, held by the tests (export_test.go), stalls the watch before
+	// it applies a change, as a watch whose consumer is gone.
+	hold sync.RWMutex
+
 	// placing serializes this hub's takes of places in shards
 	// (shardplaces.go).
 	placing sync.Mutex
@@ -189,22 +193,50 @@ func (r *registry) attach(ctx context.Context, js jetstream.JetStream, replicas 
 // with the last value of every key, not with the changes to come: the
 // changes made since the copy was read (attach, or the watch before
 // this one ended) are then not lost. A value the copy holds already
-// changes nothing and calls nothing.
+// changes nothing and calls nothing. Once it has delivered every key's
+// value it is checked against the bucket every watchCheckEvery, and ends
+// with errWatchStalled when it stays behind without delivering
+// (watchStall): its consumer went with a server of the cluster.
 func (r *registry) watch(ctx context.Context, changed func(key string)) error {
 	w, err := r.kv.WatchAll(ctx)
 	if err != nil {
 		return fmt.Errorf("watch the registry: %w", err)
 	}
 	defer w.Stop()
+	check := time.NewTicker(watchCheckEvery)
+	defer check.Stop()
+	var (
+		live      bool   // every key's value was delivered
+		delivered uint64 // the revision of the last change delivered
+		stall     watchStall
+	)
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-check.C:
+			if !live {
+				continue
+			}
+			last, err := r.lastRevision(ctx)
+			if err != nil {
+				continue // no leader to answer now: checked again
+			}
+			if stall.observe(last, delivered, time.Now()) {
+				return fmt.Errorf("%w: delivered up to revision %d, the bucket holds %d", errWatchStalled, delivered, last)
+			}
 		case e, ok := <-w.Updates():
 			if !ok {
 				return errors.New("the registry watch ended")
 			}
-			if e == nil || strings.HasPrefix(e.Key(), keyPlacePrefix) {
+			if e == nil {
+				live = true
+				continue
+			}
+			r.hold.RLock() // the section is empty: only the tests hold it
+			r.hold.RUnlock()
+			delivered = max(delivered, e.Revision())
+			if strings.HasPrefix(e.Key(), keyPlacePrefix) {
 				continue // the shards' places are read from the bucket (shardplaces.go)
 			}
 			r.mu.Lock()
