@@ -5,9 +5,17 @@ import (
 	"time"
 )
 
-// askedCatchUpTimeout bounds a read of an asked-about node from the
-// registry's leader and the set-up of its account.
-const askedCatchUpTimeout = 5 * time.Second
+// How a hub asked about a node it lacks reads it from the registry.
+const (
+	// askedGrace is how long the watch has to deliver an asked-about node
+	// before it is read from the registry's leader: a question comes
+	// right after the node is written, and usually just before the watch
+	// delivers it.
+	askedGrace = time.Second
+	// askedCatchUpTimeout bounds a read of an asked-about node from the
+	// registry's leader and the set-up of its account.
+	askedCatchUpTimeout = 5 * time.Second
+)
 
 // askedAccount sets up node id's account, read from the registry's
 // leader, when another hub asks about it (awaitPeers) before this hub's
@@ -18,27 +26,35 @@ const askedCatchUpTimeout = 5 * time.Second
 // node that linked at another hub meanwhile had its interest dropped
 // here for good (nats-server#8560): its source, if this hub leads its
 // shard, never reached it. The account set up is announced as the
-// watch's would be (Hub.announceAccount). One read per node at a time;
-// a node the leader does not hold is left for the watch.
+// watch's would be (Hub.announceAccount). The watch has askedGrace to
+// deliver the node first; one read per node at a time; a node the
+// leader does not hold is left for the watch.
 func (h *Hub) askedAccount(id string) {
 	p := h.shares
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.asked == nil {
-		p.asked = map[string]bool{}
-	}
 	if p.asked[id] {
 		return
 	}
 	if p.start(func() {
+		defer func() {
+			p.mu.Lock()
+			delete(p.asked, id)
+			p.mu.Unlock()
+		}()
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-time.After(askedGrace):
+		}
+		if h.accounts.ready(id) {
+			return
+		}
 		ctx, cancel := context.WithTimeout(p.ctx, askedCatchUpTimeout)
 		defer cancel()
 		if err := h.catchUpAsked(ctx, id); err != nil && p.ctx.Err() == nil {
 			h.logger.Warn("read a node another hub asked about from the registry's leader", "node", id, "err", err)
 		}
-		p.mu.Lock()
-		delete(p.asked, id)
-		p.mu.Unlock()
 	}) {
 		p.asked[id] = true
 	}

@@ -26,7 +26,7 @@ type peerShares struct {
 
 func newPeerShares() *peerShares {
 	ctx, stop := context.WithCancel(context.Background())
-	return &peerShares{ctx: ctx, stop: stop, running: map[string]chan struct{}{}}
+	return &peerShares{ctx: ctx, stop: stop, running: map[string]chan struct{}{}, asked: map[string]bool{}}
 }
 
 // close ends the waits under way and returns once they have ended.
