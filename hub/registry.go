@@ -193,10 +193,10 @@ func (r *registry) attach(ctx context.Context, js jetstream.JetStream, replicas 
 // with the last value of every key, not with the changes to come: the
 // changes made since the copy was read (attach, or the watch before
 // this one ended) are then not lost. A value the copy holds already
-// changes nothing and calls nothing. Once it has delivered every key's
-// value it is checked against the bucket every watchCheckEvery, and ends
-// with errWatchStalled when it stays behind without delivering
-// (watchStall): its consumer went with a server of the cluster.
+// changes nothing and calls nothing. It is checked against the bucket
+// every watchCheckEvery, and ends with errWatchStalled when it stays
+// behind without delivering (watchStall): its consumer went with a
+// server of the cluster.
 func (r *registry) watch(ctx context.Context, changed func(key string)) error {
 	w, err := r.kv.WatchAll(ctx)
 	if err != nil {
@@ -206,8 +206,7 @@ func (r *registry) watch(ctx context.Context, changed func(key string)) error {
 	check := time.NewTicker(watchCheckEvery)
 	defer check.Stop()
 	var (
-		live      bool   // every key's value was delivered
-		delivered uint64 // the revision of the last change delivered
+		delivered uint64 // the highest revision delivered
 		stall     watchStall
 	)
 	for {
@@ -215,9 +214,6 @@ func (r *registry) watch(ctx context.Context, changed func(key string)) error {
 		case <-ctx.Done():
 			return nil
 		case <-check.C:
-			if !live {
-				continue
-			}
 			last, err := r.lastRevision(ctx)
 			if err != nil {
 				continue // no leader to answer now: checked again
@@ -230,8 +226,7 @@ func (r *registry) watch(ctx context.Context, changed func(key string)) error {
 				return errors.New("the registry watch ended")
 			}
 			if e == nil {
-				live = true
-				continue
+				continue // every key's last value was delivered
 			}
 			r.hold.RLock() // the section is empty: only the tests hold it
 			r.hold.RUnlock()
