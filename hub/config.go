@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
 // ConfigName is the hub's config file inside its folder.
@@ -166,18 +168,9 @@ func (c *Config) APIURL() string {
 	return "http://" + c.HTTP
 }
 
-// validName reports whether s can name a hub, a team or a member.
-func validName(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
+// validName reports whether s can name a hub, a team or a member
+// (hubwire.ValidName).
+func validName(s string) bool { return hubwire.ValidName(s) }
 
 // Encode renders c as the commented TOML that Init writes.
 func (c *Config) Encode() []byte {

@@ -62,7 +62,8 @@ On the hub's machine:
   rebuild         (hub stopped) apply the aggregate again into new read models
 
 Admin (with --hub DIR, or --url URL and --token):
-  invite          print a one-time join token for a workspace (--workspace ws-... --team T [--member M])
+  invite          print a one-time join token for a workspace (--workspace ws-... --team T [--member M]),
+                  or one per row of a CSV file (--from FILE: workspace,team[,member])
   ui              print the address that opens the team's dashboard in a browser, with a token (--json)
   nodes           list the joined nodes and their links (--json)
   revoke NODE     revoke a node: its link is refused from then on

@@ -10,7 +10,8 @@ import (
 	"github.com/clumsies/clumsies/hub/hubwire"
 )
 
-// HubInviteCommand prints a one-time join token.
+// HubInviteCommand prints a one-time join token, or one per row of a
+// file (--from).
 type HubInviteCommand struct {
 	m    *Main
 	hub  hubFlags
@@ -19,18 +20,26 @@ type HubInviteCommand struct {
 
 // Run implements command.
 func (c *HubInviteCommand) Run(ctx context.Context, args []string) error {
-	fs := c.m.newFlags("hub invite", "hub invite --workspace ws-... --team T [--member M] [--hub DIR | --url URL --token T] [--json]")
+	fs := c.m.newFlags("hub invite", "hub invite --workspace ws-... --team T [--member M] | --from FILE [--hub DIR | --url URL --token T] [--json]")
 	var req hubwire.InviteRequest
+	var from string
 	fs.StringVar(&req.WorkspaceID, "workspace", "", "the `id` of the workspace to join (workspace_id in its .clumsies/config.toml)")
 	fs.StringVar(&req.Team, "team", "", "the `team` the workspace belongs to")
 	fs.StringVar(&req.Member, "member", "", "the `member` who joins with this token (counted in stats per member)")
+	fs.StringVar(&from, "from", "", "make one token per row of the CSV file at `FILE` (- for stdin): workspace,team[,member], one row per clone that joins; prints workspace,team,member,token")
 	c.hub.register(fs)
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 	if _, err := parsePositional(fs, args, 0); err != nil {
 		return err
 	}
+	if from != "" {
+		if req != (hubwire.InviteRequest{}) {
+			return fmt.Errorf("%w: hub invite takes --from FILE or --workspace, --team and --member, not both", errUsage)
+		}
+		return c.fromFile(ctx, from)
+	}
 	if req.WorkspaceID == "" || req.Team == "" {
-		return fmt.Errorf("%w: hub invite needs --workspace ws-... and --team T", errUsage)
+		return fmt.Errorf("%w: hub invite needs --workspace ws-... and --team T (or --from FILE for many)", errUsage)
 	}
 	cl, err := c.hub.client()
 	if err != nil {
@@ -46,6 +55,42 @@ func (c *HubInviteCommand) Run(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(c.m.Stdout, "%s\n", out.Token)
 	fmt.Fprintf(c.m.Stderr, "One-time join token for %s (team %s). In a clone of that workspace run:\n  clumsies hub join TOKEN\n", req.WorkspaceID, req.Team)
+	return nil
+}
+
+// fromFile makes a token for each row of the file at path, every row
+// checked first, and prints those made, even when the hub stops it
+// half-way.
+func (c *HubInviteCommand) fromFile(ctx context.Context, path string) error {
+	r, closeFile, err := openInviteFile(path, c.m.Stdin)
+	if err != nil {
+		return err
+	}
+	name := path
+	if path == "-" {
+		name = "stdin"
+	}
+	rows, err := readInviteRows(r, name)
+	closeFile()
+	if err != nil {
+		return err
+	}
+	cl, err := c.hub.client()
+	if err != nil {
+		return err
+	}
+	made, ierr := inviteAll(ctx, cl, rows, name)
+	if len(made) > 0 || ierr == nil {
+		if err := printInvites(c.m.Stdout, made, c.json); err != nil {
+			return err
+		}
+	}
+	if ierr != nil {
+		return ierr
+	}
+	if !c.json {
+		fmt.Fprintf(c.m.Stderr, "%d one-time join tokens, valid 7 days. Give each to the person whose clone it names; in that clone run:\n  clumsies hub join TOKEN\n", len(made))
+	}
 	return nil
 }
 
