@@ -18,6 +18,18 @@ func (h *Hub) StatsComputed() uint64 {
 	return n + c.evidence.computed
 }
 
+// StatsDaysComputed counts the days' parts of the stats h's projector
+// computed: the counters' and the sessions' of a day under a query.
+func (h *Hub) StatsDaysComputed() uint64 {
+	c := &h.proj.caches
+	c.dayCounts.mu.Lock()
+	n := c.dayCounts.computed
+	c.dayCounts.mu.Unlock()
+	c.daySessions.mu.Lock()
+	defer c.daySessions.mu.Unlock()
+	return n + c.daySessions.computed
+}
+
 // StatsHeld is what h's projector keeps of its stats answers: how many
 // answers of every kind and what they weigh (sizeOf).
 func (h *Hub) StatsHeld() (entries, bytes int) {
