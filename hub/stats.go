@@ -160,7 +160,7 @@ func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q 
 		// Every day of the range has its point, zeros for a quiet one.
 		out.Trend = append(out.Trend, part.point)
 	}
-	out.Totals = sums.totals
+	out.Totals = sums.totals()
 	rules, constraints, revisions, members := sums.rules, sums.constraints, sums.revisions, sums.members
 	// Published rules, for paths and coverage.
 	published := map[ruleKey]publishedRule{}

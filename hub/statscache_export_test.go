@@ -20,15 +20,7 @@ func (h *Hub) StatsComputed() uint64 {
 
 // StatsDaysComputed counts the days' parts of the stats h's projector
 // computed: the counters' and the sessions' of a day under a query.
-func (h *Hub) StatsDaysComputed() uint64 {
-	c := &h.proj.caches
-	c.dayCounts.mu.Lock()
-	n := c.dayCounts.computed
-	c.dayCounts.mu.Unlock()
-	c.daySessions.mu.Lock()
-	defer c.daySessions.mu.Unlock()
-	return n + c.daySessions.computed
-}
+func (h *Hub) StatsDaysComputed() uint64 { return h.proj.caches.daysComputed() }
 
 // StatsHeld is what h's projector keeps of its stats answers: how many
 // answers of every kind and what they weigh (sizeOf).

@@ -20,9 +20,11 @@ type memberKey struct{ team, member string }
 // which are sets; a day is active, for the totals and for a member, when
 // it counted an event.
 type countSums struct {
-	totals hubwire.Totals // but Workspaces, Nodes and Members
-	// point is the day's point of the trend (a day's part only).
+	// point is the day's point of the trend, or the window's sums
+	// (add); rejects and activeDays are the totals' others.
 	point       hubwire.TrendPoint
+	rejects     uint64
+	activeDays  int
 	rules       map[ruleKey]*hubwire.RuleStats // Refs and Loads
 	constraints map[ruleKey]map[string]uint64
 	revisions   map[ruleKey]map[uint64]uint64
@@ -76,21 +78,18 @@ func (s *countSums) count(c counter, n uint64) {
 	}
 	switch c.Metric {
 	case metricEvents:
-		s.totals.Events += n
 		tp.Events += n
 		m.Events += n
 		s.wss[c.Workspace], s.nodes[c.Node] = true, true
-		s.totals.ActiveDays, m.ActiveDays = 1, 1
+		s.activeDays, m.ActiveDays = 1, 1
 	case metricRefs, metricLoads:
 		rk := ruleKey{c.Team, c.Workspace, c.Rule}
 		r := s.rule(rk)
 		if c.Metric == metricLoads {
-			s.totals.Loads += n
 			tp.Loads += n
 			r.Loads += n
 			break
 		}
-		s.totals.Refs += n
 		tp.Refs += n
 		m.Refs += n
 		r.Refs += n
@@ -109,23 +108,19 @@ func (s *countSums) count(c counter, n uint64) {
 		}
 		s.revisions[rk][rev] += n
 	case metricSessions:
-		s.totals.Sessions += n
 		tp.Sessions += n
 		m.Sessions += n
 	case metricHookSessions:
-		s.totals.SessionsHooksOnly += n
 		tp.SessionsHooksOnly += n
 		m.SessionsHooksOnly += n
 	case metricHookSetUp: // counted on the same day as its metricHookSessions
-		s.totals.SessionsHooksOnly -= n
 		tp.SessionsHooksOnly -= n
 		m.SessionsHooksOnly -= n
 	case metricReports:
-		s.totals.Reports += n
 		tp.Reports += n
 		m.Reports += n
 	case metricRejects:
-		s.totals.Rejects += n
+		s.rejects += n
 	}
 }
 
@@ -139,17 +134,18 @@ func (s *countSums) rule(rk ruleKey) *hubwire.RuleStats {
 	return r
 }
 
+// totals returns the totals of s but the workspaces, nodes and members.
+func (s *countSums) totals() hubwire.Totals {
+	p := s.point
+	return hubwire.Totals{Events: p.Events, Refs: p.Refs, Loads: p.Loads, Sessions: p.Sessions,
+		SessionsHooksOnly: p.SessionsHooksOnly, Reports: p.Reports, Rejects: s.rejects, ActiveDays: s.activeDays}
+}
+
 // add adds day's sums to s, a window's: s keeps none of day's memory.
 func (s *countSums) add(day *countSums) {
-	t, d := &s.totals, day.totals
-	t.Events += d.Events
-	t.Refs += d.Refs
-	t.Loads += d.Loads
-	t.Sessions += d.Sessions
-	t.SessionsHooksOnly += d.SessionsHooksOnly
-	t.Reports += d.Reports
-	t.Rejects += d.Rejects
-	t.ActiveDays += d.ActiveDays
+	addPoint(&s.point, day.point)
+	s.rejects += day.rejects
+	s.activeDays += day.activeDays
 	for rk, r := range day.rules {
 		sr := s.rule(rk)
 		sr.Refs += r.Refs

@@ -12,7 +12,7 @@ import (
 // they may weigh (sizeOf).
 const (
 	statsDayEntries = 2048
-	statsDayBytes   = 64 << 20
+	statsDayBytes   = 32 << 20
 )
 
 // dayCache keeps the part of an answer each day of its window gives, per

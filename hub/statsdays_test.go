@@ -66,9 +66,9 @@ func (f *daysFeeder) commit() {
 	f.msgs = nil
 }
 
-// daysComputed counts the days' parts the projector computed.
-func (p *projector) daysComputed() uint64 {
-	c := &p.caches
+// daysComputed counts the days' parts c computed: the counters' and the
+// sessions' of a day under a query.
+func (c *statsCaches) daysComputed() uint64 {
 	c.dayCounts.mu.Lock()
 	n := c.dayCounts.computed
 	c.dayCounts.mu.Unlock()
@@ -93,19 +93,19 @@ func TestStats_ReadAfterAChangeComputesItsDays(t *testing.T) {
 	f.commit()
 	read := func(what string, want uint64) hubwire.Stats {
 		t.Helper()
-		n := f.p.daysComputed()
+		n := f.p.caches.daysComputed()
 		st, err := f.p.stats(q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := f.p.daysComputed() - n; got != want {
+		if got := f.p.caches.daysComputed() - n; got != want {
 			t.Errorf("%s: computed %d days' parts, want %d", what, got, want)
 		}
 		fresh, err := f.p.statsWith(q, &statsCaches{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := jsonOf(t, st), jsonOf(t, fresh); !bytes.Equal(got, want) {
+		if got, want, same := sameJSON(t, st, fresh); !same {
 			t.Errorf("%s: answered\n%s\ncomputed afresh\n%s", what, got, want)
 		}
 		return st
@@ -228,7 +228,7 @@ func TestStats_DaysAddUpToTheWindow(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if got, want := jsonOf(t, kept), jsonOf(t, fresh); !bytes.Equal(got, want) {
+					if got, want, same := sameJSON(t, kept, fresh); !same {
 						t.Fatalf("%s: answered\n%s\ncomputed afresh\n%s", stage, got, want)
 					}
 					checkAgainstRows(t, stage, f.p.db, q, kept)
@@ -238,13 +238,17 @@ func TestStats_DaysAddUpToTheWindow(t *testing.T) {
 	}
 }
 
-func jsonOf(t *testing.T, v any) []byte {
+// sameJSON returns got and want as JSON, and whether they are the same.
+func sameJSON(t *testing.T, got, want any) (g, w []byte, same bool) {
 	t.Helper()
-	b, err := json.Marshal(v)
+	var err error
+	if g, err = json.Marshal(got); err == nil {
+		w, err = json.Marshal(want)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return g, w, bytes.Equal(g, w)
 }
 
 // evidenceRows reads every evidence row of db by key.
@@ -349,7 +353,7 @@ func checkAgainstRows(t *testing.T, stage string, db *pebble.DB, q Query, st hub
 			}
 		}
 		slices.SortFunc(sessions, compareSessions)
-		if got, want := jsonOf(t, st.Evidence.Sessions), jsonOf(t, sessions); !bytes.Equal(got, want) {
+		if got, want, same := sameJSON(t, st.Evidence.Sessions, sessions); !same {
 			t.Fatalf("%s: the sessions\n%s\nfrom every row\n%s", stage, got, want)
 		}
 	}
