@@ -161,7 +161,8 @@ func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q 
 		out.Trend = append(out.Trend, part.point)
 	}
 	out.Totals = sums.totals()
-	rules, constraints, revisions, members := sums.rules, sums.constraints, sums.revisions, sums.members
+	rules, constraints, revisions := sums.byRule()
+	members := sums.members
 	// Published rules, for paths and coverage.
 	published := map[ruleKey]publishedRule{}
 	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixPublished(), UpperBound: prefixEnd(prefixPublished())})

@@ -19,22 +19,40 @@ type memberKey struct{ team, member string }
 // figure is a sum over the days but the distinct workspaces and nodes,
 // which are sets; a day is active, for the totals and for a member, when
 // it counted an event.
+//
+// A day's part is kept (dayCache), so its figures are flat maps of plain
+// values: what a day's counters of many rules weigh in memory.
 type countSums struct {
 	// point is the day's point of the trend, or the window's sums
 	// (add); rejects and activeDays are the totals' others.
 	point       hubwire.TrendPoint
 	rejects     uint64
 	activeDays  int
-	rules       map[ruleKey]*hubwire.RuleStats // Refs and Loads
-	constraints map[ruleKey]map[string]uint64
-	revisions   map[ruleKey]map[uint64]uint64
+	rules       map[ruleKey]ruleUse
+	constraints map[ruleItem]uint64 // refs per constraint
+	revisions   map[ruleRevision]uint64
 	members     map[memberKey]*hubwire.MemberStats // but Evidence, Hosts and Models
 	wss, nodes  map[string]bool
 }
 
+// ruleUse is what a rule's counters add up to.
+type ruleUse struct{ refs, loads uint64 }
+
+// ruleItem names a constraint of a rule.
+type ruleItem struct {
+	ruleKey
+	id string
+}
+
+// ruleRevision names a revision of a rule.
+type ruleRevision struct {
+	ruleKey
+	rev uint64
+}
+
 func newCountSums() *countSums {
-	return &countSums{rules: map[ruleKey]*hubwire.RuleStats{}, constraints: map[ruleKey]map[string]uint64{},
-		revisions: map[ruleKey]map[uint64]uint64{}, members: map[memberKey]*hubwire.MemberStats{},
+	return &countSums{rules: map[ruleKey]ruleUse{}, constraints: map[ruleItem]uint64{},
+		revisions: map[ruleRevision]uint64{}, members: map[memberKey]*hubwire.MemberStats{},
 		wss: map[string]bool{}, nodes: map[string]bool{}}
 }
 
@@ -84,29 +102,24 @@ func (s *countSums) count(c counter, n uint64) {
 		s.activeDays, m.ActiveDays = 1, 1
 	case metricRefs, metricLoads:
 		rk := ruleKey{c.Team, c.Workspace, c.Rule}
-		r := s.rule(rk)
+		r := s.rules[rk]
 		if c.Metric == metricLoads {
 			tp.Loads += n
-			r.Loads += n
+			r.loads += n
+			s.rules[rk] = r
 			break
 		}
 		tp.Refs += n
 		m.Refs += n
-		r.Refs += n
-		if s.constraints[rk] == nil {
-			s.constraints[rk] = map[string]uint64{}
-		}
-		s.constraints[rk][c.Constraint] += n
+		r.refs += n
+		s.rules[rk] = r
+		s.constraints[ruleItem{rk, c.Constraint}] += n
 	case metricRevRefs:
 		rev, err := strconv.ParseUint(c.Constraint, 10, 64)
 		if err != nil {
 			break
 		}
-		rk := ruleKey{c.Team, c.Workspace, c.Rule}
-		if s.revisions[rk] == nil {
-			s.revisions[rk] = map[uint64]uint64{}
-		}
-		s.revisions[rk][rev] += n
+		s.revisions[ruleRevision{ruleKey{c.Team, c.Workspace, c.Rule}, rev}] += n
 	case metricSessions:
 		tp.Sessions += n
 		m.Sessions += n
@@ -124,16 +137,6 @@ func (s *countSums) count(c counter, n uint64) {
 	}
 }
 
-// rule returns rk's sums, made on first use.
-func (s *countSums) rule(rk ruleKey) *hubwire.RuleStats {
-	r := s.rules[rk]
-	if r == nil {
-		r = &hubwire.RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []hubwire.ConstraintStats{}}
-		s.rules[rk] = r
-	}
-	return r
-}
-
 // totals returns the totals of s but the workspaces, nodes and members.
 func (s *countSums) totals() hubwire.Totals {
 	p := s.point
@@ -141,31 +144,23 @@ func (s *countSums) totals() hubwire.Totals {
 		SessionsHooksOnly: p.SessionsHooksOnly, Reports: p.Reports, Rejects: s.rejects, ActiveDays: s.activeDays}
 }
 
-// add adds day's sums to s, a window's: s keeps none of day's memory.
+// add adds day's sums to s, a window's: s keeps none of day's memory
+// but its strings.
 func (s *countSums) add(day *countSums) {
 	addPoint(&s.point, day.point)
 	s.rejects += day.rejects
 	s.activeDays += day.activeDays
 	for rk, r := range day.rules {
-		sr := s.rule(rk)
-		sr.Refs += r.Refs
-		sr.Loads += r.Loads
+		sr := s.rules[rk]
+		sr.refs += r.refs
+		sr.loads += r.loads
+		s.rules[rk] = sr
 	}
-	for rk, cs := range day.constraints {
-		if s.constraints[rk] == nil {
-			s.constraints[rk] = map[string]uint64{}
-		}
-		for id, n := range cs {
-			s.constraints[rk][id] += n
-		}
+	for k, n := range day.constraints {
+		s.constraints[k] += n
 	}
-	for rk, revs := range day.revisions {
-		if s.revisions[rk] == nil {
-			s.revisions[rk] = map[uint64]uint64{}
-		}
-		for rev, n := range revs {
-			s.revisions[rk][rev] += n
-		}
+	for k, n := range day.revisions {
+		s.revisions[k] += n
 	}
 	for mk, m := range day.members {
 		sm := s.members[mk]
@@ -186,4 +181,29 @@ func (s *countSums) add(day *countSums) {
 	for n := range day.nodes {
 		s.nodes[n] = true
 	}
+}
+
+// byRule returns the window's sums of s per rule, for the answer: each
+// rule's figures, the refs of each of its constraints and of each of its
+// revisions.
+func (s *countSums) byRule() (map[ruleKey]*hubwire.RuleStats, map[ruleKey]map[string]uint64, map[ruleKey]map[uint64]uint64) {
+	rules := map[ruleKey]*hubwire.RuleStats{}
+	for rk, r := range s.rules {
+		rules[rk] = &hubwire.RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []hubwire.ConstraintStats{}, Refs: r.refs, Loads: r.loads}
+	}
+	constraints := map[ruleKey]map[string]uint64{}
+	for k, n := range s.constraints {
+		if constraints[k.ruleKey] == nil {
+			constraints[k.ruleKey] = map[string]uint64{}
+		}
+		constraints[k.ruleKey][k.id] += n
+	}
+	revisions := map[ruleKey]map[uint64]uint64{}
+	for k, n := range s.revisions {
+		if revisions[k.ruleKey] == nil {
+			revisions[k.ruleKey] = map[uint64]uint64{}
+		}
+		revisions[k.ruleKey][k.rev] += n
+	}
+	return rules, constraints, revisions
 }

@@ -7,12 +7,14 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// Bounds of each of the caches of the days' parts of the stats
-// (dayCache): a window of a year under a handful of filters, and what
-// they may weigh (sizeOf).
+// Bounds of the caches of the days' parts of the stats (dayCache): a
+// window of a year under a handful of filters, and what the parts of
+// each kind may weigh (sizeOf): the counters' (a day's counters of 50
+// workspaces using 67 rules each weigh about 1 MiB), the sessions'.
 const (
-	statsDayEntries = 2048
-	statsDayBytes   = 32 << 20
+	statsDayEntries       = 2048
+	statsDayCountsBytes   = 64 << 20
+	statsDaySessionsBytes = 32 << 20
 )
 
 // dayCache keeps the part of an answer each day of its window gives, per
@@ -22,8 +24,9 @@ const (
 // the others as they were. A part is good for any snapshot whose versions
 // of its day are the part's, so that reads of older and newer snapshots
 // share it. It holds at most max parts weighing at most maxBytes
-// (statsDayEntries and statsDayBytes when zero), dropping the least
-// recently used; a part that alone weighs more is answered but not kept.
+// (statsDayEntries and the bound of the kind whose versions it reads when
+// zero), dropping the least recently used; a part that alone weighs more
+// is answered but not kept.
 type dayCache[V any] struct {
 	max, maxBytes int
 
@@ -54,7 +57,10 @@ func (c *dayCache[V]) get(snap *pebble.Snapshot, versions string, q Query, d str
 	k := keyOf(q, d, d)
 	c.mu.Lock()
 	if c.max == 0 {
-		c.max, c.maxBytes = statsDayEntries, statsDayBytes
+		c.max, c.maxBytes = statsDayEntries, statsDaySessionsBytes
+		if versions == prefixCountsVersion {
+			c.maxBytes = statsDayCountsBytes
+		}
 	}
 	if e, ok := c.entries[k]; ok && e.at == at {
 		c.order = append(slices.DeleteFunc(c.order, func(o statsKey) bool { return o == k }), k)

@@ -12,7 +12,7 @@ import (
 // Sizes of the hubstatschange section.
 const (
 	// changeNodes is how many nodes append the history.
-	changeNodes = 20
+	changeNodes = 50
 	// changeDays is how many days back the history's sessions are
 	// dated, within the stats' default window.
 	changeDays = 30
