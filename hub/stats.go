@@ -150,18 +150,19 @@ func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q 
 		out.Refused = getUint(v)
 		closer.Close()
 	}
-	sums := newCountSums()
+	sums, days := newCountSums(), []*countSums{}
 	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
 		part, err := caches.dayCounts.get(snap, prefixCountsVersion, q, day(d), func() (*countSums, error) { return countDay(snap, q, day(d)) })
 		if err != nil {
 			return hubwire.Stats{}, err
 		}
 		sums.add(part)
+		days = append(days, part)
 		// Every day of the range has its point, zeros for a quiet one.
 		out.Trend = append(out.Trend, part.point)
 	}
 	out.Totals = sums.totals()
-	rules, constraints, revisions := sums.byRule()
+	rules, constraints, revisions := byRule(days)
 	members := sums.members
 	// Published rules, for paths and coverage.
 	published := map[ruleKey]publishedRule{}

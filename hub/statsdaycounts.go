@@ -15,10 +15,11 @@ type ruleKey struct{ team, ws, rule string }
 type memberKey struct{ team, member string }
 
 // countSums is what the daily counters of some days add up to under a
-// query: a day's part of the stats (countDay), or a window's (add). Every
-// figure is a sum over the days but the distinct workspaces and nodes,
-// which are sets; a day is active, for the totals and for a member, when
-// it counted an event.
+// query: a day's part of the stats (countDay), or a window's (add; its
+// rules' figures are summed by byRule, left empty). Every figure is a
+// sum over the days but the distinct workspaces and nodes, which are
+// sets; a day is active, for the totals and for a member, when it
+// counted an event.
 //
 // A day's part is kept (dayCache), so its figures are flat maps of plain
 // values: what a day's counters of many rules weigh in memory.
@@ -144,24 +145,12 @@ func (s *countSums) totals() hubwire.Totals {
 		SessionsHooksOnly: p.SessionsHooksOnly, Reports: p.Reports, Rejects: s.rejects, ActiveDays: s.activeDays}
 }
 
-// add adds day's sums to s, a window's: s keeps none of day's memory
-// but its strings.
+// add adds day's sums to s, a window's, but its rules' (byRule): s keeps
+// none of day's memory but its strings.
 func (s *countSums) add(day *countSums) {
 	addPoint(&s.point, day.point)
 	s.rejects += day.rejects
 	s.activeDays += day.activeDays
-	for rk, r := range day.rules {
-		sr := s.rules[rk]
-		sr.refs += r.refs
-		sr.loads += r.loads
-		s.rules[rk] = sr
-	}
-	for k, n := range day.constraints {
-		s.constraints[k] += n
-	}
-	for k, n := range day.revisions {
-		s.revisions[k] += n
-	}
 	for mk, m := range day.members {
 		sm := s.members[mk]
 		if sm == nil {
@@ -183,27 +172,35 @@ func (s *countSums) add(day *countSums) {
 	}
 }
 
-// byRule returns the window's sums of s per rule, for the answer: each
+// byRule returns the sums of the days per rule, for the answer: each
 // rule's figures, the refs of each of its constraints and of each of its
 // revisions.
-func (s *countSums) byRule() (map[ruleKey]*hubwire.RuleStats, map[ruleKey]map[string]uint64, map[ruleKey]map[uint64]uint64) {
+func byRule(days []*countSums) (map[ruleKey]*hubwire.RuleStats, map[ruleKey]map[string]uint64, map[ruleKey]map[uint64]uint64) {
 	rules := map[ruleKey]*hubwire.RuleStats{}
-	for rk, r := range s.rules {
-		rules[rk] = &hubwire.RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []hubwire.ConstraintStats{}, Refs: r.refs, Loads: r.loads}
-	}
 	constraints := map[ruleKey]map[string]uint64{}
-	for k, n := range s.constraints {
-		if constraints[k.ruleKey] == nil {
-			constraints[k.ruleKey] = map[string]uint64{}
-		}
-		constraints[k.ruleKey][k.id] += n
-	}
 	revisions := map[ruleKey]map[uint64]uint64{}
-	for k, n := range s.revisions {
-		if revisions[k.ruleKey] == nil {
-			revisions[k.ruleKey] = map[uint64]uint64{}
+	for _, d := range days {
+		for rk, u := range d.rules {
+			r := rules[rk]
+			if r == nil {
+				r = &hubwire.RuleStats{ID: rk.rule, WorkspaceID: rk.ws, Team: rk.team, Constraints: []hubwire.ConstraintStats{}}
+				rules[rk] = r
+			}
+			r.Refs += u.refs
+			r.Loads += u.loads
 		}
-		revisions[k.ruleKey][k.rev] += n
+		for k, n := range d.constraints {
+			if constraints[k.ruleKey] == nil {
+				constraints[k.ruleKey] = map[string]uint64{}
+			}
+			constraints[k.ruleKey][k.id] += n
+		}
+		for k, n := range d.revisions {
+			if revisions[k.ruleKey] == nil {
+				revisions[k.ruleKey] = map[uint64]uint64{}
+			}
+			revisions[k.ruleKey][k.rev] += n
+		}
 	}
 	return rules, constraints, revisions
 }
