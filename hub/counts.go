@@ -13,9 +13,14 @@ import (
 type countsModel struct {
 	rows   *engine.DiskRows
 	counts map[counter]uint64 // added by the batch
+	// marks are the days whose counters the batch changed
+	// (statsversions.go).
+	marks dayMarks
 }
 
-func (m *countsModel) Prefixes() []string            { return []string{"c" + sep, "k" + sep} }
+func (m *countsModel) Prefixes() []string {
+	return []string{"c" + sep, "k" + sep, prefixCountsVersion}
+}
 func (m *countsModel) DiskOnly() []string            { return m.Prefixes() }
 func (m *countsModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
 
@@ -31,6 +36,7 @@ func (m *countsModel) Write(w *engine.RowWriter) {
 		m.rows.Set(k, putUint(getUint(v)+n))
 	}
 	clear(m.counts)
+	m.marks.write(m.rows)
 	m.rows.Write(w)
 }
 
@@ -44,9 +50,10 @@ func (m *countsModel) Apply(it *hubItem) {
 		c.Metric, c.Rule, c.Constraint = metric, rule, constraint
 		m.counts[c]++
 	}
+	m.marks.day(at.Day, it.seq)
 	count(metricEvents, "", "")
 	if it.ev.SessionID != "" {
-		m.countSession(at, it.ev)
+		m.countSession(at, it)
 	}
 	switch d := it.payload.(type) {
 	case *events.ReferData:

@@ -30,18 +30,35 @@ type evidenceRow struct {
 // to the new one (evidence.Row.Follow), as the workspace moves it at the
 // reid. The catalog keeps the same reids (key a) for its own rule; the
 // evidence reads its own rows only, so that its rows alone give it back.
+//
+// For the stats, which read a window of days, it keeps each session
+// under the last day it was seen too (key x), and each node's hosts that
+// recorded file edits over all its sessions (key y, evidence.Hosts: a set
+// that only grows, as a row's host is its first and its edits only
+// grow), so that a day's evidence is read from that day's sessions alone.
 type evidenceModel struct {
 	rows    *engine.DiskRows
 	aliases aliases
+	// marks are the days whose sessions the batch changed, and whether
+	// it changed what every day's evidence reads (statsversions.go).
+	marks dayMarks
 }
 
 func newEvidenceModel(db pebble.Reader) *evidenceModel {
-	return &evidenceModel{rows: engine.NewDiskRows(db), aliases: aliases{}}
+	return &evidenceModel{rows: engine.NewDiskRows(db), aliases: aliases{}, marks: newDayMarks(prefixEvidenceVersion)}
 }
 
-func (m *evidenceModel) Prefixes() []string        { return []string{"v" + sep, string(prefixFollowed())} }
-func (m *evidenceModel) DiskOnly() []string        { return []string{"v" + sep} }
-func (m *evidenceModel) Write(w *engine.RowWriter) { m.rows.Write(w) }
+func (m *evidenceModel) Prefixes() []string {
+	return []string{"v" + sep, string(prefixFollowed()), "x" + sep, "y" + sep, prefixEvidenceVersion}
+}
+func (m *evidenceModel) DiskOnly() []string {
+	return []string{"v" + sep, "x" + sep, "y" + sep, prefixEvidenceVersion}
+}
+
+func (m *evidenceModel) Write(w *engine.RowWriter) {
+	m.marks.write(m.rows)
+	m.rows.Write(w)
+}
 
 // Load reads a reid the model followed (key i).
 func (m *evidenceModel) Load(k string, v []byte) error {
@@ -74,6 +91,7 @@ func (m *evidenceModel) Apply(it *hubItem) {
 		if !reidRefused(d.From, d.To, m.aliases.next(team, ws)) {
 			m.aliases[[3]string{team, ws, d.From}] = d.To
 			m.rows.Set(keyFollowed(team, ws, d.From), []byte(d.To))
+			m.marks.every(it.seq)
 		}
 		return
 	}
@@ -117,6 +135,7 @@ func (m *evidenceModel) fold(it *hubItem, fold func(r *evidence.Row, of func(id 
 	of := func(id string) string { return m.aliases.of(at.Team, at.Workspace, id) }
 	row.Follow(of)
 	fold(&row.Row, of)
+	last := row.Last
 	row.Member, row.Last = at.Member, max(row.Last, at.Day)
 	out, err := json.Marshal(row)
 	if err != nil {
@@ -124,20 +143,47 @@ func (m *evidenceModel) fold(it *hubItem, fold func(r *evidence.Row, of func(id 
 		return
 	}
 	m.rows.Set(k, out)
+	if last != row.Last {
+		if last != "" {
+			m.rows.Del(keyLastSeen(last, at.Team, at.Workspace, at.Node, it.ev.SessionID))
+		}
+		m.rows.Set(keyLastSeen(row.Last, at.Team, at.Workspace, at.Node, it.ev.SessionID), nil)
+	}
+	m.marks.day(last, it.seq)
+	m.marks.day(row.Last, it.seq)
+	hosts := evidence.Hosts{}
+	hosts.Add(&row.Row)
+	for host := range hosts {
+		if hk := keyNodeHost(at.Team, at.Workspace, at.Node, host); !m.rows.Has(hk) {
+			// A host new to the node: its sessions of every day may
+			// be judged anew (evidence.Row.Session).
+			m.rows.Set(hk, nil)
+			m.marks.every(it.seq)
+		}
+	}
 }
 
 // catalogModel keeps each workspace's published rules and workflows (key
 // p), whether they declare paths (key g), the path each rule was last
 // published at, removed or not (key l), and the ids renamed (key a):
 // a reid onto an id reided away before is left out (reidRefused).
-type catalogModel struct{ rows *engine.DiskRows }
+type catalogModel struct {
+	rows *engine.DiskRows
+	// marks say whether the batch changed what every day's stats read
+	// (the rules' facts, their ids; statsversions.go).
+	marks dayMarks
+}
 
 func (m *catalogModel) Prefixes() []string {
-	return []string{"p" + sep, "g" + sep, "l" + sep, "a" + sep}
+	return []string{"p" + sep, "g" + sep, "l" + sep, "a" + sep, prefixCatalogVersion}
 }
 func (m *catalogModel) DiskOnly() []string            { return m.Prefixes() }
 func (m *catalogModel) Load(k string, _ []byte) error { return engine.ErrUnknownRow }
-func (m *catalogModel) Write(w *engine.RowWriter)     { m.rows.Write(w) }
+
+func (m *catalogModel) Write(w *engine.RowWriter) {
+	m.marks.write(m.rows)
+	m.rows.Write(w)
+}
 
 // Folds implements folder.
 func (m *catalogModel) Folds() []events.Type {
@@ -156,7 +202,13 @@ func (m *catalogModel) Apply(it *hubItem) {
 		}
 		// Whether it declares the paths it applies to (its front
 		// matter), as the workspace's catalog keeps it.
-		if paths, _ := content.ParsePaths(d.Body); len(paths) > 0 {
+		paths, _ := content.ParsePaths(d.Body)
+		// The evidence of every day reads whether a rule is published
+		// and scoped (catalogFacts): a change of either is every day's.
+		if !m.rows.Has(keyPublished(team, ws, d.ID)) || m.rows.Has(keyScoped(team, ws, d.ID)) != (len(paths) > 0) {
+			m.marks.every(it.seq)
+		}
+		if len(paths) > 0 {
 			m.rows.Set(keyScoped(team, ws, d.ID), nil)
 		} else {
 			m.rows.Del(keyScoped(team, ws, d.ID))
@@ -164,6 +216,9 @@ func (m *catalogModel) Apply(it *hubItem) {
 		m.rows.Set(keyPublished(team, ws, d.ID), publishedRow(*d))
 		m.rows.Set(keyLastPath(team, ws, d.ID), []byte(d.Path))
 	case *events.RemoveData:
+		if m.rows.Has(keyPublished(team, ws, d.ID)) {
+			m.marks.every(it.seq)
+		}
 		m.rows.Del(keyScoped(team, ws, d.ID))
 		m.rows.Del(keyPublished(team, ws, d.ID))
 	case *events.ReidData:
@@ -175,6 +230,7 @@ func (m *catalogModel) Apply(it *hubItem) {
 		}
 		m.rows.Del(keyPublished(team, ws, d.From))
 		m.rows.Set(keyAlias(team, ws, d.From), []byte(d.To))
+		m.marks.every(it.seq)
 	}
 }
 

@@ -158,3 +158,37 @@ func getUint(b []byte) uint64 {
 // streamSourceHeader is the header the aggregate writes on every sourced
 // message: where it came from.
 const streamSourceHeader = "Nats-Stream-Source"
+
+// The rows that let a stats read cost what changed (statsdays.go).
+//
+//	x <day> <team> <workspaceId> <nodeId> <sessionId>  a session's evidence, by the last day it was seen
+//	y <team> <workspaceId> <nodeId> <host>             a host that recorded a file edit in the node's ledger (evidence.Hosts)
+//	sc <day>                                           the aggregate sequence that last changed the day's counters
+//	sv <day>                                           the same for the evidence of the sessions last seen that day
+//	sv *                                               the same for every day's evidence (a reid, a node's new host)
+//	sg *                                               the same for the rules' facts and ids every day reads (the catalog)
+func keyLastSeen(day, team, ws, node, session string) []byte {
+	return []byte("x" + sep + day + sep + team + sep + ws + sep + node + sep + session)
+}
+
+func prefixLastSeen(day string) []byte { return []byte("x" + sep + day + sep) }
+
+func keyNodeHost(team, ws, node, host string) []byte {
+	return []byte("y" + sep + team + sep + ws + sep + node + sep + host)
+}
+
+func prefixNodeHosts(team, ws, node string) []byte {
+	return []byte("y" + sep + team + sep + ws + sep + node + sep)
+}
+
+// The prefixes of the versions each model keeps of what it changed.
+const (
+	prefixCountsVersion   = "sc" + sep
+	prefixEvidenceVersion = "sv" + sep
+	prefixCatalogVersion  = "sg" + sep
+)
+
+// everyDay is the day of a version that every day's answer reads.
+const everyDay = "*"
+
+func keyVersion(prefix, day string) []byte { return []byte(prefix + day) }

@@ -26,6 +26,8 @@ type hubItem struct {
 	origin uint64
 	data   []byte
 	ev     *events.Event
+	// seq is the message's sequence in the aggregate.
+	seq uint64
 	// dup is set for an event the hub applied before (the aggregate's own
 	// de-duplication is bound to its window): only the chain and the
 	// node's sequence take it.
@@ -73,9 +75,10 @@ type hubState struct {
 // a removed rule was last published at; 7, before the evidence kept the
 // reids it follows in rows of its own instead of reading the catalog's; 8,
 // before a session's evidence kept the versions it loaded, the record the
-// workspace's gate reads) is thrown away and filled again from the
-// aggregate.
-const hubLayout = 9
+// workspace's gate reads; 9, before the evidence kept its sessions by the
+// day last seen and each node's hosts, and the stats' versions per day)
+// is thrown away and filled again from the aggregate.
+const hubLayout = 10
 
 // loadHubState registers the hub's models over db and loads what they
 // keep in memory: the review queue q, whose rows it replaces.
@@ -85,9 +88,9 @@ func loadHubState(db *pebble.DB, nodes func(string) (hubwire.Node, bool), q *rev
 	st.seen = engine.Register(r, &seenModel{engine.NewDiskRows(db)})
 	st.nodeSeqs = engine.Register(r, &nodeSeqModel{rows: engine.NewDiskRows(db), seqs: map[string]uint64{}})
 	st.chain = engine.Register(r, newChainModel(db, nodes))
-	st.counts = engine.Register(r, &countsModel{rows: engine.NewDiskRows(db), counts: map[counter]uint64{}})
+	st.counts = engine.Register(r, &countsModel{rows: engine.NewDiskRows(db), counts: map[counter]uint64{}, marks: newDayMarks(prefixCountsVersion)})
 	st.evidence = engine.Register(r, newEvidenceModel(db))
-	st.catalog = engine.Register(r, &catalogModel{engine.NewDiskRows(db)})
+	st.catalog = engine.Register(r, &catalogModel{engine.NewDiskRows(db), newDayMarks(prefixCatalogVersion)})
 	st.reviews = engine.Register(r, &reviewsModel{q: q})
 	// The rows of the hub ledger's read side are another registry's
 	// (ledgerRead): skipped here.
@@ -117,6 +120,16 @@ func (st *hubState) loadMeta(k string, v []byte) error {
 // the projector's decoder decodes those alone.
 func (st *hubState) folded() map[events.Type]bool {
 	return engine.Declared(st.reg.Models(), folder.Folds)
+}
+
+// stale returns the days' parts of the stats that the batch being applied
+// makes stale (statsdays.go), before its commit forgets them.
+func (st *hubState) stale() stale {
+	s := stale{}
+	for _, m := range []dayMarks{st.counts.marks, st.evidence.marks, st.catalog.marks} {
+		m.addTo(s)
+	}
+	return s
 }
 
 // Registry returns the hub's models, for the engine's Committer.

@@ -206,6 +206,7 @@ func (p *projector) apply(msgs []natsjs.Message) error {
 		return nil
 	}
 	st.bad += bad
+	stale := st.stale() // the commit forgets it
 	next, err := p.committer.Commit(st, nil, nil)
 	p.st = next
 	if err != nil {
@@ -213,7 +214,7 @@ func (p *projector) apply(msgs []natsjs.Message) error {
 	}
 	// The answers kept at the older checkpoint go before a reader can
 	// see the newer one.
-	p.caches.moved(st.checkpoint)
+	p.caches.moved(st.checkpoint, stale)
 	p.progress.Advance(st.checkpoint)
 	p.mu.Lock()
 	changed := p.changed
@@ -282,7 +283,7 @@ func (p *projector) decode(msg natsjs.Message) (*hubItem, error) {
 	if ev.WorkspaceID != ws || string(ev.Type) != typ || ev.ID != msg.Header.Get(nats.MsgIdHdr) {
 		return nil, fmt.Errorf("%w: envelope of %s says workspace %s, type %s", errForged, ev.ID, ev.WorkspaceID, ev.Type)
 	}
-	it := &hubItem{node: n, origin: origin, data: msg.Data, ev: &ev, dup: p.st.seen.has(ev.ID)}
+	it := &hubItem{node: n, origin: origin, seq: msg.Seq, data: msg.Data, ev: &ev, dup: p.st.seen.has(ev.ID)}
 	if it.dup || ev.Outcome != events.OutcomeOK || !p.folded[ev.Type] {
 		return it, nil
 	}

@@ -20,7 +20,8 @@ type sessionRow struct {
 // metricHookSessions when hooks see it first, and metricHookSetUp when
 // one of those sets up later. Seen by hooks only is then
 // metricHookSessions less metricHookSetUp, for any window of days.
-func (m *countsModel) countSession(at counter, ev *events.Event) {
+func (m *countsModel) countSession(at counter, it *hubItem) {
+	ev := it.ev
 	k := keySession(at.Node, ev.SessionID)
 	row := sessionRow{Day: at.Day}
 	v, stored := m.rows.Get(k)
@@ -37,6 +38,7 @@ func (m *countsModel) countSession(at counter, ev *events.Event) {
 		return
 	}
 	at.Day = row.Day
+	m.marks.day(at.Day, it.seq)
 	add := func(metric string) {
 		c := at
 		c.Metric = metric

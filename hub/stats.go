@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -140,7 +139,9 @@ func (p *projector) statsWith(q Query, caches *statsCaches) (hubwire.Stats, erro
 
 // computeStats computes q's answer over the days from to to from snap,
 // the read models at checkpoint applied, but its Evidence: the members'
-// evidence comes from evidenceAt, which keeps the evidence itself.
+// evidence comes from evidenceAt, which keeps the evidence itself. It
+// adds up each day's part (countDay), kept in caches while the day does
+// not change, and q.Period must be daily: the trend has a point per day.
 func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q Query, from, to time.Time) (hubwire.Stats, error) {
 	out := hubwire.Stats{Period: q.Period, From: day(from), To: day(to), Rules: []hubwire.RuleStats{}, TopRules: []hubwire.RuleStats{},
 		Trend: []hubwire.TrendPoint{}, Members: []hubwire.MemberStats{}, NeverReferred: []hubwire.RuleStats{}}
@@ -149,105 +150,20 @@ func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q 
 		out.Refused = getUint(v)
 		closer.Close()
 	}
-	type ruleKey struct{ team, ws, rule string }
-	rules := map[ruleKey]*hubwire.RuleStats{}
-	constraints := map[ruleKey]map[string]uint64{}
-	revisions := map[ruleKey]map[uint64]uint64{}
-	trend := map[string]*hubwire.TrendPoint{}
-	type memberKey struct{ team, member string }
-	members := map[memberKey]*hubwire.MemberStats{}
-	memberDays := map[memberKey]map[string]bool{}
-	wss, nodes, days := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	aliases, err := readAliases(snap)
-	if err != nil {
-		return hubwire.Stats{}, err
-	}
+	sums, days := newCountSums(), []*countSums{}
 	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
-		// Every period of the range has its point, zeros for a quiet one.
-		if pk := periodStart(d, q.Period); trend[pk] == nil {
-			trend[pk] = &hubwire.TrendPoint{Period: pk}
-		}
-		it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixDay(day(d)), UpperBound: prefixEnd(prefixDay(day(d)))})
+		part, err := caches.dayCounts.get(snap, prefixCountsVersion, q, day(d), func() (*countSums, error) { return countDay(snap, q, day(d)) })
 		if err != nil {
 			return hubwire.Stats{}, err
 		}
-		for it.First(); it.Valid(); it.Next() {
-			c, ok := parseCounter(it.Key())
-			if ok && c.Rule != "" {
-				c.Rule = aliases.of(c.Team, c.Workspace, c.Rule)
-			}
-			if !ok || !q.allows(c) || !q.ofMember(c.Member) {
-				continue
-			}
-			n := getUint(it.Value())
-			tp := trend[periodStart(d, q.Period)]
-			mk := memberKey{c.Team, c.Member}
-			m := members[mk]
-			if m == nil {
-				m = &hubwire.MemberStats{Member: c.Member, Team: c.Team}
-				members[mk], memberDays[mk] = m, map[string]bool{}
-			}
-			switch c.Metric {
-			case metricEvents:
-				out.Totals.Events += n
-				tp.Events += n
-				m.Events += n
-				wss[c.Workspace], nodes[c.Node], days[c.Day], memberDays[mk][c.Day] = true, true, true, true
-			case metricRefs, metricLoads:
-				rk := ruleKey{c.Team, c.Workspace, c.Rule}
-				r := rules[rk]
-				if r == nil {
-					r = &hubwire.RuleStats{ID: c.Rule, WorkspaceID: c.Workspace, Team: c.Team, Constraints: []hubwire.ConstraintStats{}}
-					rules[rk] = r
-				}
-				if c.Metric == metricLoads {
-					out.Totals.Loads += n
-					tp.Loads += n
-					r.Loads += n
-					break
-				}
-				out.Totals.Refs += n
-				tp.Refs += n
-				m.Refs += n
-				r.Refs += n
-				if constraints[rk] == nil {
-					constraints[rk] = map[string]uint64{}
-				}
-				constraints[rk][c.Constraint] += n
-			case metricRevRefs:
-				rev, err := strconv.ParseUint(c.Constraint, 10, 64)
-				if err != nil {
-					break
-				}
-				rk := ruleKey{c.Team, c.Workspace, c.Rule}
-				if revisions[rk] == nil {
-					revisions[rk] = map[uint64]uint64{}
-				}
-				revisions[rk][rev] += n
-			case metricSessions:
-				out.Totals.Sessions += n
-				tp.Sessions += n
-				m.Sessions += n
-			case metricHookSessions:
-				out.Totals.SessionsHooksOnly += n
-				tp.SessionsHooksOnly += n
-				m.SessionsHooksOnly += n
-			case metricHookSetUp: // counted on the same day as its metricHookSessions
-				out.Totals.SessionsHooksOnly -= n
-				tp.SessionsHooksOnly -= n
-				m.SessionsHooksOnly -= n
-			case metricReports:
-				out.Totals.Reports += n
-				tp.Reports += n
-				m.Reports += n
-			case metricRejects:
-				out.Totals.Rejects += n
-			}
-		}
-		if err := it.Close(); err != nil {
-			return hubwire.Stats{}, err
-		}
+		sums.add(part)
+		days = append(days, part)
+		// Every day of the range has its point, zeros for a quiet one.
+		out.Trend = append(out.Trend, part.point)
 	}
+	out.Totals = sums.totals()
+	rules, constraints, revisions := byRule(days)
+	members := sums.members
 	// Published rules, for paths and coverage.
 	published := map[ruleKey]publishedRule{}
 	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: prefixPublished(), UpperBound: prefixEnd(prefixPublished())})
@@ -325,10 +241,6 @@ func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q 
 	if len(out.TopRules) > topRules {
 		out.TopRules = out.TopRules[:topRules]
 	}
-	for _, tp := range trend {
-		out.Trend = append(out.Trend, *tp)
-	}
-	slices.SortFunc(out.Trend, func(a, b hubwire.TrendPoint) int { return strings.Compare(a.Period, b.Period) })
 	ea, err := evidenceAt(snap, caches, applied, q, day(from), day(to))
 	if err != nil {
 		return hubwire.Stats{}, err
@@ -340,14 +252,13 @@ func computeStats(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q 
 		}
 		members[mk].Evidence, members[mk].Hosts, members[mk].Models = f.figures, f.who.hosts, f.who.models
 	}
-	for mk, m := range members {
-		m.ActiveDays = len(memberDays[mk])
+	for _, m := range members {
 		out.Members = append(out.Members, *m)
 	}
 	slices.SortFunc(out.Members, func(a, b hubwire.MemberStats) int {
 		return cmp.Or(strings.Compare(a.Team, b.Team), strings.Compare(a.Member, b.Member))
 	})
-	out.Totals.Workspaces, out.Totals.Nodes, out.Totals.ActiveDays = len(wss), len(nodes), len(days)
+	out.Totals.Workspaces, out.Totals.Nodes = len(sums.wss), len(sums.nodes)
 	out.Totals.Members = len(members)
 	return out, nil
 }

@@ -18,6 +18,10 @@ func (h *Hub) StatsComputed() uint64 {
 	return n + c.evidence.computed
 }
 
+// StatsDaysComputed counts the days' parts of the stats h's projector
+// computed: the counters' and the sessions' of a day under a query.
+func (h *Hub) StatsDaysComputed() uint64 { return h.proj.caches.daysComputed() }
+
 // StatsHeld is what h's projector keeps of its stats answers: how many
 // answers of every kind and what they weigh (sizeOf).
 func (h *Hub) StatsHeld() (entries, bytes int) {

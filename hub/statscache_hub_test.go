@@ -246,7 +246,8 @@ func TestStats_KeptAnswersAreTheComputedOnes(t *testing.T) {
 // small pages, computes the stats once and the evidence once while the
 // read models stay; a dashboard's redraw after a change (the summary and
 // the first page of each list) computes them once again, not once per
-// list, nor once more for a period of the summary the lists do not name.
+// list, nor once more for a period of the summary the lists do not name,
+// and of its days those the change touched alone.
 func TestStats_ComputedOncePerChange(t *testing.T) {
 	th, red := newRedSessions(t, 30)
 	admin, err := th.cfg.AdminToken()
@@ -309,5 +310,11 @@ func TestStats_ComputedOncePerChange(t *testing.T) {
 	computed("a redraw with nothing changed", redraw, 0)
 	red.sessions("r2", 1, "p-1")
 	waitApplied(t, th, *red.appended)
+	days := th.h.StatsDaysComputed()
 	computed("a redraw after a change", redraw, 2)
+	// Of the 30 days of the window, the day of the change alone: its
+	// counters and its sessions.
+	if got := th.h.StatsDaysComputed() - days; got != 2 {
+		t.Errorf("a redraw after a change of one day computed %d days' parts, want 2", got)
+	}
 }

@@ -14,19 +14,26 @@ import (
 // evidence's pages share, and the gates' sums per team that /metrics
 // reads (TeamGates). Reading the summary and then every page of a
 // list costs one computation while the read models stay; a change
-// computes each answer asked for again, once. The zero value is ready.
+// computes each answer asked for again, once, from the parts of its days
+// (dayCache): those of the days the change touched computed again, the
+// others as kept. The zero value is ready.
 type statsCaches struct {
 	stats    checkpointCache[hubwire.Stats]
 	evidence checkpointCache[evidenceAnswer]
 	gates    checkpointCache[[]hubwire.TeamGate]
+
+	dayCounts   dayCache[*countSums]
+	daySessions dayCache[[]hubwire.SessionEvidence]
 }
 
 // moved drops every answer of a checkpoint older than applied, the one
-// the projector just committed.
-func (c *statsCaches) moved(applied uint64) {
+// the projector just committed, and the days' parts it made stale.
+func (c *statsCaches) moved(applied uint64, s stale) {
 	c.stats.moved(applied)
 	c.evidence.moved(applied)
 	c.gates.moved(applied)
+	c.dayCounts.forget(s, prefixCountsVersion)
+	c.daySessions.forget(s, prefixEvidenceVersion)
 }
 
 // evidenceAnswer is the evidence part of a query: the answer's, and the
@@ -41,7 +48,7 @@ type evidenceAnswer struct {
 // there. The answer is shared: the caller must not change it.
 func evidenceAt(snap *pebble.Snapshot, caches *statsCaches, applied uint64, q Query, from, to string) (evidenceAnswer, error) {
 	return caches.evidence.get(applied, keyOf(q, from, to), func() (evidenceAnswer, error) {
-		ev, byMember, err := evidenceStats(snap, q, from, to)
+		ev, byMember, err := evidenceStats(snap, caches, q, from, to)
 		return evidenceAnswer{ev, byMember}, err
 	})
 }

@@ -24,13 +24,17 @@ func trendOf(daily []hubwire.TrendPoint, period string) ([]hubwire.TrendPoint, e
 		if start := periodStart(d, period); len(out) == 0 || out[len(out)-1].Period != start {
 			out = append(out, hubwire.TrendPoint{Period: start})
 		}
-		t := &out[len(out)-1]
-		t.Events += p.Events
-		t.Refs += p.Refs
-		t.Loads += p.Loads
-		t.Sessions += p.Sessions
-		t.SessionsHooksOnly += p.SessionsHooksOnly
-		t.Reports += p.Reports
+		addPoint(&out[len(out)-1], p)
 	}
 	return out, nil
+}
+
+// addPoint adds p's figures to t's.
+func addPoint(t *hubwire.TrendPoint, p hubwire.TrendPoint) {
+	t.Events += p.Events
+	t.Refs += p.Refs
+	t.Loads += p.Loads
+	t.Sessions += p.Sessions
+	t.SessionsHooksOnly += p.SessionsHooksOnly
+	t.Reports += p.Reports
 }

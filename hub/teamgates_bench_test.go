@@ -13,8 +13,9 @@ import (
 // BenchmarkTeamGates: what the hub's /metrics pays for the per-team gate
 // sums (sumTeamGates) when the read models changed since the last
 // scrape, against what the stats pay for the evidence of the same
-// sessions (evidenceStats over every day), on rows of 5 edits over 5
-// files with 2 rules in scope, a denial and a warning, in 3 teams.
+// sessions (evidenceStats over their day, computed afresh), on rows of 5
+// edits over 5 files with 2 rules in scope, a denial and a warning, in 3
+// teams.
 func BenchmarkTeamGates(b *testing.B) {
 	for _, sessions := range []int{10000, 100000} {
 		p, err := openProjector(b.TempDir(), func(string) (hubwire.Node, bool) { return hubwire.Node{}, false }, slog.New(slog.DiscardHandler))
@@ -33,7 +34,11 @@ func BenchmarkTeamGates(b *testing.B) {
 				b.Fatal(err)
 			}
 			team := []string{"red", "blue", "green"}[i%3]
-			if err := batch.Set(keyEvidence(team, "ws-"+team, "n-"+team, fmt.Sprintf("s-%07d", i)), v, nil); err != nil {
+			id := fmt.Sprintf("s-%07d", i)
+			if err := batch.Set(keyEvidence(team, "ws-"+team, "n-"+team, id), v, nil); err != nil {
+				b.Fatal(err)
+			}
+			if err := batch.Set(keyLastSeen(r.Last, team, "ws-"+team, "n-"+team, id), nil, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -50,7 +55,7 @@ func BenchmarkTeamGates(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("stats-evidence/sessions=%d", sessions), func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := evidenceStats(snap, Query{}, "0001-01-01", "9999-12-31"); err != nil {
+				if _, _, err := evidenceStats(snap, &statsCaches{}, Query{}, "2026-11-16", "2026-11-16"); err != nil {
 					b.Fatal(err)
 				}
 			}

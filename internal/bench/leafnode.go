@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	embeddednats "github.com/clumsies/clumsies/embedded-nats"
+	"github.com/clumsies/clumsies/events"
 	"github.com/clumsies/clumsies/events/natsjs"
 	"github.com/clumsies/clumsies/hub/hubwire"
 	"github.com/clumsies/clumsies/hublink"
@@ -35,6 +36,10 @@ type leafNode struct {
 	log  *natsjs.Log
 	mu   sync.Mutex // serializes appends, which number the events
 	next int
+	// spread, when set, dates each session of the events appended over
+	// that many days back from today (hubstats' history): a session's
+	// events fall on one day.
+	spread int
 	// retries counts the requests to its own server tried again (again),
 	// shared by the run's nodes.
 	retries *atomic.Int64
@@ -157,6 +162,9 @@ func (ln *leafNode) appendN(ctx context.Context, n int) (uint64, error) {
 	var seq uint64
 	for range n {
 		ev := sampleEvent(ln.ws, ln.next)
+		if ln.spread > 0 {
+			ev.Time = events.FormatTime(time.Now().AddDate(0, 0, -(ln.next/50)%ln.spread))
+		}
 		// The same event again is a duplicate its ledger drops.
 		tries := 0
 		var err error

@@ -94,6 +94,7 @@ var sections = []section{
 	{"hubfill", benchHubFill},
 	{"hubstart", benchHubStart},
 	{"hubstats", benchHubStats},
+	{"hubstatschange", benchHubStatsChange},
 	{"teamcatalog", benchTeamCatalog},
 	{"chain", benchChain},
 	{"export", benchExport},
