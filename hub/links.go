@@ -25,7 +25,9 @@ const (
 // linkWatcher follows the leaf links. When a node's link comes up it
 // re-sources the node (Hub.kick), debounced per node; sourcing then
 // resumes in about a second instead of after the source's retry backoff.
-// A kick the node's source does not answer is made again (kickConfirms).
+// A kick the node's source does not answer is made again (kickConfirms),
+// and so is a node whose source stalled on flow control while its link
+// stayed up (sourcestall.go).
 type linkWatcher struct {
 	h *Hub
 
@@ -44,6 +46,7 @@ func (w *linkWatcher) run(ctx context.Context) {
 	defer t.Stop()
 	pending := map[string]time.Time{} // node id -> when its current link was seen first
 	confirms := newKickConfirms()
+	var stallChecked time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -59,6 +62,10 @@ func (w *linkWatcher) run(ctx context.Context) {
 		}
 		if confirms.due(now) {
 			maps.Copy(due, w.unanswered(ctx, confirms))
+		}
+		if now.Sub(stallChecked) >= stallCheckEvery {
+			stallChecked = now
+			maps.Copy(due, w.stalled(ctx))
 		}
 		if len(due) == 0 {
 			continue

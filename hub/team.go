@@ -85,7 +85,8 @@ func (h *Hub) shardSources(ctx context.Context, k int, out map[string]hubwire.So
 		if src == nil || src.External == nil {
 			continue
 		}
-		out[src.External.APIPrefix] = hubwire.Sourcing{Lag: src.Lag, Active: src.Active}
+		out[src.External.APIPrefix] = hubwire.Sourcing{Lag: src.Lag, Active: src.Active,
+			Stalled: src.Error != nil && src.Error.ErrorCode == errCodeSourceStalled}
 	}
 	return nil
 }

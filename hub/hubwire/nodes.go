@@ -78,6 +78,11 @@ type TeamNode struct {
 type Sourcing struct {
 	Lag    uint64        `json:"lag"`
 	Active time.Duration `json:"activeNs"`
+	// Stalled is true while the source reports its consumer stalled on
+	// flow control: the node's sourcing consumer waits for a reply it
+	// has not received, and sends nothing more until the source is made
+	// again.
+	Stalled bool `json:"stalled,omitempty"`
 }
 
 // ChainProblem is where a node's ledger, as the hub received it, first
