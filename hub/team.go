@@ -57,11 +57,12 @@ func (h *Hub) sources(ctx context.Context, ids []string) (map[string]hubwire.Sou
 		asked[id] = true
 	}
 	shards := map[int]bool{}
-	for _, n := range h.reg.nodes() {
+	// Read in place: the link watcher asks every stallCheckEvery.
+	h.reg.eachNode(func(n *hubwire.Node) {
 		if n.Shard > 0 && (ids == nil || asked[n.ID]) {
 			shards[n.Shard] = true
 		}
-	}
+	})
 	out := map[string]hubwire.Sourcing{}
 	for _, k := range slices.Sorted(maps.Keys(shards)) {
 		if err := h.shardSources(ctx, k, out); err != nil {

@@ -1,35 +1,15 @@
 package main_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/clumsies/clumsies/hub/hubwire"
-	"github.com/clumsies/clumsies/internal/testbin"
 )
-
-// runStdin runs the binary in dir with stdin.
-func runStdin(tb testing.TB, dir string, stdin []byte, args ...string) result {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(stdin)
-	out, errs, code, err := testbin.Run(cmd)
-	if err != nil {
-		tb.Fatalf("run clumsies %v: %v", args, err)
-	}
-	return result{out, errs, code}
-}
 
 // TestHub_InviteFromFile checks that `hub invite --from` makes one token
 // per row of a CSV file, in the rows' order, that each token joins its

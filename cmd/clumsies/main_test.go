@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -41,10 +42,19 @@ type result struct {
 // run runs the binary to completion with a deadline.
 func run(tb testing.TB, dir string, args ...string) result {
 	tb.Helper()
+	return runStdin(tb, dir, nil, args...)
+}
+
+// runStdin is run with stdin given to the process (none when nil).
+func runStdin(tb testing.TB, dir string, stdin []byte, args ...string) result {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = dir
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	out, errs, code, err := testbin.Run(cmd)
 	if err != nil {
 		tb.Fatalf("run clumsies %v: %v", args, err)
